@@ -1,0 +1,10 @@
+"""odds: exact and Monte Carlo odds for board-game combat.
+
+Importing this package and answering an exact question does not import numba.
+"""
+from . import his
+from .core.result import Result
+from .errors import OddsError
+
+__all__ = ["OddsError", "Result", "his"]
+__version__ = "0.1.0"

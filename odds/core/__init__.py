@@ -1,0 +1,1 @@
+"""Game-neutral machinery: dice algebra, results, the Monte Carlo runner."""

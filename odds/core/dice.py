@@ -1,0 +1,106 @@
+"""Pmf algebra for dice pools.
+
+A pool is a list of (count, threshold) groups of d6: each die hits on `threshold` or more
+(5 for the usual 5-6, 3 for Siege Artillery's 3-6). A pmf is a float64 array indexed by the
+number of hits. Tables are cached, so a warm exact query only convolves a few short arrays.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from math import comb
+
+import numpy as np
+
+SIDES = 6
+
+
+def hit_probability(threshold: int) -> float:
+    """P(one d6 rolls `threshold` or more)."""
+    return (SIDES + 1 - threshold) / SIDES
+
+
+@lru_cache(maxsize=None)
+def binomial_table(max_n: int, threshold: int) -> np.ndarray:
+    """Row n (0..max_n) is the hit pmf of n dice hitting on `threshold`+, zero-padded."""
+    p = hit_probability(threshold)
+    table = np.zeros((max_n + 1, max_n + 1))
+    for n in range(max_n + 1):
+        k = np.arange(n + 1)
+        table[n, : n + 1] = [comb(n, int(i)) for i in k] * p**k * (1 - p) ** (n - k)
+    table.setflags(write=False)
+    return table
+
+
+def _table_size(n: int) -> int:
+    size = 32
+    while size < n:
+        size *= 2
+    return size
+
+
+def binomial_pmf(n: int, threshold: int = 5) -> np.ndarray:
+    """Hit pmf of `n` dice hitting on `threshold`+ (length n + 1)."""
+    return binomial_table(_table_size(n), threshold)[n, : n + 1]
+
+
+def convolve(*pmfs: np.ndarray) -> np.ndarray:
+    """Pmf of the sum of independent counts."""
+    out = pmfs[0]
+    for pmf in pmfs[1:]:
+        out = np.convolve(out, pmf)
+    return out
+
+
+def pool_pmf(groups) -> np.ndarray:
+    """Hit pmf of a pool given as (count, threshold) groups."""
+    return convolve(np.ones(1), *(binomial_pmf(n, t) for n, t in groups if n > 0))
+
+
+def shift(pmf: np.ndarray, k: int) -> np.ndarray:
+    """Pmf of X + k for a non-negative integer k."""
+    return np.concatenate([np.zeros(k), pmf]) if k else pmf
+
+
+def trinomial_pmf(n: int, threshold: int = 5) -> np.ndarray:
+    """Joint pmf [fives, sixes] of n dice hitting on `threshold`+, sixes kept apart.
+
+    Entry [i, j] is P(i hits that are not 6s, j sixes); used where a rule treats a 5 (or any
+    non-6 hit) differently from a 6.
+    """
+    p_six = 1 / SIDES
+    p_other = hit_probability(threshold) - p_six
+    hits = binomial_pmf(n, threshold)
+    out = np.zeros((n + 1, n + 1))
+    for h in range(n + 1):
+        # given h hits, each is a 6 with probability p_six / (p_six + p_other)
+        q = p_six / (p_six + p_other)
+        j = np.arange(h + 1)
+        split = np.array([comb(h, int(x)) for x in j]) * q**j * (1 - q) ** (h - j)
+        out[h - j, j] += hits[h] * split
+    return out
+
+
+_MAX_WORD = 2**64 - 1
+
+
+def inverse_cdf_table(pmfs, width: int = 8) -> tuple[np.ndarray, np.ndarray]:
+    """Integer thresholds for sampling each pmf from one 64-bit word (numpy side of `rng.draw`).
+
+    Row r holds the words at which the count steps from k-1 to k, for the steps that can
+    happen at 64-bit resolution; `base[r]` counts the steps that always happen. Rows are
+    padded to `width`, doubled until every row fits, with the largest word, which a draw reaches
+    with probability 2**-64.
+    """
+    rows, bases = [], []
+    for pmf in pmfs:
+        cdf = np.cumsum(pmf)[:-1]
+        words = [min(int(c * 2.0**64), _MAX_WORD) for c in cdf]
+        base = sum(1 for w in words if w == 0)
+        rows.append([w for w in words if 0 < w < _MAX_WORD])
+        bases.append(base)
+    while width < max(len(r) for r in rows):
+        width *= 2
+    table = np.full((len(rows), width), _MAX_WORD, dtype=np.uint64)
+    for i, r in enumerate(rows):
+        table[i, : len(r)] = r
+    return table, np.array(bases, dtype=np.int64)

@@ -1,0 +1,94 @@
+"""One call, two engines: pick exact or Monte Carlo and wrap the answer in a Result.
+
+A procedure describes its outcome as a joint histogram of fixed shape. The exact engine
+returns it as probabilities, the Monte Carlo kernel fills it with counts, and one
+`summarise(joint) -> (probabilities, pmfs)` (linear in the joint) turns either into the
+numbers users read, so the two engines can only differ in how they fill the joint.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import import_module
+from typing import Callable
+
+import numpy as np
+
+from ..errors import OddsError, check_choice
+from . import montecarlo
+from .result import Result
+
+METHODS = ("auto", "exact", "mc")
+
+
+@dataclass(frozen=True)
+class McOptions:
+    """The user's Monte Carlo options, validated."""
+
+    trials: int
+    seed: int
+    precision: float | None
+    max_trials: int
+    threads: int | None
+    progress: bool | None
+
+    @classmethod
+    def make(cls, trials=None, seed=None, precision=None, max_trials=10**9, threads=None,
+             progress=None):
+        trials, seed, precision, max_trials = montecarlo.check_run_options(
+            trials, seed, precision, max_trials)
+        if threads is not None:
+            import os
+
+            threads = _check_threads(threads, os.cpu_count() or 1)
+        return cls(trials, seed, precision, max_trials, threads, progress)
+
+
+def _check_threads(threads, cores):
+    from ..errors import check_int
+
+    return check_int("threads", threads, 1, cores)
+
+
+def pick_method(method: str, has_exact: bool) -> str:
+    """'auto' means exact when the procedure has it."""
+    check_choice("method", method, METHODS)
+    if method == "exact" and not has_exact:
+        raise OddsError("method: 'exact' is not available for this procedure (allowed: auto, mc)")
+    if method == "auto":
+        return "exact" if has_exact else "mc"
+    return method
+
+
+@dataclass(frozen=True)
+class Procedure:
+    """What a procedure hands the engines: the joint's shape, both fillers, the summary."""
+
+    name: str
+    shape: tuple
+    summarise: Callable
+    main: str
+    exact: Callable | None  # () -> joint probabilities
+    kernel: tuple  # (module, function name)
+    kernel_args: Callable  # () -> tuple of arrays and scalars
+    settings: dict
+
+
+def solve(proc: Procedure, method: str, mc: McOptions) -> Result:
+    """Answer `proc` with the chosen engine."""
+    method = pick_method(method, proc.exact is not None)
+    if method == "exact":
+        probabilities, pmfs = proc.summarise(proc.exact())
+        return Result(proc.name, "exact", probabilities, pmfs, proc.main, settings=proc.settings)
+    kernel = getattr(import_module(proc.kernel[0]), proc.kernel[1])
+    run = montecarlo.run(kernel, proc.kernel_args(), proc.shape, mc.trials, mc.seed,
+                         main=lambda h: proc.summarise(h)[0][proc.main],
+                         precision=mc.precision, threads=mc.threads, progress=mc.progress)
+    counts, pmf_counts = proc.summarise(run.hist)
+    n = run.trials
+    notes = ()
+    if run.met_precision is False:
+        notes = (f"precision {mc.precision} not reached within {n:,} trials",)
+    return Result(proc.name, "mc", {k: v / n for k, v in counts.items()},
+                  {k: np.asarray(v) / n for k, v in pmf_counts.items()}, proc.main,
+                  trials=n, seed=mc.seed, partial=run.partial,
+                  settings=proc.settings, notes=notes)

@@ -1,0 +1,113 @@
+"""The chunked Monte Carlo runner.
+
+Trials are cut into chunks of CHUNK trials; chunk c always uses the RNG stream of (seed, c),
+and its counts land in the histogram of whichever lane ran it. Integer counts add up the same
+in any order, so a seed gives identical numbers with any thread count. Chunks run in batches:
+between batches the runner checks the precision target, updates the progress bar, and turns
+Ctrl-C into a partial result.
+
+A kernel has the signature ``kernel(*args, seed, first_chunk, chunk_trials, out)`` and adds
+one count per trial into ``out[lane, ...]`` for ``lane in prange(out.shape[0])``.
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import OddsError, check_int
+
+CHUNK = 1 << 16
+BATCH_CHUNKS = 64
+DEFAULT_TRIALS = 1_000_000
+MAX_TRIALS = 10**10
+PROGRESS_AFTER_SECONDS = 2.0
+Z95 = 1.959963984540054
+
+
+@dataclass
+class Run:
+    """Counts from a run: `hist` summed over lanes, `trials` actually run, `partial` if stopped."""
+
+    hist: np.ndarray
+    trials: int
+    partial: bool
+    met_precision: bool | None
+
+
+def check_run_options(trials, seed, precision, max_trials):
+    """Validate the user's Monte Carlo options; return (trials, seed, precision, max_trials)."""
+    if trials is not None:
+        trials = check_int("trials", trials, 1, MAX_TRIALS)
+    seed = 0 if seed is None else check_int("seed", seed, 0, 2**63 - 1)
+    if precision is not None:
+        try:
+            precision = float(precision)
+        except (TypeError, ValueError):
+            raise OddsError(f"precision: {precision!r} is not a number") from None
+        if not 0 < precision < 1:
+            raise OddsError(f"precision: {precision!r} is out of range (allowed: above 0, below 1)")
+    max_trials = check_int("max_trials", max_trials, 1, MAX_TRIALS)
+    if trials is None:
+        trials = max_trials if precision is not None else DEFAULT_TRIALS
+    return trials, seed, precision, max_trials
+
+
+def half_width(hits: int, n: int) -> float:
+    """95% half-width for a proportion, with a +1/+2 pseudo-count so 0 or n hits never stop early."""
+    p = (hits + 1) / (n + 2)
+    return Z95 * math.sqrt(p * (1 - p) / n)
+
+
+def run(kernel, args, shape, trials, seed, *, main=None, precision=None, threads=None,
+        progress=None) -> Run:
+    """Run `trials` trials of `kernel` (or fewer: precision met, or Ctrl-C) into a histogram.
+
+    `main(hist)` returns the count of the main event, for the precision target. `progress`
+    None shows a bar only when the run will take over PROGRESS_AFTER_SECONDS.
+    """
+    import numba
+
+    lanes = threads or numba.get_num_threads()
+    numba.set_num_threads(lanes)
+    hist = np.zeros(shape, dtype=np.int64)
+    out = np.zeros((lanes,) + tuple(shape), dtype=np.int64)
+    done, chunk, bar, partial, met = 0, 0, None, False, None
+    started = time.perf_counter()
+    try:
+        while done < trials:
+            n = min(BATCH_CHUNKS * CHUNK, trials - done)
+            sizes = np.full(-(-n // CHUNK), CHUNK, dtype=np.int64)
+            sizes[-1] = n - CHUNK * (len(sizes) - 1)
+            out[...] = 0
+            kernel(*args, np.uint64(seed), chunk, sizes, out)
+            hist += out.sum(axis=0)
+            done += n
+            chunk += len(sizes)
+            if precision is not None:
+                met = half_width(int(main(hist)), done) < precision
+                if met:
+                    break
+            bar = _progress(bar, progress, done, trials, started)
+    except KeyboardInterrupt:
+        partial = True
+    finally:
+        if bar is not None:
+            bar.close()
+    return Run(hist, done, partial, met)
+
+
+def _progress(bar, wanted, done, trials, started):
+    if bar is None and wanted is not False and done < trials:
+        elapsed = time.perf_counter() - started
+        if wanted or elapsed * (trials - done) / done > PROGRESS_AFTER_SECONDS:
+            from tqdm import tqdm
+
+            bar = tqdm(total=trials, unit="trial", unit_scale=True, leave=False)
+            bar.update(done)
+            return bar
+    if bar is not None:
+        bar.update(done - bar.n)
+    return bar

@@ -1,0 +1,128 @@
+"""Result: what every procedure returns, whatever the engine.
+
+Probabilities are events (e.g. ``attacker_win``); pmfs are distributions of counts indexed
+from 0 (e.g. ``attacker_losses``). Standard errors are 0 for the exact engine and the
+binomial sqrt(p(1-p)/trials) for Monte Carlo, since every estimate is a mean over
+independent trials.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Result:
+    procedure: str
+    method: str  # "exact" or "mc"
+    probabilities: dict
+    pmfs: dict
+    main: str
+    trials: int | None = None
+    seed: int | None = None
+    partial: bool = False
+    settings: dict = field(default_factory=dict)
+    notes: tuple = ()
+
+    def __post_init__(self):
+        object.__setattr__(self, "probabilities", MappingProxyType(dict(self.probabilities)))
+        object.__setattr__(self, "pmfs", MappingProxyType(dict(self.pmfs)))
+        object.__setattr__(self, "settings", MappingProxyType(dict(self.settings)))
+
+    def __getitem__(self, name: str):
+        """A probability by name, or a pmf (numpy array) by name."""
+        if name in self.probabilities:
+            return self.probabilities[name]
+        return self.pmfs[name]
+
+    @property
+    def p(self) -> float:
+        """The main probability (e.g. P(attacker wins))."""
+        return self.probabilities[self.main]
+
+    def se(self, p) -> float | np.ndarray:
+        """Standard error of an estimate `p` (a probability or an array of them)."""
+        if self.method == "exact":
+            return np.zeros_like(p) if isinstance(p, np.ndarray) else 0.0
+        var = np.asarray(p) * (1 - np.asarray(p)) / self.trials
+        return np.sqrt(var) if isinstance(p, np.ndarray) else math.sqrt(float(var))
+
+    def expected(self, pmf_name: str) -> float:
+        """Mean of a pmf."""
+        pmf = self.pmfs[pmf_name]
+        return float(np.dot(np.arange(len(pmf)), pmf))
+
+    def to_frame(self):
+        """Tidy table: outcome, value, p, p_at_least, p_at_most, se (events have value 1)."""
+        import pandas as pd
+
+        rows = [(name, 1, p, p, 1.0, self.se(p)) for name, p in self.probabilities.items()]
+        for name, pmf in self.pmfs.items():
+            at_most = np.minimum(np.cumsum(pmf), 1.0)
+            at_least = np.minimum(np.cumsum(pmf[::-1])[::-1], 1.0)
+            se = self.se(pmf)
+            rows += [(name, k, pmf[k], at_least[k], at_most[k], se[k]) for k in range(len(pmf))]
+        return pd.DataFrame(rows, columns=["outcome", "value", "p", "p_at_least", "p_at_most", "se"])
+
+    def to_json(self) -> dict:
+        """A JSON-ready dict: metadata, each probability with its `_se`, pmfs keyed by strings."""
+        out = {"procedure": self.procedure, "method": self.method,
+               "trials": self.trials, "seed": self.seed, "partial": self.partial}
+        for name, p in self.probabilities.items():
+            out[name] = float(p)
+            out[name + "_se"] = float(self.se(p))
+        for name, pmf in self.pmfs.items():
+            out[name] = {str(k): float(v) for k, v in enumerate(pmf)}
+            out["expected_" + name] = self.expected(name)
+        out["settings"] = _jsonable(self.settings)
+        if self.notes:
+            out["notes"] = list(self.notes)
+        return out
+
+    def summary(self, width: int = 30) -> str:
+        """The text the CLI prints: probabilities with 95% intervals and pmfs as text bars."""
+        how = "exact" if self.method == "exact" else f"Monte Carlo, {self.trials:,} trials, seed {self.seed}"
+        lines = [f"{self.procedure} ({how}{', PARTIAL: interrupted' if self.partial else ''})"]
+        for name, p in self.probabilities.items():
+            pm = "" if self.method == "exact" else f" ± {1.96 * self.se(p):.2%}"
+            lines.append(f"  {_label(name):<28} {p:8.2%}{pm}  {_bar(p, width)}")
+        for name, pmf in self.pmfs.items():
+            lines.append(f"  {_label(name)} (mean {self.expected(name):.2f}):")
+            lines += [f"    {k:>3}  {v:8.2%}  {_bar(v, width)}" for k, v in enumerate(pmf) if v > 0]
+        if self.settings:
+            lines.append("  settings: " + ", ".join(f"{k}={_text(v)}" for k, v in self.settings.items()))
+        lines += [f"  note: {n}" for n in self.notes]
+        return "\n".join(lines)
+
+    def plot(self, ax=None):
+        """The natural picture of this result (see odds.plot); returns the Axes."""
+        from ..plot import plot_result
+
+        return plot_result(self, ax=ax)
+
+
+def _label(name: str) -> str:
+    return name.replace("_", " ")
+
+
+def _bar(p: float, width: int) -> str:
+    return "#" * int(round(p * width))
+
+
+def _text(value) -> str:
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(map(str, value)) + "]" if value else "none"
+    return str(value)
+
+
+def _jsonable(value):
+    if isinstance(value, (dict, MappingProxyType)):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, np.generic):
+        return value.item()
+    return value

@@ -1,0 +1,72 @@
+"""xoshiro256** inside numba kernels, one stream per chunk.
+
+A chunk's stream is derived from (seed, chunk index) with splitmix64, never from the thread
+that runs it, so results do not depend on the thread count. The state is a tuple of four
+uint64 that the kernel threads through its loop (it stays in registers).
+
+Counts are sampled by inverse CDF from one 64-bit word: `count(u, row, base, width)` is
+`base` + the number of thresholds in `row` that `u` reaches. `width` is a compile-time
+constant (numba.literally) so the comparisons unroll into branch-free vector code; tables are
+padded to a power of two (at least 8) with the largest word.
+"""
+import numpy as np
+from numba import njit
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+
+
+@njit(cache=True, inline="always")
+def _splitmix(x):
+    x = x + _GOLDEN
+    z = (x ^ (x >> np.uint64(30))) * _M1
+    z = (z ^ (z >> np.uint64(27))) * _M2
+    return z ^ (z >> np.uint64(31)), x
+
+
+@njit(cache=True, inline="always")
+def seed_stream(seed, chunk):
+    """The xoshiro256** state of chunk `chunk` under `seed`."""
+    x = np.uint64(seed) * _M2 + np.uint64(chunk) * _GOLDEN
+    s0, x = _splitmix(x)
+    s1, x = _splitmix(x)
+    s2, x = _splitmix(x)
+    s3, x = _splitmix(x)
+    return (s0, s1, s2, s3)
+
+
+@njit(cache=True, inline="always")
+def _rotl(x, k):
+    return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
+
+
+@njit(cache=True, inline="always")
+def next_u64(st):
+    """(next 64-bit word, next state) of xoshiro256**."""
+    s0, s1, s2, s3 = st
+    result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
+    t = s1 << np.uint64(17)
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = _rotl(s3, 45)
+    return result, (s0, s1, s2, s3)
+
+
+@njit(cache=True, inline="always")
+def count(u, row, base, width):
+    """`base` + #{k < width : u >= row[k]}: an inverse-CDF sample from the word `u`."""
+    k = base
+    for j in range(width):
+        k += u >= row[j]
+    return k
+
+
+@njit(cache=True, inline="always")
+def draw(st, row, base, width):
+    """(count sampled with a fresh word, next state)."""
+    u, st = next_u64(st)
+    return count(u, row, base, width), st

@@ -1,0 +1,42 @@
+"""The one exception users see."""
+
+
+class OddsError(ValueError):
+    """Bad input: the message names the field, the value and what is allowed."""
+
+
+def check_int(field: str, value, low: int = 0, high: int | None = None) -> int:
+    """Return `value` as an int in [low, high], or raise OddsError naming `field`."""
+    if isinstance(value, bool) or not isinstance(value, (int,)) and not _is_integral(value):
+        raise OddsError(f"{field}: {value!r} is not a whole number")
+    value = int(value)
+    if value < low or (high is not None and value > high):
+        allowed = f"{low} to {high}" if high is not None else f"at least {low}"
+        raise OddsError(f"{field}: {value} is out of range (allowed: {allowed})")
+    return value
+
+
+def check_choice(field: str, value, allowed) -> str:
+    """Return `value` if it is one of `allowed`, else raise OddsError listing them."""
+    if value not in allowed:
+        raise OddsError(f"{field}: {value!r} is not allowed (allowed: {', '.join(map(str, allowed))})")
+    return value
+
+
+def check_probability(field: str, value) -> float:
+    """Return `value` as a float in [0, 1]."""
+    try:
+        p = float(value)
+    except (TypeError, ValueError):
+        raise OddsError(f"{field}: {value!r} is not a number") from None
+    if not 0.0 <= p <= 1.0:
+        raise OddsError(f"{field}: {value!r} is out of range (allowed: 0 to 1)")
+    return p
+
+
+def _is_integral(value) -> bool:
+    try:
+        import numpy as np
+    except ImportError:  # pragma: no cover
+        return False
+    return isinstance(value, np.integer)

@@ -1,0 +1,165 @@
+"""Here I Stand field battle (RULES.md §1.1): rules, exact engine, public function.
+
+Outcome joint: ``joint[code, attacker_losses, defender_losses]`` where bit 0 of `code` is
+"the attacker won" and bit 1 "both sides were wiped out and the both-eliminated rule gave
+one side a unit back". The Monte Carlo kernel (field_kernel.py) fills the same joint.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.dice import pool_pmf
+from ..core.engine import McOptions, Procedure, solve
+from ..errors import check_int
+from .cards import Side, play
+from .forces import Force
+
+
+def resolve(ah, dh, adice, ddice, ua, ud):
+    """Winner and losses from the hits and dice rolled (scalars or arrays; the kernel's too).
+
+    Returns (code, attacker losses, defender losses): more hits wins, ties to the defender;
+    one unit lost per enemy hit; if both sides are wiped out, the side that rolled more dice
+    keeps one unit (equal dice: the defender).
+    """
+    a_loss = np.minimum(dh, ua)
+    d_loss = np.minimum(ah, ud)
+    both = (a_loss == ua) & (d_loss == ud) & (ua > 0) & (ud > 0)
+    keep_a = both & (adice > ddice)
+    keep_d = both & (adice <= ddice)
+    code = (ah > dh) + 2 * both
+    return code, a_loss - keep_a, d_loss - keep_d
+
+
+def needs_help(role_is_attacker, ah, dh):
+    """True where the side would not win the field battle as the dice stand."""
+    return (ah <= dh) if role_is_attacker else (dh < ah)
+
+
+def setup(attacker: Force, defender: Force, procedure: str = "field", allowed=None):
+    """Both sides' Side records after every card: leader dice, the defender's +1, card effects."""
+    a = Side("attacker", attacker.power, attacker.units, attacker.mercenaries, attacker.cavalry,
+             dice=attacker.leader)
+    d = Side("defender", defender.power, defender.units, defender.mercenaries, defender.cavalry,
+             dice=defender.leader + 1)
+    play(procedure, a, d, attacker.cards, defender.cards, allowed)
+    return a, d
+
+
+def roll_pmf(side: Side, units: int, rolls: bool = True):
+    """(hit pmf, dice rolled) for `side` with `units` units left; nothing if it cannot roll."""
+    if not rolls:
+        return np.ones(1), 0
+    n = max(0, units + side.dice - side.penalty)
+    return pool_pmf([(n, 5)] + side.extra), n + sum(c for c, _ in side.extra)
+
+
+def _first_roll(a: Side, d: Side):
+    """Outcome rows (ah, dh, adice, ddice, p) after the main roll, Surprise Attack included."""
+    first, other = (a, d) if a.surprise else (d, a) if d.surprise else (None, None)
+    if first is None:
+        pa, na = roll_pmf(a, a.units)
+        pd, nd = roll_pmf(d, d.units)
+        ah, dh = np.divmod(np.arange(len(pa) * len(pd)), len(pd))
+        return ah, dh, np.full(ah.shape, na), np.full(ah.shape, nd), np.outer(pa, pd).ravel()
+    p1, n1 = roll_pmf(first, first.units)
+    blocks = []
+    for h, ph in enumerate(p1):
+        left = other.units - min(h, other.units)
+        p2, n2 = roll_pmf(other, left, rolls=left > 0)
+        blocks.append((np.full(len(p2), h), np.arange(len(p2)), np.full(len(p2), n2), ph * p2))
+    h1, h2, n2, p = (np.concatenate(x) for x in zip(*blocks))
+    n1 = np.full(h1.shape, n1)
+    return (h1, h2, n1, n2, p) if first is a else (h2, h1, n2, n1, p)
+
+
+def play_after(rows, side: Side, is_attacker: bool, needs=needs_help):
+    """Expand outcome rows by each after-roll card of `side` under its policy."""
+    ah, dh, adice, ddice, p = rows
+    for card in side.after:
+        extra = pool_pmf([(card.count, card.threshold)])
+        plays = np.ones(len(p), bool) if card.policy == "always" else needs(is_attacker, ah, dh)
+        weight = np.where(plays[:, None], extra[None, :], np.eye(1, len(extra))).ravel()
+        j = np.tile(np.arange(len(extra)), len(p))
+        keep = weight > 0
+        rep = lambda x: np.repeat(x, len(extra))[keep]
+        added = (j * np.repeat(plays, len(extra)))[keep]
+        ah, dh, adice, ddice = rep(ah), rep(dh), rep(adice), rep(ddice)
+        dice_added = card.count * np.repeat(plays, len(extra))[keep]
+        if is_attacker:
+            ah, adice = ah + added, adice + dice_added
+        else:
+            dh, ddice = dh + added, ddice + dice_added
+        p = rep(p) * weight[keep]
+    return ah, dh, adice, ddice, p
+
+
+def exact_joint(a: Side, d: Side) -> np.ndarray:
+    """The joint outcome distribution, enumerated."""
+    rows = play_after(play_after(_first_roll(a, d), a, True), d, False)
+    ah, dh, adice, ddice, p = rows
+    code, al, dl = resolve(ah, dh, adice, ddice, a.units, d.units)
+    shape = (4, a.units + 1, d.units + 1)
+    index = np.ravel_multi_index((code, al, dl), shape)
+    return np.bincount(index, weights=p, minlength=np.prod(shape)).reshape(shape)
+
+
+def summarise(joint, withdraw_inside=None, fortified=False):
+    """Probabilities and loss pmfs from the joint (linear: works on counts too)."""
+    by_code = joint.sum(axis=(1, 2))
+    ua, ud = joint.shape[1] - 1, joint.shape[2] - 1
+    probabilities = {
+        "attacker_win": by_code[1] + by_code[3],
+        "attacker_eliminated": joint[:, ua, :].sum(),
+        "defender_eliminated": joint[:, :, ud].sum(),
+        "both_eliminated_rule": by_code[2] + by_code[3],
+    }
+    if fortified:
+        a_left = ua - np.arange(ua + 1)[:, None]
+        d_left = ud - np.arange(ud + 1)[None, :]
+        inside = d_left if withdraw_inside is None else np.minimum(d_left, withdraw_inside)
+        probabilities["siege_begins"] = ((joint[1] + joint[3]) * (a_left > inside)).sum()
+    pmfs = {"attacker_losses": joint.sum(axis=(0, 2)), "defender_losses": joint.sum(axis=(0, 1))}
+    return probabilities, pmfs
+
+
+def _kernel_args(a, d):
+    from .field_kernel import kernel_args
+
+    return kernel_args(a, d)
+
+
+def field_battle(attacker, defender, *, attacker_mercenaries=0, attacker_cavalry=0,
+                 attacker_leader=0, attacker_power="other", attacker_cards=(),
+                 defender_mercenaries=0, defender_cavalry=0, defender_leader=0,
+                 defender_power="other", defender_cards=(), fortified=False,
+                 withdraw_inside=None, method="auto", trials=None, seed=None, precision=None,
+                 max_trials=10**9, threads=None, progress=None):
+    """Odds of a Here I Stand field battle.
+
+    `attacker`/`defender` are land unit counts (mercenaries and cavalry included); leaders
+    are the best battle rating (0-6); cards are names, with ':always' or ':if-needed' for
+    Janissaries. `fortified` with `withdraw_inside` (default: every defending survivor) adds
+    P(siege begins). Returns a Result: attacker_win, attacker/defender_eliminated (= leaders
+    captured), both_eliminated_rule, and the pmfs of units each side loses.
+    """
+    att = Force.make("attacker", attacker, attacker_mercenaries, attacker_cavalry,
+                     attacker_leader, attacker_power, attacker_cards, min_units=1)
+    dfn = Force.make("defender", defender, defender_mercenaries, defender_cavalry,
+                     defender_leader, defender_power, defender_cards)
+    if withdraw_inside is not None:
+        withdraw_inside = check_int("withdraw_inside", withdraw_inside, 0, dfn.units)
+        fortified = True
+    mc = McOptions.make(trials, seed, precision, max_trials, threads, progress)
+    a, d = setup(att, dfn)
+    settings = {"attacker_power": att.power, "defender_power": dfn.power,
+                "attacker_cards": list(att.cards), "defender_cards": list(dfn.cards),
+                "attacker_units_at_roll": a.units, "defender_units_at_roll": d.units}
+    if fortified:
+        settings["withdraw_inside"] = "all survivors" if withdraw_inside is None else withdraw_inside
+    proc = Procedure(
+        "his.field", (4, a.units + 1, d.units + 1),
+        lambda j: summarise(j, withdraw_inside, bool(fortified)), "attacker_win",
+        lambda: exact_joint(a, d), ("odds.his.field_kernel", "field_kernel"),
+        lambda: _kernel_args(a, d), settings)
+    return solve(proc, method, mc)

@@ -1,0 +1,42 @@
+"""A side's land force as the user gives it, validated."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import OddsError, check_choice, check_int
+
+POWERS = ("ottoman", "hapsburg", "england", "france", "papacy", "protestant", "other")
+MAX_UNITS = 200
+MAX_LEADER = 6
+
+
+@dataclass(frozen=True)
+class Force:
+    """Land units (mercenaries and cavalry among them), best leader rating, power, cards."""
+
+    side: str  # "attacker" or "defender": names the fields in error messages
+    units: int
+    mercenaries: int = 0
+    cavalry: int = 0
+    leader: int = 0
+    power: str = "other"
+    cards: tuple = ()
+
+    @classmethod
+    def make(cls, side, units, mercenaries=0, cavalry=0, leader=0, power="other", cards=(),
+             min_units=0):
+        units = check_int(side, units, min_units, MAX_UNITS)
+        mercenaries = check_int(f"{side}_mercenaries", mercenaries, 0, MAX_UNITS)
+        cavalry = check_int(f"{side}_cavalry", cavalry, 0, MAX_UNITS)
+        if mercenaries + cavalry > units:
+            raise OddsError(f"{side}_mercenaries + {side}_cavalry: {mercenaries} + {cavalry} is more "
+                            f"than the {units} units (allowed: at most {units})")
+        leader = check_int(f"{side}_leader", leader, 0, MAX_LEADER)
+        power = check_choice(f"{side}_power", power, POWERS)
+        if isinstance(cards, str):
+            cards = (cards,)
+        return cls(side, units, mercenaries, cavalry, leader, power, tuple(cards))
+
+    @property
+    def regulars(self) -> int:
+        return self.units - self.mercenaries - self.cavalry
