@@ -7,6 +7,8 @@ class OddsError(ValueError):
 
 def check_int(field: str, value, low: int = 0, high: int | None = None) -> int:
     """Return `value` as an int in [low, high], or raise OddsError naming `field`."""
+    if type(value) is int and low <= value and (high is None or value <= high):
+        return value
     if isinstance(value, bool) or not isinstance(value, (int,)) and not _is_integral(value):
         raise OddsError(f"{field}: {value!r} is not a whole number")
     value = int(value)

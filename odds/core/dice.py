@@ -52,8 +52,15 @@ def convolve(*pmfs: np.ndarray) -> np.ndarray:
 
 
 def pool_pmf(groups) -> np.ndarray:
-    """Hit pmf of a pool given as (count, threshold) groups."""
-    return convolve(np.ones(1), *(binomial_pmf(n, t) for n, t in groups if n > 0))
+    """Hit pmf of a pool given as (count, threshold) groups (cached; read-only)."""
+    return _pool_pmf(tuple((int(n), int(t)) for n, t in groups if n > 0))
+
+
+@lru_cache(maxsize=4096)
+def _pool_pmf(groups) -> np.ndarray:
+    out = convolve(np.ones(1), *(binomial_pmf(n, t) for n, t in groups))
+    out.setflags(write=False)
+    return out
 
 
 def shift(pmf: np.ndarray, k: int) -> np.ndarray:

@@ -6,9 +6,11 @@ one side a unit back". The Monte Carlo kernel (field_kernel.py) fills the same j
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
-from ..core.dice import pool_pmf
+from ..core.dice import binomial_pmf, pool_pmf
 from ..core.engine import McOptions, Procedure, solve
 from ..errors import check_int
 from .cards import Side, play
@@ -51,6 +53,8 @@ def roll_pmf(side: Side, units: int, rolls: bool = True):
     if not rolls:
         return np.ones(1), 0
     n = max(0, units + side.dice - side.penalty)
+    if not side.extra:
+        return binomial_pmf(n), n
     return pool_pmf([(n, 5)] + side.extra), n + sum(c for c, _ in side.extra)
 
 
@@ -60,7 +64,7 @@ def _first_roll(a: Side, d: Side):
     if first is None:
         pa, na = roll_pmf(a, a.units)
         pd, nd = roll_pmf(d, d.units)
-        ah, dh = np.divmod(np.arange(len(pa) * len(pd)), len(pd))
+        ah, dh = _grid(len(pa), len(pd))
         return ah, dh, np.full(ah.shape, na), np.full(ah.shape, nd), np.outer(pa, pd).ravel()
     p1, n1 = roll_pmf(first, first.units)
     blocks = []
@@ -94,33 +98,56 @@ def play_after(rows, side: Side, is_attacker: bool, needs=needs_help):
     return ah, dh, adice, ddice, p
 
 
+@lru_cache(maxsize=1024)
+def _grid(n_a: int, n_d: int):
+    """Every (attacker hits, defender hits) pair, attacker-major."""
+    return np.divmod(np.arange(n_a * n_d), n_d)
+
+
+@lru_cache(maxsize=4096)
+def _cells(n_a, n_d, adice, ddice, ua, ud):
+    """Joint cell of each hits pair of a plain roll (no surprise, no after-roll card)."""
+    ah, dh = _grid(n_a, n_d)
+    return _cell(ah, dh, adice, ddice, ua, ud)
+
+
+def _cell(ah, dh, adice, ddice, ua, ud):
+    code, al, dl = resolve(ah, dh, adice, ddice, ua, ud)
+    return (code * (ua + 1) + al) * (ud + 1) + dl
+
+
 def exact_joint(a: Side, d: Side) -> np.ndarray:
     """The joint outcome distribution, enumerated."""
-    rows = play_after(play_after(_first_roll(a, d), a, True), d, False)
-    ah, dh, adice, ddice, p = rows
-    code, al, dl = resolve(ah, dh, adice, ddice, a.units, d.units)
+    size = 4 * (a.units + 1) * (d.units + 1)
     shape = (4, a.units + 1, d.units + 1)
-    index = np.ravel_multi_index((code, al, dl), shape)
-    return np.bincount(index, weights=p, minlength=np.prod(shape)).reshape(shape)
+    if not (a.surprise or d.surprise or a.after or d.after):
+        pa, na = roll_pmf(a, a.units)
+        pd, nd = roll_pmf(d, d.units)
+        cells = _cells(len(pa), len(pd), na, nd, a.units, d.units)
+        return np.bincount(cells, np.outer(pa, pd).ravel(), size).reshape(shape)
+    ah, dh, adice, ddice, p = play_after(play_after(_first_roll(a, d), a, True), d, False)
+    return np.bincount(_cell(ah, dh, adice, ddice, a.units, d.units), p, size).reshape(shape)
 
 
 def summarise(joint, withdraw_inside=None, fortified=False):
     """Probabilities and loss pmfs from the joint (linear: works on counts too)."""
-    by_code = joint.sum(axis=(1, 2))
-    ua, ud = joint.shape[1] - 1, joint.shape[2] - 1
+    add = np.add.reduce
+    by_attacker = add(joint, axis=2)  # [code, attacker losses]
+    a_losses, d_losses = add(by_attacker, axis=0), add(add(joint, axis=1), axis=0)
+    by_code = add(by_attacker, axis=1)
     probabilities = {
         "attacker_win": by_code[1] + by_code[3],
-        "attacker_eliminated": joint[:, ua, :].sum(),
-        "defender_eliminated": joint[:, :, ud].sum(),
+        "attacker_eliminated": a_losses[-1],
+        "defender_eliminated": d_losses[-1],
         "both_eliminated_rule": by_code[2] + by_code[3],
     }
     if fortified:
+        ua, ud = joint.shape[1] - 1, joint.shape[2] - 1
         a_left = ua - np.arange(ua + 1)[:, None]
         d_left = ud - np.arange(ud + 1)[None, :]
         inside = d_left if withdraw_inside is None else np.minimum(d_left, withdraw_inside)
         probabilities["siege_begins"] = ((joint[1] + joint[3]) * (a_left > inside)).sum()
-    pmfs = {"attacker_losses": joint.sum(axis=(0, 2)), "defender_losses": joint.sum(axis=(0, 1))}
-    return probabilities, pmfs
+    return probabilities, {"attacker_losses": a_losses, "defender_losses": d_losses}
 
 
 def _kernel_args(a, d):
