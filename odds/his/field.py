@@ -108,10 +108,11 @@ def _grid(n_a: int, n_d: int):
 def _cells(n_a, n_d, adice, ddice, ua, ud):
     """Joint cell of each hits pair of a plain roll (no surprise, no after-roll card)."""
     ah, dh = _grid(n_a, n_d)
-    return _cell(ah, dh, adice, ddice, ua, ud)
+    return cell_index(ah, dh, adice, ddice, ua, ud)
 
 
-def _cell(ah, dh, adice, ddice, ua, ud):
+def cell_index(ah, dh, adice, ddice, ua, ud):
+    """Flat index into the joint of the outcome of these hits and dice."""
     code, al, dl = resolve(ah, dh, adice, ddice, ua, ud)
     return (code * (ua + 1) + al) * (ud + 1) + dl
 
@@ -126,7 +127,7 @@ def exact_joint(a: Side, d: Side) -> np.ndarray:
         cells = _cells(len(pa), len(pd), na, nd, a.units, d.units)
         return np.bincount(cells, np.outer(pa, pd).ravel(), size).reshape(shape)
     ah, dh, adice, ddice, p = play_after(play_after(_first_roll(a, d), a, True), d, False)
-    return np.bincount(_cell(ah, dh, adice, ddice, a.units, d.units), p, size).reshape(shape)
+    return np.bincount(cell_index(ah, dh, adice, ddice, a.units, d.units), p, size).reshape(shape)
 
 
 def summarise(joint, withdraw_inside=None, fortified=False):

@@ -9,7 +9,7 @@ from numba import literally, njit, prange
 
 from ..core.dice import binomial_pmf, inverse_cdf_table, pool_pmf
 from ..core.rng import draw, seed_stream
-from .field import needs_help, resolve
+from .field import cell_index, needs_help, resolve
 
 _resolve = njit(cache=True, inline="always")(resolve)
 _needs = njit(cache=True, inline="always")(needs_help)
@@ -30,7 +30,11 @@ def kernel_args(a, d):
         card = s.after[0] if s.after else None  # a field battle has one after-roll card at most
         sides += [s.units, s.dice - s.penalty, t56, b56, tx, bx, sum(c for c, _ in s.extra),
                   POLICY_CODES[card.policy] if card else 0, card.count if card else 0, tj[0], bj[0]]
-    return (width, surprise, extras, afters, *sides)
+    # plain battles (dice counts fixed) look each (attacker hits, defender hits) cell up
+    na, nd = (max(0, s.units + s.dice - s.penalty) + sum(c for c, _ in s.extra) for s in (a, d))
+    cells = cell_index(*np.meshgrid(np.arange(na + 1), np.arange(nd + 1), indexing="ij"),
+                       na, nd, a.units, d.units)
+    return (width, surprise, extras, afters, *sides, cells)
 
 
 def _tables(s, width=8):
@@ -67,11 +71,24 @@ def _after(st, is_attacker, policy, count, tj, bj, ah, dh, width):
 def _lane(width, surprise, extras, afters,
           ua, ea, a56, ab56, ax, abx, anx, apol, acnt, aj, abj,
           ud, ed, d56, db56, dx, dbx, dnx, dpol, dcnt, dj, dbj,
-          seed, first_chunk, chunk_trials, out, lane):
+          cells, seed, first_chunk, chunk_trials, out, lane):
     hist = np.zeros(out.shape[1:], dtype=np.int64)
+    flat = hist.reshape(-1)
+    na, nd = max(0, ua + ea), max(0, ud + ed)
+    arow, abase, drow, dbase = a56[na], ab56[na], d56[nd], db56[nd]
     for c in range(lane, len(chunk_trials), out.shape[0]):
         st = seed_stream(seed, first_chunk + c)
         for _ in range(chunk_trials[c]):
+            if surprise == 0 and not afters:
+                ah, st = draw(st, arow, abase, width)
+                dh, st = draw(st, drow, dbase, width)
+                if extras:
+                    more, st = draw(st, ax[1], abx[1], width)
+                    ah += more
+                    more, st = draw(st, dx[1], dbx[1], width)
+                    dh += more
+                flat[cells[ah, dh]] += 1
+                continue
             if surprise == 1:
                 ah, adice, st = _roll(st, ua, ea, 1, a56, ab56, ax, abx, anx, width, extras)
                 left = ud - min(ah, ud)
