@@ -1,0 +1,69 @@
+"""The command line: JSON shape, text summary, one-line errors with exit code 2."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+import odds
+from odds.cli import main
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_field_json_has_the_promised_keys(capsys):
+    code, out, _ = run(capsys, "his", "field", "--attacker", "5", "--attacker-leader", "2",
+                       "--defender", "4", "--json")
+    assert code == 0
+    j = json.loads(out)
+    for key in ("procedure", "method", "trials", "seed", "attacker_win", "attacker_win_se",
+                "attacker_losses", "defender_losses", "attacker_eliminated", "defender_eliminated"):
+        assert key in j
+    assert j["method"] == "exact" and j["trials"] is None
+    want = odds.his.field_battle(5, 4, attacker_leader=2)
+    assert j["attacker_win"] == pytest.approx(want.p)
+    assert j["attacker_losses"]["2"] == pytest.approx(want["attacker_losses"][2])
+
+
+def test_field_monte_carlo_json(capsys):
+    code, out, _ = run(capsys, "his", "field", "--attacker", "3", "--defender", "3", "--method", "mc",
+                       "--trials", "100000", "--seed", "4", "--json",
+                       "--defender-power", "ottoman", "--defender-card", "janissaries:if-needed")
+    j = json.loads(out)
+    assert code == 0 and j["method"] == "mc" and j["trials"] == 100_000 and j["seed"] == 4
+    assert j["partial"] is False and 0 < j["attacker_win_se"] < 0.01
+
+
+def test_text_summary_has_bars(capsys):
+    code, out, _ = run(capsys, "his", "field", "--attacker", "4", "--defender", "3")
+    assert code == 0 and "attacker win" in out and "#" in out
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["his", "field", "--attacker", "-2", "--defender", "3"], "attacker"),
+    (["his", "field", "--attacker", "x", "--defender", "3"], "not a whole number"),
+    (["his", "field", "--attacker", "3"], "--defender"),
+    (["his", "field", "--attacker", "3", "--defender", "3", "--attacker-card", "nope"], "unknown card"),
+    (["his", "field", "--attacker", "3", "--defender", "3", "--attacker-card", "janissaries"], "ottoman"),
+    (["his", "field", "--attacker", "3", "--defender", "3", "--attacker-leader", "9"], "0 to 6"),
+    (["his", "field", "--attacker", "3", "--defender", "3", "--trials", "0", "--method", "mc"], "trials"),
+    (["his", "field", "--attacker", "3", "--defender", "3", "--method", "magic"], "method"),
+    (["his", "nothing"], "invalid choice"),
+    (["chess"], "invalid choice"),
+])
+def test_bad_input_is_one_line_and_exit_2(capsys, argv, words):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and words in err and "Traceback" not in err
+
+
+def test_console_script_exit_code_and_demo():
+    bad = subprocess.run([sys.executable, "-m", "odds.cli", "his", "field", "--attacker", "1",
+                          "--defender", "-1"], capture_output=True, text=True)
+    assert bad.returncode == 2 and bad.stderr.startswith("odds: error: defender")
+    demo = subprocess.run([sys.executable, "-m", "odds.cli", "demo"], capture_output=True, text=True)
+    assert demo.returncode == 0 and "field battle" in demo.stdout
