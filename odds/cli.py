@@ -12,9 +12,10 @@ from .errors import OddsError
 
 
 def _modules():
+    from . import sweep_cli
     from .his import cli as his_cli
 
-    return [his_cli]
+    return [his_cli, sweep_cli]
 
 
 def build_parser() -> Parser:
@@ -43,6 +44,8 @@ def main(argv=None) -> int:
         args = build_parser().parse_args(argv)
         if getattr(args, "demo", False):
             return demo()
+        if getattr(args, "command", None):
+            return args.command(args)
         result = args.run(args)
         emit(result, getattr(args, "json", False))
         if result.partial:
@@ -50,6 +53,9 @@ def main(argv=None) -> int:
         return 0
     except OddsError as e:
         return fail(str(e))
+    except KeyboardInterrupt:
+        print("odds: interrupted", file=sys.stderr)
+        return 130
     except BrokenPipeError:  # pragma: no cover - e.g. `odds ... | head`
         return 0
 

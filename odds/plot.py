@@ -36,3 +36,22 @@ def loss_bars(result, ax=None, names=None):
 def plot_result(result, ax=None):
     """The natural picture of a Result."""
     return loss_bars(result, ax=ax)
+
+
+def heatmap(df, x: str, y: str, value: str = "attacker_win", ax=None):
+    """`value` over a grid of two parameters (a sweep's frame), with the 50% contour."""
+    for name in (x, y, value):
+        if name not in df.columns:
+            raise OddsError(f"column: {name!r} is not in the results (allowed: {', '.join(map(str, df.columns))})")
+    table = df.pivot_table(index=y, columns=x, values=value, aggfunc="mean")
+    ax = _axes(ax)
+    xs, ys, z = table.columns.to_numpy(), table.index.to_numpy(), table.to_numpy()
+    mesh = ax.pcolormesh(xs, ys, z, shading="nearest", cmap="RdBu", vmin=0, vmax=1)
+    if z.shape[0] > 1 and z.shape[1] > 1 and np.nanmin(z) < 0.5 < np.nanmax(z):
+        contour = ax.contour(xs, ys, z, levels=[0.5], colors="black", linewidths=1.5)
+        ax.clabel(contour, fmt={0.5: "50%"})
+    ax.figure.colorbar(mesh, ax=ax, label=value.replace("_", " "))
+    ax.set_xlabel(x.replace("_", " "))
+    ax.set_ylabel(y.replace("_", " "))
+    ax.set_title(f"{value.replace('_', ' ')} by {x.replace('_', ' ')} and {y.replace('_', ' ')}")
+    return ax

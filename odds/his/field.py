@@ -157,6 +157,16 @@ def _kernel_args(a, d):
     return kernel_args(a, d)
 
 
+def forces(attacker, defender, attacker_mercenaries=0, attacker_cavalry=0, attacker_leader=0,
+           attacker_power="other", attacker_cards=(), defender_mercenaries=0, defender_cavalry=0,
+           defender_leader=0, defender_power="other", defender_cards=()):
+    """Both validated Forces of a field battle (the attacker needs at least one unit)."""
+    return (Force.make("attacker", attacker, attacker_mercenaries, attacker_cavalry,
+                       attacker_leader, attacker_power, attacker_cards, min_units=1),
+            Force.make("defender", defender, defender_mercenaries, defender_cavalry,
+                       defender_leader, defender_power, defender_cards))
+
+
 def field_battle(attacker, defender, *, attacker_mercenaries=0, attacker_cavalry=0,
                  attacker_leader=0, attacker_power="other", attacker_cards=(),
                  defender_mercenaries=0, defender_cavalry=0, defender_leader=0,
@@ -171,10 +181,9 @@ def field_battle(attacker, defender, *, attacker_mercenaries=0, attacker_cavalry
     P(siege begins). Returns a Result: attacker_win, attacker/defender_eliminated (= leaders
     captured), both_eliminated_rule, and the pmfs of units each side loses.
     """
-    att = Force.make("attacker", attacker, attacker_mercenaries, attacker_cavalry,
-                     attacker_leader, attacker_power, attacker_cards, min_units=1)
-    dfn = Force.make("defender", defender, defender_mercenaries, defender_cavalry,
-                     defender_leader, defender_power, defender_cards)
+    att, dfn = forces(attacker, defender, attacker_mercenaries, attacker_cavalry, attacker_leader,
+                      attacker_power, attacker_cards, defender_mercenaries, defender_cavalry,
+                      defender_leader, defender_power, defender_cards)
     if withdraw_inside is not None:
         withdraw_inside = check_int("withdraw_inside", withdraw_inside, 0, dfn.units)
         fortified = True

@@ -1,0 +1,172 @@
+"""Designers' sweeps: a grid of parameters -> a tidy DataFrame, one row per cell, grid order.
+
+Every cell is one call of the procedure's public function. A Monte Carlo cell's seed is
+derived from the sweep seed and the cell's full parameters, so a cell's numbers do not depend
+on the grid it is in, the order, or where it ran. With a dask.distributed `client` the cells
+are submitted to the cluster in batches (lost workers' batches are retried by dask);
+without one they run in this process. Ctrl-C returns the finished cells (`df.attrs["partial"]`).
+"""
+from __future__ import annotations
+
+import hashlib
+import inspect
+import itertools
+import json
+
+import numpy as np
+
+from . import procedures
+from .errors import OddsError
+
+QUANTILES = (0.5, 0.9)
+BATCH = 16
+
+
+def cell_seed(seed: int, params: dict) -> int:
+    """A 63-bit seed from the sweep seed and the cell's parameters (order-free)."""
+    text = json.dumps({"seed": seed, **params}, sort_keys=True, default=str)
+    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big") >> 1
+
+
+def cells(procedure: str, grid: dict, fixed: dict) -> list[dict]:
+    """Validated parameter dicts of every cell, in grid order (first key slowest)."""
+    known = procedures.parameters(procedure)
+    if not grid:
+        raise OddsError("grid: empty (allowed: at least one parameter with a list of values)")
+    for section, params in (("grid", grid), ("fixed", fixed)):
+        for key in params:
+            if key not in known:
+                raise OddsError(f"{section}.{key}: unknown parameter of {procedure} "
+                                f"(allowed: {', '.join(known)})")
+    for key, values in grid.items():
+        if not isinstance(values, (list, tuple, range, np.ndarray)) or len(values) == 0:
+            raise OddsError(f"grid.{key}: {values!r} is not a non-empty list of values")
+        for v in values:
+            _check_type(f"grid.{key}", v, known[key])
+    for key, v in fixed.items():
+        _check_type(f"fixed.{key}", v, known[key])
+    for key, default in known.items():
+        if default is inspect.Parameter.empty and key not in grid and key not in fixed:
+            raise OddsError(f"{key}: missing (required by {procedure}: give it in grid or fixed)")
+    keys = list(grid)
+    return [{**fixed, **dict(zip(keys, combo))} for combo in itertools.product(*grid.values())]
+
+
+def _check_type(field: str, value, default):
+    """Values must have the type of the parameter's default (ints for counts, text for names)."""
+    if default is None or default is inspect.Parameter.empty:
+        return
+    kinds = {bool: (bool,), int: (int, np.integer), float: (int, float), str: (str,),
+             tuple: (list, tuple), list: (list, tuple)}
+    allowed = kinds.get(type(default))
+    if allowed and (not isinstance(value, allowed) or (type(default) is int and isinstance(value, bool))):
+        raise OddsError(f"{field}: {value!r} has the wrong type "
+                        f"(allowed: {type(default).__name__} values like {default!r})")
+
+
+def row(procedure: str, params: dict, engine: dict) -> dict:
+    """One cell: the parameters, then probabilities, their se, expected values and quantiles."""
+    fn = procedures.function(procedure)
+    kwargs = dict(params, **engine)
+    if engine.get("method") != "exact" and "seed" in engine:
+        kwargs["seed"] = cell_seed(engine["seed"] or 0, params)
+    r = fn(**kwargs, progress=False)
+    out = _params(params)
+    out.update(_numbers({k: np.array([v]) for k, v in r.probabilities.items()},
+                        {k: v[None, :] for k, v in r.pmfs.items()}, r.se))
+    out = {k: (v[0].item() if isinstance(v, np.ndarray) else v) for k, v in out.items()}
+    out["method"], out["trials"], out["partial"] = r.method, r.trials, r.partial
+    return out
+
+
+def _params(params: dict) -> dict:
+    return {k: (list(v) if isinstance(v, tuple) else v) for k, v in params.items()}
+
+
+def _numbers(probabilities: dict, pmfs: dict, se) -> dict:
+    """Columns over cells: each probability and its se; each pmf's mean and quantiles."""
+    out = {}
+    for name, p in probabilities.items():
+        out[name] = p
+        out[name + "_se"] = se(p)
+    for name, pmf in pmfs.items():
+        out["expected_" + name] = pmf @ np.arange(pmf.shape[1])
+        cdf = np.cumsum(pmf, axis=1)
+        for q in QUANTILES:
+            out[f"{name}_q{int(q * 100)}"] = (cdf >= q - 1e-12).argmax(axis=1)
+    return out
+
+
+def _table(procedure, todo, method):
+    """The whole grid from the procedure's vectorised exact function, or None."""
+    fn = procedures.table_function(procedure)
+    if fn is None or method not in ("auto", "exact"):
+        return None
+    answer = fn([dict(p, method=method) for p in todo])
+    if answer is None:
+        return None
+    import pandas as pd
+
+    columns = pd.DataFrame([_params(p) for p in todo])
+    numbers = _numbers(*answer, se=np.zeros_like)
+    numbers.update(method="exact", trials=None, partial=False)
+    return pd.concat([columns, pd.DataFrame(numbers, index=columns.index)], axis=1)
+
+
+def _rows(procedure, batch, engine):
+    return [row(procedure, params, engine) for params in batch]
+
+
+def sweep(procedure: str, grid: dict, fixed: dict | None = None, *, method="auto", trials=None,
+          seed=0, client=None, progress=None):
+    """Evaluate `procedure` on every cell of `grid` (with `fixed` inputs) -> pandas DataFrame."""
+    import pandas as pd
+
+    todo = cells(procedure, grid, dict(fixed or {}))
+    engine = {"method": method, "trials": trials, "seed": seed}
+    fast = None if client is not None else _table(procedure, todo, method)
+    if fast is not None:
+        fast.attrs.update(procedure=procedure, seed=seed, method=method, partial=False)
+        return fast
+    done, partial = [], False
+    try:
+        if client is None:
+            bar = _bar(progress, len(todo))
+            for params in todo:
+                done.append(row(procedure, params, engine))
+                bar and bar.update()
+        else:
+            done = _on_cluster(client, procedure, todo, engine, progress)
+    except KeyboardInterrupt:
+        partial = True
+    df = pd.DataFrame(done)
+    df.attrs.update(procedure=procedure, seed=seed, method=method, partial=partial)
+    return df
+
+
+def _bar(progress, total):
+    if progress is False or (progress is None and total < 50):
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="cell", leave=False)
+
+
+def _on_cluster(client, procedure, todo, engine, progress):
+    """Submit batches of cells to a dask cluster; rows come back in grid order."""
+    from dask.distributed import as_completed
+
+    batches = [todo[i:i + BATCH] for i in range(0, len(todo), BATCH)]
+    futures = client.map(_rows, [procedure] * len(batches), batches, [engine] * len(batches),
+                         retries=3, pure=False)
+    index = {f.key: i for i, f in enumerate(futures)}
+    results = [None] * len(batches)
+    bar = _bar(progress, len(todo))
+    try:
+        for future in as_completed(futures):
+            results[index[future.key]] = future.result()
+            bar and bar.update(len(results[index[future.key]]))
+    except KeyboardInterrupt:
+        client.cancel(futures)
+        raise
+    return [r for batch in results if batch for r in batch]

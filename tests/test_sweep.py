@@ -1,0 +1,127 @@
+"""Sweeps: grid order, per-cell seeds, the vectorised exact path, dask, the spec CLI."""
+import numpy as np
+import pandas as pd
+import pytest
+
+import odds
+from odds.cli import main
+from odds.sweep import row, sweep
+
+GRID = {"attacker": [2, 5, 9], "defender": [1, 4]}
+
+
+def test_rows_come_in_grid_order_with_parameters_first():
+    df = sweep("his.field", GRID, {"attacker_leader": 1})
+    assert list(df.attacker) == [2, 2, 5, 5, 9, 9] and list(df.defender) == [1, 4] * 3
+    assert list(df.columns[:3]) == ["attacker_leader", "attacker", "defender"]
+    for _, r in df.iterrows():
+        single = odds.his.field_battle(r.attacker, r.defender, attacker_leader=1)
+        assert r.attacker_win == pytest.approx(single.p, abs=1e-12)
+        assert r.expected_defender_losses == pytest.approx(single.expected("defender_losses"))
+
+
+def test_vectorised_exact_path_matches_single_queries_with_cards():
+    grid = {"attacker": list(range(1, 9)), "defender": list(range(0, 8)),
+            "attacker_cards": [[], ["landsknechts"], ["tercios"]]}
+    fixed = {"attacker_power": "hapsburg", "defender_mercenaries": 0}
+    fast = sweep("his.field", grid, fixed)
+    slow = pd.DataFrame([row("his.field", {**fixed, "attacker": a, "defender": d, "attacker_cards": c},
+                             {"method": "exact"})
+                         for a in grid["attacker"] for d in grid["defender"] for c in grid["attacker_cards"]])
+    numbers = [c for c in fast.columns if fast[c].dtype.kind in "fi" and c in slow]
+    assert len(numbers) > 10
+    np.testing.assert_allclose(fast[numbers].to_numpy(float), slow[numbers].to_numpy(float), atol=1e-12)
+
+
+def test_monte_carlo_cells_do_not_depend_on_the_grid():
+    a = sweep("his.field", {"attacker": [3, 4], "defender": [3]}, method="mc", trials=50_000, seed=9)
+    b = sweep("his.field", {"defender": [3, 2], "attacker": [4]}, method="mc", trials=50_000, seed=9)
+    assert a.attacker_win[1] == b.attacker_win[0]
+    again = sweep("his.field", {"attacker": [3, 4], "defender": [3]}, method="mc", trials=50_000, seed=9)
+    pd.testing.assert_frame_equal(a, again)
+    other = sweep("his.field", {"attacker": [3, 4], "defender": [3]}, method="mc", trials=50_000, seed=10)
+    assert (other.attacker_win != a.attacker_win).any()
+
+
+@pytest.mark.parametrize("grid, fixed, words", [
+    ({}, {}, "grid: empty"),
+    ({"attackers": [1]}, {}, "grid.attackers: unknown parameter"),
+    ({"attacker": [1]}, {"colour": "red"}, "fixed.colour: unknown parameter"),
+    ({"attacker": [1]}, {}, "defender: missing"),
+    ({"attacker": "five"}, {"defender": 1}, "grid.attacker"),
+    ({"attacker": [1, "two"]}, {"defender": 1}, "attacker: 'two' is not a whole number"),
+    ({"attacker": [1], "attacker_leader": [1, 2.5]}, {"defender": 1}, "grid.attacker_leader: 2.5 has the wrong type"),
+    ({"attacker": []}, {"defender": 1}, "grid.attacker"),
+])
+def test_bad_grids(grid, fixed, words):
+    with pytest.raises(odds.OddsError, match=words):
+        sweep("his.field", grid, fixed)
+    with pytest.raises(odds.OddsError, match="procedure"):
+        sweep("chess.opening", {"attacker": [1]})
+
+
+def test_spec_cli_writes_results_and_a_heatmap(tmp_path, capsys):
+    spec = tmp_path / "spec.toml"
+    spec.write_text('procedure = "his.field"\n[grid]\nattacker = [1, 2, 3]\ndefender = [1, 2]\n'
+                    '[fixed]\nattacker_leader = 1\n')
+    out = tmp_path / "r.parquet"
+    assert main(["sweep", str(spec), "--out", str(out)]) == 0
+    df = pd.read_parquet(out)
+    assert len(df) == 6 and df.attacker_win.between(0, 1).all()
+    png = tmp_path / "h.png"
+    assert main(["plot", str(out), "--x", "attacker", "--y", "defender", "--out", str(png)]) == 0
+    assert png.stat().st_size > 5000
+    assert main(["sweep", str(spec), "--out", str(tmp_path / "r.csv")]) == 0
+
+
+@pytest.mark.parametrize("text, words", [
+    ('procedure = "his.field"\ncolour = 1\n[grid]\nattacker = [1]\n', "colour: unknown key"),
+    ('[grid]\nattacker = [1]\n', "procedure: missing"),
+    ('procedure = "his.nope"\n[grid]\nattacker = [1]\n', "procedure"),
+    ('procedure = "his.field"\n[grid]\n', "grid: empty"),
+    ('procedure = "his.field"\n[grid]\nattacker = ["x"]\ndefender = [1]\n', "attacker: 'x'"),
+    ('procedure = "his.field"\n[grid\n', "not valid TOML"),
+])
+def test_bad_specs_exit_2_with_one_line(tmp_path, capsys, text, words):
+    spec = tmp_path / "spec.toml"
+    spec.write_text(text)
+    assert main(["sweep", str(spec)]) == 2
+    err = capsys.readouterr().err
+    assert words in err and err.count("\n") == 1
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    distributed = pytest.importorskip("dask.distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as c, distributed.Client(c) as client:
+        yield c, client
+
+
+def test_dask_cluster_gives_the_same_numbers(cluster):
+    _, client = cluster
+    grid = {"attacker": [2, 3, 4, 5], "defender": [2, 3, 4]}
+    here = sweep("his.field", grid, method="mc", trials=20_000, seed=4)
+    there = sweep("his.field", grid, method="mc", trials=20_000, seed=4, client=client)
+    pd.testing.assert_frame_equal(here, there)
+
+
+def test_a_lost_worker_is_recomputed(cluster):
+    import os
+    import signal
+    import threading
+
+    c, client = cluster
+    grid = {"attacker": list(range(2, 12)), "defender": list(range(2, 8))}
+    here = sweep("his.field", grid, method="mc", trials=100_000, seed=2)
+
+    def kill_one():
+        pids = [w.process.process.pid for w in c.workers.values() if w.process and w.process.process]
+        if pids:
+            os.kill(pids[0], signal.SIGKILL)
+
+    timer = threading.Timer(1.0, kill_one)
+    timer.start()
+    there = sweep("his.field", grid, method="mc", trials=100_000, seed=2, client=client)
+    timer.join()
+    pd.testing.assert_frame_equal(here, there)
