@@ -1,0 +1,68 @@
+"""Plots return Axes with the expected artists and reject results of the wrong kind."""
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+import odds  # noqa: E402
+from odds import plot  # noqa: E402
+from odds.core.result import Result  # noqa: E402
+from odds.sweep import sweep  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def close_figures():
+    yield
+    plt.close("all")
+
+
+def test_losses_mirror_both_sides():
+    r = odds.his.field_battle(5, 4, attacker_leader=1)
+    ax = plot.losses(r)
+    widths = [p.get_width() for p in ax.patches]
+    assert len(widths) == len(r["attacker_losses"]) + len(r["defender_losses"])
+    assert sum(w < 0 for w in widths) == len(r["attacker_losses"])  # attacker to the left
+    assert -sum(w for w in widths if w < 0) == pytest.approx(1)
+    assert "attacker win" in ax.get_title()
+
+
+def test_views_and_monte_carlo_intervals():
+    r = odds.his.field_battle(5, 4, method="mc", trials=20_000, seed=1)
+    ax = plot.losses(r, view="at_least")
+    assert max(abs(p.get_width()) for p in ax.patches) == pytest.approx(1)
+    assert ax.containers and any(c.errorbar for c in ax.containers)
+    with pytest.raises(odds.OddsError, match="view"):
+        plot.losses(r, view="sideways")
+
+
+def test_outcomes_and_result_plot():
+    r = odds.his.field_battle(3, 3)
+    ax = plot.outcomes(r)
+    heights = [p.get_height() for p in ax.patches]
+    assert heights == pytest.approx([r.p, 1 - r.p])
+    assert isinstance(r.plot(), matplotlib.axes.Axes)
+
+
+def test_wrong_kind_of_result_is_rejected():
+    lonely = Result("x", "exact", {"win": 0.4}, {"turns": np.array([0.5, 0.5])}, "win")
+    with pytest.raises(odds.OddsError, match="no attacker and defender loss"):
+        plot.losses(lonely)
+    assert plot.plot_result(lonely) is not None  # falls back to outcome bars
+    with pytest.raises(odds.OddsError, match="no outcome"):
+        plot.outcomes(Result("x", "exact", {}, {}, "win"))
+
+
+def test_heatmap_has_a_mesh_and_the_fifty_percent_contour():
+    df = sweep("his.field", {"attacker": list(range(1, 9)), "defender": list(range(1, 9))})
+    ax = plot.heatmap(df, "attacker", "defender")
+    assert ax.collections and len(ax.collections) >= 2
+    with pytest.raises(odds.OddsError, match="column"):
+        plot.heatmap(df, "attacker", "colour")
+
+
+def test_card_value_draws_two_lines():
+    ax = plot.card_value("his.field", "arquebusiers", sizes=range(1, 5), fixed={"defender": 3})
+    assert len(ax.lines) >= 2 and ax.get_legend() is not None
