@@ -179,14 +179,25 @@ def summarise(joint, cancel=0.0, attacker_has_leader=True, defender_has_leader=T
 
 # ---- public function ---------------------------------------------------------------------
 
+def check_seed_cards(field_name, specs, allow):
+    """Mercenaries Bribed and Surprise Attack need the `allow_bribed_surprise` setting."""
+    for spec in specs:
+        if str(spec).partition(":")[0] in SEED_CARDS and not allow:
+            raise OddsError(f"{field_name}: {spec!r} is a field-battle card; in an assault it "
+                            f"needs allow_bribed_surprise=True (--allow-bribed-surprise)")
+
+
 def forces(attacker, defender, *, attacker_mercenaries, attacker_cavalry, attacker_leader,
            attacker_power, attacker_cards, defender_mercenaries, defender_cavalry,
-           defender_leader, defender_power, defender_cards, gout):
+           defender_leader, defender_power, defender_cards, gout,
+           allow_bribed_surprise=False):
     """Validated (attacker, defender) Forces; Gout replaces the attacker's leader rating."""
     att = Force.make("attacker", attacker, attacker_mercenaries, attacker_cavalry,
                      attacker_leader, attacker_power, attacker_cards)
     dfn = Force.make("defender", defender, defender_mercenaries, defender_cavalry,
                      defender_leader, defender_power, defender_cards)
+    for side in (att, dfn):
+        check_seed_cards(f"{side.side}_cards", side.cards, allow_bribed_surprise)
     if gout is not None:
         gout = check_int("gout", gout, 0, att.leader)
         att = replace(att, leader=gout)
@@ -228,7 +239,8 @@ def assault(attacker, defender, *, attacker_mercenaries=0, attacker_cavalry=0,
                       attacker_power=attacker_power, attacker_cards=attacker_cards,
                       defender_mercenaries=defender_mercenaries, defender_cavalry=defender_cavalry,
                       defender_leader=defender_leader, defender_power=defender_power,
-                      defender_cards=defender_cards, gout=gout)
+                      defender_cards=defender_cards, gout=gout,
+                      allow_bribed_surprise=allow_bribed_surprise)
     cancel = check_probability("cancel_probability", cancel_probability)
     cavalry_first, allowed = check_settings(casualties, allow_bribed_surprise)
     mc = McOptions.make(trials, seed, precision, max_trials, threads, progress)

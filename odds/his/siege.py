@@ -27,7 +27,7 @@ import numpy as np
 from ..core.engine import McOptions, Procedure, solve
 from ..core.result import Result
 from ..errors import OddsError, check_int
-from .assault import check_settings, first_roll, forces, infantry_left, resolve, succeeds
+from .assault import check_seed_cards, check_settings, first_roll, forces, infantry_left, resolve, succeeds
 from .cards import Side, play
 from .field import play_after, setup
 
@@ -48,6 +48,7 @@ class Plan:
 def plan(att, dfn, every_a, every_d, leader, allowed) -> Plan:
     """Apply first-assault + every-assault cards to the forces, every-assault cards to templates."""
     for side, power, specs in (("attacker", att.power, every_a), ("defender", dfn.power, every_d)):
+        check_seed_cards(f"{side}_cards_every", specs, allowed)
         for spec in specs:
             name = str(spec).partition(":")[0]
             if name in FIRST_ONLY or (name == "landsknechts" and power == "ottoman"):
@@ -195,7 +196,8 @@ def siege(attacker, defender, *, assaults, attacker_mercenaries=0, attacker_cava
                       attacker_power=attacker_power, attacker_cards=attacker_cards,
                       defender_mercenaries=defender_mercenaries, defender_cavalry=defender_cavalry,
                       defender_leader=defender_leader, defender_power=defender_power,
-                      defender_cards=defender_cards, gout=gout)
+                      defender_cards=defender_cards, gout=gout,
+                      allow_bribed_surprise=allow_bribed_surprise)
     cavalry_first, allowed = check_settings(casualties, allow_bribed_surprise)
     mc = McOptions.make(trials, seed, precision, max_trials, threads, progress)
     p = plan(att, dfn, tuple(attacker_cards_every), tuple(defender_cards_every),
