@@ -7,7 +7,9 @@ casualties come off in the `casualties` order, which changes the next roll's dic
 
 Cards come in two lists per side: `*_cards` for the first assault only, `*_cards_every` for
 every assault. Siege Artillery held for every assault is played once, under its policy; one
-given for the first assault only is gone after it. Gout keeps the best leader out of the
+given for the first assault only is gone after it. With the RULES.md reading of `if-needed`
+(played whenever the assault would otherwise fail) a held card is spent by the end of the
+first assault too: that assault either succeeds without it or plays it. Gout keeps the best leader out of the
 first assault only. Cards whose effect depends on the mercenaries present (Mercenaries Grow
 Restless, Mercenaries Bribed, Landsknechts played by the Ottomans) are first-assault only:
 the chain tracks infantry and cavalry, not which infantry are mercenaries.
