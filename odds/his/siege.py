@@ -21,7 +21,6 @@ end 0 captured, 1 siege broken, 2 still besieged after assault k (0-based).
 """
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass, fields, replace
 
 import numpy as np
@@ -70,14 +69,35 @@ def _at(template, infantry, cavalry, after=()):
                    after=list(after))
 
 
-def transition(p: Plan, phase, state, cavalry_first):
-    """One assault from `state`: (absorbed[end, attacker losses], [(next state, losses, p)])."""
-    ai, ac, di, dc, art = state
+class Codec:
+    """States (attacking infantry, cavalry, defending infantry, cavalry, artillery) as integers."""
+
+    def __init__(self, p: Plan, assaults):
+        a0, d0 = p.sides[0]
+        self.ma = a0.units + assaults * p.add[0] + 1
+        self.md = d0.units + assaults * p.add[1] + 1
+
+    def encode(self, ai, ac, di, dc, art):
+        return (((ai * self.ma + ac) * self.md + di) * self.md + dc) * 2 + art
+
+    def decode(self, code):
+        """(ai, ac, di, dc, art) of codes (ints or arrays)."""
+        code, art = np.divmod(code, 2)
+        code, dc = np.divmod(code, self.md)
+        code, di = np.divmod(code, self.md)
+        ai, ac = np.divmod(code, self.ma)
+        return ai, ac, di, dc, art
+
+
+def transition(p: Plan, phase, state, cavalry_first, codec):
+    """One assault from `state`: (absorbed[end, attacker losses], next-state codes, their p)."""
+    ai, ac, di, dc, art = (int(x) for x in state)
     ta, td = p.sides[phase]
     a = _at(ta, ai, ac)
     d = _at(td, di, dc)
     ua, ud = a.units, d.units
     ah, dh, _, _, pr = first_roll(a, d, cavalry_first)
+    played = np.zeros(len(pr), bool)
     if art:
         plays = np.ones(len(pr), bool)
         if p.artillery.policy != "always":
@@ -88,23 +108,19 @@ def transition(p: Plan, phase, state, cavalry_first):
         ah = np.concatenate([ah[~plays], fired[0]])
         dh = np.concatenate([dh[~plays], fired[1]])
         pr = np.concatenate([pr[~plays], fired[4]])
-        played = np.concatenate([np.zeros((~plays).sum(), bool), np.ones(len(fired[0]), bool)])
-    else:
-        played = np.zeros(len(pr), bool)
+        played = np.arange(len(pr)) >= (~plays).sum()
     won = succeeds(ah, dh, ua, ud)
     _, al, dl = resolve(ah, dh, ua, ud)
     sa, sd = ua - al, ud - dl
     goes_on = ~won & (sa > sd)
     absorbed = np.zeros((2, ua + 1))
-    np.add.at(absorbed, (np.where(won, 0, 1)[~goes_on], al[~goes_on]), pr[~goes_on])
+    np.add.at(absorbed, ((~won * 1)[~goes_on], al[~goes_on]), pr[~goes_on])
     nai = infantry_left(ai, ac, al, cavalry_first)
     ndi = infantry_left(di, dc, dl, cavalry_first)
     keep_art = art & ~played & p.artillery_every
-    nxt = np.stack([nai + p.add[0], sa - nai, ndi + p.add[1], sd - ndi, keep_art, al])[:, goes_on]
-    uniq, inverse = np.unique(nxt, axis=1, return_inverse=True)
-    probs = np.bincount(inverse.ravel(), weights=pr[goes_on], minlength=uniq.shape[1])
-    cont = [(tuple(int(v) for v in col[:5]), int(col[5]), q) for col, q in zip(uniq.T, probs)]
-    return absorbed, cont
+    code = codec.encode(nai + p.add[0], sa - nai, ndi + p.add[1], sd - ndi, keep_art * 1)[goes_on]
+    codes, inverse = np.unique(code, return_inverse=True)
+    return absorbed, codes, np.bincount(inverse.ravel(), weights=pr[goes_on], minlength=len(codes))
 
 
 def max_losses(p: Plan, assaults):
@@ -119,25 +135,47 @@ def initial_state(p: Plan):
 
 
 def exact_joint(p: Plan, assaults, cavalry_first):
-    """Markov chain: the state distribution after each assault, absorbed mass recorded."""
-    joint = np.zeros((3, assaults, max_losses(p, assaults) + 1))
-    dist = {(initial_state(p), 0): 1.0}
-    cache = {}
-    for k in range(assaults):
-        phase = min(k, 1)
-        new = defaultdict(float)
-        for (state, lost), prob in dist.items():
-            key = (phase, state)
-            if key not in cache:
-                cache[key] = transition(p, phase, state, cavalry_first)
-            absorbed, cont = cache[key]
-            joint[:2, k, lost:lost + absorbed.shape[1]] += prob * absorbed
-            for nxt, al, q in cont:
-                new[(nxt, lost + al)] += prob * q
-        dist = new
-    for (_, lost), prob in dist.items():
-        joint[2, assaults - 1, lost] += prob
-    return joint
+    """Markov chain over the states before each assault (after the first, which has its own
+    cards): breadth-first search of the states reachable in K assaults, a dense transition
+    matrix, K vector-matrix products. Losses so far follow from the state and the step."""
+    codec = Codec(p, assaults)
+    first = transition(p, 0, initial_state(p), cavalry_first, codec)
+    rows, depth, frontier = {}, 1, set(first[1].tolist())
+    seen = set(frontier)
+    while frontier and depth < assaults:  # states before assault `depth` + 1 (0-based `depth`)
+        nxt = set()
+        for c in frontier:
+            rows[c] = transition(p, 1, codec.decode(c), cavalry_first, codec)
+            nxt.update(rows[c][1].tolist())
+        frontier = nxt - seen
+        seen |= nxt
+        depth += 1
+    codes = np.array(sorted(seen), dtype=np.int64)
+    n, width = len(codes), max_losses(p, assaults) + 1
+    ai, ac, _, _, _ = codec.decode(codes)
+    units = ai + ac
+    span = max([first[0].shape[1]] + [r[0].shape[1] for r in rows.values()])
+    T = np.zeros((n, n))
+    A = np.zeros((n, 2, span))
+    for c, (absorbed, nxt, q) in rows.items():
+        i = np.searchsorted(codes, c)
+        T[i, np.searchsorted(codes, nxt)] = q
+        A[i, :, : absorbed.shape[1]] = absorbed
+    joint = np.zeros((3, assaults, width + span))
+    joint[:2, 0, : first[0].shape[1]] = first[0]
+    dist = np.zeros(n)
+    dist[np.searchsorted(codes, first[1])] = first[2]
+    a0 = p.sides[0][0].units
+    for k in range(1, assaults):
+        live = dist > 0
+        lost = a0 + k * p.add[0] - units[live]
+        at = (lost[:, None] + np.arange(span)).ravel()
+        for end in (0, 1):
+            np.add.at(joint[end, k], at, (dist[live, None] * A[live, end]).ravel())
+        dist = dist @ T
+    live = dist > 0
+    np.add.at(joint[2, assaults - 1], a0 + assaults * p.add[0] - units[live], dist[live])
+    return joint[:, :, :width]
 
 
 def summarise(joint):
