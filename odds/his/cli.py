@@ -42,7 +42,7 @@ def _assault_flags(p, siege: bool):
         p.add_argument("--assaults", type=whole, required=True, metavar="K", help="at most K assaults")
         for side in ("attacker", "defender"):
             p.add_argument(f"--{side}-card-every", action="append", default=[],
-                           metavar="NAME[:POLICY]", help="a card for every assault (--{side}-card: first only)")
+                           metavar="NAME[:POLICY]", help=f"a card for every assault (--{side}-card: first only)")
     else:
         p.add_argument("--cancel-probability", type=number, default=0.0, metavar="Q",
                        help="chance Foul Weather cancels the assault")

@@ -13,6 +13,8 @@ first assault too: that assault either succeeds without it or plays it. Gout kee
 first assault only. Cards whose effect depends on the mercenaries present (Mercenaries Grow
 Restless, Mercenaries Bribed, Landsknechts played by the Ottomans) are first-assault only:
 the chain tracks infantry and cavalry, not which infantry are mercenaries.
+Foul Weather is not modelled in a siege (a cancelled impulse would also raise the question
+of what happens to the first-assault cards); use `assault(cancel_probability=...)`.
 
 Exact engine: a Markov chain over (attacking infantry, attacking cavalry, defending infantry,
 defending cavalry, Siege Artillery in hand) with the attacker's losses so far; each step is
