@@ -3,7 +3,7 @@
 
 def examples():
     """(title, Result) pairs."""
-    from .his import field_battle
+    from .his import assault, field_battle, siege
 
     yield ("Here I Stand field battle: 5 units + leader 2 attack 5 Ottoman units (Janissaries if needed)",
            field_battle(5, 5, attacker_leader=2, defender_power="ottoman",
@@ -11,3 +11,10 @@ def examples():
     yield ("The same battle by Monte Carlo (10^6 trials)",
            field_battle(5, 5, attacker_leader=2, defender_power="ottoman",
                         defender_cards=["janissaries:if-needed"], method="mc", seed=1))
+    yield ("Here I Stand assault: 7 units (2 cavalry) + leader 1 assault 3 defenders + leader 1, "
+           "Siege Artillery if needed, 10% Foul Weather",
+           assault(7, 3, attacker_cavalry=2, attacker_leader=1, defender_leader=1,
+                   attacker_cards=["siege-artillery:if-needed"], cancel_probability=0.1))
+    yield ("Here I Stand siege: the same forces assault up to 6 times (Siege Artillery held, played once)",
+           siege(7, 3, attacker_cavalry=2, attacker_leader=1, defender_leader=1, assaults=6,
+                 attacker_cards_every=["siege-artillery:if-needed"]))

@@ -1,4 +1,6 @@
 """Here I Stand and The Virgin Queen: field battles, assaults, sieges, naval combat."""
+from .assault import assault
 from .field import field_battle
+from .siege import siege
 
-__all__ = ["field_battle"]
+__all__ = ["assault", "field_battle", "siege"]

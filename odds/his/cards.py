@@ -162,6 +162,10 @@ def parse(spec: str, field_name: str) -> tuple[Card, str]:
     return card, policy
 
 
+def _article(word: str) -> str:
+    return "an" if word[:1] in "aeiou" else "a"
+
+
 def play(procedure: str, attacker: Side, defender: Side, attacker_cards, defender_cards,
          allowed=None):
     """Apply both sides' cards in game order: responses, then combat cards, attacker first.
@@ -177,7 +181,7 @@ def play(procedure: str, attacker: Side, defender: Side, attacker_cards, defende
                 raise OddsError(f"{field_name}: {card.name!r} is named twice (each card exists once in the deck)")
             seen.add(card.name)
             if procedure not in card.procedures and not (allowed and card.name in allowed):
-                raise OddsError(f"{field_name}: {card.name!r} cannot be played in a {procedure} "
+                raise OddsError(f"{field_name}: {card.name!r} cannot be played in {_article(procedure)} {procedure} "
                                 f"(allowed: {', '.join(sorted(n for n, c in CARDS.items() if procedure in c.procedures))})")
             reason = card.forbidden(me, enemy)
             if reason:

@@ -1,7 +1,7 @@
 """`odds his ...` commands."""
 from __future__ import annotations
 
-from ..cli_common import add_engine_flags, engine_kwargs, whole
+from ..cli_common import add_engine_flags, engine_kwargs, number, whole
 
 
 def add_force_flags(p, side: str, required: bool = True, cards: bool = True):
@@ -32,6 +32,46 @@ def _field(args):
                         **engine_kwargs(args))
 
 
+def _assault_flags(p, siege: bool):
+    add_force_flags(p, "attacker")
+    add_force_flags(p, "defender")
+    p.add_argument("--gout", type=whole, metavar="R",
+                   help="Gout keeps the best attacking leader out: the next-best rating"
+                        + (" (first assault only)" if siege else ""))
+    if siege:
+        p.add_argument("--assaults", type=whole, required=True, metavar="K", help="at most K assaults")
+        for side in ("attacker", "defender"):
+            p.add_argument(f"--{side}-card-every", action="append", default=[],
+                           metavar="NAME[:POLICY]", help=f"a card for every assault (--{side}-card: first only)")
+    else:
+        p.add_argument("--cancel-probability", type=number, default=0.0, metavar="Q",
+                       help="chance Foul Weather cancels the assault")
+    p.add_argument("--casualties", default="cavalry-first", help="cavalry-first (default) or infantry-first")
+    p.add_argument("--allow-bribed-surprise", action="store_true",
+                   help="allow Mercenaries Bribed and Surprise Attack in an assault (as the seed does)")
+    add_engine_flags(p)
+
+
+def _assault_kwargs(args) -> dict:
+    return {**force_kwargs(args, "attacker"), **force_kwargs(args, "defender"), "gout": args.gout,
+            "casualties": args.casualties, "allow_bribed_surprise": args.allow_bribed_surprise,
+            **engine_kwargs(args)}
+
+
+def _assault(args):
+    from .assault import assault
+
+    return assault(**_assault_kwargs(args), cancel_probability=args.cancel_probability)
+
+
+def _siege(args):
+    from .siege import siege
+
+    return siege(**_assault_kwargs(args), assaults=args.assaults,
+                 attacker_cards_every=args.attacker_card_every,
+                 defender_cards_every=args.defender_card_every)
+
+
 def register(games):
     his = games.add_parser("his", help="Here I Stand")
     procs = his.add_subparsers(dest="procedure", required=True, parser_class=type(his))
@@ -43,3 +83,9 @@ def register(games):
                        help="defending survivors that withdraw inside (default: all); implies --fortified")
     add_engine_flags(field)
     field.set_defaults(run=_field)
+    assault = procs.add_parser("assault", help="one assault of a besieged fortified space")
+    _assault_flags(assault, siege=False)
+    assault.set_defaults(run=_assault)
+    siege = procs.add_parser("siege", help="a siege: one assault per impulse, at most K")
+    _assault_flags(siege, siege=True)
+    siege.set_defaults(run=_siege)

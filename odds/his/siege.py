@@ -1,0 +1,260 @@
+"""Here I Stand siege as a sequence of assaults, one per impulse (RULES.md §1.2).
+
+The besieger assaults until the space falls, the siege breaks (after a failed assault the
+attacking survivors no longer outnumber the defending ones, cavalry counted; this includes an
+attacking force wiped out), or K assaults were made. Survivors assault again: each side's
+casualties come off in the `casualties` order, which changes the next roll's dice.
+
+Cards come in two lists per side: `*_cards` for the first assault only, `*_cards_every` for
+every assault. Siege Artillery held for every assault is played once, under its policy; one
+given for the first assault only is gone after it. With the RULES.md reading of `if-needed`
+(played whenever the assault would otherwise fail) a held card is spent by the end of the
+first assault too: that assault either succeeds without it or plays it. Gout keeps the best leader out of the
+first assault only. Cards whose effect depends on the mercenaries present (Mercenaries Grow
+Restless, Mercenaries Bribed, Landsknechts played by the Ottomans) are first-assault only:
+the chain tracks infantry and cavalry, not which infantry are mercenaries.
+Foul Weather is not modelled in a siege (a cancelled impulse would also raise the question
+of what happens to the first-assault cards); use `assault(cancel_probability=...)`.
+
+Exact engine: a Markov chain over (attacking infantry, attacking cavalry, defending infantry,
+defending cavalry, Siege Artillery in hand) with the attacker's losses so far; each step is
+the assault procedure of assault.py. Outcome joint: ``joint[end, k, attacker_losses]`` with
+end 0 captured, 1 siege broken, 2 still besieged after assault k (0-based).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+
+import numpy as np
+
+from ..core.engine import McOptions, Procedure, solve
+from ..core.result import Result
+from ..errors import OddsError, check_int
+from .assault import check_seed_cards, check_settings, first_roll, forces, infantry_left, resolve, succeeds
+from .cards import Side, play
+from .field import play_after, setup
+
+MAX_ASSAULTS = 100
+FIRST_ONLY = ("mercenaries-grow-restless", "mercenaries-bribed")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Both sides' card setup for the first assault and for each later one."""
+
+    sides: tuple  # ((attacker, defender) at the first assault, (attacker, defender) templates later)
+    add: tuple  # units the every-assault cards add to (attacker, defender) before each later assault
+    artillery: object  # the Siege Artillery AfterRoll entry, or None
+    artillery_every: bool
+
+
+def plan(att, dfn, every_a, every_d, leader, allowed) -> Plan:
+    """Apply first-assault + every-assault cards to the forces, every-assault cards to templates."""
+    for side, power, specs in (("attacker", att.power, every_a), ("defender", dfn.power, every_d)):
+        check_seed_cards(f"{side}_cards_every", specs, allowed)
+        for spec in specs:
+            name = str(spec).partition(":")[0]
+            if name in FIRST_ONLY or (name == "landsknechts" and power == "ottoman"):
+                raise OddsError(f"{side}_cards_every: {name!r} depends on the mercenaries present "
+                                f"and can be given for the first assault only")
+    a0, d0 = setup(replace(att, cards=att.cards + tuple(every_a)),
+                   replace(dfn, cards=dfn.cards + tuple(every_d)), "assault", allowed)
+    ta = Side("attacker", att.power, 0, 0, 0, dice=leader)
+    td = Side("defender", dfn.power, 0, 0, 0, dice=dfn.leader + 1)
+    play("assault", ta, td, every_a, every_d, allowed)
+    artillery = a0.after[0] if a0.after else None
+    return Plan(((a0, d0), (ta, td)), (ta.units, td.units), artillery, bool(ta.after))
+
+
+def _at(template, infantry, cavalry, after=()):
+    return replace(template, units=infantry + cavalry, cavalry=cavalry, mercenaries=0,
+                   after=list(after))
+
+
+class Codec:
+    """States (attacking infantry, cavalry, defending infantry, cavalry, artillery) as integers."""
+
+    def __init__(self, p: Plan, assaults):
+        a0, d0 = p.sides[0]
+        self.ma = a0.units + assaults * p.add[0] + 1
+        self.md = d0.units + assaults * p.add[1] + 1
+
+    def encode(self, ai, ac, di, dc, art):
+        return (((ai * self.ma + ac) * self.md + di) * self.md + dc) * 2 + art
+
+    def decode(self, code):
+        """(ai, ac, di, dc, art) of codes (ints or arrays)."""
+        code, art = np.divmod(code, 2)
+        code, dc = np.divmod(code, self.md)
+        code, di = np.divmod(code, self.md)
+        ai, ac = np.divmod(code, self.ma)
+        return ai, ac, di, dc, art
+
+
+def transition(p: Plan, phase, state, cavalry_first, codec):
+    """One assault from `state`: (absorbed[end, attacker losses], next-state codes, their p)."""
+    ai, ac, di, dc, art = (int(x) for x in state)
+    ta, td = p.sides[phase]
+    a = _at(ta, ai, ac)
+    d = _at(td, di, dc)
+    ua, ud = a.units, d.units
+    ah, dh, _, _, pr = first_roll(a, d, cavalry_first)
+    played = np.zeros(len(pr), bool)
+    if art:
+        plays = np.ones(len(pr), bool)
+        if p.artillery.policy != "always":
+            plays = ~succeeds(ah, dh, ua, ud)
+        zero = np.zeros(plays.sum(), int)
+        fired = play_after((ah[plays], dh[plays], zero, zero, pr[plays]),
+                           _at(ta, ai, ac, [replace(p.artillery, policy="always")]), True)
+        ah = np.concatenate([ah[~plays], fired[0]])
+        dh = np.concatenate([dh[~plays], fired[1]])
+        pr = np.concatenate([pr[~plays], fired[4]])
+        played = np.arange(len(pr)) >= (~plays).sum()
+    won = succeeds(ah, dh, ua, ud)
+    _, al, dl = resolve(ah, dh, ua, ud)
+    sa, sd = ua - al, ud - dl
+    goes_on = ~won & (sa > sd)
+    absorbed = np.zeros((2, ua + 1))
+    np.add.at(absorbed, ((~won * 1)[~goes_on], al[~goes_on]), pr[~goes_on])
+    nai = infantry_left(ai, ac, al, cavalry_first)
+    ndi = infantry_left(di, dc, dl, cavalry_first)
+    keep_art = art & ~played & p.artillery_every
+    code = codec.encode(nai + p.add[0], sa - nai, ndi + p.add[1], sd - ndi, keep_art * 1)[goes_on]
+    codes, inverse = np.unique(code, return_inverse=True)
+    return absorbed, codes, np.bincount(inverse.ravel(), weights=pr[goes_on], minlength=len(codes))
+
+
+def max_losses(p: Plan, assaults):
+    a0 = p.sides[0][0]
+    return a0.units + (assaults - 1) * p.add[0]
+
+
+def initial_state(p: Plan):
+    a0, d0 = p.sides[0]
+    return (a0.units - a0.cavalry, a0.cavalry, d0.units - d0.cavalry, d0.cavalry,
+            int(p.artillery is not None))
+
+
+def exact_joint(p: Plan, assaults, cavalry_first):
+    """Markov chain over the states before each assault (after the first, which has its own
+    cards): breadth-first search of the states reachable in K assaults, a dense transition
+    matrix, K vector-matrix products. Losses so far follow from the state and the step."""
+    codec = Codec(p, assaults)
+    first = transition(p, 0, initial_state(p), cavalry_first, codec)
+    rows, depth, frontier = {}, 1, set(first[1].tolist())
+    seen = set(frontier)
+    while frontier and depth < assaults:  # states before assault `depth` + 1 (0-based `depth`)
+        nxt = set()
+        for c in frontier:
+            rows[c] = transition(p, 1, codec.decode(c), cavalry_first, codec)
+            nxt.update(rows[c][1].tolist())
+        frontier = nxt - seen
+        seen |= nxt
+        depth += 1
+    codes = np.array(sorted(seen), dtype=np.int64)
+    n, width = len(codes), max_losses(p, assaults) + 1
+    ai, ac, _, _, _ = codec.decode(codes)
+    units = ai + ac
+    span = max([first[0].shape[1]] + [r[0].shape[1] for r in rows.values()])
+    T = np.zeros((n, n))
+    A = np.zeros((n, 2, span))
+    for c, (absorbed, nxt, q) in rows.items():
+        i = np.searchsorted(codes, c)
+        T[i, np.searchsorted(codes, nxt)] = q
+        A[i, :, : absorbed.shape[1]] = absorbed
+    joint = np.zeros((3, assaults, width + span))
+    joint[:2, 0, : first[0].shape[1]] = first[0]
+    dist = np.zeros(n)
+    dist[np.searchsorted(codes, first[1])] = first[2]
+    a0 = p.sides[0][0].units
+    for k in range(1, assaults):
+        live = dist > 0
+        lost = a0 + k * p.add[0] - units[live]
+        at = (lost[:, None] + np.arange(span)).ravel()
+        for end in (0, 1):
+            np.add.at(joint[end, k], at, (dist[live, None] * A[live, end]).ravel())
+        dist = dist @ T
+    live = dist > 0
+    np.add.at(joint[2, assaults - 1], a0 + assaults * p.add[0] - units[live], dist[live])
+    return joint[:, :, :width]
+
+
+def summarise(joint):
+    """Probabilities, the pmf of the assault the space falls at (0: not within K), losses."""
+    by_end = joint.sum(axis=(1, 2))
+    at = joint[0].sum(axis=1)
+    captured_at = np.concatenate([[by_end[1] + by_end[2]], at])
+    probabilities = {"captured": by_end[0], "siege_broken": by_end[1], "still_besieged": by_end[2]}
+    return probabilities, {"captured_at": captured_at, "attacker_losses": joint.sum(axis=(0, 1))}
+
+
+@dataclass(frozen=True)
+class SiegeResult(Result):
+    """A Result that also reports `captured_by`: k -> P(captured at or before assault k)."""
+
+    @property
+    def captured_by(self) -> dict:
+        return {k: float(v) for k, v in enumerate(np.cumsum(self.pmfs["captured_at"][1:]), 1)}
+
+    def to_json(self) -> dict:
+        out = super().to_json()
+        out["captured_by"] = {str(k): v for k, v in self.captured_by.items()}
+        return out
+
+    def summary(self, width: int = 30) -> str:
+        lines = [super().summary(width), "  captured by assault k:"]
+        lines += [f"    {k:>3}  {v:8.2%}" for k, v in self.captured_by.items()]
+        return "\n".join(lines)
+
+
+def _kernel_args(p, assaults, cavalry_first):
+    from .siege_kernel import kernel_args
+
+    return kernel_args(p, assaults, cavalry_first)
+
+
+def siege(attacker, defender, *, assaults, attacker_mercenaries=0, attacker_cavalry=0,
+          attacker_leader=0, attacker_power="other", attacker_cards=(), attacker_cards_every=(),
+          gout=None, defender_mercenaries=0, defender_cavalry=0, defender_leader=0,
+          defender_power="other", defender_cards=(), defender_cards_every=(),
+          casualties="cavalry-first", allow_bribed_surprise=False, method="auto", trials=None,
+          seed=None, precision=None, max_trials=10**9, threads=None, progress=None):
+    """Odds of a siege: up to `assaults` (K) assaults, one per impulse (see the module doc).
+
+    Forces, cards and settings as in `assault`; `*_cards` count for the first assault only,
+    `*_cards_every` for every assault; `gout` (next-best rating) for the first assault only.
+    Returns a SiegeResult: captured, siege_broken, still_besieged (sum to 1), the pmfs
+    captured_at (entry k = falls at assault k; entry 0 = not captured within K) and
+    attacker_losses (units lost to defender hits over the whole siege), and `captured_by`.
+    """
+    assaults = check_int("assaults", assaults, 1, MAX_ASSAULTS)
+    if isinstance(attacker_cards_every, str):
+        attacker_cards_every = (attacker_cards_every,)
+    if isinstance(defender_cards_every, str):
+        defender_cards_every = (defender_cards_every,)
+    att, dfn = forces(attacker, defender, attacker_mercenaries=attacker_mercenaries,
+                      attacker_cavalry=attacker_cavalry, attacker_leader=attacker_leader,
+                      attacker_power=attacker_power, attacker_cards=attacker_cards,
+                      defender_mercenaries=defender_mercenaries, defender_cavalry=defender_cavalry,
+                      defender_leader=defender_leader, defender_power=defender_power,
+                      defender_cards=defender_cards, gout=gout,
+                      allow_bribed_surprise=allow_bribed_surprise)
+    cavalry_first, allowed = check_settings(casualties, allow_bribed_surprise)
+    mc = McOptions.make(trials, seed, precision, max_trials, threads, progress)
+    p = plan(att, dfn, tuple(attacker_cards_every), tuple(defender_cards_every),
+             int(attacker_leader), allowed)
+    settings = {"assaults": assaults, "attacker_power": att.power, "defender_power": dfn.power,
+                "attacker_cards": list(att.cards), "attacker_cards_every": list(attacker_cards_every),
+                "defender_cards": list(dfn.cards), "defender_cards_every": list(defender_cards_every),
+                "gout_first_assault": gout is not None, "casualties": casualties,
+                "allow_bribed_surprise": allow_bribed_surprise,
+                "siege_artillery_if_needed": "played whenever the assault would otherwise fail",
+                "attacker_units_at_first_roll": p.sides[0][0].units,
+                "defender_units_at_first_roll": p.sides[0][1].units}
+    proc = Procedure("his.siege", (3, assaults, max_losses(p, assaults) + 1), summarise,
+                     "captured", lambda: exact_joint(p, assaults, cavalry_first),
+                     ("odds.his.siege_kernel", "siege_kernel"),
+                     lambda: _kernel_args(p, assaults, cavalry_first), settings)
+    result = solve(proc, method, mc)
+    return SiegeResult(**{f.name: getattr(result, f.name) for f in fields(Result)})
