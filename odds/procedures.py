@@ -12,6 +12,8 @@ from .errors import OddsError
 
 PROCEDURES = {
     "his.field": "odds.his.field:field_battle",
+    "his.assault": "odds.his.assault:assault",
+    "his.siege": "odds.his.siege:siege",
 }
 
 # exact answers for many cells at once: fn(list of keyword dicts) -> (probabilities, pmfs) of
