@@ -16,7 +16,19 @@ from .errors import OddsError
 
 # starting values for keywords a procedure requires
 START = {"attacker": 5, "defender": 4}
-ENGINE = ("method", "trials", "seed")
+
+
+def choices(name: str):
+    """The allowed values of a keyword that names one of a few things, or None."""
+    if name == "method":
+        from .core.engine import METHODS
+
+        return METHODS
+    if name.endswith("_power"):
+        from .his.forces import POWERS
+
+        return POWERS
+    return None
 
 
 def _widget(name, default):
@@ -24,7 +36,10 @@ def _widget(name, default):
 
     style = {"description_width": "160px"}
     kw = dict(description=name.replace("_", " "), style=style, continuous_update=False)
-    if isinstance(default, bool):
+    if choices(name) and default in choices(name):
+        kw.pop("continuous_update")
+        widget = w.Dropdown(options=list(choices(name)), value=default, **kw)
+    elif isinstance(default, bool):
         kw.pop("continuous_update")
         widget = w.Checkbox(value=default, **kw)
     elif default is inspect.Parameter.empty or isinstance(default, int):
@@ -41,7 +56,7 @@ def _widget(name, default):
 def _value(name, widget, default):
     """The widget's value as the function's keyword wants it (text is parsed, not clamped)."""
     v = widget.value
-    if isinstance(default, bool):
+    if isinstance(default, bool) or choices(name):
         return v
     if isinstance(default, (tuple, list)):
         return [c.strip() for c in v.split(",") if c.strip()]
@@ -109,8 +124,8 @@ class Calculator:
             self.last = None
             return None
         self.error.value = ""
+        self._draw(result)  # before the text, so a page showing the new text shows the new picture
         self.result.value = f"<pre>{html.escape(result.summary())}</pre>"
-        self._draw(result)
         self.last = result
         return result
 

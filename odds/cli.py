@@ -12,10 +12,10 @@ from .errors import OddsError
 
 
 def _modules():
-    from . import sweep_cli
+    from . import serve, sweep_cli
     from .his import cli as his_cli
 
-    return [his_cli, sweep_cli]
+    return [his_cli, sweep_cli, serve]
 
 
 def build_parser() -> Parser:
