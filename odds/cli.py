@@ -13,8 +13,9 @@ from .errors import OddsError
 
 def _modules():
     from .his import cli as his_cli
+    from .oath import cli as oath_cli
 
-    return [his_cli]
+    return [his_cli, oath_cli]
 
 
 def build_parser() -> Parser:

@@ -229,6 +229,8 @@ def campaign(warbands, *, attack_dice=None, defense_dice=None, sites=(), relics=
     attack_dice = warbands if attack_dice is None else check_int("attack_dice", attack_dice, 0, warbands)
     defenders = check_int("defenders", defenders, 0, MAX_DEFENDERS)
     check_choice("edition", edition, EDITIONS)
+    check_choice("title", title, tuple(TITLES))
+    check_choice("imperial_title", imperial_title, IMPERIAL_TITLE)
     parse_sacrifice(sacrifice)
     if isinstance(plans, str):
         plans = [plans]
@@ -246,7 +248,6 @@ def campaign(warbands, *, attack_dice=None, defense_dice=None, sites=(), relics=
                               chancellor_oathkeeper)
     else:
         defense = check_int("defense_dice", defense_dice, 0, MAX_DICE)
-    check_choice("imperial_title", imperial_title, IMPERIAL_TITLE)
     mc = McOptions.make(trials, seed, precision, max_trials, threads, progress)
     rules = make_rules(warbands, attack_dice, defense, defenders, bandits, sacrifice, plans, edition)
     settings = {"warbands": warbands, "attack_dice": attack_dice,

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Callable
 
-from ..errors import OddsError, check_choice
+from ..errors import OddsError
 from .dice import ATTACK_DIE, DEFENSE_DIE, rewrite
 
 EDITIONS = ("law", "new-foundations")
@@ -46,7 +46,9 @@ def _signed(name, text):
 
 
 def _side(name, text):
-    return check_choice(f"plan {name} side", text, SIDES)
+    if text not in SIDES:
+        raise OddsError(f"plan: {name}:{text or ''} needs a side (allowed: {name}:attacker, {name}:defender)")
+    return text
 
 
 @dataclass(frozen=True)
