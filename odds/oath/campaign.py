@@ -81,18 +81,28 @@ class Rules:
         return (2, self.warbands + 1, self.defender_loss + 1)
 
 
-def exact_joint(r: Rules) -> np.ndarray:
-    """The joint outcome distribution: attack x skulls x defense, resolved on a grid."""
-    a_pmf, d_pmf = r.attack, r.defense()
+def outcome_table(r: Rules, d_pmf=None) -> np.ndarray:
+    """T[attack, skulls, defense]: the flat index into the joint of that roll's outcome.
+
+    The exact engine weights it by the roll's probability; the kernel counts into it.
+    """
+    d_pmf = r.defense() if d_pmf is None else d_pmf
     max_defense = int(np.flatnonzero(d_pmf)[-1])
-    a = np.arange(a_pmf.shape[0])[:, None, None]
-    k = np.arange(a_pmf.shape[1])[None, :, None]
+    a_top, k_top = r.attack.shape
+    a = np.arange(a_top)[:, None, None]
+    k = np.arange(k_top)[None, :, None]
     d = np.arange(len(d_pmf))[None, None, :]
     win, al, dl = resolve(a, k, d, r.warbands, r.defender_loss, r.sac_cap, max_defense, r.committed)
-    weight = a_pmf[:, :, None] * d_pmf[None, None, :]
-    shape = r.shape
-    index = (win * shape[1] + al) * shape[2] + dl
-    return np.bincount(index.ravel(), weights=weight.ravel(), minlength=np.prod(shape)).reshape(shape)
+    _, losses, d_losses = r.shape
+    return (win * losses + al) * d_losses + dl
+
+
+def exact_joint(r: Rules) -> np.ndarray:
+    """The joint outcome distribution: attack x skulls x defense, resolved on a grid."""
+    d_pmf = r.defense()
+    weight = r.attack[:, :, None] * d_pmf[None, None, :]
+    index = outcome_table(r, d_pmf)
+    return np.bincount(index.ravel(), weights=weight.ravel(), minlength=np.prod(r.shape)).reshape(r.shape)
 
 
 def summarise(joint):
