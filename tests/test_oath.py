@@ -226,7 +226,7 @@ def test_optimiser_rows_and_choices_differ():
 AGREEMENT = {
     "6v4+2": dict(warbands=6, defense_dice=4, defenders=2),
     "fewer dice, x2 heavy": dict(warbands=5, attack_dice=3, defense_dice=5, defenders=1),
-    "never": dict(warbands=4, defense_dice=3, sacrifice="never"),
+    "never, 2 words": dict(warbands=9, defense_dice=6, defenders=1, sacrifice="never"),
     "at-most:2": dict(warbands=7, defense_dice=4, defenders=3, sacrifice="at-most:2"),
     "bandits + plans": dict(warbands=6, defense_dice=2, defenders=3, bandits=True,
                             plans=["rusting-ray", "war-tortoise:defender", "attack:-1"]),

@@ -155,9 +155,9 @@ class CampaignResult(Result):
 
 def best_dice(table) -> dict:
     """The dice count with the highest P(win) and the one with the lowest expected losses
-    (ties: fewer dice)."""
-    win = max(table, key=lambda r: (r["attacker_win"], -r["attack_dice"]))
-    loss = min(table, key=lambda r: (r["expected_attacker_losses"], r["attack_dice"]))
+    (ties within rounding error: fewer dice)."""
+    win = max(table, key=lambda r: (round(r["attacker_win"], 12), -r["attack_dice"]))
+    loss = min(table, key=lambda r: (round(r["expected_attacker_losses"], 12), r["attack_dice"]))
     return {"max_win_dice": win["attack_dice"], "min_losses_dice": loss["attack_dice"]}
 
 
@@ -266,6 +266,7 @@ def campaign(warbands, *, attack_dice=None, defense_dice=None, sites=(), relics=
                 "bandits": bool(bandits), "sacrifice": sacrifice, "plans": plans, "edition": edition}
     if title == "imperial":
         settings["imperial_title"] = imperial_title
+        settings["chancellor_oathkeeper"] = bool(chancellor_oathkeeper)
     proc = Procedure("oath.campaign", rules.shape, summarise, "attacker_win",
                      lambda: exact_joint(rules), ("odds.oath.kernel", "campaign_kernel"),
                      lambda: _kernel_args(rules), settings)
