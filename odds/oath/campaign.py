@@ -11,6 +11,7 @@ above the cap beats any attack plus any sacrifice, so all of them give the same 
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from functools import cached_property, lru_cache
 
 import numpy as np
 
@@ -62,15 +63,17 @@ class Rules:
     sac_cap: int
     committed: bool
 
-    @property
-    def attack(self):
+    @cached_property
+    def attack(self) -> np.ndarray:
+        """A[attack, skulls] of the attack dice."""
         return attack_pmf(self.setup.attack_die, self.setup.attack_dice)
 
-    @property
+    @cached_property
     def cap(self) -> int:
         return self.attack.shape[0] - 1 + self.warbands + 1
 
-    def defense(self) -> np.ndarray:
+    @cached_property
+    def defense_pmf(self) -> np.ndarray:
         """Pmf of the defense total (dice + defending warbands), capped at `cap`."""
         values, probs = defense_values(self.setup.defense_die, self.setup.defense_dice)
         capped = np.minimum(values + self.defenders, self.cap)
@@ -81,27 +84,32 @@ class Rules:
         return (2, self.warbands + 1, self.defender_loss + 1)
 
 
-def outcome_table(r: Rules, d_pmf=None) -> np.ndarray:
+def outcome_table(r: Rules) -> np.ndarray:
     """T[attack, skulls, defense]: the flat index into the joint of that roll's outcome.
 
     The exact engine weights it by the roll's probability; the kernel counts into it.
     """
-    d_pmf = r.defense() if d_pmf is None else d_pmf
-    max_defense = int(np.flatnonzero(d_pmf)[-1])
-    a_top, k_top = r.attack.shape
+    d_pmf = r.defense_pmf
+    max_defense = int(np.flatnonzero(d_pmf)[-1]) if r.committed else 0
+    return _outcome_grid(*r.attack.shape, len(d_pmf), r.warbands, r.defender_loss, r.sac_cap,
+                         max_defense, r.committed)
+
+
+@lru_cache(maxsize=4096)
+def _outcome_grid(a_top, k_top, d_top, warbands, defender_loss, sac_cap, max_defense, committed):
     a = np.arange(a_top)[:, None, None]
     k = np.arange(k_top)[None, :, None]
-    d = np.arange(len(d_pmf))[None, None, :]
-    win, al, dl = resolve(a, k, d, r.warbands, r.defender_loss, r.sac_cap, max_defense, r.committed)
-    _, losses, d_losses = r.shape
-    return (win * losses + al) * d_losses + dl
+    d = np.arange(d_top)[None, None, :]
+    win, al, dl = resolve(a, k, d, warbands, defender_loss, sac_cap, max_defense, committed)
+    out = (win * (warbands + 1) + al) * (defender_loss + 1) + dl
+    out.setflags(write=False)
+    return out
 
 
 def exact_joint(r: Rules) -> np.ndarray:
     """The joint outcome distribution: attack x skulls x defense, resolved on a grid."""
-    d_pmf = r.defense()
-    weight = r.attack[:, :, None] * d_pmf[None, None, :]
-    index = outcome_table(r, d_pmf)
+    weight = r.attack[:, :, None] * r.defense_pmf[None, None, :]
+    index = outcome_table(r)
     return np.bincount(index.ravel(), weights=weight.ravel(), minlength=np.prod(r.shape)).reshape(r.shape)
 
 
