@@ -87,13 +87,18 @@ def _lane(words, table, rows, radix, outcomes, defenders, cap, seed, first_chunk
         st = seed_stream(seed, first_chunk + c)
         # a constant word count lets the dice loop unroll (3-4 times faster than a loop bound
         # read at run time): up to 2 words (24 dice) take these branches
+        # (the schedule is copied into tuples so that it stays in registers; PER_WORD is 3)
         if words == 1:
+            rw = (rows[0], rows[1], rows[2])
+            rx = (radix[0], radix[1], radix[2])
             for _ in range(chunk_trials[c]):
-                k, st = _trial(st, 1, table, rows, radix, outcomes, defenders, cap)
+                k, st = _trial(st, 1, table, rw, rx, outcomes, defenders, cap)
                 hist[k] += 1
         elif words == 2:
+            rw = (rows[0], rows[1], rows[2], rows[3], rows[4], rows[5])
+            rx = (radix[0], radix[1], radix[2], radix[3], radix[4], radix[5])
             for _ in range(chunk_trials[c]):
-                k, st = _trial(st, 2, table, rows, radix, outcomes, defenders, cap)
+                k, st = _trial(st, 2, table, rw, rx, outcomes, defenders, cap)
                 hist[k] += 1
         else:
             for _ in range(chunk_trials[c]):
