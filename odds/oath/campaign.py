@@ -2,8 +2,9 @@
 
 Outcome joint: ``joint[win, attacker_losses, defender_losses]``. On a win the attacker loses
 exactly its skulls and its sacrifice, so P(win while losing at most k to skulls and
-sacrifice) is a cumulative sum of ``joint[1]``. The Monte Carlo kernel (kernel.py) fills the
-same joint with the same `resolve`.
+sacrifice) is a cumulative sum of ``joint[1]``. `resolve` states the rule once: it builds
+`outcome_table` (the joint cell of every attack x skulls x defense), which the exact engine
+weights by probability and the Monte Carlo kernel (kernel.py) counts into.
 
 Defense totals are capped at ``cap = (largest attack) + warbands + 1``: every defense at or
 above the cap beats any attack plus any sacrifice, so all of them give the same outcome.
