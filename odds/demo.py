@@ -18,3 +18,12 @@ def examples():
     yield ("Here I Stand siege: the same forces assault up to 6 times (Siege Artillery held, played once)",
            siege(7, 3, attacker_cavalry=2, attacker_leader=1, defender_leader=1, assaults=6,
                  attacker_cards_every=["siege-artillery:if-needed"]))
+    from .oath import campaign
+
+    yield ("Oath campaign: 8 warbands against two sites and 2 defending warbands, sacrificing at "
+           "most 1: the dice count that wins most is not the one that loses fewest",
+           campaign(8, sites=[1, 1], defenders=2, sacrifice="at-most:1", optimise=True))
+    yield ("Oath: 6 warbands against a 2-shield site and a relic of the Usurper (2 warbands), "
+           "New Foundations, committing at most 2 sacrifices, Monte Carlo",
+           campaign(6, sites=[2], relics=[1], title="usurper", defenders=2,
+                    edition="new-foundations", sacrifice="at-most:2", method="mc", seed=1))

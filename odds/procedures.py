@@ -14,6 +14,7 @@ PROCEDURES = {
     "his.field": "odds.his.field:field_battle",
     "his.assault": "odds.his.assault:assault",
     "his.siege": "odds.his.siege:siege",
+    "oath.campaign": "odds.oath.campaign:campaign",
 }
 
 # exact answers for many cells at once: fn(list of keyword dicts) -> (probabilities, pmfs) of

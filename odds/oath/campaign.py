@@ -1,0 +1,295 @@
+"""Oath campaign (RULES.md §2): rules, exact engine, public function `campaign`.
+
+Outcome joint: ``joint[win, attacker_losses, defender_losses]``. On a win the attacker loses
+exactly its skulls and its sacrifice, so P(win while losing at most k to skulls and
+sacrifice) is a cumulative sum of ``joint[1]``. `resolve` states the rule once: it builds
+`outcome_table` (the joint cell of every attack x skulls x defense), which the exact engine
+weights by probability and the Monte Carlo kernel (kernel.py) counts into.
+
+Defense totals are capped at ``cap = (largest attack) + warbands + 1``: every defense at or
+above the cap beats any attack plus any sacrifice, so all of them give the same outcome.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from functools import cached_property, lru_cache
+
+import numpy as np
+
+from ..core.engine import McOptions, Procedure, solve
+from ..core.result import Result
+from ..errors import OddsError, check_choice, check_int
+from .dice import attack_pmf, defense_values
+from .plans import EDITIONS, Setup, apply_plans
+
+MAX_WARBANDS = 60
+MAX_DICE = 60
+MAX_DEFENDERS = 200
+TITLES = {"none": 0, "oathkeeper": 1, "usurper": 2, "imperial": 1}
+IMPERIAL_TITLE = ("always", "chancellor-oathkeeper")
+PAWN_AND_FAVOR_DICE = 2
+
+
+def resolve(attack, skulls, defense, warbands, defender_loss, sac_cap, max_defense, committed):
+    """(win, attacker losses, defender losses) of one campaign (scalars or arrays; the kernel's too).
+
+    Each skull kills one warband. `committed` False (Law of Oath): after both rolls the
+    attacker sacrifices exactly defense - attack + 1 warbands if that is at most what is left
+    and at most `sac_cap`, else nothing. `committed` True (New Foundations): after its own
+    roll the attacker commits min(what would beat the largest possible defense, what is
+    left, `sac_cap`). Wins only if attack + sacrifice > defense; the loser kills half its
+    army rounded down; the defender loses `defender_loss` warbands if it loses.
+    """
+    killed = np.minimum(skulls, warbands)
+    left = warbands - killed
+    if committed:
+        sac = np.minimum(np.minimum(np.maximum(max_defense - attack + 1, 0), left), sac_cap)
+        win = 1 * (attack + sac > defense)
+    else:
+        needed = np.maximum(defense - attack + 1, 0)
+        win = 1 * ((needed <= left) & (needed <= sac_cap))
+        sac = needed * win
+    lost = 1 - win
+    return win, killed + sac + lost * ((left - sac) // 2), win * defender_loss
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Everything the engines need, after validation and plans."""
+
+    warbands: int
+    setup: Setup
+    defenders: int
+    defender_loss: int  # warbands the defender loses if it loses (0 for bandits)
+    sac_cap: int
+    committed: bool
+
+    @cached_property
+    def attack(self) -> np.ndarray:
+        """A[attack, skulls] of the attack dice."""
+        return attack_pmf(self.setup.attack_die, self.setup.attack_dice)
+
+    @cached_property
+    def cap(self) -> int:
+        return self.attack.shape[0] - 1 + self.warbands + 1
+
+    @cached_property
+    def defense_pmf(self) -> np.ndarray:
+        """Pmf of the defense total (dice + defending warbands), capped at `cap`."""
+        values, probs = defense_values(self.setup.defense_die, self.setup.defense_dice)
+        capped = np.minimum(values + self.defenders, self.cap)
+        return np.bincount(capped, weights=probs, minlength=self.cap + 1)
+
+    @property
+    def shape(self) -> tuple:
+        return (2, self.warbands + 1, self.defender_loss + 1)
+
+
+def outcome_table(r: Rules) -> np.ndarray:
+    """T[attack, skulls, defense]: the flat index into the joint of that roll's outcome.
+
+    The exact engine weights it by the roll's probability; the kernel counts into it.
+    """
+    d_pmf = r.defense_pmf
+    max_defense = int(np.flatnonzero(d_pmf)[-1]) if r.committed else 0
+    return _outcome_grid(*r.attack.shape, len(d_pmf), r.warbands, r.defender_loss, r.sac_cap,
+                         max_defense, r.committed)
+
+
+@lru_cache(maxsize=4096)
+def _outcome_grid(a_top, k_top, d_top, warbands, defender_loss, sac_cap, max_defense, committed):
+    a = np.arange(a_top)[:, None, None]
+    k = np.arange(k_top)[None, :, None]
+    d = np.arange(d_top)[None, None, :]
+    win, al, dl = resolve(a, k, d, warbands, defender_loss, sac_cap, max_defense, committed)
+    out = (win * (warbands + 1) + al) * (defender_loss + 1) + dl
+    out.setflags(write=False)
+    return out
+
+
+def exact_joint(r: Rules) -> np.ndarray:
+    """The joint outcome distribution: attack x skulls x defense, resolved on a grid."""
+    weight = r.attack[:, :, None] * r.defense_pmf[None, None, :]
+    index = outcome_table(r)
+    return np.bincount(index.ravel(), weights=weight.ravel(), minlength=np.prod(r.shape)).reshape(r.shape)
+
+
+def summarise(joint):
+    """P(win), P(win within k losses) for every k, and both loss pmfs (linear in the joint)."""
+    within = np.cumsum(joint[1].sum(axis=1))
+    probabilities = {"attacker_win": joint[1].sum()}
+    probabilities.update({f"win_within_losses_{k}": p for k, p in enumerate(within)})
+    pmfs = {"attacker_losses": joint.sum(axis=(0, 2)), "defender_losses": joint.sum(axis=(0, 1))}
+    return probabilities, pmfs
+
+
+@dataclass(frozen=True)
+class CampaignResult(Result):
+    """A Result with the win-within-losses curve grouped and, if asked, the dice optimiser."""
+
+    optimiser: tuple = ()  # rows: dict(attack_dice, attacker_win, expected_attacker_losses)
+
+    @property
+    def win_within_losses(self) -> dict:
+        """k -> P(win while losing at most k warbands to skulls and sacrifice)."""
+        return {int(name.rsplit("_", 1)[1]): p for name, p in self.probabilities.items()
+                if name.startswith("win_within_losses_")}
+
+    def to_json(self) -> dict:
+        out = super().to_json()
+        within = {}
+        for k, p in self.win_within_losses.items():
+            out.pop(f"win_within_losses_{k}")
+            out.pop(f"win_within_losses_{k}_se")
+            within[str(k)] = p
+        out["win_within_losses"] = within
+        out["win_within_losses_se"] = {k: float(self.se(p)) for k, p in within.items()}
+        if self.optimiser:
+            out["optimise"] = {"table": list(self.optimiser), **best_dice(self.optimiser)}
+        return out
+
+    def summary(self, width: int = 30) -> str:
+        text = super().summary(width)
+        if not self.optimiser:
+            return text
+        best = best_dice(self.optimiser)
+        lines = ["  attack dice   P(win)   expected losses   (exact)"]
+        for row in self.optimiser:
+            marks = [m for m, key in (("best P(win)", "max_win_dice"), ("fewest losses", "min_losses_dice"))
+                     if best[key] == row["attack_dice"]]
+            lines.append(f"  {row['attack_dice']:>11}  {row['attacker_win']:7.2%}  "
+                         f"{row['expected_attacker_losses']:16.2f}   {', '.join(marks)}")
+        return text + "\n" + "\n".join(lines)
+
+
+def best_dice(table) -> dict:
+    """The dice count with the highest P(win) and the one with the lowest expected losses
+    (ties within rounding error: fewer dice)."""
+    win = max(table, key=lambda r: (round(r["attacker_win"], 12), -r["attack_dice"]))
+    loss = min(table, key=lambda r: (round(r["expected_attacker_losses"], 12), r["attack_dice"]))
+    return {"max_win_dice": win["attack_dice"], "min_losses_dice": loss["attack_dice"]}
+
+
+def target_dice(sites=(), relics=(), banners=(), pawn_and_favor=False, title="none",
+                imperial_title="always", chancellor_oathkeeper=False) -> int:
+    """Defense dice from the targets: each site's and relic's shield number, one per favor or
+    secret on each banner, 2 for pawn-and-favor, plus one title bonus (Oathkeeper +1,
+    Usurper +2, imperial +1: always by the seed's wording, or only while the Chancellor holds
+    the Oathkeeper title with imperial_title='chancellor-oathkeeper')."""
+    check_choice("title", title, tuple(TITLES))
+    check_choice("imperial_title", imperial_title, IMPERIAL_TITLE)
+    total = 0
+    for field, items in (("sites", sites), ("relics", relics), ("banners", banners)):
+        if isinstance(items, (int, str)):
+            raise OddsError(f"{field}: {items!r} is not a list of numbers")
+        total += sum(check_int(f"{field}[{i}]", v, 0, MAX_DICE) for i, v in enumerate(items))
+    total += PAWN_AND_FAVOR_DICE * bool(pawn_and_favor)
+    bonus = TITLES[title]
+    if title == "imperial" and imperial_title == "chancellor-oathkeeper" and not chancellor_oathkeeper:
+        bonus = 0
+    return total + bonus
+
+
+def parse_sacrifice(policy) -> int | None:
+    """'as-needed' -> None (no limit), 'never' -> 0, 'at-most:K' -> K."""
+    if policy == "as-needed":
+        return None
+    if policy == "never":
+        return 0
+    if isinstance(policy, str) and policy.startswith("at-most:"):
+        try:
+            k = int(policy[len("at-most:"):])
+        except ValueError:
+            k = -1
+        if k >= 0:
+            return k
+    raise OddsError(f"sacrifice: {policy!r} is not a policy (allowed: as-needed, never, at-most:K with K >= 0)")
+
+
+def make_rules(warbands, attack_dice, defense, defenders, bandits, sacrifice, plans, edition) -> Rules:
+    setup = apply_plans(Setup(attack_dice, defense), plans, edition)
+    for field, n in (("attack dice after plans", setup.attack_dice), ("defense dice after plans", setup.defense_dice)):
+        if n > MAX_DICE:
+            raise OddsError(f"{field}: {n} is out of range (allowed: 0 to {MAX_DICE})")
+    caps = [c for c in (parse_sacrifice(sacrifice), setup.sacrifice_cap) if c is not None]
+    sac_cap = min([warbands] + caps)
+    return Rules(warbands, setup, defenders, 0 if bandits else defenders // 2, sac_cap,
+                 edition == "new-foundations")
+
+
+def _kernel_args(r: Rules):
+    from .kernel import kernel_args
+
+    return kernel_args(r)
+
+
+def campaign(warbands, *, attack_dice=None, defense_dice=None, sites=(), relics=(), banners=(),
+             pawn_and_favor=False, title="none", imperial_title="always", chancellor_oathkeeper=False,
+             defenders=0, bandits=False, sacrifice="as-needed", plans=(), edition="law",
+             optimise=False, method="auto", trials=None, seed=None, precision=None,
+             max_trials=10**9, threads=None, progress=None) -> CampaignResult:
+    """Odds of an Oath campaign.
+
+    `warbands`: the attacker's warbands on its board; `attack_dice` (default: all of them,
+    fewer allowed). Defense dice are `defense_dice`, or computed from the targets (`sites`,
+    `relics`: shield numbers; `banners`: favor/secret counts; `pawn_and_favor`; the
+    defender's `title`: none, oathkeeper, usurper, imperial; setting `imperial_title`:
+    'always' (seed) or 'chancellor-oathkeeper' (printed rule, with `chancellor_oathkeeper`)).
+    `defenders`: defending warbands (bandits if `bandits`, which never die). `sacrifice`:
+    'as-needed', 'never' or 'at-most:K'. `plans`: names with optional ':ARG' (see
+    odds.oath.plans.PLANS). `edition`: 'law' or 'new-foundations' (attacker rolls first and
+    commits its sacrifice before the defense roll). `optimise`: add the exact P(win) and
+    expected losses for every attack dice count.
+
+    Returns a CampaignResult: attacker_win, win_within_losses_k for every k, pmfs
+    attacker_losses and defender_losses (warbands).
+    """
+    warbands = check_int("warbands", warbands, 0, MAX_WARBANDS)
+    attack_dice = warbands if attack_dice is None else check_int("attack_dice", attack_dice, 0, warbands)
+    defenders = check_int("defenders", defenders, 0, MAX_DEFENDERS)
+    check_choice("edition", edition, EDITIONS)
+    check_choice("title", title, tuple(TITLES))
+    check_choice("imperial_title", imperial_title, IMPERIAL_TITLE)
+    parse_sacrifice(sacrifice)
+    if isinstance(plans, str):
+        plans = [plans]
+    plans = list(plans)
+    targets = bool(sites or relics or banners or pawn_and_favor or title != "none")
+    if defense_dice is not None and targets:
+        raise OddsError("defense_dice: give either defense_dice or targets (sites, relics, banners, "
+                        "pawn_and_favor, title), not both")
+    if defense_dice is None and not targets:
+        raise OddsError("defense_dice: missing (give defense_dice or at least one target)")
+    if bandits and title != "none":
+        raise OddsError(f"title: {title!r} is not allowed when the defender is bandits (allowed: none)")
+    if defense_dice is None:
+        defense = target_dice(sites, relics, banners, pawn_and_favor, title, imperial_title,
+                              chancellor_oathkeeper)
+    else:
+        defense = check_int("defense_dice", defense_dice, 0, MAX_DICE)
+    mc = McOptions.make(trials, seed, precision, max_trials, threads, progress)
+    rules = make_rules(warbands, attack_dice, defense, defenders, bandits, sacrifice, plans, edition)
+    settings = {"warbands": warbands, "attack_dice": attack_dice,
+                "attack_dice_rolled": rules.setup.attack_dice, "defense_dice": defense,
+                "defense_dice_rolled": rules.setup.defense_dice, "defenders": defenders,
+                "bandits": bool(bandits), "sacrifice": sacrifice, "plans": plans, "edition": edition}
+    if title == "imperial":
+        settings["imperial_title"] = imperial_title
+        settings["chancellor_oathkeeper"] = bool(chancellor_oathkeeper)
+    proc = Procedure("oath.campaign", rules.shape, summarise, "attacker_win",
+                     lambda: exact_joint(rules), ("odds.oath.kernel", "campaign_kernel"),
+                     lambda: _kernel_args(rules), settings)
+    result = solve(proc, method, mc)
+    table = ()
+    if optimise:
+        table = tuple(optimiser_row(n, warbands, defense, defenders, bandits, sacrifice, plans, edition)
+                      for n in range(warbands + 1))
+    return CampaignResult(**{f.name: getattr(result, f.name) for f in fields(Result)}, optimiser=table)
+
+
+def optimiser_row(n, warbands, defense, defenders, bandits, sacrifice, plans, edition) -> dict:
+    """Exact P(win) and expected attacker losses when rolling `n` attack dice."""
+    joint = exact_joint(make_rules(warbands, n, defense, defenders, bandits, sacrifice, plans, edition))
+    losses = joint.sum(axis=(0, 2))
+    return {"attack_dice": n, "attacker_win": float(joint[1].sum()),
+            "expected_attacker_losses": float(np.dot(np.arange(len(losses)), losses))}

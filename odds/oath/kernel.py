@@ -1,0 +1,116 @@
+"""Numba Monte Carlo kernel of the Oath campaign (fills the joint of campaign.py).
+
+Dice are rolled in groups of up to GROUP dice: a group's outcome is a base-6 number read off a
+64-bit word by multiply-high (idx = floor(u * 6**g / 2**64), then u *= 6**g), PER_WORD groups
+(12 dice) per word, so the largest deviation from exact face probabilities is
+6**12 / 2**64 ~ 1e-10. A lookup table gives each group outcome's symbol totals packed in
+one int64 (attack swords, hollow swords, skulls; defense shields, ×2 faces: FIELD bits each),
+so a trial is one accumulator, a few multiplies and no per-die branch. The outcome of
+(attack, skulls, defense) is looked up in campaign.outcome_table, built by the same
+`resolve` as the exact engine.
+"""
+import numpy as np
+from numba import njit, prange
+
+from ..core.rng import next_u64, seed_stream
+from .campaign import outcome_table
+from .dice import MULTIPLIER_CAP, attack_total
+
+GROUP = 4
+PER_WORD = 3
+FIELD = 10
+_SHIFT_ATTACK = (0, FIELD, 2 * FIELD)  # swords, hollow, skulls
+_SHIFT_DEFENSE = (3 * FIELD, 4 * FIELD)  # shields, multipliers
+_M32 = np.uint64(0xFFFFFFFF)
+
+_attack_total = njit(cache=True, inline="always")(attack_total)
+
+
+def _group_table(die, shifts) -> np.ndarray:
+    """Row g (0..GROUP): packed symbol totals of every outcome of g dice, padded to 6**GROUP."""
+    table = np.zeros((GROUP + 1, 6**GROUP), dtype=np.int64)
+    faces = np.array([sum(s << sh for s, sh in zip(f.symbols, shifts)) for f in die], dtype=np.int64)
+    for g in range(1, GROUP + 1):
+        digits = np.indices((6,) * g).reshape(g, -1)[::-1]  # digit 0 is the least significant
+        table[g, : 6**g] = faces[digits].sum(axis=0)
+    return table
+
+
+def _groups(n):
+    return [GROUP] * (n // GROUP) + ([n % GROUP] if n % GROUP else [])
+
+
+def kernel_args(r):
+    """(RNG words per campaign, group tables and schedule, outcome table, defenders, defense cap)."""
+    s = r.setup
+    for n, die in ((s.attack_dice, s.attack_die), (s.defense_dice, s.defense_die)):
+        assert n * max(max(f.symbols) for f in die) < 2**FIELD, "symbol totals overflow the packed field"
+    table = np.concatenate([_group_table(s.attack_die, _SHIFT_ATTACK),
+                            _group_table(s.defense_die, _SHIFT_DEFENSE)])
+    rows = _groups(s.attack_dice) + [GROUP + 1 + g for g in _groups(s.defense_dice)]
+    rows += [0] * (-len(rows) % PER_WORD)  # size-0 groups: radix 1, value 0
+    rows = np.array(rows or [0] * PER_WORD, dtype=np.int64)
+    radix = np.array([6 ** (g % (GROUP + 1)) for g in rows], dtype=np.uint64)
+    outcomes = outcome_table(r).astype(np.int32)
+    return len(rows) // PER_WORD, table, rows, radix, outcomes, r.defenders, r.cap
+
+
+@njit(cache=True, inline="always")
+def _mulhi(u, r):
+    """floor(u * r / 2**64) for r < 2**32, exactly."""
+    return ((u >> np.uint64(32)) * r + (((u & _M32) * r) >> np.uint64(32))) >> np.uint64(32)
+
+
+@njit(cache=True, inline="always")
+def _trial(st, words, table, rows, radix, outcomes, defenders, cap):
+    """(flat joint index of one campaign, next RNG state)."""
+    mask = (1 << FIELD) - 1
+    acc = 0
+    for w in range(words):
+        u, st = next_u64(st)
+        for j in range(PER_WORD):
+            g = PER_WORD * w + j
+            acc += table[rows[g], _mulhi(u, radix[g])]
+            u = u * radix[g]
+    attack = _attack_total(acc & mask, (acc >> FIELD) & mask)
+    skulls = (acc >> (2 * FIELD)) & mask
+    mult = min((acc >> (4 * FIELD)) & mask, MULTIPLIER_CAP)
+    # dice.defense_total as a shift, plus the defending warbands, capped
+    defense = min((((acc >> (3 * FIELD)) & mask) << mult) + defenders, cap)
+    return outcomes[attack, skulls, defense], st
+
+
+@njit(cache=True)
+def _lane(words, table, rows, radix, outcomes, defenders, cap, seed, first_chunk, chunk_trials, out, lane):
+    hist = np.zeros(out[lane].size, dtype=np.int64)
+    for c in range(lane, len(chunk_trials), out.shape[0]):
+        st = seed_stream(seed, first_chunk + c)
+        # a constant word count lets the dice loop unroll (3-4 times faster than a loop bound
+        # read at run time): up to 2 words (24 dice) take these branches
+        # (the schedule is copied into tuples so that it stays in registers; PER_WORD is 3)
+        if words == 1:
+            rw = (rows[0], rows[1], rows[2])
+            rx = (radix[0], radix[1], radix[2])
+            for _ in range(chunk_trials[c]):
+                k, st = _trial(st, 1, table, rw, rx, outcomes, defenders, cap)
+                hist[k] += 1
+        elif words == 2:
+            rw = (rows[0], rows[1], rows[2], rows[3], rows[4], rows[5])
+            rx = (radix[0], radix[1], radix[2], radix[3], radix[4], radix[5])
+            for _ in range(chunk_trials[c]):
+                k, st = _trial(st, 2, table, rw, rx, outcomes, defenders, cap)
+                hist[k] += 1
+        else:
+            for _ in range(chunk_trials[c]):
+                k, st = _trial(st, words, table, rows, radix, outcomes, defenders, cap)
+                hist[k] += 1
+    out[lane] = hist.reshape(out.shape[1:])
+
+
+@njit(cache=True, parallel=True)
+def campaign_kernel(words, table, rows, radix, outcomes, defenders, cap, seed, first_chunk,
+                    chunk_trials, out):
+    """Adds one count per campaign to out[lane, win, attacker losses, defender losses]."""
+    for lane in prange(out.shape[0]):
+        _lane(words, table, rows, radix, outcomes, defenders, cap, seed, first_chunk,
+              chunk_trials, out, lane)
