@@ -70,6 +70,8 @@ def run(kernel, args, shape, trials, seed, *, main=None, precision=None, threads
     """
     import numba
 
+    from .kernel_cache import call
+
     lanes = threads or numba.get_num_threads()
     numba.set_num_threads(lanes)
     hist = np.zeros(shape, dtype=np.int64)
@@ -82,7 +84,7 @@ def run(kernel, args, shape, trials, seed, *, main=None, precision=None, threads
             sizes = np.full(-(-n // CHUNK), CHUNK, dtype=np.int64)
             sizes[-1] = n - CHUNK * (len(sizes) - 1)
             out[...] = 0
-            kernel(*args, np.uint64(seed), chunk, sizes, out)
+            call(kernel, *args, np.uint64(seed), chunk, sizes, out)
             hist += out.sum(axis=0)
             done += n
             chunk += len(sizes)

@@ -1,0 +1,74 @@
+"""Kernel cache (read-only package, corrupt files), thread counts across processes, Ctrl-C on huge runs."""
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import odds
+
+PACKAGE = Path(odds.__file__).parent
+QUERY = ("import json, odds; r = odds.his.field_battle(5, 4, attacker_leader=1, method='mc', "
+         "trials=200000, seed=3); print(json.dumps(r.to_json()))")
+
+
+def copy_package(tmp_path, keep_cache=True):
+    target = tmp_path / "site" / "odds"
+    shutil.copytree(PACKAGE, target, ignore=None if keep_cache else shutil.ignore_patterns("__pycache__"))
+    return target
+
+
+def run_query(site, env=None, code=QUERY):
+    env = {**os.environ, "PYTHONPATH": str(site), **(env or {})}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                         timeout=600, cwd=site)
+    assert out.returncode == 0, out.stderr[-2000:]
+    return json.loads(out.stdout)
+
+
+def test_a_corrupt_kernel_cache_is_rebuilt(tmp_path):
+    pkg = copy_package(tmp_path)
+    garbled = list(pkg.glob("his/__pycache__/field_kernel*.nbi")) + list(pkg.glob("core/__pycache__/rng*.nbi"))
+    for f in garbled:
+        f.write_bytes(b"\x80\x04garbage-not-a-pickle")
+    want = odds.his.field_battle(5, 4, attacker_leader=1, method="mc", trials=200_000, seed=3)
+    got = run_query(pkg.parent)
+    assert got["attacker_win"] == want.p
+    if garbled:  # the rebuilt index is a real pickle again
+        assert all(f.read_bytes()[:2] != b"\x80\x04g" for f in garbled if f.exists())
+
+
+def test_an_unwritable_package_folder_falls_back_to_the_user_cache(tmp_path):
+    pkg = copy_package(tmp_path, keep_cache=False)
+    for folder in [pkg, *[p for p in pkg.rglob("*") if p.is_dir()]]:
+        (folder / "__pycache__").write_text("not a folder: numba cannot cache here")
+    home = tmp_path / "home"
+    got = run_query(pkg.parent, {"HOME": str(home), "XDG_CACHE_HOME": str(home / ".cache")})
+    want = odds.his.field_battle(5, 4, attacker_leader=1, method="mc", trials=200_000, seed=3)
+    assert got["attacker_win"] == want.p
+    assert list((home / ".cache").rglob("*field_kernel*.nbi"))
+
+
+def test_same_seed_same_numbers_across_processes_and_thread_counts(tmp_path):
+    one = run_query(PACKAGE.parent, {"NUMBA_NUM_THREADS": "1"})
+    two = run_query(PACKAGE.parent, {"NUMBA_NUM_THREADS": "2"})
+    assert one == two
+
+
+def test_ctrl_c_on_ten_billion_trials_prints_the_partial_json():
+    cmd = [sys.executable, "-m", "odds.cli", "his", "field", "--attacker", "5", "--defender", "4",
+           "--method", "mc", "--trials", str(10**10), "--seed", "1", "--json"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(4)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err[-1000:]
+    j = json.loads(out)
+    assert j["partial"] is True and 0 < j["trials"] < 10**10
+    assert abs(sum(j["attacker_losses"].values()) - 1) < 1e-9
+    assert "partial" in err
