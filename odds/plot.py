@@ -61,16 +61,18 @@ def losses(result, ax=None, view="pmf"):
         err = 1.96 * result.se(p) if result.method == "mc" else None
         ax.barh(k, sign * p, xerr=err, color=colour, alpha=0.85, capsize=2, label=_label(name))
     ax.axvline(0, color="black", linewidth=0.8)
-    top = min(1.0, 1.1 * max(_view(result.pmfs[n], view).max() for n in names))
-    ticks = np.linspace(-top, top, 5)
-    ax.set_xlim(-top * 1.05, top * 1.05)
-    ax.set_xticks(ticks, [f"{abs(t):.0%}" for t in ticks])
-    ax.set_ylabel("units lost")
+    from matplotlib.ticker import FuncFormatter
+
+    top = 1.1 * max(_view(result.pmfs[n], view).max() for n in names)
+    ax.set_xlim(-top, top)
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda t, _: f"{abs(t):.0%}"))
+    ax.set_ylabel("number lost")
     ax.set_xlabel({"pmf": "probability", "at_least": "P(lose at least k)",
                    "at_most": "P(lose at most k)"}[view])
     ax.invert_yaxis()
     ax.legend(loc="lower right", fontsize="small")
     ax.set_title(_title(result))
+    ax.yaxis.get_major_locator().set_params(integer=True)
     return ax
 
 
