@@ -1,70 +1,111 @@
-"""Field battle: Monte Carlo kernel vs plain numpy, exact latency, CLI latency.
-
-Run: python benchmarks/bench_field.py   (prints a markdown table)
-"""
+"""Field battle: the Monte Carlo kernel against plain numpy and a pure Python loop; the exact
+engine against icepool and dyce (if installed) and its grid speed; CLI latency and memory."""
+import os
+import random
 import subprocess
 import sys
 import time
 
 import numpy as np
 
-from common import HEADER, best_of, row
+from common import Row, best_of, rate, table
 from odds.his import field_battle
+from odds.sweep import sweep
 
 # 7 dice against 6: 5 units + leader 2 against 5 units (+1 defender die)
 BATTLE = dict(attacker=5, defender=5, attacker_leader=2)
 
 
 def numpy_field(trials, seed=0, chunk=1 << 20):
-    """Plain numpy: binomial hits per side, losses and the joint histogram, chunked."""
+    """Plain numpy: binomial hits per side, losses, both-eliminated rule, joint histogram."""
     rng = np.random.default_rng(seed)
-    hist = np.zeros((2, 6, 6), np.int64)
-    done = 0
-    while done < trials:
-        n = min(chunk, trials - done)
-        ah = rng.binomial(7, 1 / 3, n)
-        dh = rng.binomial(6, 1 / 3, n)
+    hist = np.zeros((4, 6, 6), np.int64)
+    for start in range(0, trials, chunk):
+        n = min(chunk, trials - start)
+        ah, dh = rng.binomial(7, 1 / 3, n), rng.binomial(6, 1 / 3, n)
         al, dl = np.minimum(dh, 5), np.minimum(ah, 5)
         both = (al == 5) & (dl == 5)
-        al = al - (both & (7 > 6))
-        dl = dl - (both & (7 <= 6))
-        idx = ((ah > dh) * 6 + al) * 6 + dl
-        hist += np.bincount(idx, minlength=72).reshape(2, 6, 6)
-        done += n
+        idx = (((ah > dh) + 2 * both) * 6 + al - both) * 6 + dl
+        hist += np.bincount(idx, minlength=144).reshape(4, 6, 6)
     return hist
 
 
-def mc_rate(trials):
-    field_battle(**BATTLE, method="mc", trials=trials, seed=1, progress=False)  # compile / load cache
-    t = best_of(lambda: field_battle(**BATTLE, method="mc", trials=trials, seed=1, progress=False), repeat=3)
-    return trials / t
+def python_field(trials, seed=0):
+    """A pure Python loop, one die at a time."""
+    rng = random.random
+    wins = 0
+    for _ in range(trials):
+        ah = sum(rng() < 1 / 3 for _ in range(7))
+        dh = sum(rng() < 1 / 3 for _ in range(6))
+        wins += ah > dh
+    return wins
 
 
-def main():
-    trials = 200_000_000
-    ours = mc_rate(trials)
-    numpy_trials = 20_000_000
-    base = numpy_trials / best_of(lambda: numpy_field(numpy_trials), repeat=2)
-    lines = [HEADER, row("MC field battle 7 v 6 dice (battles/s)", ours, base, "/s")]
+def mc(trials):
+    return field_battle(**BATTLE, method="mc", trials=trials, seed=1, progress=False)
 
+
+def icepool_field():
+    import icepool
+
+    hits = icepool.d6.map(lambda x: x >= 5)
+    return ((7 @ hits) > (6 @ hits)).probability(True)
+
+
+def dyce_field():
+    from dyce import H
+
+    hit = H(6).ge(5)
+    return ((7 @ hit).gt(6 @ hit))[1] / (7 @ hit).gt(6 @ hit).total
+
+
+def cli_seconds(*extra):
+    cmd = [sys.executable, "-m", "odds.cli", "his", "field", "--attacker", "5", "--defender", "5",
+           "--attacker-leader", "2", "--json", *extra]
+    subprocess.run(cmd, check=True, capture_output=True)
+    return best_of(lambda: subprocess.run(cmd, check=True, capture_output=True), repeat=3)
+
+
+def peak_memory_mib(trials):
+    code = ("import resource, odds; odds.his.field_battle(5, 5, attacker_leader=2, method='mc', "
+            f"trials={trials}, progress=False); "
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)")
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+    return float(out.stdout)
+
+
+def measure(quick=False):
+    n = 20_000_000 if quick else 300_000_000
+    rows = [
+        Row("MC field battle, 7 v 6 dice, loss histograms", rate(mc, n), "/s",
+            rate(numpy_field, n // 10), "plain numpy", ">= 300 M/s and >= 12x numpy"),
+        Row("MC field battle vs a pure Python loop", rate(mc, n), "/s",
+            rate(python_field, 100_000, repeat=1), "pure Python"),
+    ]
     field_battle(**BATTLE)
-    exact = best_of(lambda: field_battle(**BATTLE), repeat=5, number=2000)
-    t = time.perf_counter()
-    for a in range(1, 31):
-        for d in range(1, 31):
-            field_battle(a, d, attacker_leader=1)
-    grid = time.perf_counter() - t
-    lines.append(f"| exact field battle, one scenario | {exact * 1e6:.1f} us | | |")
-    lines.append(f"| exact field battle, 30 x 30 grid | {grid * 1e3:.1f} ms | | |")
-
-    for label, extra in (("exact", []), ("mc 10^6", ["--method", "mc", "--trials", "1000000"])):
-        cmd = [sys.executable, "-m", "odds.cli", "his", "field", "--attacker", "5", "--defender", "5",
-               "--attacker-leader", "2", "--json", *extra]
-        subprocess.run(cmd, check=True, capture_output=True)
-        wall = best_of(lambda: subprocess.run(cmd, check=True, capture_output=True), repeat=3)
-        lines.append(f"| CLI `odds his field ... --json`, {label}, whole process | {wall:.2f} s | | |")
-    print("\n".join(lines))
+    exact = best_of(lambda: field_battle(**BATTLE), repeat=5, number=2000) * 1e6
+    for name, fn in (("icepool", icepool_field), ("dyce", dyce_field)):
+        try:
+            fn()
+        except ImportError:
+            continue
+        rows.append(Row(f"exact field battle 7 v 6 dice, whole call", exact, "us",
+                        best_of(fn, repeat=3, number=20) * 1e6, name, "<= 20 us"))
+    grid = {"attacker": list(range(1, 31)), "defender": list(range(1, 31))}
+    sweep("his.field", grid, {"attacker_leader": 1})
+    rows.append(Row("exact field battles, 30 x 30 grid (sweep)",
+                    best_of(lambda: sweep("his.field", grid, {"attacker_leader": 1}), 3) * 1e3, "ms",
+                    best_of(lambda: [field_battle(a, d, attacker_leader=1) for a in range(1, 31)
+                                     for d in range(1, 31)], 3) * 1e3, "900 single calls", "< 10 ms"))
+    rows.append(Row("CLI `odds his field --json`, exact, whole process", cli_seconds(), "s",
+                    target="< 0.5 s"))
+    rows.append(Row("CLI `odds his field --json`, MC 10^6 trials, cached kernel",
+                    cli_seconds("--method", "mc", "--trials", "1000000"), "s", target="< 1 s"))
+    trials = 10**8 if quick else 10**9
+    rows.append(Row(f"peak memory of a 10^{len(str(trials)) - 1} trial MC run", peak_memory_mib(trials),
+                    "MiB", peak_memory_mib(10**5), "10^5 trials", "constant"))
+    return rows
 
 
 if __name__ == "__main__":
-    main()
+    print(table(measure("--quick" in sys.argv)))

@@ -1,5 +1,12 @@
-"""Timing helpers shared by the benchmark scripts."""
+"""Shared by the benchmark scripts: timing, rows of the performance table, the table itself.
+
+A bench_*.py module has `measure() -> list[Row]`; run.py collects every module's rows into the
+README's table. Each row compares our number with a baseline measured in the same run.
+"""
+from __future__ import annotations
+
 import time
+from dataclasses import dataclass
 
 
 def best_of(fn, repeat=5, number=1):
@@ -13,10 +20,43 @@ def best_of(fn, repeat=5, number=1):
     return best
 
 
-def row(name, ours, baseline, unit, better="higher"):
-    """One markdown table row: ours, the baseline, and how many times better ours is."""
-    ratio = ours / baseline if better == "higher" else baseline / ours
-    return f"| {name} | {ours:,.3g} {unit} | {baseline:,.3g} {unit} | {ratio:.1f}x |"
+def rate(fn, trials, repeat=3):
+    """Trials per second of fn(trials), best of `repeat` after one warm-up call."""
+    fn(min(trials, 100_000))
+    return trials / best_of(lambda: fn(trials), repeat)
 
 
-HEADER = "| measurement | odds | baseline | ratio |\n|---|---|---|---|"
+@dataclass
+class Row:
+    measurement: str
+    ours: float
+    unit: str  # "/s" (higher is better) or "us", "ms", "s", "MiB" (lower is better)
+    baseline: float | None = None
+    baseline_name: str = ""
+    target: str = ""
+
+    @property
+    def ratio(self):
+        if not self.baseline:
+            return None
+        return self.ours / self.baseline if self.unit == "/s" else self.baseline / self.ours
+
+    def cells(self):
+        ratio = f"{self.ratio:.1f}x" if self.ratio else ""
+        base = f"{_fmt(self.baseline, self.unit)} ({self.baseline_name})" if self.baseline else ""
+        return [self.measurement, _fmt(self.ours, self.unit), base, ratio, self.target]
+
+
+def _fmt(value, unit):
+    if unit == "/s":
+        return f"{value / 1e6:,.1f} M/s" if value >= 1e6 else f"{value:,.0f} /s"
+    return f"{value:,.3g} {unit}"
+
+
+HEADER = ["measurement", "odds", "baseline (same run)", "odds vs baseline", "target"]
+
+
+def table(rows) -> str:
+    lines = ["| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
+    lines += ["| " + " | ".join(r.cells()) + " |" for r in rows]
+    return "\n".join(lines)
