@@ -13,8 +13,9 @@ from .errors import OddsError
 
 def _modules():
     from .his import cli as his_cli
+    from .his import naval_cli
 
-    return [his_cli]
+    return [his_cli, naval_cli]
 
 
 def build_parser() -> Parser:

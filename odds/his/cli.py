@@ -43,3 +43,6 @@ def register(games):
                        help="defending survivors that withdraw inside (default: all); implies --fortified")
     add_engine_flags(field)
     field.set_defaults(run=_field)
+    from .naval_cli import add_his
+
+    add_his(procs)
