@@ -215,6 +215,12 @@ class Battle:
     hits_per_corsair: int
 
     @property
+    def caps(self):
+        """Hits that wipe out the attacker's and the defender's fleet."""
+        k, kc = self.hits_per_ship, self.hits_per_corsair
+        return k * self.a_ships + kc * self.a_corsairs, k * self.d_ships + kc * self.d_corsairs
+
+    @property
     def shape(self):
         return (4, self.a_ships + 1, self.d_ships + 1, self.a_corsairs + 1, self.d_corsairs + 1)
 
@@ -261,21 +267,44 @@ def take(hits, ships, corsairs, lost, k, kc):
     return sunk + ((sunk < ships) & lost & (left > 0)), cors
 
 
-def resolve(ah, dh, af, df, adice, ddice, sa, sd, ca, cd, ra, rd, k, kc):
+def settle(win, ha, hd, more, sa, sd, ca, cd, k, kc):
     """(code, attacker ships lost, defender ships lost, attacker corsairs, defender corsairs).
 
-    `ah`/`dh` are hits, `af`/`df` how many of them were 5s, `ra`/`rd` the race-built galleons
-    that cancel an enemy 5 each (casualties only). Written with ufuncs and comparisons only
-    (no `~`), so numpy arrays and numba scalars read it alike.
+    `win`: the attacker won; `ha`/`hd`: the hits each side takes as casualties; `more`: the
+    attacker rolled more dice (for the both-destroyed rule). Written with ufuncs and
+    comparisons only, so numpy arrays and scalars read it alike.
     """
-    win = ah > dh
-    a_sunk, a_cors = take(dh - np.minimum(ra, df), sa, ca, ah <= dh, k, kc)
-    d_sunk, d_cors = take(ah - np.minimum(rd, af), sd, cd, win, k, kc)
+    a_sunk, a_cors = take(ha, sa, ca, win == 0, k, kc)
+    d_sunk, d_cors = take(hd, sd, cd, win != 0, k, kc)
     both = (a_sunk == sa) & (a_cors == ca) & (d_sunk == sd) & (d_cors == cd)
-    keep_a = both & (adice > ddice)
-    keep_d = both & (adice <= ddice)
-    return (win + 2 * both, a_sunk - (keep_a & (sa > 0)), d_sunk - (keep_d & (sd > 0)),
+    keep_a = both & (more != 0)
+    keep_d = both & (more == 0)
+    return ((win != 0) + 2 * both, a_sunk - (keep_a & (sa > 0)), d_sunk - (keep_d & (sd > 0)),
             a_cors - (keep_a & (sa == 0)), d_cors - (keep_d & (sd == 0)))
+
+
+def resolve(ah, dh, af, df, adice, ddice, sa, sd, ca, cd, ra, rd, k, kc):
+    """`settle` from the hits `ah`/`dh`, the 5s among them `af`/`df`, and the dice rolled.
+
+    `ra`/`rd` are the race-built galleons that cancel an enemy 5 each (casualties only: the
+    winner is decided on every hit). More hits wins; ties go to the defender.
+    """
+    return settle(ah > dh, dh - np.minimum(ra, df), ah - np.minimum(rd, af), adice > ddice,
+                  sa, sd, ca, cd, k, kc)
+
+
+def settle_table(b) -> np.ndarray:
+    """Flat joint index of `settle` for every (win, more, hits on a, hits on d).
+
+    Hits are capped at what wipes a fleet out (more change nothing); the kernel looks its
+    outcome up here, so the rule is still written once.
+    """
+    cap_a, cap_d = b.caps
+    win, more, ha, hd = np.meshgrid([0, 1], [0, 1], np.arange(cap_a + 1), np.arange(cap_d + 1),
+                                    indexing="ij")
+    out = settle(win, ha, hd, more, b.a_ships, b.d_ships, b.a_corsairs, b.d_corsairs,
+                 b.hits_per_ship, b.hits_per_corsair)
+    return np.ravel_multi_index(tuple(np.asarray(x, np.int64) for x in out), b.shape)
 
 
 # --- exact engine ----------------------------------------------------------------------------

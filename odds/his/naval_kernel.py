@@ -3,11 +3,12 @@
 Pools: 0 the attacker's main roll, 1 the defender's, then the after-roll cards in play order
 (the attacker's first). A pool's hits come from one word (inverse CDF over its dice); where
 the enemy has race-built galleons that cancel 5s, a second word splits the hits into 5s and
-others (Binomial(hits, P(a hit is a 5)), one table row per hit count). Table width, which
+others (Binomial(hits, P(a hit is a 5)), one table row per hit count). The casualty rule is
+not re-coded here: naval.settle_table evaluates naval.settle for every (winner, who rolled
+more dice, hits on each side) and the kernel looks the joint cell up. Table width, which
 sides' 5s matter and the number of after-roll pools are compile-time (numba.literally).
 """
 from math import comb
-from types import FunctionType
 
 import numpy as np
 from numba import literally, njit, prange
@@ -15,16 +16,8 @@ from numba import literally, njit, prange
 from ..core.dice import binomial_pmf, inverse_cdf_table
 from ..core.rng import draw, seed_stream
 from .field import needs_help
-from .naval import five_share, resolve, take
+from .naval import five_share, settle_table
 
-
-def _jit(fn, **helpers):
-    """`fn` compiled for the kernel, with the helpers it calls replaced by compiled ones."""
-    return njit(cache=True, inline="always")(
-        FunctionType(fn.__code__, {**fn.__globals__, **helpers}, fn.__name__))
-
-
-_resolve = _jit(resolve, take=_jit(take))
 _needs = njit(cache=True, inline="always")(needs_help)
 
 POLICY_CODES = {"always": 1, "if-needed": 2}
@@ -36,7 +29,7 @@ def _binomial_q(h, q):
 
 
 def kernel_args(b):
-    """(literals, pool arrays, casualty scalars) for naval_kernel from a naval.Battle."""
+    """(literals, pool arrays, outcome table and scalars) for naval_kernel from a naval.Battle."""
     pools = [(0, 0, b.a_dice, 5), (1, 0, b.d_dice, 5)]
     pools += [(0, POLICY_CODES[c.policy], c.count, c.threshold) for c in b.a_after]
     pools += [(1, POLICY_CODES[c.policy], c.count, c.threshold) for c in b.d_after]
@@ -53,15 +46,15 @@ def kernel_args(b):
     five_b = five_b.reshape(len(pools), top + 1)
     owner, policy, ndice = (np.array(x, dtype=np.int64) for x in list(zip(*pools))[:3])
     fives = (1 if b.d_race else 0) + (2 if b.a_race else 0)  # bit 0: attacker's 5s matter
+    cap_a, cap_d = b.caps
     return (width, fives, len(pools) - 2, hit_t, hit_b, five_t, five_b, owner, policy, ndice,
-            b.a_ships, b.d_ships, b.a_corsairs, b.d_corsairs, b.a_race, b.d_race,
-            b.hits_per_ship, b.hits_per_corsair)
+            b.a_race, b.d_race, cap_a, cap_d, settle_table(b))
 
 
 @njit(cache=True)
 def _lane(width, fives, afters, hit_t, hit_b, five_t, five_b, owner, policy, ndice,
-          sa, sd, ca, cd, ra, rd, k, kc, seed, first_chunk, chunk_trials, out, lane):
-    hist = np.zeros(out.shape[1:], dtype=np.int64)
+          ra, rd, cap_a, cap_d, table, seed, first_chunk, chunk_trials, out, lane):
+    hist = np.zeros(out[lane].size, dtype=np.int64)
     for c in range(lane, len(chunk_trials), out.shape[0]):
         st = seed_stream(seed, first_chunk + c)
         for _ in range(chunk_trials[c]):
@@ -92,10 +85,10 @@ def _lane(width, fives, afters, hit_t, hit_b, five_t, five_b, owner, policy, ndi
                             if fives & 2:
                                 f, st = draw(st, five_t[p, h], five_b[p, h], width)
                                 df += f
-            code, al, dl, acl, dcl = _resolve(ah, dh, af, df, adice, ddice,
-                                              sa, sd, ca, cd, ra, rd, k, kc)
-            hist[code, al, dl, acl, dcl] += 1
-    out[lane] = hist
+            ha = min(dh - min(ra, df), cap_a)  # hits taken as casualties (race-built cancel 5s)
+            hd = min(ah - min(rd, af), cap_d)
+            hist[table[np.int64(ah > dh), np.int64(adice > ddice), ha, hd]] += 1
+    out[lane] = hist.reshape(out[lane].shape)
 
 
 @njit(cache=True, parallel=True)
