@@ -29,6 +29,7 @@ same joint.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from math import comb
 from types import MappingProxyType
 
@@ -283,28 +284,34 @@ def settle(win, ha, hd, more, sa, sd, ca, cd, k, kc):
             a_cors - (keep_a & (sa == 0)), d_cors - (keep_d & (sd == 0)))
 
 
-def resolve(ah, dh, af, df, adice, ddice, sa, sd, ca, cd, ra, rd, k, kc):
-    """`settle` from the hits `ah`/`dh`, the 5s among them `af`/`df`, and the dice rolled.
-
-    `ra`/`rd` are the race-built galleons that cancel an enemy 5 each (casualties only: the
-    winner is decided on every hit). More hits wins; ties go to the defender.
-    """
-    return settle(ah > dh, dh - np.minimum(ra, df), ah - np.minimum(rd, af), adice > ddice,
-                  sa, sd, ca, cd, k, kc)
+@lru_cache(maxsize=256)
+def _settle_table(sa, sd, ca, cd, k, kc):
+    cap_a, cap_d = k * sa + kc * ca, k * sd + kc * cd
+    win, more, ha, hd = np.meshgrid([0, 1], [0, 1], np.arange(cap_a + 1), np.arange(cap_d + 1),
+                                    indexing="ij")
+    out = settle(win, ha, hd, more, sa, sd, ca, cd, k, kc)
+    shape = (4, sa + 1, sd + 1, ca + 1, cd + 1)
+    table = np.ravel_multi_index(tuple(np.asarray(x, np.int64) for x in out), shape)
+    table.setflags(write=False)
+    return table
 
 
 def settle_table(b) -> np.ndarray:
-    """Flat joint index of `settle` for every (win, more, hits on a, hits on d).
+    """Flat joint index of `settle` for every (attacker won, attacker rolled more dice, hits
+    taken by the attacker, hits taken by the defender); both engines look outcomes up here.
 
-    Hits are capped at what wipes a fleet out (more change nothing); the kernel looks its
-    outcome up here, so the rule is still written once.
+    Hits are capped at `Battle.caps`, what wipes a fleet out: more change nothing.
     """
-    cap_a, cap_d = b.caps
-    win, more, ha, hd = np.meshgrid([0, 1], [0, 1], np.arange(cap_a + 1), np.arange(cap_d + 1),
-                                    indexing="ij")
-    out = settle(win, ha, hd, more, b.a_ships, b.d_ships, b.a_corsairs, b.d_corsairs,
-                 b.hits_per_ship, b.hits_per_corsair)
-    return np.ravel_multi_index(tuple(np.asarray(x, np.int64) for x in out), b.shape)
+    return _settle_table(b.a_ships, b.d_ships, b.a_corsairs, b.d_corsairs,
+                         b.hits_per_ship, b.hits_per_corsair)
+
+
+def outcome_index(table, ah, dh, af, df, adice, ddice, ra, rd, cap_a, cap_d):
+    """Joint cell of each roll: race-built cancel up to `ra`/`rd` enemy 5s for casualties
+    only (the winner, more hits with ties to the defender, counts every hit)."""
+    ha = np.minimum(dh - np.minimum(ra, df), cap_a)
+    hd = np.minimum(ah - np.minimum(rd, af), cap_d)
+    return table[(ah > dh) * 1, (adice > ddice) * 1, ha, hd]
 
 
 # --- exact engine ----------------------------------------------------------------------------
@@ -314,6 +321,7 @@ def five_share(threshold: int) -> float:
     return 1.0 / (7 - threshold) if threshold <= 5 else 0.0
 
 
+@lru_cache(maxsize=4096)
 def hits_fives(n: int, threshold: int = 5, fives: bool = True) -> np.ndarray:
     """Joint pmf [hits, fives among them] of `n` dice (one fives column if `fives` is False).
 
@@ -328,6 +336,7 @@ def hits_fives(n: int, threshold: int = 5, fives: bool = True) -> np.ndarray:
     for h in range(n + 1):
         f = np.arange(h + 1)
         out[h, : h + 1] = hits[h] * np.array([comb(h, int(i)) for i in f]) * q**f * (1 - q) ** (h - f)
+    out.setflags(write=False)
     return out
 
 
@@ -375,9 +384,7 @@ def exact_joint(b: Battle) -> np.ndarray:
         cols, p = _after(cols, p, card, True, a_fives)
     for card in b.d_after:
         cols, p = _after(cols, p, card, False, d_fives)
-    out = resolve(*cols, b.a_ships, b.d_ships, b.a_corsairs, b.d_corsairs, b.a_race, b.d_race,
-                  b.hits_per_ship, b.hits_per_corsair)
-    index = np.ravel_multi_index(tuple(np.asarray(x, int) for x in out), b.shape)
+    index = outcome_index(settle_table(b), *cols, b.a_race, b.d_race, *b.caps)
     return np.bincount(index, weights=p, minlength=int(np.prod(b.shape))).reshape(b.shape)
 
 

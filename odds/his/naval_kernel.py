@@ -5,7 +5,8 @@ Pools: 0 the attacker's main roll, 1 the defender's, then the after-roll cards i
 the enemy has race-built galleons that cancel 5s, a second word splits the hits into 5s and
 others (Binomial(hits, P(a hit is a 5)), one table row per hit count). The casualty rule is
 not re-coded here: naval.settle_table evaluates naval.settle for every (winner, who rolled
-more dice, hits on each side) and the kernel looks the joint cell up. Table width, which
+more dice, hits on each side) and the kernel looks the joint cell up with
+naval.outcome_index, compiled, as the exact engine does with numpy arrays. Table width, which
 sides' 5s matter and the number of after-roll pools are compile-time (numba.literally).
 """
 from math import comb
@@ -16,9 +17,10 @@ from numba import literally, njit, prange
 from ..core.dice import binomial_pmf, inverse_cdf_table
 from ..core.rng import draw, seed_stream
 from .field import needs_help
-from .naval import five_share, settle_table
+from .naval import five_share, outcome_index, settle_table
 
 _needs = njit(cache=True, inline="always")(needs_help)
+_outcome = njit(cache=True, inline="always")(outcome_index)
 
 POLICY_CODES = {"always": 1, "if-needed": 2}
 
@@ -85,9 +87,7 @@ def _lane(width, fives, afters, hit_t, hit_b, five_t, five_b, owner, policy, ndi
                             if fives & 2:
                                 f, st = draw(st, five_t[p, h], five_b[p, h], width)
                                 df += f
-            ha = min(dh - min(ra, df), cap_a)  # hits taken as casualties (race-built cancel 5s)
-            hd = min(ah - min(rd, af), cap_d)
-            hist[table[np.int64(ah > dh), np.int64(adice > ddice), ha, hd]] += 1
+            hist[_outcome(table, ah, dh, af, df, adice, ddice, ra, rd, cap_a, cap_d)] += 1
     out[lane] = hist.reshape(out[lane].shape)
 
 
