@@ -57,11 +57,12 @@ def kernel_args(b):
 def _lane(width, fives, afters, hit_t, hit_b, five_t, five_b, owner, policy, ndice,
           ra, rd, cap_a, cap_d, table, seed, first_chunk, chunk_trials, out, lane):
     hist = np.zeros(out[lane].size, dtype=np.int64)
+    a_row, a_base, d_row, d_base = hit_t[0], hit_b[0], hit_t[1], hit_b[1]
     for c in range(lane, len(chunk_trials), out.shape[0]):
         st = seed_stream(seed, first_chunk + c)
         for _ in range(chunk_trials[c]):
-            ah, st = draw(st, hit_t[0], hit_b[0], width)
-            dh, st = draw(st, hit_t[1], hit_b[1], width)
+            ah, st = draw(st, a_row, a_base, width)
+            dh, st = draw(st, d_row, d_base, width)
             af = 0
             df = 0
             if fives & 1:
