@@ -3,7 +3,8 @@
 
 def examples():
     """(title, Result) pairs."""
-    from .his import assault, field_battle, siege
+    from .his import assault, field_battle, naval_battle, siege
+    from .oath import campaign
 
     yield ("Here I Stand field battle: 5 units + leader 2 attack 5 Ottoman units (Janissaries if needed)",
            field_battle(5, 5, attacker_leader=2, defender_power="ottoman",
@@ -18,8 +19,6 @@ def examples():
     yield ("Here I Stand siege: the same forces assault up to 6 times (Siege Artillery held, played once)",
            siege(7, 3, attacker_cavalry=2, attacker_leader=1, defender_leader=1, assaults=6,
                  attacker_cards_every=["siege-artillery:if-needed"]))
-    from .oath import campaign
-
     yield ("Oath campaign: 8 warbands against two sites and 2 defending warbands, sacrificing at "
            "most 1: the dice count that wins most is not the one that loses fewest",
            campaign(8, sites=[1, 1], defenders=2, sacrifice="at-most:1", optimise=True))
@@ -27,3 +26,12 @@ def examples():
            "New Foundations, committing at most 2 sacrifices, Monte Carlo",
            campaign(6, sites=[2], relics=[1], title="usurper", defenders=2,
                     edition="new-foundations", sacrifice="at-most:2", method="mc", seed=1))
+    yield ("Virgin Queen naval combat in the Atlantic: 3 English race-built galleons + leader 1 "
+           "attack 4 Spanish galleons",
+           naval_battle(attacker_race_built=3, attacker_leader=1, attacker_power="england",
+                        defender_galleons=4, defender_power="hapsburg", location="atlantic"))
+    yield ("Here I Stand naval combat: 3 squadrons attack 2 Ottoman squadrons + 2 corsairs in port "
+           "(Janissaries if needed), Monte Carlo",
+           naval_battle(ruleset="his", attacker_squadrons=3, attacker_leader=1,
+                        defender_squadrons=2, defender_corsairs=2, defender_power="ottoman",
+                        defender_cards=["janissaries:if-needed"], port=True, method="mc", seed=1))

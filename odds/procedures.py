@@ -6,6 +6,7 @@ public function, imported only when asked for. Parameter names are the function'
 from __future__ import annotations
 
 import inspect
+from functools import partial
 from importlib import import_module
 
 from .errors import OddsError
@@ -14,6 +15,8 @@ PROCEDURES = {
     "his.field": "odds.his.field:field_battle",
     "his.assault": "odds.his.assault:assault",
     "his.siege": "odds.his.siege:siege",
+    "his.naval": "odds.his.naval:naval_battle?ruleset=his",
+    "vq.naval": "odds.his.naval:naval_battle?ruleset=vq",
     "oath.campaign": "odds.oath.campaign:campaign",
 }
 
@@ -27,10 +30,12 @@ ENGINE_PARAMETERS = ("method", "trials", "seed", "precision", "max_trials", "thr
 
 
 def function(name: str):
-    """The public function of procedure `name`."""
+    """The public function of procedure `name` (with its preset keywords, e.g. the ruleset)."""
     if name not in PROCEDURES:
         raise OddsError(f"procedure: {name!r} is unknown (allowed: {', '.join(PROCEDURES)})")
-    return _load(PROCEDURES[name])
+    path, _, preset = PROCEDURES[name].partition("?")
+    fn = _load(path)
+    return partial(fn, **dict(kv.split("=") for kv in preset.split("&"))) if preset else fn
 
 
 def table_function(name: str):
@@ -45,5 +50,7 @@ def _load(path: str):
 
 def parameters(name: str) -> dict:
     """Rule and force parameters of a procedure -> default (inspect.Parameter.empty if required)."""
-    sig = inspect.signature(function(name))
-    return {k: p.default for k, p in sig.parameters.items() if k not in ENGINE_PARAMETERS}
+    fn = function(name)
+    preset = fn.keywords if isinstance(fn, partial) else {}
+    return {k: p.default for k, p in inspect.signature(fn).parameters.items()
+            if k not in ENGINE_PARAMETERS and k not in preset}

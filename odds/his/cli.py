@@ -89,3 +89,7 @@ def register(games):
     siege = procs.add_parser("siege", help="a siege: one assault per impulse, at most K")
     _assault_flags(siege, siege=True)
     siege.set_defaults(run=_siege)
+
+    from .naval_cli import add_his
+
+    add_his(procs)

@@ -1,0 +1,481 @@
+"""Naval combat (RULES.md §1.3): Virgin Queen fleets (`vq`) and the Here I Stand variant (`his`).
+
+Rules as data: a `Ruleset` holds the dice per ship type, corsair, port and card, the hits that
+sink a ship or a corsair, and the cards it admits. Every number is a setting a user can
+override (`dice_per={"galley": 1}`, `hits_per_ship=3`, or a whole `Ruleset`).
+
+Casualties, my reading of the seed's step 8, for the hits H taken by a side with S ships
+(galleys, galleons, race-built or squadrons) and C corsairs, with k hits per ship:
+1. English race-built galleons in an Atlantic sea zone (not a port) first cancel one enemy
+   hit rolled as a 5 each: H = hits - min(race-built, enemy fives). The winner is decided on
+   the uncancelled hits.
+2. Ships: min(S, H // k) ships sink.
+3. If that sank every ship, each hit left sinks one corsair (hits_per_corsair each), the
+   odd hit included, win or lose; further hits are lost.
+4. Otherwise a left-over hit (H mod k > 0) sinks one more ship if the side lost the battle
+   and is ignored if it won.
+5. Both sides destroyed (no ship and no corsair left): the side that rolled more dice (card
+   dice included) keeps one unit, a ship if it had any, else a corsair; equal dice: the
+   defender.
+
+Post-roll cards resolve in order, the attacker's before the defender's; `if-needed` plays a
+card only when its side would not win as the dice stand at that moment.
+
+Outcome joint: ``joint[code, attacker ships lost, defender ships lost, attacker corsairs
+lost, defender corsairs lost]``, bit 0 of `code` "the attacker won", bit 1 "both sides were
+destroyed and the rule gave one side a unit back". The kernel (naval_kernel.py) fills the
+same joint.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from math import comb
+from types import MappingProxyType
+
+import numpy as np
+
+from ..core.dice import binomial_pmf
+from ..core.engine import McOptions, Procedure, solve
+from ..core.result import Result
+from ..errors import OddsError, check_choice, check_int
+from .cards import AfterRoll, Card, Side, parse, play, register
+from .field import needs_help
+from .forces import POWERS
+
+LOCATIONS = ("mediterranean", "atlantic")
+MAX_SHIPS = 50
+MAX_LEADER = 6
+CORSAIR = "corsair"
+PORT = "port"
+
+
+# --- cards -----------------------------------------------------------------------------------
+
+def _after_card(name, count):
+    def effect(me, enemy, procedure, policy):
+        me.after.append(AfterRoll(name, count, 5, policy))
+    return effect
+
+
+# Defaults only: naval.py sets each card's dice and threshold from the ruleset after `play`.
+register(Card("galleasses", "after", ("naval",), _after_card("galleasses", 3)))
+register(Card("professional-rowers", "after", ("naval",), _after_card("professional-rowers", 3)))
+
+
+# --- rulesets --------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Ruleset:
+    """The numbers of one naval rule set; every one a setting.
+
+    `dice_per` maps each ship type, `corsair`, `port` (the defender's bonus in a port) and
+    each card to its dice; `card_hit_on` each card's hit threshold (5 = hits on 5-6).
+    """
+
+    name: str
+    ships: tuple
+    dice_per: MappingProxyType
+    card_hit_on: MappingProxyType
+    hits_per_ship: int = 2
+    hits_per_corsair: int = 1
+    cards: tuple = ()
+    race_built: str | None = None  # the ship type that ignores 5s in the Atlantic
+
+    def __post_init__(self):
+        object.__setattr__(self, "dice_per", MappingProxyType(dict(self.dice_per)))
+        object.__setattr__(self, "card_hit_on", MappingProxyType(dict(self.card_hit_on)))
+
+    def numbers(self) -> dict:  # keys: RULESET_KEYS
+        """The numbers used, for Result.settings."""
+        return {"dice_per": dict(self.dice_per), "card_hit_on": dict(self.card_hit_on),
+                "hits_per_ship": self.hits_per_ship, "hits_per_corsair": self.hits_per_corsair,
+                "cards": list(self.cards)}
+
+    def override(self, dice_per=None, hits_per_ship=None, hits_per_corsair=None) -> "Ruleset":
+        """A copy with some numbers replaced; `dice_per` as a dict or 'TYPE=N' strings."""
+        dice = dict(self.dice_per)
+        for key, value in _dice_items(dice_per):
+            check_choice("dice_per", key, tuple(dice))
+            dice[key] = check_int(f"dice_per {key}", value, 0, 20)
+        out = replace(self, dice_per=dice)
+        if hits_per_ship is not None:
+            out = replace(out, hits_per_ship=check_int("hits_per_ship", hits_per_ship, 1, 20))
+        if hits_per_corsair is not None:
+            out = replace(out, hits_per_corsair=check_int("hits_per_corsair", hits_per_corsair, 1, 20))
+        return out
+
+
+def _dice_items(dice_per):
+    if dice_per is None:
+        return []
+    if isinstance(dice_per, dict):
+        return list(dice_per.items())
+    if isinstance(dice_per, str):
+        dice_per = [dice_per]
+    items = []
+    for spec in dice_per:
+        key, eq, value = str(spec).partition("=")
+        try:
+            if not eq:
+                raise ValueError
+            items.append((key.strip(), int(value)))
+        except ValueError:
+            raise OddsError(f"dice_per: {spec!r} is not TYPE=N (e.g. galley=2)") from None
+    return items
+
+
+RULESET_KEYS = ("dice_per", "card_hit_on", "hits_per_ship", "hits_per_corsair", "cards")
+RULESETS = {
+    "vq": Ruleset(
+        "vq", ("galley", "galleon", "race_built"),
+        {"galley": 2, "galleon": 2, "race_built": 2, CORSAIR: 1, PORT: 1,
+         "galleasses": 3, "arquebusiers": 2},
+        {"galleasses": 5}, cards=("galleasses", "arquebusiers"), race_built="race_built"),
+    "his": Ruleset(
+        "his", ("squadron",),
+        {"squadron": 2, CORSAIR: 1, PORT: 1, "janissaries": 4, "professional-rowers": 3,
+         "arquebusiers": 2},
+        {"janissaries": 5, "professional-rowers": 5},
+        cards=("janissaries", "professional-rowers", "arquebusiers")),
+}
+
+
+def get_ruleset(ruleset) -> Ruleset:
+    if isinstance(ruleset, Ruleset):
+        for name, t in ruleset.card_hit_on.items():
+            check_int(f"card_hit_on {name}", t, 2, 6)
+        return ruleset
+    return RULESETS[check_choice("ruleset", ruleset, tuple(RULESETS))]
+
+
+# --- fleets ----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Fleet:
+    """One side's ships by type, corsairs, best naval leader rating, power and cards."""
+
+    side: str
+    ships: dict = field(default_factory=dict)
+    corsairs: int = 0
+    leader: int = 0
+    power: str = "other"
+    cards: tuple = ()
+
+    @classmethod
+    def make(cls, side, rules: Ruleset, ships, corsairs=0, leader=0, power="other", cards=()):
+        power = check_choice(f"{side}_power", power, POWERS)
+        counts = {}
+        for kind, n in ships.items():
+            n = check_int(f"{side}_{_plural(kind)}", n, 0, MAX_SHIPS)
+            if n and kind not in rules.ships:
+                raise OddsError(f"{side}_{_plural(kind)}: {n} given but the {rules.name} ruleset "
+                                f"has no {kind} (allowed: {', '.join(rules.ships)})")
+            if kind in rules.ships:
+                counts[kind] = n
+        corsairs = check_int(f"{side}_corsairs", corsairs, 0, MAX_SHIPS)
+        if sum(counts.values()) + corsairs == 0:
+            raise OddsError(f"{side}: a fleet with no ships (allowed: at least one ship or corsair)")
+        if rules.race_built and counts.get(rules.race_built) and power != "england":
+            raise OddsError(f"{side}_race_built: {counts[rules.race_built]} for the {power} side "
+                            f"(allowed: only the england side has race-built galleons)")
+        if corsairs and power != "ottoman":
+            raise OddsError(f"{side}_corsairs: {corsairs} for the {power} side "
+                            f"(allowed: only the ottoman side has corsairs)")
+        leader = check_int(f"{side}_leader", leader, 0, MAX_LEADER)
+        if isinstance(cards, str):
+            cards = (cards,)
+        return cls(side, counts, corsairs, leader, power, tuple(cards))
+
+    @property
+    def n_ships(self) -> int:
+        return sum(self.ships.values())
+
+
+def _plural(kind):
+    return {"galley": "galleys", "galleon": "galleons", "squadron": "squadrons"}.get(kind, kind)
+
+
+# --- setup -----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Battle:
+    """Everything both engines need, after the cards: dice pools and casualty parameters."""
+
+    a_dice: int  # main pool (hits on 5-6) of each side
+    d_dice: int
+    a_after: tuple  # AfterRoll entries in play order
+    d_after: tuple
+    a_ships: int
+    d_ships: int
+    a_corsairs: int
+    d_corsairs: int
+    a_race: int  # race-built galleons that cancel a 5 (0 unless Atlantic, not a port)
+    d_race: int
+    hits_per_ship: int
+    hits_per_corsair: int
+
+    @property
+    def caps(self):
+        """Hits that wipe out the attacker's and the defender's fleet."""
+        k, kc = self.hits_per_ship, self.hits_per_corsair
+        return k * self.a_ships + kc * self.a_corsairs, k * self.d_ships + kc * self.d_corsairs
+
+    @property
+    def shape(self):
+        return (4, self.a_ships + 1, self.d_ships + 1, self.a_corsairs + 1, self.d_corsairs + 1)
+
+
+def setup(att: Fleet, dfn: Fleet, rules: Ruleset, location: str, port: bool) -> Battle:
+    """Count dice, apply the cards in game order and fix their numbers from the ruleset."""
+    sides = []
+    for fleet in (att, dfn):
+        dice = sum(n * rules.dice_per[k] for k, n in fleet.ships.items())
+        dice += fleet.corsairs * rules.dice_per[CORSAIR] + fleet.leader
+        if fleet.side == "defender" and port:
+            dice += rules.dice_per[PORT]
+        for spec in fleet.cards:
+            card, _ = parse(spec, f"{fleet.side}_cards")
+            if card.name not in rules.cards:
+                raise OddsError(f"{fleet.side}_cards: {card.name!r} is not a card of the {rules.name} "
+                                f"ruleset (allowed: {', '.join(rules.cards)})")
+            if card.name == "galleasses" and location != "mediterranean":
+                raise OddsError(f"{fleet.side}_cards: 'galleasses' in the {location} "
+                                f"(allowed: only in the mediterranean)")
+        sides.append(Side(fleet.side, fleet.power, 0, 0, 0, dice=dice))
+    a, d = sides
+    play("naval", a, d, att.cards, dfn.cards)
+    for s, fleet in zip(sides, (att, dfn)):
+        # Arquebusiers added its fixed 2 dice in cards.py; use the ruleset's number instead.
+        if any(parse(c, "")[0].name == "arquebusiers" for c in fleet.cards):
+            s.dice += rules.dice_per["arquebusiers"] - 2
+        s.after = [replace(x, count=rules.dice_per[x.card], threshold=rules.card_hit_on.get(x.card, 5))
+                   for x in s.after]
+    race = lambda f: f.ships.get(rules.race_built, 0) if (location == "atlantic" and not port) else 0
+    return Battle(a.dice, d.dice, tuple(a.after), tuple(d.after), att.n_ships, dfn.n_ships,
+                  att.corsairs, dfn.corsairs, race(att), race(dfn),
+                  rules.hits_per_ship, rules.hits_per_corsair)
+
+
+# --- the rule, once (numpy ufuncs: scalars or arrays; compiled by numba for the kernel) -------
+
+def take(hits, ships, corsairs, lost, k, kc):
+    """(ships sunk, corsairs sunk) by `hits` on a fleet; `lost` is True for the battle's loser."""
+    sunk = np.minimum(ships, hits // k)
+    left = hits - k * sunk
+    gone = sunk == ships
+    cors = np.minimum(corsairs, left // kc) * gone
+    return sunk + ((sunk < ships) & lost & (left > 0)), cors
+
+
+def settle(win, ha, hd, more, sa, sd, ca, cd, k, kc):
+    """(code, attacker ships lost, defender ships lost, attacker corsairs, defender corsairs).
+
+    `win`: the attacker won; `ha`/`hd`: the hits each side takes as casualties; `more`: the
+    attacker rolled more dice (for the both-destroyed rule). Written with ufuncs and
+    comparisons only, so numpy arrays and scalars read it alike.
+    """
+    a_sunk, a_cors = take(ha, sa, ca, win == 0, k, kc)
+    d_sunk, d_cors = take(hd, sd, cd, win != 0, k, kc)
+    both = (a_sunk == sa) & (a_cors == ca) & (d_sunk == sd) & (d_cors == cd)
+    keep_a = both & (more != 0)
+    keep_d = both & (more == 0)
+    return ((win != 0) + 2 * both, a_sunk - (keep_a & (sa > 0)), d_sunk - (keep_d & (sd > 0)),
+            a_cors - (keep_a & (sa == 0)), d_cors - (keep_d & (sd == 0)))
+
+
+@lru_cache(maxsize=256)
+def _settle_table(sa, sd, ca, cd, k, kc):
+    cap_a, cap_d = k * sa + kc * ca, k * sd + kc * cd
+    win, more, ha, hd = np.meshgrid([0, 1], [0, 1], np.arange(cap_a + 1), np.arange(cap_d + 1),
+                                    indexing="ij")
+    out = settle(win, ha, hd, more, sa, sd, ca, cd, k, kc)
+    shape = (4, sa + 1, sd + 1, ca + 1, cd + 1)
+    table = np.ravel_multi_index(tuple(np.asarray(x, np.int64) for x in out), shape)
+    table.setflags(write=False)
+    return table
+
+
+def settle_table(b) -> np.ndarray:
+    """Flat joint index of `settle` for every (attacker won, attacker rolled more dice, hits
+    taken by the attacker, hits taken by the defender); both engines look outcomes up here.
+
+    Hits are capped at `Battle.caps`, what wipes a fleet out: more change nothing.
+    """
+    return _settle_table(b.a_ships, b.d_ships, b.a_corsairs, b.d_corsairs,
+                         b.hits_per_ship, b.hits_per_corsair)
+
+
+def outcome_index(table, ah, dh, af, df, adice, ddice, ra, rd, cap_a, cap_d):
+    """Joint cell of each roll: race-built cancel up to `ra`/`rd` enemy 5s for casualties
+    only (the winner, more hits with ties to the defender, counts every hit)."""
+    ha = np.minimum(dh - np.minimum(ra, df), cap_a)
+    hd = np.minimum(ah - np.minimum(rd, af), cap_d)
+    return table[(ah > dh) * 1, (adice > ddice) * 1, ha, hd]
+
+
+# --- exact engine ----------------------------------------------------------------------------
+
+def five_share(threshold: int) -> float:
+    """P(a hit is a 5) for a die hitting on `threshold`+ (0 when 5 is not a hit)."""
+    return 1.0 / (7 - threshold) if threshold <= 5 else 0.0
+
+
+@lru_cache(maxsize=4096)
+def hits_fives(n: int, threshold: int = 5, fives: bool = True) -> np.ndarray:
+    """Joint pmf [hits, fives among them] of `n` dice (one fives column if `fives` is False).
+
+    Given h hits, the 5s among them are Binomial(h, five_share); for 5-6 dice this is
+    `trinomial_pmf` re-indexed (the tests check it).
+    """
+    hits = binomial_pmf(n, threshold)
+    if not fives:
+        return hits[:, None]
+    q = five_share(threshold)
+    out = np.zeros((n + 1, n + 1))
+    for h in range(n + 1):
+        f = np.arange(h + 1)
+        out[h, : h + 1] = hits[h] * np.array([comb(h, int(i)) for i in f]) * q**f * (1 - q) ** (h - f)
+    out.setflags(write=False)
+    return out
+
+
+def _merge(cols, p):
+    """Add up rows with equal columns (keeps the row count small between card expansions)."""
+    keys, inv = np.unique(np.stack(cols), axis=1, return_inverse=True)
+    return list(keys), np.bincount(inv.ravel(), weights=p)
+
+
+def _after(cols, p, card: AfterRoll, is_attacker: bool, fives: bool):
+    """Expand rows (ah, dh, af, df, adice, ddice) by one after-roll card under its policy."""
+    ah, dh = cols[0], cols[1]
+    table = hits_fives(card.count, card.threshold, fives)
+    hh, ff = np.nonzero(table)
+    w = table[hh, ff]
+    plays = np.ones(len(p), bool) if card.policy == "always" else needs_help(is_attacker, ah, dh)
+    # rows that play get every (h, f) of the card; the others one row with weight 1
+    rep_play = np.repeat(np.nonzero(plays)[0], len(w))
+    idle = np.nonzero(~plays)[0]
+    rows = np.concatenate([rep_play, idle])
+    add_h = np.concatenate([np.tile(hh, plays.sum()), np.zeros(len(idle), int)])
+    add_f = np.concatenate([np.tile(ff, plays.sum()), np.zeros(len(idle), int)])
+    add_n = np.concatenate([np.full(len(rep_play), card.count), np.zeros(len(idle), int)])
+    weight = np.concatenate([np.tile(w, plays.sum()), np.ones(len(idle))])
+    new = [c[rows] for c in cols]
+    i = 0 if is_attacker else 1
+    new[i] = new[i] + add_h
+    new[2 + i] = new[2 + i] + add_f
+    new[4 + i] = new[4 + i] + add_n
+    return _merge(new, p[rows] * weight)
+
+
+def exact_joint(b: Battle) -> np.ndarray:
+    """The joint outcome distribution, enumerated."""
+    a_fives, d_fives = b.d_race > 0, b.a_race > 0  # whose 5s matter: the enemy of race-built
+    pa = hits_fives(b.a_dice, 5, a_fives)
+    pd = hits_fives(b.d_dice, 5, d_fives)
+    ia, ja = np.nonzero(pa)
+    idd, jd = np.nonzero(pd)
+    ah, dh = np.repeat(ia, len(idd)), np.tile(idd, len(ia))
+    af, df = np.repeat(ja, len(idd)), np.tile(jd, len(ia))
+    p = np.outer(pa[ia, ja], pd[idd, jd]).ravel()
+    cols = [ah, dh, af, df, np.full(len(p), b.a_dice), np.full(len(p), b.d_dice)]
+    for card in b.a_after:
+        cols, p = _after(cols, p, card, True, a_fives)
+    for card in b.d_after:
+        cols, p = _after(cols, p, card, False, d_fives)
+    index = outcome_index(settle_table(b), *cols, b.a_race, b.d_race, *b.caps)
+    return np.bincount(index, weights=p, minlength=int(np.prod(b.shape))).reshape(b.shape)
+
+
+# --- summary ---------------------------------------------------------------------------------
+
+def summarise(joint, port: bool):
+    """Probabilities and loss pmfs from the joint (linear: works on counts too).
+
+    A side is destroyed when it has no ship and no corsair left (its naval leaders go to the
+    turn track). It retreats when it has survivors and either lost or attacked a port.
+    """
+    sa, sd, ca, cd = (n - 1 for n in joint.shape[1:])
+    a_dead = joint[:, sa, :, ca, :].sum()
+    d_dead = joint[:, :, sd, :, cd].sum()
+    by_code = joint.sum(axis=(1, 2, 3, 4))
+    a_win = by_code[1] + by_code[3]
+    d_win = by_code[0] + by_code[2]
+    a_dead_loses = joint[0::2, sa, :, ca, :].sum()
+    d_dead_loses = joint[1::2, :, sd, :, cd].sum()
+    probabilities = {
+        "attacker_win": a_win,
+        "attacker_destroyed": a_dead,
+        "defender_destroyed": d_dead,
+        "both_destroyed_rule": by_code[2] + by_code[3],
+        "attacker_retreats": (a_win + d_win - a_dead) if port else d_win - a_dead_loses,
+        "defender_retreats": 0 * a_win if port else a_win - d_dead_loses,
+    }
+    pmfs = {"attacker_losses": joint.sum(axis=(0, 2, 3, 4)),
+            "defender_losses": joint.sum(axis=(0, 1, 3, 4)),
+            "attacker_corsair_losses": joint.sum(axis=(0, 1, 2, 4)),
+            "defender_corsair_losses": joint.sum(axis=(0, 1, 2, 3))}
+    return probabilities, pmfs
+
+
+class NavalResult(Result):
+    """A Result whose JSON also carries the ruleset name and its numbers at the top level."""
+
+    def to_json(self) -> dict:
+        out = super().to_json()
+        head = {"procedure": out.pop("procedure"), "ruleset": self.settings["ruleset"]}
+        numbers = {k: out["settings"][k] for k in RULESET_KEYS}
+        return {**head, **out, **numbers}
+
+
+# --- public function -------------------------------------------------------------------------
+
+def _kernel_args(b):
+    from .naval_kernel import kernel_args
+
+    return kernel_args(b)
+
+
+def naval_battle(*, attacker_galleys=0, attacker_galleons=0, attacker_race_built=0,
+                 attacker_squadrons=0, attacker_corsairs=0, attacker_leader=0,
+                 attacker_power="other", attacker_cards=(),
+                 defender_galleys=0, defender_galleons=0, defender_race_built=0,
+                 defender_squadrons=0, defender_corsairs=0, defender_leader=0,
+                 defender_power="other", defender_cards=(),
+                 location="mediterranean", port=False, ruleset="vq", dice_per=None,
+                 hits_per_ship=None, hits_per_corsair=None,
+                 method="auto", trials=None, seed=None, precision=None, max_trials=10**9,
+                 threads=None, progress=None):
+    """Odds of a Virgin Queen (`ruleset="vq"`) or Here I Stand (`"his"`) naval combat.
+
+    Counts of ships per type (vq: galleys, galleons, race-built galleons; his: squadrons) and
+    corsairs (Ottomans only); leaders are the best naval rating; cards are names with
+    ':always' or ':if-needed' for those played after the roll. `location` is the sea zone
+    (or the zone of the port, with `port=True`). `dice_per` ({"galley": 1} or ["galley=1"])
+    overrides dice per ship type, corsair, port bonus or card. Returns a Result:
+    attacker_win, attacker/defender_destroyed (leaders to the turn track), both_destroyed_rule,
+    attacker/defender_retreats, and pmfs of ships and of corsairs each side loses.
+    """
+    rules = get_ruleset(ruleset).override(dice_per, hits_per_ship, hits_per_corsair)
+    location = check_choice("location", location, LOCATIONS)
+    port = bool(port)
+    att = Fleet.make("attacker", rules, {"galley": attacker_galleys, "galleon": attacker_galleons,
+                                         "race_built": attacker_race_built,
+                                         "squadron": attacker_squadrons},
+                     attacker_corsairs, attacker_leader, attacker_power, attacker_cards)
+    dfn = Fleet.make("defender", rules, {"galley": defender_galleys, "galleon": defender_galleons,
+                                         "race_built": defender_race_built,
+                                         "squadron": defender_squadrons},
+                     defender_corsairs, defender_leader, defender_power, defender_cards)
+    mc = McOptions.make(trials, seed, precision, max_trials, threads, progress)
+    b = setup(att, dfn, rules, location, port)
+    settings = {"ruleset": rules.name, "location": location, "port": port,
+                "attacker_power": att.power, "defender_power": dfn.power,
+                "attacker_cards": list(att.cards), "defender_cards": list(dfn.cards),
+                "attacker_dice": b.a_dice, "defender_dice": b.d_dice, **rules.numbers()}
+    proc = Procedure(f"{rules.name}.naval", b.shape, lambda j: summarise(j, port), "attacker_win",
+                     lambda: exact_joint(b), ("odds.his.naval_kernel", "naval_kernel"),
+                     lambda: _kernel_args(b), settings)
+    r = solve(proc, method, mc)
+    return NavalResult(**{f: getattr(r, f) for f in r.__dataclass_fields__})

@@ -1,0 +1,103 @@
+"""Numba Monte Carlo kernel of naval combat (fills the joint of naval.py).
+
+Pools: 0 the attacker's main roll, 1 the defender's, then the after-roll cards in play order
+(the attacker's first). A pool's hits come from one word (inverse CDF over its dice); where
+the enemy has race-built galleons that cancel 5s, a second word splits the hits into 5s and
+others (Binomial(hits, P(a hit is a 5)), one table row per hit count). The casualty rule is
+not re-coded here: naval.settle_table evaluates naval.settle for every (winner, who rolled
+more dice, hits on each side) and the kernel looks the joint cell up with
+naval.outcome_index, compiled, as the exact engine does with numpy arrays. Table width, which
+sides' 5s matter and the number of after-roll pools are compile-time (numba.literally).
+"""
+from math import comb
+
+import numpy as np
+from numba import literally, njit, prange
+
+from ..core.dice import binomial_pmf, inverse_cdf_table
+from ..core.rng import draw, seed_stream
+from .field import needs_help
+from .naval import five_share, outcome_index, settle_table
+
+_needs = njit(cache=True, inline="always")(needs_help)
+_outcome = njit(cache=True, inline="always")(outcome_index)
+
+POLICY_CODES = {"always": 1, "if-needed": 2}
+
+
+def _binomial_q(h, q):
+    k = np.arange(h + 1)
+    return np.array([comb(h, int(i)) for i in k]) * q**k * (1 - q) ** (h - k)
+
+
+def kernel_args(b):
+    """(literals, pool arrays, outcome table and scalars) for naval_kernel from a naval.Battle."""
+    pools = [(0, 0, b.a_dice, 5), (1, 0, b.d_dice, 5)]
+    pools += [(0, POLICY_CODES[c.policy], c.count, c.threshold) for c in b.a_after]
+    pools += [(1, POLICY_CODES[c.policy], c.count, c.threshold) for c in b.d_after]
+    top = max(n for _, _, n, _ in pools)
+    hit_pmfs = [binomial_pmf(n, t) for _, _, n, t in pools]
+    five_pmfs = [_binomial_q(h, five_share(t)) if h <= n else np.ones(1)
+                 for _, _, n, t in pools for h in range(top + 1)]
+    width = 8
+    for pmfs in (hit_pmfs, five_pmfs):
+        width = max(width, inverse_cdf_table(pmfs, width)[0].shape[1])
+    hit_t, hit_b = inverse_cdf_table(hit_pmfs, width)
+    five_t, five_b = inverse_cdf_table(five_pmfs, width)
+    five_t = five_t.reshape(len(pools), top + 1, width)
+    five_b = five_b.reshape(len(pools), top + 1)
+    owner, policy, ndice = (np.array(x, dtype=np.int64) for x in list(zip(*pools))[:3])
+    fives = (1 if b.d_race else 0) + (2 if b.a_race else 0)  # bit 0: attacker's 5s matter
+    cap_a, cap_d = b.caps
+    return (width, fives, len(pools) - 2, hit_t, hit_b, five_t, five_b, owner, policy, ndice,
+            b.a_race, b.d_race, cap_a, cap_d, settle_table(b))
+
+
+@njit(cache=True)
+def _lane(width, fives, afters, hit_t, hit_b, five_t, five_b, owner, policy, ndice,
+          ra, rd, cap_a, cap_d, table, seed, first_chunk, chunk_trials, out, lane):
+    hist = np.zeros(out[lane].size, dtype=np.int64)
+    a_row, a_base, d_row, d_base = hit_t[0], hit_b[0], hit_t[1], hit_b[1]
+    for c in range(lane, len(chunk_trials), out.shape[0]):
+        st = seed_stream(seed, first_chunk + c)
+        for _ in range(chunk_trials[c]):
+            ah, st = draw(st, a_row, a_base, width)
+            dh, st = draw(st, d_row, d_base, width)
+            af = 0
+            df = 0
+            if fives & 1:
+                af, st = draw(st, five_t[0, ah], five_b[0, ah], width)
+            if fives & 2:
+                df, st = draw(st, five_t[1, dh], five_b[1, dh], width)
+            adice = ndice[0]
+            ddice = ndice[1]
+            if afters:
+                for p in range(2, 2 + afters):
+                    att = owner[p] == 0
+                    if policy[p] == 1 or _needs(att, ah, dh):
+                        h, st = draw(st, hit_t[p], hit_b[p], width)
+                        if att:
+                            ah += h
+                            adice += ndice[p]
+                            if fives & 1:
+                                f, st = draw(st, five_t[p, h], five_b[p, h], width)
+                                af += f
+                        else:
+                            dh += h
+                            ddice += ndice[p]
+                            if fives & 2:
+                                f, st = draw(st, five_t[p, h], five_b[p, h], width)
+                                df += f
+            hist[_outcome(table, ah, dh, af, df, adice, ddice, ra, rd, cap_a, cap_d)] += 1
+    out[lane] = hist.reshape(out[lane].shape)
+
+
+@njit(cache=True, parallel=True)
+def naval_kernel(width, fives, afters, *args):
+    """Adds one count per battle to out[lane, code, a ships, d ships, a corsairs, d corsairs]."""
+    literally(width)
+    literally(fives)
+    literally(afters)
+    out = args[-1]
+    for lane in prange(out.shape[0]):
+        _lane(width, fives, afters, *args, lane)
