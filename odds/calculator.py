@@ -15,23 +15,27 @@ from . import procedures
 from .errors import OddsError
 
 # starting values for keywords a procedure requires
-START = {"attacker": 5, "defender": 4}
+START = {"his.field": {"attacker": 5, "defender": 4},
+         "his.assault": {"attacker": 6, "defender": 2}, "his.siege": {"attacker": 6, "defender": 2},
+         "his.naval": {"attacker_squadrons": 3, "defender_squadrons": 3},
+         "vq.naval": {"attacker_galleys": 3, "defender_galleys": 3},
+         "oath.campaign": {"warbands": 6, "defense_dice": 4}}
+
+
+# keywords that name one of a few things -> where the allowed values live
+CHOICES = {"method": ("odds.core.engine", "METHODS"), "location": ("odds.his.naval", "LOCATIONS"),
+           "edition": ("odds.oath.plans", "EDITIONS"), "title": ("odds.oath.campaign", "TITLES")}
 
 
 def choices(name: str):
     """The allowed values of a keyword that names one of a few things, or None."""
-    if name == "method":
-        from .core.engine import METHODS
+    from importlib import import_module
 
-        return METHODS
-    if name.endswith("_power"):
-        from .his.forces import POWERS
-
-        return POWERS
-    return None
+    module, attr = CHOICES.get(name, ("odds.his.forces", "POWERS") if name.endswith("_power") else (None, None))
+    return tuple(getattr(import_module(module), attr)) if module else None
 
 
-def _widget(name, default):
+def _widget(name, default, start):
     import ipywidgets as w
 
     style = {"description_width": "160px"}
@@ -42,9 +46,10 @@ def _widget(name, default):
     elif isinstance(default, bool):
         kw.pop("continuous_update")
         widget = w.Checkbox(value=default, **kw)
+    elif name in start:
+        widget = w.Text(value=str(start[name]), **kw)
     elif default is inspect.Parameter.empty or isinstance(default, int):
-        value = START.get(name, 1) if default is inspect.Parameter.empty else default
-        widget = w.Text(value=str(value), **kw)
+        widget = w.Text(value=str(1 if default is inspect.Parameter.empty else default), **kw)
     elif isinstance(default, (tuple, list)):
         widget = w.Text(value=", ".join(default), placeholder="comma-separated", **kw)
     else:
@@ -104,7 +109,8 @@ class Calculator:
         params = procedures.parameters(self.picker.value)
         params.update({"method": "auto", "trials": 200_000, "seed": 0})
         self.params = params
-        self.widgets = {k: _widget(k, d) for k, d in params.items()}
+        start = START.get(self.picker.value, {})
+        self.widgets = {k: _widget(k, d, start) for k, d in params.items()}
         for widget in self.widgets.values():
             widget.observe(lambda _: self.compute(), names="value")
         self.form.children = list(self.widgets.values())
@@ -131,9 +137,10 @@ class Calculator:
 
     def _draw(self, result):
         import matplotlib.pyplot as plt
+        from IPython.display import display
 
         self.picture.clear_output(wait=True)
         with self.picture:
             ax = result.plot()
-            plt.show(ax.figure)
+            display(ax.figure)
             plt.close(ax.figure)
