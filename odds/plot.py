@@ -81,10 +81,19 @@ def _title(result):
     return f"{result.procedure}: {_label(result.main)} {result.p:.1%} ({how})"
 
 
+# events that partition a procedure's outcome (the first set whose names a result has)
+PARTITIONS = (("success", "siege_continues", "withdraw", "cancelled"),
+              ("captured", "siege_broken", "still_besieged"),
+              ("attacker_win", "defender_win", "undecided"))
+
+
 def outcome_names(result):
-    """The events that partition the outcome, with their labels."""
+    """(label, probability) of the events that partition the outcome."""
     p = result.probabilities
-    if "attacker_win" in p and result.main == "attacker_win":
+    for names in PARTITIONS:
+        if all(n in p for n in names):
+            return [(_label(n), p[n]) for n in names]
+    if "attacker_win" in p:
         return [("attacker wins", p["attacker_win"]), ("defender wins", 1 - p["attacker_win"])]
     return [(_label(n), v) for n, v in p.items()]
 
