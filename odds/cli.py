@@ -12,9 +12,10 @@ from .errors import OddsError
 
 
 def _modules():
+    from .crusades import cli as crusades_cli
     from .his import cli as his_cli
 
-    return [his_cli]
+    return [his_cli, crusades_cli]
 
 
 def build_parser() -> Parser:
