@@ -238,21 +238,24 @@ def side_turn(s, n, U, G, T, TER, W, H, cfg, F, HQF, hq, walls, queue, sources, 
 @njit(cache=True)
 def morale_tests(o, n, U, G, T, TER, W, H, cfg, dice, pos, st):
     """After the enemy's turn: units of side o that took more than the threshold or were hit
-    from the rear test a d6 (-1 in melee, +1 for the defender on a wall, -1 for the besieged
-    after the siege's first turn). Damage and rear marks of every unit are then cleared."""
+    from the rear test a d6 with modifiers in their favour (-1 in melee, +1 for the defender
+    on a wall, -1 for the besieged after the siege's first turn): 'flee-above' flees on a roll
+    above morale + mod, 'hold-at-least' below morale - mod. Damage and rear marks of every
+    unit are then cleared."""
     for j in range(n):
         if U[USIDE, j] == o and U[UST, j] == ACTIVE and (U[UDMG, j] > cfg[C_THRESHOLD] or U[UREAR, j] == 1):
-            m = T[TMORALE, U[UTYPE, j]]
+            mod = 0  # in the unit's favour: +1 on a wall, -1 in melee, -1 besieged
             if locked(j, U, G, W, H):
-                m -= 1
+                mod -= 1
             if o == 1 and TER[U[UY, j], U[UX, j]] == WALL:
-                m += 1
+                mod += 1
             if cfg[C_BESIEGED] == o and cfg[C_SIEGE_TURN] > 1:
-                m -= 1
+                mod -= 1
             r, pos, st = roll_d6(dice, pos, st)
             if r < 0:
                 return pos, st, False
-            if (r > m) if cfg[C_READING] == 0 else (r < m):
+            m = T[TMORALE, U[UTYPE, j]]
+            if (r > m + mod) if cfg[C_READING] == 0 else (r < m - mod):
                 U[UST, j] = FLEEING
                 U[UFACE, j] = -U[UFACE, j]
     for j in range(n):

@@ -230,7 +230,7 @@ def _units(c, units):
 def _board(c, board):
     c.unknown("board.", board, ("width", "height", "terrain", "attacker_rows", "defender_rows",
                                 "attacker_hq", "defender_hq"))
-    w = c.int("board.width", board.get("width", 12), 2, 32)
+    w = c.int("board.width", board.get("width", 12), 1, 32)
     h = c.int("board.height", board.get("height", 10), 4, 32)
     lines = board.get("terrain", ["." * w] * h)
     if not isinstance(lines, list) or len(lines) != h:
