@@ -235,3 +235,34 @@ def test_sensitivity_flips_every_setting():
     r = crusades.sensitivity(crusades.EXAMPLES / "field.toml", battles=300, seed=1)
     flipped = {k.split("=")[0] for k in r.probabilities if k != "base"}
     assert flipped == set(crusades.SETTINGS)
+
+
+ASSAULT = crusades.EXAMPLES / "assault.toml"
+
+
+@pytest.mark.parametrize("plan, port, start, end, turn", [
+    (["wait", "wait", "wait"], False, 1, "capitulates", 2),   # no port: after two turns
+    (["wait", "wait", "wait"], True, 1, "holds", 3),
+    (["wait"], False, 2, "capitulates", 1),                   # already in its second turn
+])
+def test_siege_without_battles(plan, port, start, end, turn):
+    r = crusades.siege(ASSAULT, sieges=100, overrides={"siege.plan": plan, "siege.port": port,
+                                                       "siege.turn": start})
+    assert r[end] == 1.0 and r[f"{end}_turn"][turn] == 1.0
+    assert_pmfs_sum_to_one(r)
+
+
+def test_siege_assault_is_the_battle():
+    """Siege s and battle s use the same stream (seed, index): a one-turn assault siege falls
+    exactly when the battle is won."""
+    r = crusades.siege(ASSAULT, sieges=2000, seed=8, overrides={"siege.plan": ["assault"],
+                                                                  "siege.port": True})
+    b = crusades.run(ASSAULT, battles=2000, seed=8)
+    assert r["falls_by_assault"] == b["attacker_win"]
+    assert r["holds"] + r["besieger_destroyed"] == b["defender_win"] + b["undecided"]
+    assert_pmfs_sum_to_one(r)
+
+
+def test_siege_needs_besieged_defender():
+    with pytest.raises(OddsError, match="siege.besieged"):
+        crusades.siege(ASSAULT, sieges=10, overrides={"siege.besieged": "attacker"})

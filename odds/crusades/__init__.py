@@ -9,8 +9,9 @@ from pathlib import Path
 
 from .battle import Battle, play, run, sensitivity
 from .scenario import POLICIES, SETTINGS, Scenario, load
+from .siege import siege
 
 EXAMPLES = Path(__file__).parent / "examples"
 
 __all__ = ["Battle", "EXAMPLES", "POLICIES", "SETTINGS", "Scenario", "load", "play", "run",
-           "sensitivity"]
+           "sensitivity", "siege"]

@@ -443,3 +443,62 @@ def one_battle(counts, T, TER, cells, order, hq, HQF, cfg, dice, seed, index, hi
     if code != OUT_OF_DICE:
         _record(hist, code, rnd, first, ok, counts, T, res)
     return code, rnd, first, ok, U[:, :n].copy(), res
+
+
+HOLDS, FALLS, CAPITULATES, LIFTED, DESTROYED = range(5)
+
+
+@njit(cache=True)
+def _siege_lane(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq, sHQF, scfg,
+                plan, start, port, capitulate_after, seed, first_chunk, chunk_trials, out, lane):
+    hist = np.zeros(out.shape[1:], np.int64)
+    U, G, F, queue, sources, eng, res = _workspace(counts, TER)
+    dice = np.zeros(0, np.int64)
+    cur = np.zeros_like(counts)
+    acfg, bcfg = cfg.copy(), scfg.copy()
+    for c in range(lane, len(chunk_trials), out.shape[0]):
+        for t in range(chunk_trials[c]):
+            st = seed_stream(seed, (first_chunk + c) * CHUNK + t)
+            cur[:, :] = counts
+            end, when = HOLDS, len(plan)
+            for p in range(len(plan)):
+                turn = start + p
+                act = plan[p]
+                if act > 0:
+                    if act == 2:  # assault on the walled board
+                        acfg[C_SIEGE_TURN] = turn
+                        code, rnd, first, ok, n, st = battle(cur, T, TER, cells, order, hq, HQF, acfg, dice,
+                                                             U, G, F, queue, sources, eng, st)
+                    else:  # sortie: the garrison attacks in the open
+                        bcfg[C_SIEGE_TURN] = turn
+                        code, rnd, first, ok, n, st = battle(cur, T, sTER, scells, sorder, shq, sHQF, bcfg,
+                                                             dice, U, G, F, queue, sources, eng, st)
+                    tally(n, U, cur, eng, acfg, res)
+                    for s in range(2):
+                        for k in range(cur.shape[1]):
+                            cur[s, k] = res[s, k, 4]
+                    if act == 2 and code <= 1:
+                        end = FALLS
+                    elif act == 1 and (code == 2 or code == 3):
+                        end = LIFTED
+                    elif cur[1].sum() == 0:
+                        end = FALLS
+                    elif cur[0].sum() == 0:
+                        end = DESTROYED
+                if end == HOLDS and port == 0 and turn >= capitulate_after:
+                    end = CAPITULATES
+                if end != HOLDS:
+                    when = p + 1
+                    break
+            hist[end, when] += 1
+    out[lane] = hist
+
+
+@njit(cache=True, parallel=True)
+def siege_kernel(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq, sHQF, scfg,
+                 plan, start, port, capitulate_after, seed, first_chunk, chunk_trials, out):
+    """Adds one count per siege to out[lane, how it ended, strategic turns it lasted]."""
+    for lane in prange(out.shape[0]):
+        _siege_lane(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq, sHQF,
+                    scfg, plan, start, port, capitulate_after, seed, first_chunk, chunk_trials,
+                    out, lane)
