@@ -125,10 +125,9 @@ def best_shot(i, n, U, G, T, TER, W, cfg, st):
     """The shootable enemy with the fewest own units in the line of fire, then the nearest,
     then the weakest (ties broken): unit index or -1."""
     best, bf, bd, bh, ties = -1, INF, INF, INF, 0
-    none = np.zeros(0, np.int64)
     for j in range(n):
         if can_shoot(i, j, U, T, TER, cfg):
-            f = friends_in_line(i, j, U, G, T, W, cfg, none)
+            f = friends_in_line(i, j, U, G, T, W, cfg, U[0, :0])
             d = distance(cfg[C_METRIC], U[UX, i], U[UY, i], U[UX, j], U[UY, j])
             h = U[UHP, j] if U[UST, j] == ACTIVE else 0
             better = f < bf or (f == bf and (d < bd or (d == bd and h < bh)))

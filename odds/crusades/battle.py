@@ -36,7 +36,7 @@ class BattleResult(Result):
 def scenario_of(scenario, overrides=()) -> Scenario:
     """A Scenario from a path, a dict or a Scenario, with `overrides` applied."""
     if isinstance(scenario, Scenario):
-        return load(scenario.raw, overrides) if overrides else scenario
+        return load(scenario.raw, overrides, scenario.path) if overrides else scenario
     return load(scenario, overrides)
 
 

@@ -64,16 +64,20 @@ def bfs(field, sources, nsrc, climb, TER, W, H, queue):
 
 
 @njit(cache=True)
-def enemy_fields(s, n, U, TER, W, H, F, walls, G, queue, sources):
-    """F[0], F[1]: distance to side `s`'s active enemies; F[2] (if walls) to empty wall cells."""
+def enemy_fields(s, n, U, TER, W, H, F, walls, hold, G, queue, sources):
+    """F[0], F[1]: distance to side `s`'s active enemies for climbers / non-climbers (the
+    same without walls); F[2] (if a side holds the walls) to empty wall cells."""
     m = 0
     for j in range(n):
         if U[USIDE, j] != s and U[UST, j] == ACTIVE:
             sources[m] = U[UY, j] * W + U[UX, j]
             m += 1
     bfs(F[0], sources, m, 1, TER, W, H, queue)
-    bfs(F[1], sources, m, 0, TER, W, H, queue)
     if walls:
+        bfs(F[1], sources, m, 0, TER, W, H, queue)
+    else:
+        F[1, :] = F[0]
+    if hold:
         m = 0
         for c in range(W * H):
             if TER[c // W, c % W] == WALL and G[c] < 0:
@@ -129,11 +133,11 @@ def melee(i, j, U, G, T, W, cfg):
 
 
 @njit(cache=True)
-def shoot(i, j, U, G, T, W, cfg):
+def shoot(i, j, U, G, T, W, cfg, sources):
     """i shoots j; friendly units on the Bresenham line take the damage too (not at cavalry)."""
     dmg = strike_damage(i, U, T)
     gone = False
-    hit = np.zeros(MAX_UNITS, np.int64)
+    hit = sources[:MAX_UNITS]  # scratch space, free during a turn's actions
     for k in range(friends_in_line(i, j, U, G, T, W, cfg, hit)):
         gone = deal(hit[k], dmg, False, U, G, W) or gone
     return deal(j, dmg, True, U, G, W) or gone
@@ -197,9 +201,12 @@ def active_count(side, n, U):
 
 
 @njit(cache=True)
-def side_turn(s, n, U, G, T, TER, W, H, cfg, F, HQF, hq, walls, queue, sources, st):
-    """Side s moves every unit once. Returns (True if it took the enemy headquarters, st)."""
-    enemy_fields(s, n, U, TER, W, H, F, walls, G, queue, sources)
+def side_turn(s, n, U, G, T, TER, W, H, cfg, F, HQF, hq, walls, hold, queue, sources, st):
+    """Side s moves every unit once. Returns (True if it took the enemy headquarters, st).
+
+    The distance fields are recomputed lazily: after a unit left the board, and only when a
+    unit that is not locked in melee is about to decide (locked units never move)."""
+    dirty = True
     for i in range(n):
         if U[USIDE, i] != s:
             continue
@@ -212,6 +219,9 @@ def side_turn(s, n, U, G, T, TER, W, H, cfg, F, HQF, hq, walls, queue, sources, 
         ap = T[TSPEED, U[UTYPE, i]]
         attacks = cfg[C_ATTACKS]
         while ap > 0:
+            if dirty and not locked(i, U, G, W, H):
+                enemy_fields(s, n, U, TER, W, H, F, walls, hold, G, queue, sources)
+                dirty = False
             act, arg, st = decide(i, n, ap, attacks, U, G, T, TER, W, H, cfg, F, HQF, hq, st)
             if act == STOP or arg < 0:
                 break
@@ -222,14 +232,14 @@ def side_turn(s, n, U, G, T, TER, W, H, cfg, F, HQF, hq, walls, queue, sources, 
                 _move(i, arg, U, G, W)
                 if arg == hq[1 - s]:
                     return True, st
+                dirty = dirty or (hold and TER[arg // W, arg % W] == WALL)
             else:
                 attacks -= 1
                 if act == ATTACK:
                     gone = melee(i, arg, U, G, T, W, cfg)
                 else:
-                    gone = shoot(i, arg, U, G, T, W, cfg)
-                if gone:
-                    enemy_fields(s, n, U, TER, W, H, F, walls, G, queue, sources)
+                    gone = shoot(i, arg, U, G, T, W, cfg, sources)
+                dirty = dirty or gone
                 if U[UST, i] != ACTIVE:
                     break
     return False, st
@@ -323,7 +333,10 @@ def battle(counts, T, TER, cells, order, hq, HQF, cfg, dice, U, G, F, queue, sou
     units on the board, st)."""
     H, W = TER.shape
     n = deploy(counts, T, W, cells, order, U, G, eng)
-    walls = cfg[C_POLICY_A] == HOLD_WALLS or cfg[C_POLICY_D] == HOLD_WALLS
+    hold = cfg[C_POLICY_A] == HOLD_WALLS or cfg[C_POLICY_D] == HOLD_WALLS
+    walls = False
+    for c in range(W * H):
+        walls = walls or TER[c // W, c % W] == WALL
     pos = 0
     first = cfg[C_FIRST]
     if first == 2:
@@ -335,7 +348,7 @@ def battle(counts, T, TER, cells, order, hq, HQF, cfg, dice, U, G, F, queue, sou
     for rnd in range(1, cfg[C_TURNS] + 1):
         for half in range(2):
             s = first if half == 0 else 1 - first
-            took, st = side_turn(s, n, U, G, T, TER, W, H, cfg, F, HQF, hq, walls, queue, sources, st)
+            took, st = side_turn(s, n, U, G, T, TER, W, H, cfg, F, HQF, hq, walls, hold, queue, sources, st)
             if cfg[C_CHECK] == 1:
                 ok = ok and check_invariants(n, U, G, T, W)
             if took:
@@ -409,18 +422,36 @@ def _record(hist, code, rnd, first, ok, counts, T, res):
         hist[6 + s, upkeep] += 1
 
 
+BLOCK = 256
+
+
+@njit(cache=True)
+def battles_of(lane, lanes, first_chunk, chunk_trials, out_index):
+    """The global battle indices lane `lane` plays: blocks of BLOCK battles dealt round-robin.
+    Each battle's stream depends on its index only, so the split never changes the numbers."""
+    m, blk = 0, 0
+    for c in range(len(chunk_trials)):
+        for b0 in range(0, chunk_trials[c], BLOCK):
+            if blk % lanes == lane:
+                for t in range(b0, min(b0 + BLOCK, chunk_trials[c])):
+                    out_index[m] = (first_chunk + c) * CHUNK + t
+                    m += 1
+            blk += 1
+    return m
+
+
 @njit(cache=True)
 def _lane(counts, T, TER, cells, order, hq, HQF, cfg, seed, first_chunk, chunk_trials, out, lane):
     hist = np.zeros(out.shape[1:], np.int64)
     U, G, F, queue, sources, eng, res = _workspace(counts, TER)
     dice = np.zeros(0, np.int64)
-    for c in range(lane, len(chunk_trials), out.shape[0]):
-        for t in range(chunk_trials[c]):
-            st = seed_stream(seed, (first_chunk + c) * CHUNK + t)
-            code, rnd, first, ok, n, st = battle(counts, T, TER, cells, order, hq, HQF, cfg, dice,
-                                                 U, G, F, queue, sources, eng, st)
-            tally(n, U, counts, eng, cfg, res)
-            _record(hist, code, rnd, first, ok, counts, T, res)
+    index = np.zeros(chunk_trials.sum(), np.int64)
+    for b in range(battles_of(lane, out.shape[0], first_chunk, chunk_trials, index)):
+        st = seed_stream(seed, index[b])
+        code, rnd, first, ok, n, st = battle(counts, T, TER, cells, order, hq, HQF, cfg, dice,
+                                             U, G, F, queue, sources, eng, st)
+        tally(n, U, counts, eng, cfg, res)
+        _record(hist, code, rnd, first, ok, counts, T, res)
     out[lane] = hist
 
 
@@ -456,41 +487,41 @@ def _siege_lane(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder
     dice = np.zeros(0, np.int64)
     cur = np.zeros_like(counts)
     acfg, bcfg = cfg.copy(), scfg.copy()
-    for c in range(lane, len(chunk_trials), out.shape[0]):
-        for t in range(chunk_trials[c]):
-            st = seed_stream(seed, (first_chunk + c) * CHUNK + t)
-            cur[:, :] = counts
-            end, when = HOLDS, len(plan)
-            for p in range(len(plan)):
-                turn = start + p
-                act = plan[p]
-                if act > 0:
-                    if act == 2:  # assault on the walled board
-                        acfg[C_SIEGE_TURN] = turn
-                        code, rnd, first, ok, n, st = battle(cur, T, TER, cells, order, hq, HQF, acfg, dice,
-                                                             U, G, F, queue, sources, eng, st)
-                    else:  # sortie: the garrison attacks in the open
-                        bcfg[C_SIEGE_TURN] = turn
-                        code, rnd, first, ok, n, st = battle(cur, T, sTER, scells, sorder, shq, sHQF, bcfg,
-                                                             dice, U, G, F, queue, sources, eng, st)
-                    tally(n, U, cur, eng, acfg, res)
-                    for s in range(2):
-                        for k in range(cur.shape[1]):
-                            cur[s, k] = res[s, k, 4]
-                    if act == 2 and code <= 1:
-                        end = FALLS
-                    elif act == 1 and (code == 2 or code == 3):
-                        end = LIFTED
-                    elif cur[1].sum() == 0:
-                        end = FALLS
-                    elif cur[0].sum() == 0:
-                        end = DESTROYED
-                if end == HOLDS and port == 0 and turn >= capitulate_after:
-                    end = CAPITULATES
-                if end != HOLDS:
-                    when = p + 1
-                    break
-            hist[end, when] += 1
+    index = np.zeros(chunk_trials.sum(), np.int64)
+    for b in range(battles_of(lane, out.shape[0], first_chunk, chunk_trials, index)):
+        st = seed_stream(seed, index[b])
+        cur[:, :] = counts
+        end, when = HOLDS, len(plan)
+        for p in range(len(plan)):
+            turn = start + p
+            act = plan[p]
+            if act > 0:
+                if act == 2:  # assault on the walled board
+                    acfg[C_SIEGE_TURN] = turn
+                    code, rnd, first, ok, n, st = battle(cur, T, TER, cells, order, hq, HQF, acfg, dice,
+                                                         U, G, F, queue, sources, eng, st)
+                else:  # sortie: the garrison attacks in the open
+                    bcfg[C_SIEGE_TURN] = turn
+                    code, rnd, first, ok, n, st = battle(cur, T, sTER, scells, sorder, shq, sHQF, bcfg,
+                                                         dice, U, G, F, queue, sources, eng, st)
+                tally(n, U, cur, eng, acfg, res)
+                for s in range(2):
+                    for k in range(cur.shape[1]):
+                        cur[s, k] = res[s, k, 4]
+                if act == 2 and code <= 1:
+                    end = FALLS
+                elif act == 1 and (code == 2 or code == 3):
+                    end = LIFTED
+                elif cur[1].sum() == 0:
+                    end = FALLS
+                elif cur[0].sum() == 0:
+                    end = DESTROYED
+            if end == HOLDS and port == 0 and turn >= capitulate_after:
+                end = CAPITULATES
+            if end != HOLDS:
+                when = p + 1
+                break
+        hist[end, when] += 1
     out[lane] = hist
 
 

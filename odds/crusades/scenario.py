@@ -80,10 +80,11 @@ class Scenario:
         return out
 
 
-def load(source, overrides=()) -> Scenario:
-    """Read a scenario from a TOML path (or a dict), apply ``KEY=VALUE`` overrides, validate."""
+def load(source, overrides=(), name=None) -> Scenario:
+    """Read a scenario from a TOML path (or a dict), apply ``KEY=VALUE`` overrides, validate.
+    `name` is what error messages call it (default: the path, or '<scenario>')."""
     if isinstance(source, dict):
-        raw, name = _copy(source), "<scenario>"
+        raw, name = _copy(source), name or "<scenario>"
     else:
         name = str(source)
         try:

@@ -37,7 +37,7 @@ def sortie_scenario(sc):
     raw["attacker"] = {**sc.raw.get("attacker", {}), "policy": "hold-line"}
     raw["defender"] = {**sc.raw.get("defender", {}), "policy": "advance"}
     raw["rules"] = {**sc.raw.get("rules", {}), "first_player": "defender"}
-    return load(raw)
+    return load(raw, name=sc.path + " (sortie board)")
 
 
 def summarise(hist):
