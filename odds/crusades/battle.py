@@ -91,6 +91,20 @@ def arrays(sc: Scenario, check=False, counts=None):
             type_order(sc), hq, hqf, config(sc, check))
 
 
+def kernel_args(sc: Scenario, check=False, dice=None, final=0, siege=None):
+    """Arguments of kernel.kernel before (seed, first_chunk, chunk_trials, out): this board,
+    the sortie board and plan of a siege (`siege` = (sortie Scenario, plan, start, port,
+    capitulate_after)), the scripted `dice`, and `final` columns for one battle's units."""
+    own = arrays(sc, check)
+    if siege is None:
+        field, plan, start, port, after = own, np.zeros(0, np.int64), 1, 1, 1
+    else:
+        field, plan, start, port, after = arrays(siege[0], check), *siege[1:]
+    dice = np.zeros(0, np.int64) if dice is None else np.asarray(dice, np.int64)
+    return (*own, *field[2:], plan, start, port, after, dice,
+            np.zeros((S.NFU + 1, final), np.int64))
+
+
 def shape(sc: Scenario):
     K = sc.counts.shape[1]
     upkeep = (sc.counts * sc.types[S.TUPKEEP][None, :]).sum(axis=1).max()
@@ -155,7 +169,7 @@ def lanchester(sc: Scenario) -> str:
 
 def _procedure(sc: Scenario, check=False, name="crusades.battle"):
     return Procedure(name, shape(sc), lambda h: summarise(h, sc, check), "attacker_win", None,
-                     ("odds.crusades.kernel", "run_kernel"), lambda: arrays(sc, check),
+                     ("odds.crusades.kernel", "kernel"), lambda: kernel_args(sc, check),
                      settings_of(sc))
 
 
@@ -208,7 +222,7 @@ def play(scenario, *, dice=None, seed=0, index=0, overrides=(), check=True) -> B
     Scripted dice are used in order for every morale test (and, with first_player='random',
     one die first: 1-3 the attacker moves first). Running out raises OddsError.
     """
-    from .kernel import one_battle
+    from .kernel import kernel
 
     sc = scenario_of(scenario, overrides)
     script = np.zeros(0, np.int64)
@@ -220,15 +234,20 @@ def play(scenario, *, dice=None, seed=0, index=0, overrides=(), check=True) -> B
         script = np.array(dice, np.int64) if dice else np.zeros(0, np.int64)
         if not dice:
             raise OddsError("dice: empty script (give at least one roll, 1 to 6)")
-    hist = np.zeros(shape(sc), np.int64)
-    code, rnd, first, ok, U, res = one_battle(*arrays(sc, check), script, np.uint64(seed),
-                                              np.int64(index), hist)
+    out = np.zeros((1,) + shape(sc), np.int64)
+    args = kernel_args(sc, check, script, S.MAX_UNITS)
+    kernel(*args, np.uint64(seed), int(index), np.ones(1, np.int64), out)
+    hist, final = out[0], args[-1]
+    code, rnd, first, ok, n = final[S.NFU, :5]
+    U = final[:S.NFU, :n]
     if code == S.OUT_OF_DICE:
         raise OddsError(f"dice: the script {dice} ran out before the battle ended (give more rolls)")
     units = [{"side": SIDES[U[S.USIDE, j]], "type": sc.type_names[U[S.UTYPE, j]],
               "x": int(U[S.UX, j]), "y": int(U[S.UY, j]), "health": int(U[S.UHP, j]),
-              "state": S.STATE_NAMES[U[S.UST, j]]} for j in range(U.shape[1])]
-    tally = {(SIDES[s], name): dict(zip(S.CATEGORIES, map(int, res[s, k])))
+              "state": S.STATE_NAMES[U[S.UST, j]]} for j in range(n)]
+    K = len(sc.type_names)
+    tally = {(SIDES[s], name): {cat: int(np.argmax(hist[ROWS_HEAD + (s * K + k) * S.N_CAT + c]))
+                                for c, cat in enumerate(S.CATEGORIES)}
              for s in range(2) for k, name in enumerate(sc.type_names) if sc.counts[s, k]}
     probabilities, pmfs = summarise(hist, sc, check)
     note = f"scripted dice {dice}" if dice is not None else f"battle {index} of seed {seed}"

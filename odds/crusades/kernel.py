@@ -440,96 +440,92 @@ def battles_of(lane, lanes, first_chunk, chunk_trials, out_index):
     return m
 
 
-@njit(cache=True)
-def _lane(counts, T, TER, cells, order, hq, HQF, cfg, seed, first_chunk, chunk_trials, out, lane):
-    hist = np.zeros(out.shape[1:], np.int64)
-    U, G, F, queue, sources, eng, res = _workspace(counts, TER)
-    dice = np.zeros(0, np.int64)
-    index = np.zeros(chunk_trials.sum(), np.int64)
-    for b in range(battles_of(lane, out.shape[0], first_chunk, chunk_trials, index)):
-        st = seed_stream(seed, index[b])
-        code, rnd, first, ok, n, st = battle(counts, T, TER, cells, order, hq, HQF, cfg, dice,
-                                             U, G, F, queue, sources, eng, st)
-        tally(n, U, counts, eng, cfg, res)
-        _record(hist, code, rnd, first, ok, counts, T, res)
-    out[lane] = hist
-
-
-@njit(cache=True, parallel=True)
-def run_kernel(counts, T, TER, cells, order, hq, HQF, cfg, seed, first_chunk, chunk_trials, out):
-    """Adds one count per battle to each row of out[lane, row, value]."""
-    for lane in prange(out.shape[0]):
-        _lane(counts, T, TER, cells, order, hq, HQF, cfg, seed, first_chunk, chunk_trials, out, lane)
-
-
-@njit(cache=True)
-def one_battle(counts, T, TER, cells, order, hq, HQF, cfg, dice, seed, index, hist):
-    """Battle `index` of `seed` (or with scripted dice) counted into `hist`; returns the
-    outcome code, round, first side, invariants ok, the final units U[:, :n] and the tally."""
-    U, G, F, queue, sources, eng, res = _workspace(counts, TER)
-    st = seed_stream(np.uint64(seed), index)
-    code, rnd, first, ok, n, st = battle(counts, T, TER, cells, order, hq, HQF, cfg, dice,
-                                         U, G, F, queue, sources, eng, st)
-    tally(n, U, counts, eng, cfg, res)
-    if code != OUT_OF_DICE:
-        _record(hist, code, rnd, first, ok, counts, T, res)
-    return code, rnd, first, ok, U[:, :n].copy(), res
-
-
 HOLDS, FALLS, CAPITULATES, LIFTED, DESTROYED = range(5)
 
 
 @njit(cache=True)
-def _siege_lane(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq, sHQF, scfg,
-                plan, start, port, capitulate_after, seed, first_chunk, chunk_trials, out, lane):
+def _siege(cur, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq, sHQF, scfg, plan,
+           start, port, capitulate_after, dice, U, G, F, queue, sources, eng, res, st):
+    """One siege (see siege.py): (how it ended, strategic turns it lasted, st)."""
+    for p in range(len(plan)):
+        turn = start + p
+        act = plan[p]
+        end = HOLDS
+        if act > 0:
+            if act == 2:  # assault on the walled board
+                cfg[C_SIEGE_TURN] = turn
+                code, rnd, first, ok, n, st = battle(cur, T, TER, cells, order, hq, HQF, cfg, dice,
+                                                     U, G, F, queue, sources, eng, st)
+            else:  # sortie: the garrison attacks in the open
+                scfg[C_SIEGE_TURN] = turn
+                code, rnd, first, ok, n, st = battle(cur, T, sTER, scells, sorder, shq, sHQF, scfg,
+                                                     dice, U, G, F, queue, sources, eng, st)
+            tally(n, U, cur, eng, cfg, res)
+            for s in range(2):
+                for k in range(cur.shape[1]):
+                    cur[s, k] = res[s, k, 4]
+            if act == 2 and code <= 1:
+                end = FALLS
+            elif act == 1 and (code == 2 or code == 3):
+                end = LIFTED
+            elif cur[1].sum() == 0:
+                end = FALLS
+            elif cur[0].sum() == 0:
+                end = DESTROYED
+        if end == HOLDS and port == 0 and turn >= capitulate_after:
+            end = CAPITULATES
+        if end != HOLDS:
+            return end, p + 1, st
+    return HOLDS, len(plan), st
+
+
+@njit(cache=True)
+def _lane(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq, sHQF, scfg,
+          plan, start, port, capitulate_after, dice, final, seed, first_chunk, chunk_trials,
+          out, lane):
     hist = np.zeros(out.shape[1:], np.int64)
     U, G, F, queue, sources, eng, res = _workspace(counts, TER)
-    dice = np.zeros(0, np.int64)
     cur = np.zeros_like(counts)
     acfg, bcfg = cfg.copy(), scfg.copy()
-    index = np.zeros(chunk_trials.sum(), np.int64)
-    for b in range(battles_of(lane, out.shape[0], first_chunk, chunk_trials, index)):
+    index = np.zeros(max(1, chunk_trials.sum()), np.int64)
+    if final.shape[1] > 0:  # one battle: number `first_chunk`
+        m = 1
+        index[0] = first_chunk
+    else:
+        m = battles_of(lane, out.shape[0], first_chunk, chunk_trials, index)
+    for b in range(m):
         st = seed_stream(seed, index[b])
-        cur[:, :] = counts
-        end, when = HOLDS, len(plan)
-        for p in range(len(plan)):
-            turn = start + p
-            act = plan[p]
-            if act > 0:
-                if act == 2:  # assault on the walled board
-                    acfg[C_SIEGE_TURN] = turn
-                    code, rnd, first, ok, n, st = battle(cur, T, TER, cells, order, hq, HQF, acfg, dice,
-                                                         U, G, F, queue, sources, eng, st)
-                else:  # sortie: the garrison attacks in the open
-                    bcfg[C_SIEGE_TURN] = turn
-                    code, rnd, first, ok, n, st = battle(cur, T, sTER, scells, sorder, shq, sHQF, bcfg,
-                                                         dice, U, G, F, queue, sources, eng, st)
-                tally(n, U, cur, eng, acfg, res)
-                for s in range(2):
-                    for k in range(cur.shape[1]):
-                        cur[s, k] = res[s, k, 4]
-                if act == 2 and code <= 1:
-                    end = FALLS
-                elif act == 1 and (code == 2 or code == 3):
-                    end = LIFTED
-                elif cur[1].sum() == 0:
-                    end = FALLS
-                elif cur[0].sum() == 0:
-                    end = DESTROYED
-            if end == HOLDS and port == 0 and turn >= capitulate_after:
-                end = CAPITULATES
-            if end != HOLDS:
-                when = p + 1
-                break
-        hist[end, when] += 1
+        if len(plan) == 0:
+            code, rnd, first, ok, n, st = battle(counts, T, TER, cells, order, hq, HQF, cfg, dice,
+                                                 U, G, F, queue, sources, eng, st)
+            tally(n, U, counts, eng, cfg, res)
+            if code != OUT_OF_DICE:
+                _record(hist, code, rnd, first, ok, counts, T, res)
+            if final.shape[1] > 0:
+                final[:NFU, :n] = U[:, :n]
+                final[NFU, 0] = code
+                final[NFU, 1] = rnd
+                final[NFU, 2] = first
+                final[NFU, 3] = 1 if ok else 0
+                final[NFU, 4] = n
+        else:
+            cur[:, :] = counts
+            end, when, st = _siege(cur, T, TER, cells, order, hq, HQF, acfg, sTER, scells, sorder,
+                                   shq, sHQF, bcfg, plan, start, port, capitulate_after, dice,
+                                   U, G, F, queue, sources, eng, res, st)
+            hist[end, when] += 1
     out[lane] = hist
 
 
 @njit(cache=True, parallel=True)
-def siege_kernel(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq, sHQF, scfg,
-                 plan, start, port, capitulate_after, seed, first_chunk, chunk_trials, out):
-    """Adds one count per siege to out[lane, how it ended, strategic turns it lasted]."""
+def kernel(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq, sHQF, scfg,
+           plan, start, port, capitulate_after, dice, final, seed, first_chunk, chunk_trials, out):
+    """The one compiled entry point (one compile for every use):
+    - battles (plan empty): one count per battle in each row of out[lane, row, value];
+    - sieges (plan given): one count per siege in out[lane, how it ended, turns];
+    - one battle (final has columns): battle number `first_chunk`, with `dice` if given,
+      its final units in final[:NFU] and (code, round, first, ok, n) in final[NFU]."""
     for lane in prange(out.shape[0]):
-        _siege_lane(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq, sHQF,
-                    scfg, plan, start, port, capitulate_after, seed, first_chunk, chunk_trials,
-                    out, lane)
+        _lane(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq, sHQF, scfg,
+              plan, start, port, capitulate_after, dice, final, seed, first_chunk, chunk_trials,
+              out, lane)

@@ -23,7 +23,7 @@ import numpy as np
 
 from ..core.engine import McOptions, Procedure, solve
 from ..errors import OddsError
-from .battle import BattleResult, arrays, scenario_of, settings_of
+from .battle import BattleResult, kernel_args, scenario_of, settings_of
 from .scenario import SIEGE_ACTIONS, load
 from .state import C_BESIEGED
 
@@ -62,18 +62,19 @@ def siege(scenario, *, sieges=None, seed=None, overrides=(), threads=None, preci
     mc = McOptions.make(sc.battles if sieges is None else sieges, sc.seed if seed is None else seed,
                         precision, 10**9, threads, progress)
 
+    siege_args = (field, plan, sc.siege["turn"], int(sc.siege["port"]), sc.siege["capitulate_after"])
+
     def args():
-        a, b = arrays(sc), arrays(field)
-        a[-1][C_BESIEGED] = b[-1][C_BESIEGED] = 1  # the garrison, in both battles
-        return (*a, *b[2:], plan, sc.siege["turn"], int(sc.siege["port"]),
-                sc.siege["capitulate_after"])
+        a = kernel_args(sc, siege=siege_args)
+        a[7][C_BESIEGED] = a[13][C_BESIEGED] = 1  # the garrison, in both battles' cfg
+        return a
 
     settings = settings_of(sc)
     settings.update(plan=list(sc.siege["plan"]), port=sc.siege["port"],
                     capitulate_after=sc.siege["capitulate_after"],
                     sortie="garrison advance, moves first; besieger hold-line; open board")
     proc = Procedure("crusades.siege", (len(ENDS), len(plan) + 1), summarise, "falls_by_assault",
-                     None, ("odds.crusades.kernel", "siege_kernel"), args, settings)
+                     None, ("odds.crusades.kernel", "kernel"), args, settings)
     res = solve(proc, "mc", mc)
     notes = ("the unit numbers of this scenario are illustrative",) if sc.illustrative else ()
     return BattleResult(**{**res.__dict__, "probabilities": dict(res.probabilities),
