@@ -1,7 +1,6 @@
 """Crusades tactical battle (RULES.md §3): scenarios, hand-computed scripted battles, an
 enumerated tiny battle against the simulation, invariants on every simulated battle, mirror
 symmetry, reproducibility, bad input."""
-import itertools
 import json
 from fractions import Fraction
 
@@ -266,3 +265,30 @@ def test_siege_assault_is_the_battle():
 def test_siege_needs_besieged_defender():
     with pytest.raises(OddsError, match="siege.besieged"):
         crusades.siege(ASSAULT, sieges=10, overrides={"siege.besieged": "attacker"})
+
+
+@pytest.mark.parametrize("facing, dice, outcome_round, fled", [
+    ("enemy-edge", [6], 1, 1),   # struck from behind: a test although 1 damage; 6 > 3-1 flees
+    ("enemy-edge", [1, 1, 1], 3, 0),  # holds each time, the 3rd blow kills (3 health)
+    ("none", None, 3, 0),        # no rear attacks: no test, no dice needed
+])
+def test_scripted_rear_attack(facing, dice, outcome_round, fled):
+    """The attacker stands on the cell behind the defender (who faces the attacker's edge)."""
+    sc = tiny(dict(health=9, attack=1, speed=1, morale=3, range=1, upkeep=1),
+              dict(WALL_FOOT, health=3), width=1, height=4, rules={"facing": facing})
+    sc["board"].update(attacker_rows=[2], defender_rows=[1])
+    b = crusades.play(sc, dice=dice)
+    assert (b.outcome, b.round) == ("attacker_wins_by_rout", outcome_round)
+    assert b.tally[("defender", "d")]["fled"] == fled
+
+
+def test_scripted_headquarters_taken():
+    """A fast rider goes round a stationary defender into its empty headquarters: 5 steps."""
+    rider = dict(health=6, attack=2, speed=6, morale=4, range=1, upkeep=3, mounted=True)
+    sc = tiny(rider, TARGET, width=5, height=5)
+    sc["board"]["defender_hq"] = [0, 4]
+    b = crusades.play(sc, dice=[1])
+    assert (b.outcome, b.round) == ("attacker_takes_headquarters", 1)
+    rider_end = [u for u in b.units if u["side"] == "attacker"][0]
+    assert (rider_end["x"], rider_end["y"]) == (0, 4)
+    assert b.result["ended_by_headquarters"] == 1.0

@@ -52,14 +52,7 @@ def enemy(U, i, j):
 @njit(cache=True)
 def locked(i, U, G, W, H):
     """True if an active enemy stands on one of the 4 neighbours (melee lock)."""
-    x, y = U[UX, i], U[UY, i]
-    for d in range(4):
-        nx, ny = x + DX[d], y + DY[d]
-        if 0 <= nx < W and 0 <= ny < H:
-            j = G[ny * W + nx]
-            if j >= 0 and enemy(U, i, j) and U[UST, j] == ACTIVE:
-                return True
-    return False
+    return next_to_enemy(i, U[UX, i], U[UY, i], U, G, W, H)
 
 
 @njit(cache=True)
@@ -155,21 +148,37 @@ def best_adjacent(i, U, G, W, H, cfg, st):
 
 
 @njit(cache=True)
-def step_down(i, field, U, G, T, TER, W, H, cfg, st, only=-1):
+def step_down(i, field, U, G, T, TER, W, H, cfg, st, only=-1, avoid=False):
     """A neighbouring cell the unit can enter that is strictly closer on `field` (and of
-    terrain `only` if given), or -1."""
+    terrain `only` if given), or -1. With `avoid`, cells next to an active enemy (where the
+    unit would be locked in melee) come after the others of the same distance."""
     x, y = U[UX, i], U[UY, i]
     cur = field[y * W + x]
-    best, bv, ties = -1, cur, 0
+    best, bv, ties = -1, INF, 0
     for d in range(4):
         nx, ny = x + DX[d], y + DY[d]
         if 0 <= nx < W and 0 <= ny < H:
             c = ny * W + nx
             if field[c] < cur and can_enter(i, c, U, G, T, TER, W) and (only < 0 or TER[ny, nx] == only):
-                take, ties, st = pick(field[c] < bv, field[c] == bv, ties, cfg, st)
+                v = 2 * field[c]
+                if avoid and next_to_enemy(i, nx, ny, U, G, W, H):
+                    v += 1
+                take, ties, st = pick(v < bv, v == bv, ties, cfg, st)
                 if take:
-                    best, bv = c, field[c]
+                    best, bv = c, v
     return best, st
+
+
+@njit(cache=True)
+def next_to_enemy(i, x, y, U, G, W, H):
+    """True if cell (x, y) touches an active enemy of unit i."""
+    for d in range(4):
+        nx, ny = x + DX[d], y + DY[d]
+        if 0 <= nx < W and 0 <= ny < H:
+            j = G[ny * W + nx]
+            if j >= 0 and enemy(U, i, j) and U[UST, j] == ACTIVE:
+                return True
+    return False
 
 
 @njit(cache=True)
@@ -205,7 +214,7 @@ def advance(i, n, ap, attacks, U, G, T, TER, W, H, cfg, F, HQF, hq, st):
     s, cls = U[USIDE, i], 1 - T[TCLIMB, U[UTYPE, i]]
     here = U[UY, i] * W + U[UX, i]
     if G[hq[1 - s]] < 0 and HQF[s, cls, here] <= ap:
-        c, st = step_down(i, HQF[s, cls], U, G, T, TER, W, H, cfg, st)
+        c, st = step_down(i, HQF[s, cls], U, G, T, TER, W, H, cfg, st, -1, True)
         if c >= 0:
             return MOVE, c, st
     c, st = step_down(i, F[cls], U, G, T, TER, W, H, cfg, st)

@@ -9,6 +9,10 @@ mode, from a list (a 'random' first player then takes one die: 1-3 attacker).
 `run_kernel` fills the histogram rows described by `layout`: outcome code, round of decision,
 first player, invariant violations, units lost and upkeep lost per side, and per side, type
 and category (survived, killed, fled, captured, returned) the count of units.
+
+Everything runs through one parallel entry point, `kernel`, so numba compiles once (about
+20-45 s cold, then loaded from the disk cache). Developers: numba's cache does not notice
+edits to ai.py or state.py; delete odds/crusades/__pycache__/*.nb* after changing them.
 """
 import numpy as np
 from numba import njit, prange
@@ -16,7 +20,7 @@ from numba import njit, prange
 from ..core.montecarlo import CHUNK
 from ..core.rng import next_u64, seed_stream
 from .ai import ATTACK, DX, DY, HOLD_WALLS, INF, MOVE, STOP, decide, friends_in_line, locked
-from .state import (ACTIVE, C_ATTACKS, C_BESIEGED, C_CHECK, C_FACING, C_FIRST, C_LOF, C_READING,
+from .state import (ACTIVE, C_ATTACKS, C_BESIEGED, C_CHECK, C_FACING, C_FIRST, C_READING,
                     C_POLICY_A, C_POLICY_D, C_RETALIATION, C_RETURN, C_SIEGE_TURN, C_TIE, C_THRESHOLD, C_TURNS, CAPTURED, DEAD,
                     ESCAPED, FLEEING, MAX_UNITS, N_CAT, NFU, OUT_OF_DICE, TATTACK, TBONUS, TCLIMB,
                     THEALTH, TMORALE, TMOUNTED, TSPEED, TUPKEEP, UDMG, UFACE, UFIRST, UHP, UMOVED,
@@ -240,6 +244,8 @@ def side_turn(s, n, U, G, T, TER, W, H, cfg, F, HQF, hq, walls, hold, queue, sou
                 else:
                     gone = shoot(i, arg, U, G, T, W, cfg, sources)
                 dirty = dirty or gone
+                if gone and active_count(1 - s, n, U) == 0:
+                    return False, st  # routed: nothing is left to take a headquarters from
                 if U[UST, i] != ACTIVE:
                     break
     return False, st
