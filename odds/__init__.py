@@ -2,9 +2,9 @@
 
 Importing this package and answering an exact question does not import numba.
 """
-from . import his, oath
+from . import crusades, his, oath
 from .core.result import Result
 from .errors import OddsError
 
-__all__ = ["OddsError", "Result", "his", "oath"]
+__all__ = ["OddsError", "Result", "crusades", "his", "oath"]
 __version__ = "0.1.0"

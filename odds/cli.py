@@ -13,11 +13,12 @@ from .errors import OddsError
 
 def _modules():
     from . import serve, sweep_cli
+    from .crusades import cli as crusades_cli
     from .his import cli as his_cli
     from .his import naval_cli
     from .oath import cli as oath_cli
 
-    return [his_cli, naval_cli, oath_cli, sweep_cli, serve]
+    return [his_cli, naval_cli, oath_cli, crusades_cli, sweep_cli, serve]
 
 
 def build_parser() -> Parser:

@@ -3,6 +3,7 @@
 
 def examples():
     """(title, Result) pairs."""
+    from . import crusades
     from .his import assault, field_battle, naval_battle, siege
     from .oath import campaign
 
@@ -35,3 +36,7 @@ def examples():
            naval_battle(ruleset="his", attacker_squadrons=3, attacker_leader=1,
                         defender_squadrons=2, defender_corsairs=2, defender_power="ottoman",
                         defender_cards=["janissaries:if-needed"], port=True, method="mc", seed=1))
+    yield ("Crusades: assault on a walled city (illustrative units, 20,000 battles)",
+           crusades.run(crusades.EXAMPLES / "assault.toml"))
+    yield ("Crusades: the same city besieged: wait a turn, then assault twice (no port)",
+           crusades.siege(crusades.EXAMPLES / "assault.toml", sieges=20000))

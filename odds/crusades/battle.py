@@ -1,0 +1,287 @@
+"""The public battle functions: `run` (Monte Carlo over battles), `play` (one battle, seeded or
+with scripted dice), `sensitivity`, and the histogram summary both use.
+
+The outcome histogram ``hist[row, value]`` (see kernel.py) holds one count per battle in every
+row; `summarise` is linear in it, so it turns counts or probabilities into the Result.
+"""
+from __future__ import annotations
+
+import math
+from collections import deque
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..core.engine import McOptions, Procedure, solve
+from ..core.result import Result
+from ..errors import OddsError
+from . import state as S
+from .scenario import INT_ALTERNATIVES, POLICIES, SETTINGS, SIDES, Scenario, deployment_cells, load, type_order
+
+ROWS_HEAD = 8
+
+
+class BattleResult(Result):
+    """A Result whose JSON also carries `battles` and each side's mean units lost."""
+
+    def to_json(self) -> dict:
+        out = super().to_json()
+        out["battles"] = self.trials
+        for side in SIDES:
+            if f"{side}_units_lost" in self.pmfs:
+                out[f"{side}_mean_units_lost"] = self.expected(f"{side}_units_lost")
+        return out
+
+
+def scenario_of(scenario, overrides=()) -> Scenario:
+    """A Scenario from a path, a dict or a Scenario, with `overrides` applied."""
+    if isinstance(scenario, Scenario):
+        return load(scenario.raw, overrides, scenario.path) if overrides else scenario
+    return load(scenario, overrides)
+
+
+def config(sc: Scenario, check=False) -> np.ndarray:
+    """The settings as the kernel's integer codes (state.C_*)."""
+    st = sc.settings
+    code = lambda key: SETTINGS[key][1].index(st[key])
+    cfg = np.zeros(S.NCFG, np.int64)
+    cfg[S.C_THRESHOLD] = st["morale_damage_threshold"]
+    cfg[S.C_READING] = code("morale_reading")
+    cfg[S.C_TURNS] = st["turn_limit"]
+    cfg[S.C_FIRST] = code("first_player")
+    cfg[S.C_LOF] = code("line_of_fire")
+    cfg[S.C_RETALIATION] = int(st["retaliation"])
+    cfg[S.C_FACING] = code("facing")
+    cfg[S.C_ATTACKS] = st["attacks_per_turn"]
+    cfg[S.C_RETURN] = code("fled_return")
+    cfg[S.C_TIE] = code("tie_break")
+    cfg[S.C_METRIC] = code("range_metric")
+    cfg[S.C_POLICY_A] = POLICIES.index(sc.policies[0])
+    cfg[S.C_POLICY_D] = POLICIES.index(sc.policies[1])
+    cfg[S.C_SIEGE_TURN] = sc.siege["turn"] if sc.siege["on"] else 1
+    cfg[S.C_BESIEGED] = SIDES.index(sc.siege["besieged"]) if sc.siege["on"] else -1
+    cfg[S.C_CHECK] = int(check)
+    return cfg
+
+
+def _bfs(terrain, start, climb):
+    h, w = terrain.shape
+    out = np.full(h * w, 1 << 40, np.int64)
+    out[start] = 0
+    queue = deque([start])
+    while queue:
+        c = queue.popleft()
+        x, y = c % w, c // w
+        for nx, ny in ((x, y + 1), (x + 1, y), (x, y - 1), (x - 1, y)):
+            if 0 <= nx < w and 0 <= ny < h and out[ny * w + nx] > out[c] + 1 \
+                    and (climb or terrain[ny, nx] != S.WALL):
+                out[ny * w + nx] = out[c] + 1
+                queue.append(ny * w + nx)
+    return out
+
+
+def arrays(sc: Scenario, check=False, counts=None):
+    """The kernel's arguments: counts, T, terrain, cells, order, hq, HQF, cfg."""
+    h, w = sc.terrain.shape
+    hq = np.array([y * w + x for x, y in sc.hq], np.int64)
+    hqf = np.stack([np.stack([_bfs(sc.terrain, hq[1 - s], climb) for climb in (1, 0)])
+                    for s in range(2)])
+    counts = sc.counts if counts is None else counts
+    return (np.ascontiguousarray(counts, np.int64), sc.types, sc.terrain, deployment_cells(sc),
+            type_order(sc), hq, hqf, config(sc, check))
+
+
+def kernel_args(sc: Scenario, check=False, dice=None, final=0, siege=None):
+    """Arguments of kernel.kernel before (seed, first_chunk, chunk_trials, out): this board,
+    the sortie board and plan of a siege (`siege` = (sortie Scenario, plan, start, port,
+    capitulate_after)), the scripted `dice`, and `final` columns for one battle's units."""
+    own = arrays(sc, check)
+    if siege is None:
+        field, plan, start, port, after = own, np.zeros(0, np.int64), 1, 1, 1
+    else:
+        field, plan, start, port, after = arrays(siege[0], check), *siege[1:]
+    dice = np.zeros(0, np.int64) if dice is None else np.asarray(dice, np.int64)
+    return (*own, *field[2:], plan, start, port, after, dice,
+            np.zeros((S.NFU + 1, final), np.int64))
+
+
+def shape(sc: Scenario):
+    K = sc.counts.shape[1]
+    upkeep = (sc.counts * sc.types[S.TUPKEEP][None, :]).sum(axis=1).max()
+    width = max(len(S.OUTCOMES), sc.settings["turn_limit"] + 1, int(sc.counts.sum(axis=1).max()) + 1,
+                int(upkeep) + 1)
+    return (ROWS_HEAD + 2 * K * S.N_CAT, width)
+
+
+def summarise(hist, sc: Scenario, check=False):
+    """(probabilities, pmfs) from the histogram (linear: counts or probabilities)."""
+    o = hist[0]
+    p = {"attacker_win": o[0] + o[1], "defender_win": o[2] + o[3], "undecided": o[4] + o[5],
+         "ended_by_rout": o[0] + o[2] + o[5], "ended_by_headquarters": o[1] + o[3],
+         "ended_by_turn_limit": o[4], "attacker_moved_first": hist[2, 0]}
+    if check:
+        p["invariant_violations"] = hist[3, 1]
+    totals = sc.counts.sum(axis=1)
+    upkeep = (sc.counts * sc.types[S.TUPKEEP][None, :]).sum(axis=1)
+    pmfs = {"decision_round": hist[1, :sc.settings["turn_limit"] + 1]}
+    for s, side in enumerate(SIDES):
+        pmfs[f"{side}_units_lost"] = hist[4 + s, :totals[s] + 1]
+        pmfs[f"{side}_upkeep_lost"] = hist[6 + s, :upkeep[s] + 1]
+    K = len(sc.type_names)
+    for s, side in enumerate(SIDES):
+        for k, name in enumerate(sc.type_names):
+            if sc.counts[s, k]:
+                for c, cat in enumerate(S.CATEGORIES):
+                    pmfs[f"{side}_{name}_{cat}"] = hist[ROWS_HEAD + (s * K + k) * S.N_CAT + c,
+                                                        :sc.counts[s, k] + 1]
+    return p, pmfs
+
+
+def settings_of(sc: Scenario) -> dict:
+    """What produced the numbers: every rule setting, the policies, the siege, the army sizes."""
+    out = dict(sc.settings)
+    out["attacker_policy"], out["defender_policy"] = sc.policies
+    siege = sc.siege
+    out["siege"] = (f"turn {siege['turn']}, {siege['besieged']} besieged, "
+                    f"{'port' if siege['port'] else 'no port'}") if siege["on"] else "off"
+    eng = sc.engaged()
+    out["engaged"] = f"{int(eng[0].sum())} v {int(eng[1].sum())}"
+    out["scenario"] = sc.title
+    return out
+
+
+def lanchester(sc: Scenario) -> str:
+    """Lanchester square-law estimate from the engaged units: strength = (mean attack / enemy
+    mean health) x N^2; the stronger side wins with N*sqrt(1 - weaker/stronger) left."""
+    eng = sc.engaged().astype(float)
+    T = sc.types
+    n = eng.sum(axis=1)
+    att = (eng * T[S.TATTACK]).sum(axis=1) / n
+    hp = (eng * T[S.THEALTH]).sum(axis=1) / n
+    strength = np.array([att[0] / hp[1] * n[0] ** 2, att[1] / hp[0] * n[1] ** 2])
+    if strength[0] == strength[1]:
+        return "Lanchester square-law estimate: an even fight"
+    w = int(strength[1] > strength[0])
+    left = n[w] * math.sqrt(1 - strength[1 - w] / strength[w])
+    return (f"Lanchester square-law estimate: {SIDES[w]} wins with about {left:.1f} of "
+            f"{int(n[w])} units left (ignores morale, terrain and movement)")
+
+
+def _procedure(sc: Scenario, check=False, name="crusades.battle"):
+    return Procedure(name, shape(sc), lambda h: summarise(h, sc, check), "attacker_win", None,
+                     ("odds.crusades.kernel", "kernel"), lambda: kernel_args(sc, check),
+                     settings_of(sc))
+
+
+def run(scenario, *, battles=None, seed=None, overrides=(), dice=None, method="auto",
+        threads=None, precision=None, progress=None, check=False) -> Result:
+    """Odds of a crusades tactical battle (RULES.md §3) by simulating `battles` battles.
+
+    `scenario` is a TOML path, a dict or a Scenario; `overrides` are ``KEY=VALUE`` strings (or
+    a dict) applied before validation (`--set`). `battles`/`seed` default to the scenario's.
+    `dice` plays ONE battle with these morale dice (scripted mode). Returns P(attacker_win,
+    defender_win, undecided), how battles ended, the round of decision, and per side and unit
+    type the pmfs of units survived/killed/fled/captured/returned, units and upkeep lost.
+    There is no exact engine: method 'auto' means Monte Carlo.
+    """
+    sc = scenario_of(scenario, overrides)
+    if dice is not None:
+        return play(sc, dice=dice, seed=sc.seed if seed is None else seed).result
+    mc = McOptions.make(sc.battles if battles is None else battles,
+                        sc.seed if seed is None else seed, precision, 10**9, threads, progress)
+    res = solve(_procedure(sc, check), method, mc)
+    return _wrap(res, sc)
+
+
+def _wrap(res: Result, sc: Scenario, notes=()):
+    extra = tuple(notes) + (lanchester(sc),)
+    if sc.illustrative:
+        extra += ("the unit numbers of this scenario are illustrative",)
+    return BattleResult(**{**res.__dict__, "probabilities": dict(res.probabilities),
+                           "pmfs": dict(res.pmfs), "settings": dict(res.settings),
+                           "notes": tuple(res.notes) + extra})
+
+
+@dataclass(frozen=True)
+class Battle:
+    """One battle played out: how it ended, the units at the end, and its Result."""
+
+    outcome: str
+    round: int
+    first: str
+    invariants_ok: bool
+    units: list  # dicts: side, type, x, y, health, state
+    tally: dict  # (side, type) -> {category: count}
+    hist: np.ndarray
+    result: Result
+
+
+def play(scenario, *, dice=None, seed=0, index=0, overrides=(), check=True) -> Battle:
+    """Play battle `index` of `seed`, or one battle whose morale dice are `dice` (scripted).
+
+    Scripted dice are used in order for every morale test (and, with first_player='random',
+    one die first: 1-3 the attacker moves first). Running out raises OddsError.
+    """
+    from .kernel import kernel
+
+    sc = scenario_of(scenario, overrides)
+    script = np.zeros(0, np.int64)
+    if dice is not None:
+        dice = list(dice)
+        for d in dice:
+            if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or not 1 <= d <= 6:
+                raise OddsError(f"dice: {d!r} is not a d6 roll (allowed: 1 to 6)")
+        script = np.array(dice, np.int64) if dice else np.zeros(0, np.int64)
+        if not dice:
+            raise OddsError("dice: empty script (give at least one roll, 1 to 6)")
+    out = np.zeros((1,) + shape(sc), np.int64)
+    args = kernel_args(sc, check, script, S.MAX_UNITS)
+    kernel(*args, np.uint64(seed), int(index), np.ones(1, np.int64), out)
+    hist, final = out[0], args[-1]
+    code, rnd, first, ok, n = final[S.NFU, :5]
+    U = final[:S.NFU, :n]
+    if code == S.OUT_OF_DICE:
+        raise OddsError(f"dice: the script {dice} ran out before the battle ended (give more rolls)")
+    units = [{"side": SIDES[U[S.USIDE, j]], "type": sc.type_names[U[S.UTYPE, j]],
+              "x": int(U[S.UX, j]), "y": int(U[S.UY, j]), "health": int(U[S.UHP, j]),
+              "state": S.STATE_NAMES[U[S.UST, j]]} for j in range(n)]
+    K = len(sc.type_names)
+    tally = {(SIDES[s], name): {cat: int(np.argmax(hist[ROWS_HEAD + (s * K + k) * S.N_CAT + c]))
+                                for c, cat in enumerate(S.CATEGORIES)}
+             for s in range(2) for k, name in enumerate(sc.type_names) if sc.counts[s, k]}
+    probabilities, pmfs = summarise(hist, sc, check)
+    note = f"scripted dice {dice}" if dice is not None else f"battle {index} of seed {seed}"
+    result = _wrap(Result("crusades.battle", "mc", probabilities, {k: np.asarray(v, float) for k, v in pmfs.items()},
+                          "attacker_win", trials=1, seed=seed, settings=settings_of(sc),
+                          notes=(note,)), sc)
+    return Battle(S.OUTCOMES[code], int(rnd), SIDES[first], bool(ok), units, tally, hist, result)
+
+
+def sensitivity(scenario, *, battles=None, seed=None, overrides=(), threads=None,
+                progress=False) -> Result:
+    """Flip each rule setting of RULES.md §3 one at a time; P(attacker wins) for each.
+
+    Probabilities are keyed 'base' and 'SETTING=VALUE'; every run uses the same seed (common
+    random numbers), the notes give the change from the base.
+    """
+    sc = scenario_of(scenario, overrides)
+    kw = dict(battles=battles, seed=seed, threads=threads, progress=progress)
+    base = run(sc, **kw)
+    probabilities, notes = {"base": base.p}, []
+    for key, (default, allowed, _) in SETTINGS.items():
+        current = sc.settings[key]
+        if allowed is bool:
+            values = [not current]
+        elif isinstance(allowed[0], int):
+            values = [v for v in INT_ALTERNATIVES.get(key, ()) if v != current]
+        else:
+            values = [v for v in allowed if v != current]
+        for v in values:
+            r = run(sc, overrides={key: v}, **kw)
+            label = f"{key}={str(v).lower() if isinstance(v, bool) else v}"
+            probabilities[label] = r.p
+            notes.append(f"{label}: P(attacker wins) {r.p - base.p:+.2%}")
+    return BattleResult("crusades.sensitivity", "mc", probabilities, {}, "base",
+                        trials=base.trials, seed=base.seed, settings=settings_of(sc),
+                        notes=tuple(notes))
+

@@ -1,0 +1,537 @@
+"""Numba simulator of the crusades tactical battle (RULES.md §3).
+
+One battle: deploy (20-unit cap by largest remainder), then rounds in which each side moves
+all its units (`side_turn`), then the other side tests morale. Battle b of a run uses the RNG
+stream of (seed, b), so every battle is reproducible on its own and the numbers do not depend
+on the thread count. The only dice are morale d6s; they come from the stream or, in scripted
+mode, from a list (a 'random' first player then takes one die: 1-3 attacker).
+
+`run_kernel` fills the histogram rows described by `layout`: outcome code, round of decision,
+first player, invariant violations, units lost and upkeep lost per side, and per side, type
+and category (survived, killed, fled, captured, returned) the count of units.
+
+Everything runs through one parallel entry point, `kernel`, so numba compiles once (about
+20-45 s cold, then loaded from the disk cache). Developers: numba's cache does not notice
+edits to ai.py or state.py; delete odds/crusades/__pycache__/*.nb* after changing them.
+"""
+import numpy as np
+from numba import njit, prange
+
+from ..core.montecarlo import CHUNK
+from ..core.rng import next_u64, seed_stream
+from .ai import ATTACK, DX, DY, HOLD_WALLS, INF, MOVE, STOP, decide, friends_in_line, locked
+from .state import (ACTIVE, C_ATTACKS, C_BESIEGED, C_CHECK, C_FACING, C_FIRST, C_READING,
+                    C_POLICY_A, C_POLICY_D, C_RETALIATION, C_RETURN, C_SIEGE_TURN, C_TIE, C_THRESHOLD, C_TURNS, CAPTURED, DEAD,
+                    ESCAPED, FLEEING, MAX_UNITS, N_CAT, NFU, OUT_OF_DICE, TATTACK, TBONUS, TCLIMB,
+                    THEALTH, TMORALE, TMOUNTED, TSPEED, TUPKEEP, UDMG, UFACE, UFIRST, UHP, UMOVED,
+                    UREAR, USIDE, UST, UTYPE, UX, UY, WALL, cap_counts)
+
+_cap = njit(cache=True)(cap_counts)
+
+ROWS_HEAD = 8  # outcome, round, first player, violations, lost a/d, upkeep lost a/d
+
+
+@njit(cache=True)
+def roll_d6(dice, pos, st):
+    """(die 1-6, next script position, st); -1 when a script has run out."""
+    if dice.shape[0] > 0:
+        if pos >= dice.shape[0]:
+            return -1, pos, st
+        return dice[pos], pos + 1, st
+    u, st = next_u64(st)
+    return 1 + np.int64(((u >> np.uint64(32)) * np.uint64(6)) >> np.uint64(32)), pos, st
+
+
+@njit(cache=True)
+def bfs(field, sources, nsrc, climb, TER, W, H, queue):
+    """Steps from the nearest source cell; non-climbers (climb=0) never cross walls."""
+    field[:] = INF
+    head, tail = 0, 0
+    for k in range(nsrc):
+        c = sources[k]
+        if field[c] != 0:
+            field[c] = 0
+            queue[tail] = c
+            tail += 1
+    while head < tail:
+        c = queue[head]
+        head += 1
+        x, y = c % W, c // W
+        for d in range(4):
+            nx, ny = x + DX[d], y + DY[d]
+            if 0 <= nx < W and 0 <= ny < H:
+                nc = ny * W + nx
+                if field[nc] == INF and (climb == 1 or TER[ny, nx] != WALL):
+                    field[nc] = field[c] + 1
+                    queue[tail] = nc
+                    tail += 1
+
+
+@njit(cache=True)
+def enemy_fields(s, n, U, TER, W, H, F, walls, hold, G, queue, sources):
+    """F[0], F[1]: distance to side `s`'s active enemies for climbers / non-climbers (the
+    same without walls); F[2] (if a side holds the walls) to empty wall cells."""
+    m = 0
+    for j in range(n):
+        if U[USIDE, j] != s and U[UST, j] == ACTIVE:
+            sources[m] = U[UY, j] * W + U[UX, j]
+            m += 1
+    bfs(F[0], sources, m, 1, TER, W, H, queue)
+    if walls:
+        bfs(F[1], sources, m, 0, TER, W, H, queue)
+    else:
+        F[1, :] = F[0]
+    if hold:
+        m = 0
+        for c in range(W * H):
+            if TER[c // W, c % W] == WALL and G[c] < 0:
+                sources[m] = c
+                m += 1
+        bfs(F[2], sources, m, 1, TER, W, H, queue)
+
+
+@njit(cache=True)
+def remove(j, U, G, W, state):
+    G[U[UY, j] * W + U[UX, j]] = -1
+    U[UST, j] = state
+
+
+@njit(cache=True)
+def deal(j, dmg, by_enemy, U, G, W):
+    """Damage unit j; a fleeing unit hit by the enemy surrenders. True if j left the board."""
+    if dmg <= 0:
+        return False
+    if by_enemy and U[UST, j] == FLEEING:
+        remove(j, U, G, W, CAPTURED)
+        return True
+    U[UHP, j] = max(U[UHP, j] - dmg, 0)
+    if by_enemy:
+        U[UDMG, j] += dmg
+    if U[UHP, j] == 0:
+        remove(j, U, G, W, DEAD)
+        return True
+    return False
+
+
+@njit(cache=True)
+def strike_damage(i, U, T):
+    """Attack value, +1 on a first-attack-bonus unit's first attack (used up here)."""
+    k = U[UTYPE, i]
+    dmg = T[TATTACK, k]
+    if U[UFIRST, i] == 1:
+        U[UFIRST, i] = 0
+        dmg += T[TBONUS, k]
+    return dmg
+
+
+@njit(cache=True)
+def melee(i, j, U, G, T, W, cfg):
+    """i strikes adjacent j (rear attack if from the cell behind j); optional retaliation."""
+    if cfg[C_FACING] == 0 and U[UST, j] == ACTIVE:
+        if U[UX, i] == U[UX, j] and U[UY, i] == U[UY, j] - U[UFACE, j]:
+            U[UREAR, j] = 1
+    gone = deal(j, strike_damage(i, U, T), True, U, G, W)
+    if cfg[C_RETALIATION] == 1 and not gone and U[UST, j] == ACTIVE:
+        gone = deal(i, T[TATTACK, U[UTYPE, j]], True, U, G, W) or gone
+    return gone
+
+
+@njit(cache=True)
+def shoot(i, j, U, G, T, W, cfg, sources):
+    """i shoots j; friendly units on the Bresenham line take the damage too (not at cavalry)."""
+    dmg = strike_damage(i, U, T)
+    gone = False
+    hit = sources[:MAX_UNITS]  # scratch space, free during a turn's actions
+    for k in range(friends_in_line(i, j, U, G, T, W, cfg, hit)):
+        gone = deal(hit[k], dmg, False, U, G, W) or gone
+    return deal(j, dmg, True, U, G, W) or gone
+
+
+@njit(cache=True)
+def flee(i, U, G, T, TER, W, H, cfg, st):
+    """A fleeing unit walks to its own edge with speed +1 (sideways once if blocked) and leaves."""
+    k = U[UTYPE, i]
+    ap = T[TSPEED, k] + 1
+    dy = -1 if U[USIDE, i] == 0 else 1
+    edge = 0 if U[USIDE, i] == 0 else H - 1
+    side_steps = 0
+    while ap > 0:
+        x, y = U[UX, i], U[UY, i]
+        if y == edge:
+            remove(i, U, G, W, ESCAPED)
+            return st
+        c = (y + dy) * W + x
+        if G[c] < 0 and (TER[y + dy, x] != WALL or T[TCLIMB, k] == 1):
+            _move(i, c, U, G, W)
+        elif side_steps == 0:
+            side_steps = 1
+            best = -1
+            for ddx in (-1, 1):
+                nx = x + ddx
+                if 0 <= nx < W:
+                    nc = y * W + nx
+                    if G[nc] < 0 and (TER[y, nx] != WALL or T[TCLIMB, k] == 1):
+                        if best < 0:
+                            best = nc
+                        elif cfg[C_TIE] == 0:  # random tie-break
+                            u, st = next_u64(st)
+                            if u >> np.uint64(63):
+                                best = nc
+            if best < 0:
+                return st
+            _move(i, best, U, G, W)
+        else:
+            return st
+        ap -= 1
+    return st
+
+
+@njit(cache=True, inline="always")
+def _move(i, c, U, G, W):
+    G[U[UY, i] * W + U[UX, i]] = -1
+    G[c] = i
+    U[UX, i] = c % W
+    U[UY, i] = c // W
+    U[UMOVED, i] += 1
+
+
+@njit(cache=True)
+def active_count(side, n, U):
+    m = 0
+    for j in range(n):
+        if U[USIDE, j] == side and U[UST, j] == ACTIVE:
+            m += 1
+    return m
+
+
+@njit(cache=True)
+def side_turn(s, n, U, G, T, TER, W, H, cfg, F, HQF, hq, walls, hold, queue, sources, st):
+    """Side s moves every unit once. Returns (True if it took the enemy headquarters, st).
+
+    The distance fields are recomputed lazily: after a unit left the board, and only when a
+    unit that is not locked in melee is about to decide (locked units never move)."""
+    dirty = True
+    for i in range(n):
+        if U[USIDE, i] != s:
+            continue
+        U[UMOVED, i] = 0
+        if U[UST, i] == FLEEING:
+            st = flee(i, U, G, T, TER, W, H, cfg, st)
+            continue
+        if U[UST, i] != ACTIVE or active_count(1 - s, n, U) == 0:
+            continue
+        ap = T[TSPEED, U[UTYPE, i]]
+        attacks = cfg[C_ATTACKS]
+        while ap > 0:
+            if dirty and not locked(i, U, G, W, H):
+                enemy_fields(s, n, U, TER, W, H, F, walls, hold, G, queue, sources)
+                dirty = False
+            act, arg, st = decide(i, n, ap, attacks, U, G, T, TER, W, H, cfg, F, HQF, hq, st)
+            if act == STOP or arg < 0:
+                break
+            ap -= 1
+            if act == MOVE:
+                if locked(i, U, G, W, H):
+                    break
+                _move(i, arg, U, G, W)
+                if arg == hq[1 - s]:
+                    return True, st
+                dirty = dirty or (hold and TER[arg // W, arg % W] == WALL)
+            else:
+                attacks -= 1
+                if act == ATTACK:
+                    gone = melee(i, arg, U, G, T, W, cfg)
+                else:
+                    gone = shoot(i, arg, U, G, T, W, cfg, sources)
+                dirty = dirty or gone
+                if gone and active_count(1 - s, n, U) == 0:
+                    return False, st  # routed: nothing is left to take a headquarters from
+                if U[UST, i] != ACTIVE:
+                    break
+    return False, st
+
+
+@njit(cache=True)
+def morale_tests(o, n, U, G, T, TER, W, H, cfg, dice, pos, st):
+    """After the enemy's turn: units of side o that took more than the threshold or were hit
+    from the rear test a d6 with modifiers in their favour (-1 in melee, +1 for the defender
+    on a wall, -1 for the besieged after the siege's first turn): 'flee-above' flees on a roll
+    above morale + mod, 'hold-at-least' below morale - mod. Damage and rear marks of every
+    unit are then cleared."""
+    for j in range(n):
+        if U[USIDE, j] == o and U[UST, j] == ACTIVE and (U[UDMG, j] > cfg[C_THRESHOLD] or U[UREAR, j] == 1):
+            mod = 0  # in the unit's favour: +1 on a wall, -1 in melee, -1 besieged
+            if locked(j, U, G, W, H):
+                mod -= 1
+            if o == 1 and TER[U[UY, j], U[UX, j]] == WALL:
+                mod += 1
+            if cfg[C_BESIEGED] == o and cfg[C_SIEGE_TURN] > 1:
+                mod -= 1
+            r, pos, st = roll_d6(dice, pos, st)
+            if r < 0:
+                return pos, st, False
+            m = T[TMORALE, U[UTYPE, j]]
+            if (r > m + mod) if cfg[C_READING] == 0 else (r < m - mod):
+                U[UST, j] = FLEEING
+                U[UFACE, j] = -U[UFACE, j]
+    for j in range(n):
+        U[UDMG, j] = 0
+        U[UREAR, j] = 0
+    return pos, st, True
+
+
+@njit(cache=True)
+def deploy(counts, T, W, cells, order, U, G, eng):
+    """Place the engaged units (cap of 20) side by side, type by type, on the next free
+    deployment cell of their class. Returns the number of units on the board."""
+    _cap(counts, eng, MAX_UNITS)
+    G[:] = -1
+    U[:, :] = 0
+    n = 0
+    for s in range(2):
+        ptr = np.zeros(2, np.int64)
+        for t in range(order.shape[1]):
+            k = order[s, t]
+            m = T[TMOUNTED, k]
+            for _ in range(eng[s, k]):
+                while ptr[m] < cells.shape[2] and cells[s, m, ptr[m]] >= 0 and G[cells[s, m, ptr[m]]] >= 0:
+                    ptr[m] += 1
+                if ptr[m] >= cells.shape[2] or cells[s, m, ptr[m]] < 0:
+                    eng[s, k] -= 1  # no room: stays out of the battle
+                    continue
+                c = cells[s, m, ptr[m]]
+                G[c] = n
+                U[UX, n], U[UY, n] = c % W, c // W
+                U[UHP, n] = T[THEALTH, k]
+                U[UST, n] = ACTIVE
+                U[USIDE, n] = s
+                U[UTYPE, n] = k
+                U[UFIRST, n] = 1
+                U[UFACE, n] = 1 if s == 0 else -1
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def check_invariants(n, U, G, T, W):
+    """One unit per cell, no negative health, one valid state each, no move beyond speed."""
+    on_board = 0
+    for j in range(n):
+        st = U[UST, j]
+        if st < ACTIVE or st > ESCAPED or U[UHP, j] < 0:
+            return False
+        if U[UMOVED, j] > T[TSPEED, U[UTYPE, j]] + (1 if st >= FLEEING else 0):
+            return False
+        if st <= FLEEING:
+            on_board += 1
+            if G[U[UY, j] * W + U[UX, j]] != j:
+                return False
+    used = 0
+    for c in range(G.shape[0]):
+        if G[c] >= 0:
+            used += 1
+    return used == on_board
+
+
+@njit(cache=True)
+def battle(counts, T, TER, cells, order, hq, HQF, cfg, dice, U, G, F, queue, sources, eng, st):
+    """One battle. Returns (outcome code, round of decision, first side, invariants ok,
+    units on the board, st)."""
+    H, W = TER.shape
+    n = deploy(counts, T, W, cells, order, U, G, eng)
+    hold = cfg[C_POLICY_A] == HOLD_WALLS or cfg[C_POLICY_D] == HOLD_WALLS
+    walls = False
+    for c in range(W * H):
+        walls = walls or TER[c // W, c % W] == WALL
+    pos = 0
+    first = cfg[C_FIRST]
+    if first == 2:
+        r, pos, st = roll_d6(dice, pos, st)
+        if r < 0:
+            return OUT_OF_DICE, 0, 0, True, n, st
+        first = 0 if r <= 3 else 1
+    ok = True
+    for rnd in range(1, cfg[C_TURNS] + 1):
+        for half in range(2):
+            s = first if half == 0 else 1 - first
+            took, st = side_turn(s, n, U, G, T, TER, W, H, cfg, F, HQF, hq, walls, hold, queue, sources, st)
+            if cfg[C_CHECK] == 1:
+                ok = ok and check_invariants(n, U, G, T, W)
+            if took:
+                return 1 if s == 0 else 3, rnd, first, ok, n, st
+            pos, st, enough = morale_tests(1 - s, n, U, G, T, TER, W, H, cfg, dice, pos, st)
+            if not enough:
+                return OUT_OF_DICE, rnd, first, ok, n, st
+            a, d = active_count(0, n, U), active_count(1, n, U)
+            if a == 0 and d == 0:
+                return 5, rnd, first, ok, n, st
+            if d == 0:
+                return 0, rnd, first, ok, n, st
+            if a == 0:
+                return 2, rnd, first, ok, n, st
+    return 4, cfg[C_TURNS], first, ok, n, st
+
+
+@njit(cache=True)
+def tally(n, U, counts, eng, cfg, res):
+    """res[side, type, category]: survived (incl. units left out by the cap), killed, fled
+    (fleeing or escaped), captured, returned (survived + half the fled)."""
+    res[:, :, :] = 0
+    for s in range(2):
+        for k in range(counts.shape[1]):
+            res[s, k, 0] = counts[s, k] - eng[s, k]
+    for j in range(n):
+        s, k, state = U[USIDE, j], U[UTYPE, j], U[UST, j]
+        if state == ACTIVE:
+            res[s, k, 0] += 1
+        elif state == DEAD:
+            res[s, k, 1] += 1
+        elif state == CAPTURED:
+            res[s, k, 3] += 1
+        else:
+            res[s, k, 2] += 1
+    for s in range(2):
+        for k in range(counts.shape[1]):
+            f = res[s, k, 2]
+            res[s, k, 4] = res[s, k, 0] + (f // 2 if cfg[C_RETURN] == 0 else (f + 1) // 2)
+
+
+@njit(cache=True)
+def _workspace(counts, TER):
+    H, W = TER.shape
+    U = np.zeros((NFU, MAX_UNITS), np.int64)
+    G = -np.ones(H * W, np.int64)
+    F = np.zeros((3, H * W), np.int64)
+    queue = np.zeros(H * W, np.int64)
+    sources = np.zeros(H * W, np.int64)
+    eng = np.zeros_like(counts)
+    res = np.zeros((2, counts.shape[1], N_CAT), np.int64)
+    return U, G, F, queue, sources, eng, res
+
+
+@njit(cache=True)
+def _record(hist, code, rnd, first, ok, counts, T, res):
+    hist[0, code] += 1
+    hist[1, rnd] += 1
+    hist[2, first] += 1
+    hist[3, 0 if ok else 1] += 1
+    K = counts.shape[1]
+    for s in range(2):
+        lost, upkeep = 0, 0
+        for k in range(K):
+            gone = counts[s, k] - res[s, k, 4]
+            lost += gone
+            upkeep += gone * T[TUPKEEP, k]
+            for c in range(N_CAT):
+                hist[ROWS_HEAD + (s * K + k) * N_CAT + c, res[s, k, c]] += 1
+        hist[4 + s, lost] += 1
+        hist[6 + s, upkeep] += 1
+
+
+BLOCK = 256
+
+
+@njit(cache=True)
+def battles_of(lane, lanes, first_chunk, chunk_trials, out_index):
+    """The global battle indices lane `lane` plays: blocks of BLOCK battles dealt round-robin.
+    Each battle's stream depends on its index only, so the split never changes the numbers."""
+    m, blk = 0, 0
+    for c in range(len(chunk_trials)):
+        for b0 in range(0, chunk_trials[c], BLOCK):
+            if blk % lanes == lane:
+                for t in range(b0, min(b0 + BLOCK, chunk_trials[c])):
+                    out_index[m] = (first_chunk + c) * CHUNK + t
+                    m += 1
+            blk += 1
+    return m
+
+
+HOLDS, FALLS, CAPITULATES, LIFTED, DESTROYED = range(5)
+
+
+@njit(cache=True)
+def _siege(cur, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq, sHQF, scfg, plan,
+           start, port, capitulate_after, dice, U, G, F, queue, sources, eng, res, st):
+    """One siege (see siege.py): (how it ended, strategic turns it lasted, st)."""
+    for p in range(len(plan)):
+        turn = start + p
+        act = plan[p]
+        end = HOLDS
+        if act > 0:
+            if act == 2:  # assault on the walled board
+                cfg[C_SIEGE_TURN] = turn
+                code, rnd, first, ok, n, st = battle(cur, T, TER, cells, order, hq, HQF, cfg, dice,
+                                                     U, G, F, queue, sources, eng, st)
+            else:  # sortie: the garrison attacks in the open
+                scfg[C_SIEGE_TURN] = turn
+                code, rnd, first, ok, n, st = battle(cur, T, sTER, scells, sorder, shq, sHQF, scfg,
+                                                     dice, U, G, F, queue, sources, eng, st)
+            tally(n, U, cur, eng, cfg, res)
+            for s in range(2):
+                for k in range(cur.shape[1]):
+                    cur[s, k] = res[s, k, 4]
+            if act == 2 and code <= 1:
+                end = FALLS
+            elif act == 1 and (code == 2 or code == 3):
+                end = LIFTED
+            elif cur[1].sum() == 0:
+                end = FALLS
+            elif cur[0].sum() == 0:
+                end = DESTROYED
+        if end == HOLDS and port == 0 and turn >= capitulate_after:
+            end = CAPITULATES
+        if end != HOLDS:
+            return end, p + 1, st
+    return HOLDS, len(plan), st
+
+
+@njit(cache=True)
+def _lane(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq, sHQF, scfg,
+          plan, start, port, capitulate_after, dice, final, seed, first_chunk, chunk_trials,
+          out, lane):
+    hist = np.zeros(out.shape[1:], np.int64)
+    U, G, F, queue, sources, eng, res = _workspace(counts, TER)
+    cur = np.zeros_like(counts)
+    acfg, bcfg = cfg.copy(), scfg.copy()
+    index = np.zeros(max(1, chunk_trials.sum()), np.int64)
+    if final.shape[1] > 0:  # one battle: number `first_chunk`
+        m = 1
+        index[0] = first_chunk
+    else:
+        m = battles_of(lane, out.shape[0], first_chunk, chunk_trials, index)
+    for b in range(m):
+        st = seed_stream(seed, index[b])
+        if len(plan) == 0:
+            code, rnd, first, ok, n, st = battle(counts, T, TER, cells, order, hq, HQF, cfg, dice,
+                                                 U, G, F, queue, sources, eng, st)
+            tally(n, U, counts, eng, cfg, res)
+            if code != OUT_OF_DICE:
+                _record(hist, code, rnd, first, ok, counts, T, res)
+            if final.shape[1] > 0:
+                final[:NFU, :n] = U[:, :n]
+                final[NFU, 0] = code
+                final[NFU, 1] = rnd
+                final[NFU, 2] = first
+                final[NFU, 3] = 1 if ok else 0
+                final[NFU, 4] = n
+        else:
+            cur[:, :] = counts
+            end, when, st = _siege(cur, T, TER, cells, order, hq, HQF, acfg, sTER, scells, sorder,
+                                   shq, sHQF, bcfg, plan, start, port, capitulate_after, dice,
+                                   U, G, F, queue, sources, eng, res, st)
+            hist[end, when] += 1
+    out[lane] = hist
+
+
+@njit(cache=True, parallel=True)
+def kernel(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq, sHQF, scfg,
+           plan, start, port, capitulate_after, dice, final, seed, first_chunk, chunk_trials, out):
+    """The one compiled entry point (one compile for every use):
+    - battles (plan empty): one count per battle in each row of out[lane, row, value];
+    - sieges (plan given): one count per siege in out[lane, how it ended, turns];
+    - one battle (final has columns): battle number `first_chunk`, with `dice` if given,
+      its final units in final[:NFU] and (code, round, first, ok, n) in final[NFU]."""
+    for lane in prange(out.shape[0]):
+        _lane(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq, sHQF, scfg,
+              plan, start, port, capitulate_after, dice, final, seed, first_chunk, chunk_trials,
+              out, lane)
