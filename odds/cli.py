@@ -47,8 +47,8 @@ def main(argv=None) -> int:
         args = build_parser().parse_args(argv)
         if getattr(args, "demo", False):
             return demo()
-        if getattr(args, "command", None):
-            return args.command(args)
+        if getattr(args, "handler", None):
+            return args.handler(args)
         result = args.run(args)
         emit(result, getattr(args, "json", False))
         if result.partial:

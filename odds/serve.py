@@ -48,4 +48,4 @@ def run(args):
 def register(games):
     serve = games.add_parser("serve", help="the interactive calculator as a web page")
     serve.add_argument("--port", type=whole, default=8866)
-    serve.set_defaults(command=run)
+    serve.set_defaults(handler=run)
