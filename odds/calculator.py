@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import inspect
+from pathlib import Path
 
 from . import procedures
 from .errors import OddsError
@@ -19,7 +20,9 @@ START = {"his.field": {"attacker": 5, "defender": 4},
          "his.assault": {"attacker": 6, "defender": 2}, "his.siege": {"attacker": 6, "defender": 2},
          "his.naval": {"attacker_squadrons": 3, "defender_squadrons": 3},
          "vq.naval": {"attacker_galleys": 3, "defender_galleys": 3},
-         "oath.campaign": {"warbands": 6, "defense_dice": 4}}
+         "oath.campaign": {"warbands": 6, "defense_dice": 4},
+         "crusades": {"scenario": str(Path(__file__).parent / "crusades" / "examples" / "field.toml"),
+                      "trials": 2000}}
 
 
 # keywords that name one of a few things -> where the allowed values live
@@ -65,6 +68,8 @@ def _value(name, widget, default):
         return v
     if isinstance(default, (tuple, list)):
         return [c.strip() for c in v.split(",") if c.strip()]
+    if default is inspect.Parameter.empty and not v.strip().lstrip("-").isdigit():
+        return v  # a required keyword given as text (e.g. a scenario file)
     if default is inspect.Parameter.empty or isinstance(default, int):
         try:
             return int(v)

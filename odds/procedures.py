@@ -18,6 +18,7 @@ PROCEDURES = {
     "his.naval": "odds.his.naval:naval_battle?ruleset=his",
     "vq.naval": "odds.his.naval:naval_battle?ruleset=vq",
     "oath.campaign": "odds.oath.campaign:campaign",
+    "crusades": "odds.crusades.battle:battle",
 }
 
 # exact answers for many cells at once: fn(list of keyword dicts) -> (probabilities, pmfs) of

@@ -6,6 +6,7 @@ row; `summarise` is linear in it, so it turns counts or probabilities into the R
 """
 from __future__ import annotations
 
+import inspect
 import math
 from collections import deque
 from dataclasses import dataclass
@@ -16,7 +17,8 @@ from ..core.engine import McOptions, Procedure, solve
 from ..core.result import Result
 from ..errors import OddsError
 from . import state as S
-from .scenario import INT_ALTERNATIVES, POLICIES, SETTINGS, SIDES, Scenario, deployment_cells, load, type_order
+from .scenario import (INT_ALTERNATIVES, POLICIES, SETTINGS, SIDES, Scenario, _override_items,
+                       deployment_cells, load, type_order)
 
 ROWS_HEAD = 8
 
@@ -191,6 +193,27 @@ def run(scenario, *, battles=None, seed=None, overrides=(), dice=None, method="a
                         sc.seed if seed is None else seed, precision, 10**9, threads, progress)
     res = solve(_procedure(sc, check), method, mc)
     return _wrap(res, sc)
+
+
+def battle(scenario, *, overrides=(), method="auto", trials=None, seed=None, precision=None,
+           threads=None, progress=None, **settings) -> Result:
+    """`run` with every rule setting of SETTINGS as a keyword (for sweeps and the calculator).
+
+    `trials` is the number of battles; `overrides` (``KEY=VALUE`` strings or a dict) can still
+    change anything else in the scenario, e.g. ``{"attacker.army.knights": 4}``.
+    """
+    for key in settings:
+        if key not in SETTINGS:
+            raise OddsError(f"{key}: not a rule setting (allowed: {', '.join(SETTINGS)})")
+    merged = dict(_override_items(overrides, "overrides"))
+    merged.update(settings)
+    return run(scenario, battles=trials, seed=seed, overrides=merged, method=method,
+               threads=threads, precision=precision, progress=progress)
+
+
+battle.__signature__ = inspect.Signature(
+    [p for p in inspect.signature(battle).parameters.values() if p.kind != p.VAR_KEYWORD]
+    + [inspect.Parameter(k, inspect.Parameter.KEYWORD_ONLY, default=v[0]) for k, v in SETTINGS.items()])
 
 
 def _wrap(res: Result, sc: Scenario, notes=()):
