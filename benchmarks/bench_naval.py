@@ -1,19 +1,14 @@
 """Naval combat throughput: our numba kernel against a plain numpy implementation, and exact latency.
 
-Run from the project root: `python benchmarks/bench_naval.py [--trials N]`. Prints battles per
-second for 4 galleys against 4 (and the same with English race-built galleons in the
-Atlantic, where 5s are drawn apart), the numpy baseline's rate in the same run, the ratio,
-and the exact engine's latency.
+Run: `python benchmarks/bench_naval.py [--quick]`. Battles per second for 4 galleys against 4
+(and 4 English race-built galleons against 4 galleons in the Atlantic, where 5s are drawn
+apart), against the numpy baseline in the same run, and the exact engine's latency.
 """
-import argparse
 import sys
-import time
-from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's odds
-
+from common import Row, best_of, rate, table
 from odds.his import naval_battle
 from odds.his.naval import Fleet, get_ruleset, outcome_index, settle, settle_table, setup
 
@@ -27,7 +22,7 @@ SCENARIOS = {
 def numpy_battles(kwargs, trials, chunk=1 << 20, seed=0, table=False):
     """Plain numpy: binomial hits per side (5s split by a second binomial), then the casualty
     rule `settle` evaluated with ufuncs on the arrays; `table=True` looks outcomes up in the
-    kernel's table instead (a tuned numpy variant, printed for reference)."""
+    kernel's table instead (a tuned numpy variant)."""
     rules = get_ruleset("vq")
     fleets = []
     for side in ("attacker", "defender"):
@@ -58,33 +53,18 @@ def numpy_battles(kwargs, trials, chunk=1 << 20, seed=0, table=False):
     return joint.reshape(b.shape)
 
 
-def rate(fn, trials):
-    start = time.perf_counter()
-    fn(trials)
-    return trials / (time.perf_counter() - start)
-
-
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--trials", type=int, default=200_000_000)
-    ap.add_argument("--numpy-trials", type=int, default=10_000_000)
-    args = ap.parse_args()
-    print(f"{'scenario':<40} {'kernel/s':>12} {'numpy/s':>12} {'ratio':>7} "
-          f"{'numpy+table/s':>14} {'ratio':>7} {'exact':>10}")
+def measure(quick=False):
+    n = 20_000_000 if quick else 200_000_000
+    rows = []
     for name, kw in SCENARIOS.items():
-        naval_battle(**kw, method="mc", trials=100_000, progress=False)  # compile / load cache
-        ours = rate(lambda n: naval_battle(**kw, method="mc", trials=n, progress=False), args.trials)
-        base = rate(lambda n: numpy_battles(kw, n), args.numpy_trials)
-        tuned = rate(lambda n: numpy_battles(kw, n, table=True), args.numpy_trials)
+        ours = rate(lambda k: naval_battle(**kw, method="mc", trials=k, progress=False), n)
+        base = rate(lambda k: numpy_battles(kw, k), n // 20)
+        rows.append(Row(f"MC naval, {name}", ours, "/s", base, "plain numpy",
+                        ">= 150 M/s and >= 10x numpy"))
         naval_battle(**kw)
-        reps = 200
-        start = time.perf_counter()
-        for _ in range(reps):
-            naval_battle(**kw)
-        exact = (time.perf_counter() - start) / reps
-        print(f"{name:<40} {ours / 1e6:>10.1f} M {base / 1e6:>10.1f} M {ours / base:>6.1f}x "
-              f"{tuned / 1e6:>12.1f} M {ours / tuned:>6.1f}x {exact * 1e6:>8.0f} us")
+        rows.append(Row(f"exact naval, {name}", best_of(lambda: naval_battle(**kw), 5, 50) * 1e6, "us"))
+    return rows
 
 
 if __name__ == "__main__":
-    main()
+    print(table(measure("--quick" in sys.argv)))

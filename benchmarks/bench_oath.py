@@ -7,11 +7,8 @@ The exact engine is compared with icepool answering the same question (when inst
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import numpy as np
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's odds
 
 from common import Row, best_of, rate, table
 from odds.oath import campaign
