@@ -52,13 +52,15 @@ def test_inverse_cdf_table_skips_certain_steps_for_big_pools():
 
 
 def _counting_kernel(interrupt_at=None):
+    """A stand-in lane: counts its chunks' trials; lane 0 logs each batch's first chunk."""
     calls = []
 
-    def kernel(seed, first_chunk, chunk_trials, out):
-        calls.append(first_chunk)
-        if interrupt_at is not None and len(calls) == interrupt_at:
-            raise KeyboardInterrupt
-        out[0, 0] += chunk_trials.sum()
+    def kernel(seed, first_chunk, chunk_trials, out, lane):
+        if lane == 0 and len(chunk_trials):
+            calls.append(first_chunk)
+            if interrupt_at is not None and len(calls) == interrupt_at:
+                raise KeyboardInterrupt
+        out[lane, 0] += chunk_trials[lane::out.shape[0]].sum()
 
     return kernel, calls
 

@@ -6,8 +6,9 @@ in any order, so a seed gives identical numbers with any thread count. Chunks ru
 between batches the runner checks the precision target, updates the progress bar, and turns
 Ctrl-C into a partial result.
 
-A kernel has the signature ``kernel(*args, seed, first_chunk, chunk_trials, out)`` and adds
-one count per trial into ``out[lane, ...]`` for ``lane in prange(out.shape[0])``.
+A kernel is one lane: ``kernel(*args, seed, first_chunk, chunk_trials, out, lane)``, compiled
+with ``nogil=True``, runs chunks lane, lane + lanes, ... of the batch and writes its counts to
+``out[lane]``. The runner runs the lanes on a pool of threads, one per core.
 """
 from __future__ import annotations
 
@@ -68,23 +69,30 @@ def run(kernel, args, shape, trials, seed, *, main=None, precision=None, threads
     `main(hist)` returns the count of the main event, for the precision target. `progress`
     None shows a bar only when the run will take over PROGRESS_AFTER_SECONDS.
     """
-    import numba
+    from concurrent.futures import ThreadPoolExecutor
+
+    from numba import config
 
     from .kernel_cache import call
 
-    lanes = threads or numba.get_num_threads()
-    numba.set_num_threads(lanes)
+    lanes = threads or config.NUMBA_NUM_THREADS
     hist = np.zeros(shape, dtype=np.int64)
     out = np.zeros((lanes,) + tuple(shape), dtype=np.int64)
+    seed = np.uint64(seed)
+    call(kernel, *args, seed, 0, np.zeros(0, dtype=np.int64), out, 0)  # compile or load first
     done, chunk, bar, partial, met = 0, 0, None, False, None
     started = time.perf_counter()
+    pool = ThreadPoolExecutor(lanes)
     try:
         while done < trials:
             n = min(BATCH_CHUNKS * CHUNK, trials - done)
             sizes = np.full(-(-n // CHUNK), CHUNK, dtype=np.int64)
             sizes[-1] = n - CHUNK * (len(sizes) - 1)
             out[...] = 0
-            call(kernel, *args, np.uint64(seed), chunk, sizes, out)
+            lanes_run = [pool.submit(kernel, *args, seed, chunk, sizes, out, lane)
+                         for lane in range(lanes)]
+            for lane in lanes_run:
+                lane.result()
             hist += out.sum(axis=0)
             done += n
             chunk += len(sizes)
@@ -96,6 +104,7 @@ def run(kernel, args, shape, trials, seed, *, main=None, precision=None, threads
     except KeyboardInterrupt:
         partial = True
     finally:
+        pool.shutdown(wait=True, cancel_futures=True)
         if bar is not None:
             bar.close()
     return Run(hist, done, partial, met)

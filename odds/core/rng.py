@@ -6,7 +6,7 @@ uint64 that the kernel threads through its loop (it stays in registers).
 
 Counts are sampled by inverse CDF from one 64-bit word: `count(u, row, base, width)` is
 `base` + the number of thresholds in `row` that `u` reaches. `width` is a compile-time
-constant (numba.literally) so the comparisons unroll into branch-free vector code; tables are
+constant (see `static`) so the comparisons unroll into branch-free vector code; tables are
 padded to a power of two (at least 8) with the largest word.
 """
 import numpy as np
@@ -15,6 +15,13 @@ from numba import njit
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
+
+
+def static(n: int) -> tuple:
+    """`n` as a compile-time constant for a kernel: a tuple of n zeros, which numba types by its
+    length, so the kernel reads it back with len() as a constant. A kernel compiles (and caches)
+    once per distinct value; unlike numba.literally, calling it costs no extra dispatch."""
+    return (0,) * int(n)
 
 
 @njit(cache=True, inline="always")

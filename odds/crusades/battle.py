@@ -259,7 +259,7 @@ def play(scenario, *, dice=None, seed=0, index=0, overrides=(), check=True) -> B
             raise OddsError("dice: empty script (give at least one roll, 1 to 6)")
     out = np.zeros((1,) + shape(sc), np.int64)
     args = kernel_args(sc, check, script, S.MAX_UNITS)
-    kernel(*args, np.uint64(seed), int(index), np.ones(1, np.int64), out)
+    kernel(*args, np.uint64(seed), int(index), np.ones(1, np.int64), out, 0)
     hist, final = out[0], args[-1]
     code, rnd, first, ok, n = final[S.NFU, :5]
     U = final[:S.NFU, :n]

@@ -10,12 +10,12 @@ mode, from a list (a 'random' first player then takes one die: 1-3 attacker).
 first player, invariant violations, units lost and upkeep lost per side, and per side, type
 and category (survived, killed, fled, captured, returned) the count of units.
 
-Everything runs through one parallel entry point, `kernel`, so numba compiles once (about
+Everything runs through one entry point, `kernel` (one lane of the runner), so numba compiles once (about
 20-45 s cold, then loaded from the disk cache). Developers: numba's cache does not notice
 edits to ai.py or state.py; delete odds/crusades/__pycache__/*.nb* after changing them.
 """
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ..core.montecarlo import CHUNK
 from ..core.rng import next_u64, seed_stream
@@ -485,10 +485,15 @@ def _siege(cur, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq, s
     return HOLDS, len(plan), st
 
 
-@njit(cache=True)
-def _lane(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq, sHQF, scfg,
-          plan, start, port, capitulate_after, dice, final, seed, first_chunk, chunk_trials,
-          out, lane):
+@njit(cache=True, nogil=True)
+def kernel(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq, sHQF, scfg,
+           plan, start, port, capitulate_after, dice, final, seed, first_chunk, chunk_trials,
+           out, lane):
+    """The one compiled entry point (one compile for every use), one lane of the runner:
+    - battles (plan empty): one count per battle in each row of out[lane, row, value];
+    - sieges (plan given): one count per siege in out[lane, how it ended, turns];
+    - one battle (final has columns): battle number `first_chunk`, with `dice` if given,
+      its final units in final[:NFU] and (code, round, first, ok, n) in final[NFU]."""
     hist = np.zeros(out.shape[1:], np.int64)
     U, G, F, queue, sources, eng, res = _workspace(counts, TER)
     cur = np.zeros_like(counts)
@@ -521,17 +526,3 @@ def _lane(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq,
                                    U, G, F, queue, sources, eng, res, st)
             hist[end, when] += 1
     out[lane] = hist
-
-
-@njit(cache=True, parallel=True)
-def kernel(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq, sHQF, scfg,
-           plan, start, port, capitulate_after, dice, final, seed, first_chunk, chunk_trials, out):
-    """The one compiled entry point (one compile for every use):
-    - battles (plan empty): one count per battle in each row of out[lane, row, value];
-    - sieges (plan given): one count per siege in out[lane, how it ended, turns];
-    - one battle (final has columns): battle number `first_chunk`, with `dice` if given,
-      its final units in final[:NFU] and (code, round, first, ok, n) in final[NFU]."""
-    for lane in prange(out.shape[0]):
-        _lane(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq, sHQF, scfg,
-              plan, start, port, capitulate_after, dice, final, seed, first_chunk, chunk_trials,
-              out, lane)

@@ -255,6 +255,6 @@ def assault(attacker, defender, *, attacker_mercenaries=0, attacker_cavalry=0,
     summary = lambda j: summarise(j, cancel, attacker_leader > 0, dfn.leader > 0)
     proc = Procedure("his.assault", (2, a.units + 1, d.units + 1), summary, "success",
                      lambda: exact_joint(a, d, cavalry_first),
-                     ("odds.his.assault_kernel", "assault_kernel"),
+                     ("odds.his.assault_kernel", "assault_lane"),
                      lambda: _kernel_args(a, d, cavalry_first), settings)
     return solve(proc, method, mc)

@@ -2,13 +2,13 @@
 
 The rule functions of assault.py (dice, casualty order, success, resolve) are compiled here,
 so both engines read one description. Table width, Surprise Attack and the Siege Artillery
-policy are compile-time (numba.literally); the siege kernel reuses `roll_pair` and `artillery`.
+policy are compile-time (core.rng.static); the siege kernel reuses `roll_pair` and `artillery`.
 """
 import numpy as np
-from numba import literally, njit, prange
+from numba import njit
 
 from ..core.dice import binomial_pmf, inverse_cdf_table, pool_pmf
-from ..core.rng import draw, seed_stream
+from ..core.rng import draw, seed_stream, static
 from .assault import attacker_dice, infantry_left, resolve, side_dice, succeeds
 
 _attacker_dice = njit(cache=True, inline="always")(attacker_dice)
@@ -41,7 +41,7 @@ def kernel_args(a, d, cavalry_first):
               side_dice(d, d.units - d.cavalry, defended, False))
     width, t56, b56, tart, bart = dice_tables(top)
     surprise = 1 if a.surprise else 2 if d.surprise else 0
-    return (width, surprise, artillery_policy(a), a.units, a.cavalry, d.units, d.cavalry,
+    return ((static(width), static(surprise), static(artillery_policy(a))), a.units, a.cavalry, d.units, d.cavalry,
             a.dice - a.penalty, d.dice - d.penalty, defended, int(cavalry_first),
             t56, b56, tart, bart)
 
@@ -81,9 +81,12 @@ def artillery(st, policy, ah, dh, ua, ud, tart, bart, width):
     return ah + more, True, st
 
 
-@njit(cache=True)
-def _lane(width, surprise, policy, ua, ca, ud, cd, abonus, dbonus, defended, cav_first,
-          t56, b56, tart, bart, seed, first_chunk, chunk_trials, out, lane):
+@njit(cache=True, nogil=True)
+def assault_lane(modes, ua, ca, ud, cd, abonus, dbonus, defended, cav_first,
+                 t56, b56, tart, bart, seed, first_chunk, chunk_trials, out, lane):
+    """One lane of the runner: one count per assault in out[lane, hit, attacker losses,
+    defender losses] (modes: table width, who surprises, Siege Artillery policy)."""
+    width, surprise, policy = len(modes[0]), len(modes[1]), len(modes[2])
     hist = np.zeros(out.shape[1:], dtype=np.int64)
     for c in range(lane, len(chunk_trials), out.shape[0]):
         st = seed_stream(seed, first_chunk + c)
@@ -94,14 +97,3 @@ def _lane(width, surprise, policy, ua, ca, ud, cd, abonus, dbonus, defended, cav
             hit, al, dl = _resolve(ah, dh, ua, ud)
             hist[hit, al, dl] += 1
     out[lane] = hist
-
-
-@njit(cache=True, parallel=True)
-def assault_kernel(width, surprise, policy, *args):
-    """Adds one count per assault to out[lane, hit, attacker losses, defender losses]."""
-    literally(width)
-    literally(surprise)
-    literally(policy)
-    out = args[-1]
-    for lane in prange(out.shape[0]):
-        _lane(width, surprise, policy, *args, lane)

@@ -197,6 +197,6 @@ def field_battle(attacker, defender, *, attacker_mercenaries=0, attacker_cavalry
     proc = Procedure(
         "his.field", (4, a.units + 1, d.units + 1),
         lambda j: summarise(j, withdraw_inside, bool(fortified)), "attacker_win",
-        lambda: exact_joint(a, d), ("odds.his.field_kernel", "field_kernel"),
+        lambda: exact_joint(a, d), ("odds.his.field_kernel", "field_lane"),
         lambda: _kernel_args(a, d), settings)
     return solve(proc, method, mc)

@@ -1,14 +1,14 @@
 """Numba Monte Carlo kernel of the field battle (fills the joint of field.py).
 
 The kernel's mode (table width, who surprises, whether card dice or after-roll cards exist)
-is compiled in with numba.literally, so the hot loop of a plain battle carries no branch for
-the cards it does not have.
+is compiled in (core.rng.static), so the hot loop of a plain battle carries no branch for the
+cards it does not have.
 """
 import numpy as np
-from numba import literally, njit, prange
+from numba import njit
 
 from ..core.dice import binomial_pmf, inverse_cdf_table, pool_pmf
-from ..core.rng import draw, seed_stream
+from ..core.rng import draw, seed_stream, static
 from .field import cell_index, needs_help, resolve
 
 _resolve = njit(cache=True, inline="always")(resolve)
@@ -34,7 +34,7 @@ def kernel_args(a, d):
     na, nd = (max(0, s.units + s.dice - s.penalty) + sum(c for c, _ in s.extra) for s in (a, d))
     cells = cell_index(*np.meshgrid(np.arange(na + 1), np.arange(nd + 1), indexing="ij"),
                        na, nd, a.units, d.units)
-    return (width, surprise, extras, afters, *sides, cells)
+    return ((static(width), static(surprise), static(extras), static(afters)), *sides, cells)
 
 
 def _tables(s, width=8):
@@ -67,11 +67,14 @@ def _after(st, is_attacker, policy, count, tj, bj, ah, dh, width):
     return hits, count, st
 
 
-@njit(cache=True)
-def _lane(width, surprise, extras, afters,
+@njit(cache=True, nogil=True)
+def field_lane(modes,
           ua, ea, a56, ab56, ax, abx, anx, apol, acnt, aj, abj,
           ud, ed, d56, db56, dx, dbx, dnx, dpol, dcnt, dj, dbj,
           cells, seed, first_chunk, chunk_trials, out, lane):
+    """One lane of the runner: adds one count per battle to out[lane, code, attacker losses,
+    defender losses] for chunks lane, lane + lanes, ... (modes: core.rng.static tuples)."""
+    width, surprise, extras, afters = len(modes[0]), len(modes[1]), len(modes[2]), len(modes[3])
     hist = np.zeros(out.shape[1:], dtype=np.int64)
     flat = hist.reshape(-1)
     na, nd = max(0, ua + ea), max(0, ud + ed)
@@ -110,15 +113,3 @@ def _lane(width, surprise, extras, afters,
             code, al, dl = _resolve(ah, dh, adice, ddice, ua, ud)
             hist[code, al, dl] += 1
     out[lane] = hist
-
-
-@njit(cache=True, parallel=True)
-def field_kernel(width, surprise, extras, afters, *args):
-    """Adds one count per battle to out[lane, code, attacker losses, defender losses]."""
-    literally(width)
-    literally(surprise)
-    literally(extras)
-    literally(afters)
-    out = args[-1]
-    for lane in prange(out.shape[0]):
-        _lane(width, surprise, extras, afters, *args, lane)

@@ -7,15 +7,15 @@ others (Binomial(hits, P(a hit is a 5)), one table row per hit count). The casua
 not re-coded here: naval.settle_table evaluates naval.settle for every (winner, who rolled
 more dice, hits on each side) and the kernel looks the joint cell up with
 naval.outcome_index, compiled, as the exact engine does with numpy arrays. Table width, which
-sides' 5s matter and the number of after-roll pools are compile-time (numba.literally).
+sides' 5s matter and the number of after-roll pools are compile-time (core.rng.static).
 """
 from math import comb
 
 import numpy as np
-from numba import literally, njit, prange
+from numba import njit
 
 from ..core.dice import binomial_pmf, inverse_cdf_table
-from ..core.rng import draw, seed_stream
+from ..core.rng import draw, seed_stream, static
 from .field import needs_help
 from .naval import five_share, outcome_index, settle_table
 
@@ -49,13 +49,16 @@ def kernel_args(b):
     owner, policy, ndice = (np.array(x, dtype=np.int64) for x in list(zip(*pools))[:3])
     fives = (1 if b.d_race else 0) + (2 if b.a_race else 0)  # bit 0: attacker's 5s matter
     cap_a, cap_d = b.caps
-    return (width, fives, len(pools) - 2, hit_t, hit_b, five_t, five_b, owner, policy, ndice,
+    return ((static(width), static(fives), static(len(pools) - 2)), hit_t, hit_b, five_t, five_b, owner, policy, ndice,
             b.a_race, b.d_race, cap_a, cap_d, settle_table(b))
 
 
-@njit(cache=True)
-def _lane(width, fives, afters, hit_t, hit_b, five_t, five_b, owner, policy, ndice,
-          ra, rd, cap_a, cap_d, table, seed, first_chunk, chunk_trials, out, lane):
+@njit(cache=True, nogil=True)
+def naval_lane(modes, hit_t, hit_b, five_t, five_b, owner, policy, ndice,
+               ra, rd, cap_a, cap_d, table, seed, first_chunk, chunk_trials, out, lane):
+    """One lane of the runner: one count per battle in out[lane, code, a ships, d ships,
+    a corsairs, d corsairs] (modes: table width, whose 5s matter, after-roll pools)."""
+    width, fives, afters = len(modes[0]), len(modes[1]), len(modes[2])
     hist = np.zeros(out[lane].size, dtype=np.int64)
     a_row, a_base, d_row, d_base = hit_t[0], hit_b[0], hit_t[1], hit_b[1]
     for c in range(lane, len(chunk_trials), out.shape[0]):
@@ -90,14 +93,3 @@ def _lane(width, fives, afters, hit_t, hit_b, five_t, five_b, owner, policy, ndi
                                 df += f
             hist[_outcome(table, ah, dh, af, df, adice, ddice, ra, rd, cap_a, cap_d)] += 1
     out[lane] = hist.reshape(out[lane].shape)
-
-
-@njit(cache=True, parallel=True)
-def naval_kernel(width, fives, afters, *args):
-    """Adds one count per battle to out[lane, code, a ships, d ships, a corsairs, d corsairs]."""
-    literally(width)
-    literally(fives)
-    literally(afters)
-    out = args[-1]
-    for lane in prange(out.shape[0]):
-        _lane(width, fives, afters, *args, lane)

@@ -254,7 +254,7 @@ def siege(attacker, defender, *, assaults, attacker_mercenaries=0, attacker_cava
                 "defender_units_at_first_roll": p.sides[0][1].units}
     proc = Procedure("his.siege", (3, assaults, max_losses(p, assaults) + 1), summarise,
                      "captured", lambda: exact_joint(p, assaults, cavalry_first),
-                     ("odds.his.siege_kernel", "siege_kernel"),
+                     ("odds.his.siege_kernel", "siege_lane"),
                      lambda: _kernel_args(p, assaults, cavalry_first), settings)
     result = solve(proc, method, mc)
     return SiegeResult(**{f.name: getattr(result, f.name) for f in fields(Result)})

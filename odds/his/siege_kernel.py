@@ -5,9 +5,9 @@ assault_kernel.py). Per-assault parameters come as pairs indexed by phase (0: th
 assault, 1: every later one).
 """
 import numpy as np
-from numba import literally, njit, prange
+from numba import njit
 
-from ..core.rng import seed_stream
+from ..core.rng import seed_stream, static
 from .assault_kernel import (_infantry_left, _resolve, artillery, artillery_policy, dice_tables,
                              roll_pair, succeeds_nb)
 from .siege import initial_state
@@ -26,14 +26,17 @@ def kernel_args(p, assaults, cavalry_first):
     bonus_d = np.array([d.dice - d.penalty for _, d in sides], dtype=np.int64)
     surprise = np.array([1 if a.surprise else 2 if d.surprise else 0 for a, d in sides], dtype=np.int64)
     policy = artillery_policy(a0)
-    return (width, assaults, ai, ac, di, dc, art, policy, int(p.artillery_every), p.add[0],
+    return (static(width), assaults, ai, ac, di, dc, art, policy, int(p.artillery_every), p.add[0],
             p.add[1], bonus_a, bonus_d, surprise, int(cavalry_first), t56, b56, tart, bart)
 
 
-@njit(cache=True)
-def _lane(width, assaults, ai0, ac0, di0, dc0, art0, policy, art_every, add_a, add_d,
+@njit(cache=True, nogil=True)
+def siege_lane(width_t, assaults, ai0, ac0, di0, dc0, art0, policy, art_every, add_a, add_d,
           bonus_a, bonus_d, surprise, cav_first, t56, b56, tart, bart,
           seed, first_chunk, chunk_trials, out, lane):
+    """One lane of the runner: one count per siege in out[lane, end, assault index, attacker
+    losses] (width_t: the table width as a core.rng.static tuple)."""
+    width = len(width_t)
     hist = np.zeros(out.shape[1:], dtype=np.int64)
     for c in range(lane, len(chunk_trials), out.shape[0]):
         st = seed_stream(seed, first_chunk + c)
@@ -69,12 +72,3 @@ def _lane(width, assaults, ai0, ac0, di0, dc0, art0, policy, art_every, add_a, a
                 k += 1
             hist[end, min(k, assaults - 1), lost] += 1
     out[lane] = hist
-
-
-@njit(cache=True, parallel=True)
-def siege_kernel(width, *args):
-    """Adds one count per siege to out[lane, end, assault index, attacker losses]."""
-    literally(width)
-    out = args[-1]
-    for lane in prange(out.shape[0]):
-        _lane(width, *args, lane)

@@ -277,7 +277,7 @@ def campaign(warbands, *, attack_dice=None, defense_dice=None, sites=(), relics=
         settings["imperial_title"] = imperial_title
         settings["chancellor_oathkeeper"] = bool(chancellor_oathkeeper)
     proc = Procedure("oath.campaign", rules.shape, summarise, "attacker_win",
-                     lambda: exact_joint(rules), ("odds.oath.kernel", "campaign_kernel"),
+                     lambda: exact_joint(rules), ("odds.oath.kernel", "campaign_lane"),
                      lambda: _kernel_args(rules), settings)
     result = solve(proc, method, mc)
     table = ()

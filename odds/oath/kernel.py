@@ -10,7 +10,7 @@ so a trial is one accumulator, a few multiplies and no per-die branch. The outco
 `resolve` as the exact engine.
 """
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ..core.rng import next_u64, seed_stream
 from .campaign import outcome_table
@@ -80,8 +80,8 @@ def _trial(st, words, table, rows, radix, outcomes, defenders, cap):
     return outcomes[attack, skulls, defense], st
 
 
-@njit(cache=True)
-def _lane(words, table, rows, radix, outcomes, defenders, cap, seed, first_chunk, chunk_trials, out, lane):
+@njit(cache=True, nogil=True)
+def campaign_lane(words, table, rows, radix, outcomes, defenders, cap, seed, first_chunk, chunk_trials, out, lane):
     hist = np.zeros(out[lane].size, dtype=np.int64)
     for c in range(lane, len(chunk_trials), out.shape[0]):
         st = seed_stream(seed, first_chunk + c)
@@ -105,12 +105,3 @@ def _lane(words, table, rows, radix, outcomes, defenders, cap, seed, first_chunk
                 k, st = _trial(st, words, table, rows, radix, outcomes, defenders, cap)
                 hist[k] += 1
     out[lane] = hist.reshape(out.shape[1:])
-
-
-@njit(cache=True, parallel=True)
-def campaign_kernel(words, table, rows, radix, outcomes, defenders, cap, seed, first_chunk,
-                    chunk_trials, out):
-    """Adds one count per campaign to out[lane, win, attacker losses, defender losses]."""
-    for lane in prange(out.shape[0]):
-        _lane(words, table, rows, radix, outcomes, defenders, cap, seed, first_chunk,
-              chunk_trials, out, lane)
