@@ -38,9 +38,16 @@ def _table_size(n: int) -> int:
     return size
 
 
+@lru_cache(maxsize=4096)
 def binomial_pmf(n: int, threshold: int = 5) -> np.ndarray:
-    """Hit pmf of `n` dice hitting on `threshold`+ (length n + 1)."""
+    """Hit pmf of `n` dice hitting on `threshold`+ (length n + 1, read-only)."""
     return binomial_table(_table_size(n), threshold)[n, : n + 1]
+
+
+def binomial_rows(counts, threshold: int = 5) -> np.ndarray:
+    """Hit pmfs of many pools of `counts` dice as rows, zero-padded to a common length."""
+    counts = np.asarray(counts)
+    return binomial_table(_table_size(int(counts.max())), threshold)[counts]
 
 
 def convolve(*pmfs: np.ndarray) -> np.ndarray:

@@ -20,7 +20,7 @@ from .result import Result
 METHODS = ("auto", "exact", "mc")
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class McOptions:
     """The user's Monte Carlo options, validated."""
 
@@ -59,7 +59,7 @@ def pick_method(method: str, has_exact: bool) -> str:
     return method
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Procedure:
     """What a procedure hands the engines: the joint's shape, both fillers, the summary."""
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.dice import binomial_rows
 from .field import forces, roll_pmf, setup
 
 FORCE_KEYS = ("attacker", "defender", "attacker_mercenaries", "attacker_cavalry", "attacker_leader",
@@ -36,14 +37,13 @@ def plain_sides(cells):
 
 def table(sides):
     """(probabilities, padded loss pmfs) as arrays, one row per (attacker, defender) Side pair."""
-    rolls = [(roll_pmf(a, a.units), roll_pmf(d, d.units)) for a, d in sides]
-    width = max(max(len(pa), len(pd)) for (pa, _), (pd, _) in rolls) + 1
     n = len(sides)
-    pa, pd = np.zeros((n, width)), np.zeros((n, width))
-    for i, ((a_pmf, _), (d_pmf, _)) in enumerate(rolls):
-        pa[i, : len(a_pmf)] = a_pmf
-        pd[i, : len(d_pmf)] = d_pmf
-    more_a = np.array([na > nd for (_, na), (_, nd) in rolls])
+    pa, na = _hit_pmfs([a for a, _ in sides])
+    pd, nd = _hit_pmfs([d for _, d in sides])
+    width = max(pa.shape[1], pd.shape[1]) + 1
+    pa = np.pad(pa, ((0, 0), (0, width - pa.shape[1])))
+    pd = np.pad(pd, ((0, 0), (0, width - pd.shape[1])))
+    more_a = na > nd
     ua = np.array([a.units for a, _ in sides])
     ud = np.array([d.units for _, d in sides])
     rows = np.arange(n)
@@ -66,6 +66,20 @@ def field_battle_table(cells):
     None when some cell is not plain."""
     sides = plain_sides(cells)
     return None if sides is None else table(sides)
+
+
+def _hit_pmfs(sides):
+    """(hit pmfs as padded rows, dice rolled) of each side: binomial rows straight from the
+    cached table where a side rolls only 5-6 dice, roll_pmf where cards add other dice."""
+    dice = np.array([max(0, s.units + s.dice - s.penalty) for s in sides])
+    rows = binomial_rows(dice)
+    for i, s in enumerate(sides):
+        if s.extra:
+            pmf, dice[i] = roll_pmf(s, s.units)
+            rows = np.pad(rows, ((0, 0), (0, max(0, len(pmf) - rows.shape[1]))))
+            rows[i] = 0
+            rows[i, : len(pmf)] = pmf
+    return rows, dice
 
 
 def _capped(pmf, sf, cap):

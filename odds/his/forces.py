@@ -10,7 +10,7 @@ MAX_UNITS = 200
 MAX_LEADER = 6
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Force:
     """Land units (mercenaries and cavalry among them), best leader rating, power, cards."""
 
