@@ -1,10 +1,8 @@
 """Field battle: the Monte Carlo kernel against plain numpy and a pure Python loop; the exact
 engine against icepool and dyce (if installed) and its grid speed; CLI latency and memory."""
-import os
 import random
 import subprocess
 import sys
-import time
 
 import numpy as np
 
@@ -89,7 +87,7 @@ def measure(quick=False):
             fn()
         except ImportError:
             continue
-        rows.append(Row(f"exact field battle 7 v 6 dice, whole call", exact, "us",
+        rows.append(Row("exact field battle 7 v 6 dice, whole call", exact, "us",
                         best_of(fn, repeat=3, number=20) * 1e6, name, "<= 20 us"))
     grid = {"attacker": list(range(1, 31)), "defender": list(range(1, 31))}
     sweep("his.field", grid, {"attacker_leader": 1})

@@ -31,7 +31,7 @@ def command(port: int) -> list[str]:
 
 def run(args):
     try:
-        import voila  # noqa: F401
+        import voila  # noqa: F401  (only to say clearly when it is missing)
     except ImportError:
         raise OddsError("serve: voila is not installed (allowed: pip install 'odds[notebooks]')") from None
     if not 1 <= args.port <= 65535:

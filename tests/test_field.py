@@ -1,7 +1,6 @@
 """Here I Stand field battles: hand cases, the slow reference, exact vs Monte Carlo, cards."""
 from fractions import Fraction
 
-import numpy as np
 import pytest
 
 import odds

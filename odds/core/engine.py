@@ -71,6 +71,7 @@ class Procedure:
     kernel: tuple  # (module, function name)
     kernel_args: Callable  # () -> tuple of arrays and scalars
     settings: dict
+    result_type: type = Result  # a Result subclass that adds JSON keys, if the procedure has one
 
 
 def solve(proc: Procedure, method: str, mc: McOptions) -> Result:
@@ -78,7 +79,8 @@ def solve(proc: Procedure, method: str, mc: McOptions) -> Result:
     method = pick_method(method, proc.exact is not None)
     if method == "exact":
         probabilities, pmfs = proc.summarise(proc.exact())
-        return Result(proc.name, "exact", probabilities, pmfs, proc.main, settings=proc.settings)
+        return proc.result_type(proc.name, "exact", probabilities, pmfs, proc.main,
+                                settings=proc.settings)
     kernel = getattr(import_module(proc.kernel[0]), proc.kernel[1])
     run = montecarlo.run(kernel, proc.kernel_args(), proc.shape, mc.trials, mc.seed,
                          main=lambda h: proc.summarise(h)[0][proc.main],
@@ -88,7 +90,7 @@ def solve(proc: Procedure, method: str, mc: McOptions) -> Result:
     notes = ()
     if run.met_precision is False:
         notes = (f"precision {mc.precision} not reached within {n:,} trials",)
-    return Result(proc.name, "mc", {k: v / n for k, v in counts.items()},
+    return proc.result_type(proc.name, "mc", {k: v / n for k, v in counts.items()},
                   {k: np.asarray(v) / n for k, v in pmf_counts.items()}, proc.main,
                   trials=n, seed=mc.seed, partial=run.partial,
                   settings=proc.settings, notes=notes)

@@ -8,7 +8,7 @@ independent trials.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 import numpy as np
@@ -31,6 +31,10 @@ class Result:
         object.__setattr__(self, "probabilities", MappingProxyType(dict(self.probabilities)))
         object.__setattr__(self, "pmfs", MappingProxyType(dict(self.pmfs)))
         object.__setattr__(self, "settings", MappingProxyType(dict(self.settings)))
+
+    def with_changes(self, **changes):
+        """A copy with some fields changed (e.g. more notes, or a subclass's extra field)."""
+        return replace(self, **changes)
 
     def __getitem__(self, name: str):
         """A probability by name, or a pmf (numpy array) by name."""

@@ -172,7 +172,7 @@ def lanchester(sc: Scenario) -> str:
 def _procedure(sc: Scenario, check=False, name="crusades.battle"):
     return Procedure(name, shape(sc), lambda h: summarise(h, sc, check), "attacker_win", None,
                      ("odds.crusades.kernel", "kernel"), lambda: kernel_args(sc, check),
-                     settings_of(sc))
+                     settings_of(sc), BattleResult)
 
 
 def run(scenario, *, battles=None, seed=None, overrides=(), dice=None, method="auto",
@@ -220,9 +220,7 @@ def _wrap(res: Result, sc: Scenario, notes=()):
     extra = tuple(notes) + (lanchester(sc),)
     if sc.illustrative:
         extra += ("the unit numbers of this scenario are illustrative",)
-    return BattleResult(**{**res.__dict__, "probabilities": dict(res.probabilities),
-                           "pmfs": dict(res.pmfs), "settings": dict(res.settings),
-                           "notes": tuple(res.notes) + extra})
+    return res.with_changes(notes=tuple(res.notes) + extra)
 
 
 @dataclass(frozen=True)
@@ -274,7 +272,7 @@ def play(scenario, *, dice=None, seed=0, index=0, overrides=(), check=True) -> B
              for s in range(2) for k, name in enumerate(sc.type_names) if sc.counts[s, k]}
     probabilities, pmfs = summarise(hist, sc, check)
     note = f"scripted dice {dice}" if dice is not None else f"battle {index} of seed {seed}"
-    result = _wrap(Result("crusades.battle", "mc", probabilities, {k: np.asarray(v, float) for k, v in pmfs.items()},
+    result = _wrap(BattleResult("crusades.battle", "mc", probabilities, {k: np.asarray(v, float) for k, v in pmfs.items()},
                           "attacker_win", trials=1, seed=seed, settings=settings_of(sc),
                           notes=(note,)), sc)
     return Battle(S.OUTCOMES[code], int(rnd), SIDES[first], bool(ok), units, tally, hist, result)

@@ -74,9 +74,7 @@ def siege(scenario, *, sieges=None, seed=None, overrides=(), threads=None, preci
                     capitulate_after=sc.siege["capitulate_after"],
                     sortie="garrison advance, moves first; besieger hold-line; open board")
     proc = Procedure("crusades.siege", (len(ENDS), len(plan) + 1), summarise, "falls_by_assault",
-                     None, ("odds.crusades.kernel", "kernel"), args, settings)
+                     None, ("odds.crusades.kernel", "kernel"), args, settings, BattleResult)
     res = solve(proc, "mc", mc)
     notes = ("the unit numbers of this scenario are illustrative",) if sc.illustrative else ()
-    return BattleResult(**{**res.__dict__, "probabilities": dict(res.probabilities),
-                           "pmfs": dict(res.pmfs), "settings": dict(res.settings),
-                           "notes": tuple(res.notes) + notes})
+    return res.with_changes(notes=tuple(res.notes) + notes)

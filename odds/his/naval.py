@@ -476,6 +476,5 @@ def naval_battle(*, attacker_galleys=0, attacker_galleons=0, attacker_race_built
                 "attacker_dice": b.a_dice, "defender_dice": b.d_dice, **rules.numbers()}
     proc = Procedure(f"{rules.name}.naval", b.shape, lambda j: summarise(j, port), "attacker_win",
                      lambda: exact_joint(b), ("odds.his.naval_kernel", "naval_lane"),
-                     lambda: _kernel_args(b), settings)
-    r = solve(proc, method, mc)
-    return NavalResult(**{f: getattr(r, f) for f in r.__dataclass_fields__})
+                     lambda: _kernel_args(b), settings, NavalResult)
+    return solve(proc, method, mc)

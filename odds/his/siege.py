@@ -23,7 +23,7 @@ end 0 captured, 1 siege broken, 2 still besieged after assault k (0-based).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -255,6 +255,5 @@ def siege(attacker, defender, *, assaults, attacker_mercenaries=0, attacker_cava
     proc = Procedure("his.siege", (3, assaults, max_losses(p, assaults) + 1), summarise,
                      "captured", lambda: exact_joint(p, assaults, cavalry_first),
                      ("odds.his.siege_kernel", "siege_lane"),
-                     lambda: _kernel_args(p, assaults, cavalry_first), settings)
-    result = solve(proc, method, mc)
-    return SiegeResult(**{f.name: getattr(result, f.name) for f in fields(Result)})
+                     lambda: _kernel_args(p, assaults, cavalry_first), settings, SiegeResult)
+    return solve(proc, method, mc)

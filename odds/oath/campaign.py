@@ -11,7 +11,7 @@ above the cap beats any attack plus any sacrifice, so all of them give the same 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
 import numpy as np
@@ -278,13 +278,13 @@ def campaign(warbands, *, attack_dice=None, defense_dice=None, sites=(), relics=
         settings["chancellor_oathkeeper"] = bool(chancellor_oathkeeper)
     proc = Procedure("oath.campaign", rules.shape, summarise, "attacker_win",
                      lambda: exact_joint(rules), ("odds.oath.kernel", "campaign_lane"),
-                     lambda: _kernel_args(rules), settings)
+                     lambda: _kernel_args(rules), settings, CampaignResult)
     result = solve(proc, method, mc)
-    table = ()
-    if optimise:
-        table = tuple(optimiser_row(n, warbands, defense, defenders, bandits, sacrifice, plans, edition)
-                      for n in range(warbands + 1))
-    return CampaignResult(**{f.name: getattr(result, f.name) for f in fields(Result)}, optimiser=table)
+    if not optimise:
+        return result
+    return result.with_changes(optimiser=tuple(
+        optimiser_row(n, warbands, defense, defenders, bandits, sacrifice, plans, edition)
+        for n in range(warbands + 1)))
 
 
 def optimiser_row(n, warbands, defense, defenders, bandits, sacrifice, plans, edition) -> dict:
