@@ -30,10 +30,10 @@ def command(port: int) -> list[str]:
 
 
 def run(args):
-    try:
-        import voila  # noqa: F401  (only to say clearly when it is missing)
-    except ImportError:
-        raise OddsError("serve: voila is not installed (allowed: pip install 'odds[notebooks]')") from None
+    from importlib.util import find_spec
+
+    if find_spec("voila") is None:
+        raise OddsError("serve: voila is not installed (allowed: pip install 'odds[notebooks]')")
     if not 1 <= args.port <= 65535:
         raise OddsError(f"--port: {args.port} is out of range (allowed: 1 to 65535)")
     with tempfile.TemporaryDirectory() as folder:
