@@ -129,16 +129,18 @@ def sweep(procedure: str, grid: dict, fixed: dict | None = None, *, method="auto
         fast.attrs.update(procedure=procedure, seed=seed, method=method, partial=False)
         return fast
     done, partial = [], False
+    bar = _bar(progress, len(todo))
     try:
         if client is None:
-            bar = _bar(progress, len(todo))
             for params in todo:
                 done.append(row(procedure, params, engine))
                 bar and bar.update()
         else:
-            done = _on_cluster(client, procedure, todo, engine, progress)
+            _on_cluster(client, procedure, todo, engine, bar, done)
     except KeyboardInterrupt:
         partial = True
+    finally:
+        bar and bar.close()
     df = pd.DataFrame(done)
     df.attrs.update(procedure=procedure, seed=seed, method=method, partial=partial)
     return df
@@ -152,8 +154,9 @@ def _bar(progress, total):
     return tqdm(total=total, unit="cell", leave=False)
 
 
-def _on_cluster(client, procedure, todo, engine, progress):
-    """Submit batches of cells to a dask cluster; rows come back in grid order."""
+def _on_cluster(client, procedure, todo, engine, bar, done):
+    """Submit batches of cells to a dask cluster and append their rows to `done` in grid order
+    (on Ctrl-C: the batches finished so far, still in grid order)."""
     from dask.distributed import as_completed
 
     batches = [todo[i:i + BATCH] for i in range(0, len(todo), BATCH)]
@@ -161,12 +164,10 @@ def _on_cluster(client, procedure, todo, engine, progress):
                          retries=3, pure=False)
     index = {f.key: i for i, f in enumerate(futures)}
     results = [None] * len(batches)
-    bar = _bar(progress, len(todo))
     try:
         for future in as_completed(futures):
             results[index[future.key]] = future.result()
             bar and bar.update(len(results[index[future.key]]))
-    except KeyboardInterrupt:
-        client.cancel(futures)
-        raise
-    return [r for batch in results if batch for r in batch]
+    finally:
+        client.cancel([f for f in futures if not f.done()])
+        done.extend(r for batch in results if batch for r in batch)

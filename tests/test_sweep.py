@@ -125,3 +125,19 @@ def test_a_lost_worker_is_recomputed(cluster):
     there = sweep("his.field", grid, method="mc", trials=100_000, seed=2, client=client)
     timer.join()
     pd.testing.assert_frame_equal(here, there)
+
+
+def test_ctrl_c_returns_the_finished_cells(monkeypatch):
+    from odds import sweep as sweep_module
+
+    real, calls = sweep_module.row, []
+
+    def interrupted(procedure, params, engine):
+        calls.append(params)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(procedure, params, engine)
+
+    monkeypatch.setattr(sweep_module, "row", interrupted)
+    df = sweep("his.field", {"attacker": [1, 2, 3, 4]}, {"defender": 2}, method="mc", trials=1000)
+    assert df.attrs["partial"] and list(df.attacker) == [1, 2]
