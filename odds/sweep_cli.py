@@ -40,8 +40,15 @@ def _client(args):
         raise OddsError("--scheduler/--workers: dask.distributed is not installed "
                         "(allowed: pip install 'odds[dask]')") from None
     if args.scheduler:
-        return Client(args.scheduler, timeout="10s"), None
-    cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True)
+        try:
+            return Client(args.scheduler, timeout="10s"), None
+        except (OSError, TimeoutError, ValueError) as e:
+            raise OddsError(f"--scheduler: cannot reach {args.scheduler!r} ({e}) "
+                            "(allowed: the address of a running dask scheduler)") from None
+    if args.workers < 1:
+        raise OddsError(f"--workers: {args.workers} is out of range (allowed: at least 1)")
+    cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
+                           dashboard_address=None)
     return Client(cluster), cluster
 
 

@@ -141,3 +141,17 @@ def test_ctrl_c_returns_the_finished_cells(monkeypatch):
     monkeypatch.setattr(sweep_module, "row", interrupted)
     df = sweep("his.field", {"attacker": [1, 2, 3, 4]}, {"defender": 2}, method="mc", trials=1000)
     assert df.attrs["partial"] and list(df.attacker) == [1, 2]
+
+
+def test_spec_cli_on_a_local_cluster_and_a_bad_scheduler(tmp_path, capsys):
+    spec = tmp_path / "spec.toml"
+    spec.write_text('procedure = "his.field"\nmethod = "mc"\ntrials = 20000\nseed = 3\n'
+                    '[grid]\nattacker = [2, 3]\ndefender = [2]\n')
+    out = tmp_path / "r.csv"
+    assert main(["sweep", str(spec), "--workers", "1", "--out", str(out)]) == 0
+    here = sweep("his.field", {"attacker": [2, 3], "defender": [2]}, method="mc", trials=20000, seed=3)
+    assert pd.read_csv(out).attacker_win.tolist() == here.attacker_win.tolist()
+    capsys.readouterr()
+    assert main(["sweep", str(spec), "--scheduler", "tcp://127.0.0.1:9"]) == 2
+    err = capsys.readouterr().err
+    assert "--scheduler: cannot reach" in err and err.count("\n") == 1
