@@ -131,7 +131,13 @@ def heatmap(df, x: str, y: str, value: str = "attacker_win", ax=None):
         if name not in df.columns:
             raise OddsError(f"column: {name!r} is not in the results "
                             f"(allowed: {', '.join(map(str, df.columns))})")
-    table = df.pivot_table(index=y, columns=x, values=value, aggfunc="mean")
+    if df.duplicated([x, y]).any():
+        varying = [c for c in df.columns[: list(df.columns).index(value)]
+                   if c not in (x, y) and df[c].astype(str).nunique() > 1]
+        raise OddsError(f"{x} x {y}: several rows per cell (they differ in {', '.join(varying)}); "
+                        "pick one value of each first, e.g. odds plot ... --where COLUMN=VALUE "
+                        "(allowed: one row per cell)")
+    table = df.pivot(index=y, columns=x, values=value)
     ax = _axes(ax, (6, 4.5))
     xs, ys, z = table.columns.to_numpy(), table.index.to_numpy(), table.to_numpy()
     mesh = ax.pcolormesh(xs, ys, z, shading="nearest", cmap="RdBu", vmin=0, vmax=1)

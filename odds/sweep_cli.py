@@ -102,6 +102,13 @@ def run_plot(args):
     from .plot import heatmap
 
     df = read_frame(args.results)
+    for condition in args.where:
+        key, _, text = condition.partition("=")
+        if key not in df.columns or not text:
+            raise OddsError(f"--where: {condition!r} must be COLUMN=VALUE with a column of the results")
+        df = df[df[key].astype(str) == text]
+    if df.empty:
+        raise OddsError(f"--where: no rows match {' and '.join(args.where)}")
     ax = heatmap(df, args.x, args.y, args.value)
     out = args.out or str(Path(args.results).with_suffix(".png"))
     ax.figure.savefig(out, dpi=120, bbox_inches="tight")
@@ -121,5 +128,7 @@ def register(games):
     plot.add_argument("--x", required=True)
     plot.add_argument("--y", required=True)
     plot.add_argument("--value", default="attacker_win")
+    plot.add_argument("--where", action="append", default=[], metavar="COLUMN=VALUE",
+                      help="keep only rows with this value (repeatable), e.g. attacker_cards=[]")
     plot.add_argument("--out", help="PNG file (default: beside the results)")
     plot.set_defaults(handler=run_plot)

@@ -155,3 +155,13 @@ def test_spec_cli_on_a_local_cluster_and_a_bad_scheduler(tmp_path, capsys):
     assert main(["sweep", str(spec), "--scheduler", "tcp://127.0.0.1:9"]) == 2
     err = capsys.readouterr().err
     assert "--scheduler: cannot reach" in err and err.count("\n") == 1
+
+
+def test_plot_needs_one_row_per_cell(tmp_path, capsys):
+    df = sweep("his.field", {"attacker": [2, 4], "defender": [1, 3], "attacker_leader": [0, 2]})
+    path = tmp_path / "r.csv"
+    df.to_csv(path, index=False)
+    assert main(["plot", str(path), "--x", "attacker", "--y", "defender"]) == 2
+    assert "they differ in attacker_leader" in capsys.readouterr().err
+    assert main(["plot", str(path), "--x", "attacker", "--y", "defender",
+                 "--where", "attacker_leader=2", "--out", str(tmp_path / "h.png")]) == 0
