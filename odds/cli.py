@@ -35,10 +35,12 @@ def demo() -> int:
     """Print a worked example of every procedure."""
     from . import demo as demos
 
+    print("(the first run compiles the Monte Carlo kernels, about a minute; later runs take "
+          "seconds)", file=sys.stderr, flush=True)
     for title, result in demos.examples():
         print(f"== {title}")
         print(result.summary())
-        print()
+        print(flush=True)
     return 0
 
 
