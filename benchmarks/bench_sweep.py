@@ -15,7 +15,7 @@ def cluster_seconds(workers, trials):
     os.environ["NUMBA_NUM_THREADS"] = "1"  # inherited by the worker processes
     try:
         with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                          dashboard_address=None) as cluster, Client(cluster) as client:
+                          dashboard_address=":0") as cluster, Client(cluster) as client:
             run = lambda: sweep("his.field", GRID, method="mc", trials=trials, seed=1, client=client,
                                   progress=False)
             run()  # workers load the cached kernel

@@ -48,7 +48,7 @@ def _client(args):
     if args.workers < 1:
         raise OddsError(f"--workers: {args.workers} is out of range (allowed: at least 1)")
     cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
-                           dashboard_address=None)
+                           dashboard_address=":0")
     return Client(cluster), cluster
 
 

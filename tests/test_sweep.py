@@ -94,7 +94,7 @@ def test_bad_specs_exit_2_with_one_line(tmp_path, capsys, text, words):
 def cluster():
     distributed = pytest.importorskip("dask.distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as c, distributed.Client(c) as client:
+                                  dashboard_address=":0") as c, distributed.Client(c) as client:
         yield c, client
 
 
