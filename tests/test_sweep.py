@@ -110,21 +110,27 @@ def test_a_lost_worker_is_recomputed(cluster):
     import os
     import signal
     import threading
+    import time
 
     c, client = cluster
     grid = {"attacker": list(range(2, 12)), "defender": list(range(2, 8))}
-    here = sweep("his.field", grid, method="mc", trials=100_000, seed=2)
-
-    def kill_one():
-        pids = [w.process.process.pid for w in c.workers.values() if w.process and w.process.process]
-        if pids:
-            os.kill(pids[0], signal.SIGKILL)
-
-    timer = threading.Timer(1.0, kill_one)
-    timer.start()
-    there = sweep("his.field", grid, method="mc", trials=100_000, seed=2, client=client)
-    timer.join()
-    pd.testing.assert_frame_equal(here, there)
+    here = sweep("his.field", grid, method="mc", trials=300_000, seed=2)
+    there = {}
+    run = threading.Thread(target=lambda: there.setdefault("df", sweep(
+        "his.field", grid, method="mc", trials=300_000, seed=2, client=client)))
+    run.start()
+    killed, deadline = None, time.time() + 60
+    while killed is None and time.time() < deadline and run.is_alive():
+        busy = {address for address, tasks in client.processing().items() if tasks}
+        for nanny in c.workers.values():
+            if nanny.worker_address in busy and nanny.process and nanny.process.process:
+                killed = nanny.process.process.pid
+                os.kill(killed, signal.SIGKILL)  # while it holds unfinished cells
+                break
+        time.sleep(0.02)
+    run.join(timeout=300)
+    assert killed is not None, "no worker was busy to be killed"
+    pd.testing.assert_frame_equal(here, there["df"])
 
 
 def test_ctrl_c_returns_the_finished_cells(monkeypatch):
