@@ -51,3 +51,12 @@ def test_largest_fleets_and_campaigns():
 def test_beyond_the_limits_is_a_clear_error(call):
     with pytest.raises(odds.OddsError):
         call()
+
+
+def test_an_assault_or_siege_needs_an_attacking_unit():
+    from odds.his import siege
+
+    with pytest.raises(odds.OddsError, match="attacker: 0 is out of range"):
+        assault(0, 3)
+    with pytest.raises(odds.OddsError, match="attacker: 0 is out of range"):
+        siege(0, 3, assaults=2)

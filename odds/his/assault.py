@@ -23,8 +23,7 @@ from ..core.dice import pool_pmf
 from ..core.engine import McOptions, Procedure, solve
 from ..errors import OddsError, check_choice, check_int, check_probability
 from .cards import AfterRoll, Card, register
-from .field import play_after, setup
-from .forces import Force
+from .field import forces as field_forces, play_after, setup
 
 CASUALTIES = ("cavalry-first", "infantry-first")
 SEED_CARDS = ("mercenaries-bribed", "surprise-attack")  # the seed's extra assault cards
@@ -187,15 +186,10 @@ def check_seed_cards(field_name, specs, allow):
                             f"needs allow_bribed_surprise=True (--allow-bribed-surprise)")
 
 
-def forces(attacker, defender, *, attacker_mercenaries, attacker_cavalry, attacker_leader,
-           attacker_power, attacker_cards, defender_mercenaries, defender_cavalry,
-           defender_leader, defender_power, defender_cards, gout,
-           allow_bribed_surprise=False):
-    """Validated (attacker, defender) Forces; Gout replaces the attacker's leader rating."""
-    att = Force.make("attacker", attacker, attacker_mercenaries, attacker_cavalry,
-                     attacker_leader, attacker_power, attacker_cards)
-    dfn = Force.make("defender", defender, defender_mercenaries, defender_cavalry,
-                     defender_leader, defender_power, defender_cards)
+def forces(*sides, gout=None, allow_bribed_surprise=False):
+    """Validated (attacker, defender) Forces from field.forces' arguments (the attacker needs
+    a unit); the seed cards only with the setting; Gout replaces the attacker's leader rating."""
+    att, dfn = field_forces(*sides)
     for side in (att, dfn):
         check_seed_cards(f"{side.side}_cards", side.cards, allow_bribed_surprise)
     if gout is not None:
@@ -234,12 +228,9 @@ def assault(attacker, defender, *, attacker_mercenaries=0, attacker_cavalry=0,
     Returns a Result: success, siege_continues, withdraw, cancelled (these four sum to 1),
     attacker_eliminated, leaders_captured, leaders_displaced, and each side's loss pmf.
     """
-    att, dfn = forces(attacker, defender, attacker_mercenaries=attacker_mercenaries,
-                      attacker_cavalry=attacker_cavalry, attacker_leader=attacker_leader,
-                      attacker_power=attacker_power, attacker_cards=attacker_cards,
-                      defender_mercenaries=defender_mercenaries, defender_cavalry=defender_cavalry,
-                      defender_leader=defender_leader, defender_power=defender_power,
-                      defender_cards=defender_cards, gout=gout,
+    att, dfn = forces(attacker, defender, attacker_mercenaries, attacker_cavalry, attacker_leader,
+                      attacker_power, attacker_cards, defender_mercenaries, defender_cavalry,
+                      defender_leader, defender_power, defender_cards, gout=gout,
                       allow_bribed_surprise=allow_bribed_surprise)
     cancel = check_probability("cancel_probability", cancel_probability)
     cavalry_first, allowed = check_settings(casualties, allow_bribed_surprise)

@@ -233,12 +233,9 @@ def siege(attacker, defender, *, assaults, attacker_mercenaries=0, attacker_cava
         attacker_cards_every = (attacker_cards_every,)
     if isinstance(defender_cards_every, str):
         defender_cards_every = (defender_cards_every,)
-    att, dfn = forces(attacker, defender, attacker_mercenaries=attacker_mercenaries,
-                      attacker_cavalry=attacker_cavalry, attacker_leader=attacker_leader,
-                      attacker_power=attacker_power, attacker_cards=attacker_cards,
-                      defender_mercenaries=defender_mercenaries, defender_cavalry=defender_cavalry,
-                      defender_leader=defender_leader, defender_power=defender_power,
-                      defender_cards=defender_cards, gout=gout,
+    att, dfn = forces(attacker, defender, attacker_mercenaries, attacker_cavalry, attacker_leader,
+                      attacker_power, attacker_cards, defender_mercenaries, defender_cavalry,
+                      defender_leader, defender_power, defender_cards, gout=gout,
                       allow_bribed_surprise=allow_bribed_surprise)
     cavalry_first, allowed = check_settings(casualties, allow_bribed_surprise)
     mc = McOptions.make(trials, seed, precision, max_trials, threads, progress)
