@@ -19,6 +19,7 @@ from . import procedures
 from .errors import OddsError
 
 QUANTILES = (0.5, 0.9)
+VARIANT = "variant"
 BATCH = 16
 
 
@@ -29,27 +30,46 @@ def cell_seed(seed: int, params: dict) -> int:
 
 
 def cells(procedure: str, grid: dict, fixed: dict) -> list[dict]:
-    """Validated parameter dicts of every cell, in grid order (first key slowest)."""
+    """Validated parameter dicts of every cell, in grid order (first key slowest).
+
+    `grid["variant"]` may name rule variants, {name: {parameter: value, ...}}: each cell then
+    has a `variant` column and the variant's parameters, so rule sets compare side by side.
+    """
     known = procedures.parameters(procedure)
-    if not grid:
+    grid = dict(grid)
+    variants = grid.pop(VARIANT, None)
+    if not grid and not variants:
         raise OddsError("grid: empty (allowed: at least one parameter with a list of values)")
-    for section, params in (("grid", grid), ("fixed", fixed)):
-        for key in params:
+    sections = [("grid", grid), ("fixed", fixed)]
+    if variants is not None:
+        if not isinstance(variants, dict) or not variants or not all(isinstance(v, dict) for v in variants.values()):
+            raise OddsError(f"grid.{VARIANT}: {variants!r} is not a table of named variants "
+                            "(allowed: {name: {parameter: value, ...}, ...})")
+        sections += [(f"grid.{VARIANT}.{name}", params) for name, params in variants.items()]
+    for section, params in sections:
+        for key, v in params.items():
             if key not in known:
                 raise OddsError(f"{section}.{key}: unknown parameter of {procedure} "
                                 f"(allowed: {', '.join(known)})")
+            if section.startswith(f"grid.{VARIANT}") and key in grid:
+                raise OddsError(f"{section}.{key}: also a grid parameter (allowed: one of the two)")
+            if section != "grid":
+                _check_type(f"{section}.{key}", v, known[key])
     for key, values in grid.items():
         if not isinstance(values, (list, tuple, range, np.ndarray)) or len(values) == 0:
             raise OddsError(f"grid.{key}: {values!r} is not a non-empty list of values")
         for v in values:
             _check_type(f"grid.{key}", v, known[key])
-    for key, v in fixed.items():
-        _check_type(f"fixed.{key}", v, known[key])
+    given = set(grid) | set(fixed) | {k for params in (variants or {}).values() for k in params}
     for key, default in known.items():
-        if default is inspect.Parameter.empty and key not in grid and key not in fixed:
+        if default is inspect.Parameter.empty and key not in given:
             raise OddsError(f"{key}: missing (required by {procedure}: give it in grid or fixed)")
     keys = list(grid)
-    return [{**fixed, **dict(zip(keys, combo))} for combo in itertools.product(*grid.values())]
+    combos = [dict(zip(keys, combo)) for combo in itertools.product(*grid.values())]
+    if variants is None:
+        return [{**fixed, **combo} for combo in combos]
+    return [{VARIANT: name, **fixed, **params, **combo}
+            for name, params in variants.items() for combo in combos]
 
 
 def _check_type(field: str, value, default):
@@ -67,7 +87,7 @@ def _check_type(field: str, value, default):
 def row(procedure: str, params: dict, engine: dict) -> dict:
     """One cell: the parameters, then probabilities, their se, expected values and quantiles."""
     fn = procedures.function(procedure)
-    kwargs = dict(params, **engine)
+    kwargs = {k: v for k, v in params.items() if k != VARIANT} | engine
     if engine.get("method") != "exact" and "seed" in engine:
         kwargs["seed"] = cell_seed(engine["seed"] or 0, params)
     r = fn(**kwargs, progress=False)
@@ -80,7 +100,9 @@ def row(procedure: str, params: dict, engine: dict) -> dict:
 
 
 def _params(params: dict) -> dict:
-    return {k: (list(v) if isinstance(v, tuple) else v) for k, v in params.items()}
+    """The cell's parameters as frame columns (tuples as lists, tables as JSON text)."""
+    return {k: list(v) if isinstance(v, tuple) else json.dumps(v, sort_keys=True)
+            if isinstance(v, dict) else v for k, v in params.items()}
 
 
 def _numbers(probabilities: dict, pmfs: dict, se) -> dict:
@@ -102,7 +124,7 @@ def _table(procedure, todo, method):
     fn = procedures.table_function(procedure)
     if fn is None or method not in ("auto", "exact"):
         return None
-    answer = fn([dict(p, method=method) for p in todo])
+    answer = fn([{k: v for k, v in p.items() if k != VARIANT} | {"method": method} for p in todo])
     if answer is None:
         return None
     import pandas as pd

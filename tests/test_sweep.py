@@ -171,3 +171,35 @@ def test_plot_needs_one_row_per_cell(tmp_path, capsys):
     assert "they differ in attacker_leader" in capsys.readouterr().err
     assert main(["plot", str(path), "--x", "attacker", "--y", "defender",
                  "--where", "attacker_leader=2", "--out", str(tmp_path / "h.png")]) == 0
+
+
+def test_rule_variants_side_by_side():
+    variants = {"plain": {}, "artillery": {"attacker_cards": ["field-artillery"]}}
+    df = sweep("his.field", {"attacker": [3, 5], "variant": variants}, {"defender": 3})
+    assert list(df.variant) == ["plain", "plain", "artillery", "artillery"]
+    with_card = odds.his.field_battle(5, 3, attacker_cards=["field-artillery"]).p
+    assert df.attacker_win[3] == pytest.approx(with_card)
+    naval = sweep("vq.naval", {"variant": {"vq": {}, "galleys roll 1": {"dice_per": {"galley": 1}}}},
+                  {"attacker_galleys": 4, "defender_galleys": 3, "location": "mediterranean"})
+    one_die = odds.his.naval_battle(attacker_galleys=4, defender_galleys=3, dice_per={"galley": 1}).p
+    assert naval.attacker_win[1] == pytest.approx(one_die) and naval.attacker_win[0] != naval.attacker_win[1]
+
+
+@pytest.mark.parametrize("variant, words", [
+    ([1, 2], "not a table of named variants"),
+    ({"x": {"colour": 1}}, "grid.variant.x.colour: unknown parameter"),
+    ({"x": {"attacker": 2}}, "grid.variant.x.attacker: also a grid parameter"),
+    ({"x": {"attacker_leader": "two"}}, "grid.variant.x.attacker_leader"),
+])
+def test_bad_variants(variant, words):
+    with pytest.raises(odds.OddsError, match=words):
+        sweep("his.field", {"attacker": [3], "variant": variant}, {"defender": 2})
+
+
+def test_spec_with_variants(tmp_path, capsys):
+    spec = tmp_path / "spec.toml"
+    spec.write_text('procedure = "his.field"\n[grid]\nattacker = [3, 5]\n[grid.variant.plain]\n'
+                    '[grid.variant.artillery]\nattacker_cards = ["field-artillery"]\n[fixed]\ndefender = 3\n')
+    assert main(["sweep", str(spec)]) == 0
+    out = capsys.readouterr().out
+    assert "artillery" in out and "plain" in out
