@@ -61,3 +61,21 @@ def assert_agree(exact, mc):
         assert len(other) == len(pmf), name
         _close(name, pmf, other, n)
         assert chi_square_pvalue(pmf, other, n) > ALPHA, name
+
+
+def engines_agree(fn, kwargs, trials, seed):
+    """fn's exact and Monte Carlo answers for `kwargs`: both proper, and in agreement."""
+    exact = fn(**kwargs, method="exact")
+    mc = fn(**kwargs, method="mc", trials=trials, seed=seed)
+    assert_pmfs_sum_to_one(exact)
+    assert_pmfs_sum_to_one(mc)
+    assert_agree(exact, mc)
+    return exact, mc
+
+
+def assert_thread_count_free(fn, kwargs, trials, seed):
+    """The same seed gives identical numbers with 1 and 2 threads, another seed different ones."""
+    one = fn(**kwargs, method="mc", trials=trials, seed=seed, threads=1)
+    two = fn(**kwargs, method="mc", trials=trials, seed=seed, threads=2)
+    assert one.to_json() == two.to_json()
+    assert fn(**kwargs, method="mc", trials=trials, seed=seed + 1, threads=1).to_json() != one.to_json()

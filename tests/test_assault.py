@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import his_assault_reference as ref
-from agreement import assert_agree, assert_pmfs_sum_to_one
+from agreement import assert_thread_count_free, engines_agree
 from odds import OddsError, cli
 from odds.his import assault
 
@@ -38,11 +38,7 @@ SCENARIOS = {
 @pytest.mark.parametrize("name", SCENARIOS)
 def test_exact_and_monte_carlo_agree(name):
     kw = SCENARIOS[name]
-    exact = assault(**kw)
-    mc = assault(**kw, method="mc", trials=300_000, seed=7)
-    assert_pmfs_sum_to_one(exact)
-    assert_pmfs_sum_to_one(mc)
-    assert_agree(exact, mc)
+    exact, mc = engines_agree(assault, kw, 300_000, 7)
     outcomes = sum(exact[k] for k in ("success", "siege_continues", "withdraw", "cancelled"))
     assert outcomes == pytest.approx(1, abs=1e-12)
 
@@ -139,12 +135,7 @@ def test_artillery_if_needed_wins_as_often_as_always():
 
 
 def test_same_seed_same_numbers_any_thread_count():
-    kw = SCENARIOS["attacker surprise, infantry first"]
-    one = assault(**kw, method="mc", trials=200_000, seed=3, threads=1)
-    two = assault(**kw, method="mc", trials=200_000, seed=3, threads=2)
-    assert one.probabilities == two.probabilities
-    for name in one.pmfs:
-        np.testing.assert_array_equal(one[name], two[name])
+    assert_thread_count_free(assault, SCENARIOS["attacker surprise, infantry first"], 200_000, 3)
 
 
 @pytest.mark.parametrize("kw", [

@@ -6,7 +6,7 @@ import pytest
 import odds
 from odds.his import field_battle
 from reference_field import battle
-from agreement import assert_agree, assert_pmfs_sum_to_one
+from agreement import assert_thread_count_free, engines_agree
 
 F = Fraction
 
@@ -124,20 +124,11 @@ REGISTRY = {
 
 @pytest.mark.parametrize("name", list(REGISTRY))
 def test_exact_and_monte_carlo_agree(name):
-    kwargs = REGISTRY[name]
-    exact = field_battle(**kwargs, method="exact")
-    mc = field_battle(**kwargs, method="mc", trials=400_000, seed=11)
-    assert_pmfs_sum_to_one(exact)
-    assert_pmfs_sum_to_one(mc)
-    assert_agree(exact, mc)
+    engines_agree(field_battle, REGISTRY[name], 400_000, 11)
 
 
 def test_same_seed_same_numbers_whatever_the_threads():
-    kw = dict(attacker=5, defender=4, method="mc", trials=300_000, seed=5)
-    one = field_battle(**kw, threads=1)
-    two = field_battle(**kw, threads=2)
-    assert one.to_json() == two.to_json()
-    assert field_battle(**{**kw, "seed": 6}).p != one.p
+    assert_thread_count_free(field_battle, dict(attacker=5, defender=4), 300_000, 5)
 
 
 def test_precision_target_stops_early_and_is_met():

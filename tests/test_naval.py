@@ -6,7 +6,7 @@ from itertools import product
 import numpy as np
 import pytest
 
-from agreement import assert_agree, assert_pmfs_sum_to_one
+from agreement import assert_pmfs_sum_to_one, assert_thread_count_free, engines_agree
 from odds import OddsError
 from odds.cli import main
 from odds.core.dice import trinomial_pmf
@@ -245,20 +245,11 @@ REGISTRY = {
 
 @pytest.mark.parametrize("name", sorted(REGISTRY))
 def test_exact_and_monte_carlo_agree(name):
-    kwargs = REGISTRY[name]
-    exact = naval_battle(**kwargs)
-    mc = naval_battle(**kwargs, method="mc", trials=400_000, seed=11)
-    assert_pmfs_sum_to_one(exact)
-    assert_pmfs_sum_to_one(mc)
-    assert_agree(exact, mc)
+    engines_agree(naval_battle, REGISTRY[name], 400_000, 11)
 
 
 def test_same_seed_same_numbers_any_thread_count():
-    kw = dict(REGISTRY["race-built atlantic"], method="mc", trials=300_000, seed=5)
-    one, two = naval_battle(**kw, threads=1), naval_battle(**kw, threads=2)
-    assert one.probabilities == two.probabilities
-    for name in one.pmfs:
-        assert (one.pmfs[name] == two.pmfs[name]).all()
+    assert_thread_count_free(naval_battle, REGISTRY["race-built atlantic"], 300_000, 5)
 
 
 # --- bad input -------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ from itertools import product
 
 import numpy as np
 import pytest
-from agreement import assert_agree, assert_pmfs_sum_to_one
+from agreement import assert_pmfs_sum_to_one, assert_thread_count_free, engines_agree
 
 import odds
 from odds import OddsError
@@ -242,12 +242,7 @@ AGREEMENT = {
 
 @pytest.mark.parametrize("name", AGREEMENT)
 def test_exact_and_monte_carlo_agree(name):
-    kw = AGREEMENT[name]
-    exact = campaign(**kw)
-    mc = campaign(**kw, method="mc", trials=300_000, seed=7)
-    assert_pmfs_sum_to_one(exact)
-    assert_pmfs_sum_to_one(mc)
-    assert_agree(exact, mc)
+    engines_agree(campaign, AGREEMENT[name], 300_000, 7)
 
 
 def test_same_seed_same_numbers_any_thread_count():
@@ -255,10 +250,7 @@ def test_same_seed_same_numbers_any_thread_count():
 
     if numba.config.NUMBA_NUM_THREADS < 2:
         pytest.skip("one core")
-    kw = dict(warbands=6, defense_dice=4, defenders=2, method="mc", trials=400_000, seed=11)
-    a, b = campaign(**kw, threads=1), campaign(**kw, threads=2)
-    assert a.to_json() == b.to_json()
-    assert campaign(**{**kw, "seed": 12}, threads=1).p != a.p
+    assert_thread_count_free(campaign, dict(warbands=6, defense_dice=4, defenders=2), 400_000, 11)
 
 
 def test_exact_path_does_not_import_numba():

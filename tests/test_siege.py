@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import his_assault_reference as ref
-from agreement import assert_agree, assert_pmfs_sum_to_one
+from agreement import assert_thread_count_free, engines_agree
 from odds import OddsError, cli
 from odds.his import assault, siege
 
@@ -32,11 +32,7 @@ SCENARIOS = {
 @pytest.mark.parametrize("name", SCENARIOS)
 def test_markov_chain_and_simulation_agree(name):
     kw = SCENARIOS[name]
-    exact = siege(**kw)
-    mc = siege(**kw, method="mc", trials=300_000, seed=11)
-    assert_pmfs_sum_to_one(exact)
-    assert_pmfs_sum_to_one(mc)
-    assert_agree(exact, mc)
+    exact, mc = engines_agree(siege, kw, 300_000, 11)
     by = exact.captured_by
     assert list(by) == list(range(1, kw["assaults"] + 1))
     assert all(b >= a for a, b in zip(list(by.values()), list(by.values())[1:]))
@@ -115,12 +111,7 @@ def test_casualty_order_matters_for_later_assaults():
 
 
 def test_same_seed_same_numbers_any_thread_count():
-    kw = SCENARIOS["cavalry both, artillery held"]
-    one = siege(**kw, method="mc", trials=150_000, seed=4, threads=1)
-    two = siege(**kw, method="mc", trials=150_000, seed=4, threads=2)
-    assert one.probabilities == two.probabilities
-    for name in one.pmfs:
-        np.testing.assert_array_equal(one[name], two[name])
+    assert_thread_count_free(siege, SCENARIOS["cavalry both, artillery held"], 150_000, 4)
 
 
 @pytest.mark.parametrize("kw", [
