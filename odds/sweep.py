@@ -17,10 +17,10 @@ import numpy as np
 
 from . import procedures
 from .errors import OddsError
+from .config import SWEEP_BATCH as BATCH
 
 QUANTILES = (0.5, 0.9)
 VARIANT = "variant"
-BATCH = 16
 
 
 def cell_seed(seed: int, params: dict) -> int:

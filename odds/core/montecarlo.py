@@ -19,12 +19,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import OddsError, check_int
+from ..config import BATCH_CHUNKS, CHUNK, DEFAULT_TRIALS, MAX_TRIALS, PROGRESS_AFTER_SECONDS
 
-CHUNK = 1 << 16
-BATCH_CHUNKS = 64
-DEFAULT_TRIALS = 1_000_000
-MAX_TRIALS = 10**10
-PROGRESS_AFTER_SECONDS = 2.0
 Z95 = 1.959963984540054
 
 

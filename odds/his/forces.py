@@ -4,10 +4,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import OddsError, check_choice, check_int
+from ..config import MAX_LEADER, MAX_UNITS
 
 POWERS = ("ottoman", "hapsburg", "england", "france", "papacy", "protestant", "other")
-MAX_UNITS = 200
-MAX_LEADER = 6
 
 
 @dataclass(slots=True)

@@ -38,14 +38,13 @@ import numpy as np
 from ..core.dice import binomial_pmf
 from ..core.engine import McOptions, Procedure, solve
 from ..core.result import Result
+from ..config import MAX_LEADER, MAX_SHIPS
 from ..errors import OddsError, check_choice, check_int
 from .cards import AfterRoll, Card, Side, parse, play, register
 from .field import needs_help
 from .forces import POWERS
 
 LOCATIONS = ("mediterranean", "atlantic")
-MAX_SHIPS = 50
-MAX_LEADER = 6
 CORSAIR = "corsair"
 PORT = "port"
 

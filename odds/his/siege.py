@@ -33,8 +33,8 @@ from ..errors import OddsError, check_int
 from .assault import check_seed_cards, check_settings, first_roll, forces, infantry_left, resolve, succeeds
 from .cards import Side, play
 from .field import play_after, setup
+from ..config import MAX_ASSAULTS
 
-MAX_ASSAULTS = 100
 FIRST_ONLY = ("mercenaries-grow-restless", "mercenaries-bribed")
 
 

@@ -21,10 +21,8 @@ from ..core.result import Result
 from ..errors import OddsError, check_choice, check_int
 from .dice import attack_pmf, defense_values
 from .plans import EDITIONS, Setup, apply_plans
+from ..config import MAX_DEFENDERS, MAX_DICE, MAX_WARBANDS
 
-MAX_WARBANDS = 60
-MAX_DICE = 60
-MAX_DEFENDERS = 200
 TITLES = {"none": 0, "oathkeeper": 1, "usurper": 2, "imperial": 1}
 IMPERIAL_TITLE = ("always", "chancellor-oathkeeper")
 PAWN_AND_FAVOR_DICE = 2

@@ -1,0 +1,147 @@
+"""The procedure registry: one spec per procedure, registered where the procedure is defined.
+
+A `Spec` names a procedure (`his.field`), its public function, and its parameters as `Param`
+records (kind, range, choices, help; defaults come from the function's signature, so they are
+written once). The command line, the calculator, sweeps, `odds demo`, the HTTP API and the
+generic tests are generated from `specs()`; none of them lists procedures by hand.
+"""
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Callable
+
+from .errors import OddsError
+
+REQUIRED = inspect.Parameter.empty
+KINDS = ("int", "float", "bool", "choice", "text", "cards", "ints", "pairs")
+
+
+@dataclass(frozen=True)
+class Param:
+    """One keyword of a procedure.
+
+    kind: int (a count in [low, high]), float (in [low, high]), bool, choice (one of
+    `choices`), text, cards (card names, `name[:policy]`), ints (a list of whole numbers),
+    pairs (`KEY=N` strings). `flag` is the command-line spelling when it is not `--name`
+    (e.g. `attacker-card`, repeated, for `attacker_cards`); `cli` adds argparse keywords.
+    """
+
+    name: str
+    kind: str
+    help: str = ""
+    low: float | None = None
+    high: float | None = None
+    choices: tuple = ()
+    flag: str | None = None
+    metavar: str | None = None
+    cli: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise ValueError(f"Param {self.name}: kind {self.kind!r} (allowed: {', '.join(KINDS)})")
+
+    def describe(self, default) -> dict:
+        """Plain-data description (for GET /api/procedures and the docs)."""
+        out = {"name": self.name, "kind": self.kind, "help": self.help,
+               "required": default is REQUIRED}
+        if default is not REQUIRED:
+            out["default"] = list(default) if isinstance(default, tuple) else default
+        for key in ("low", "high"):
+            if getattr(self, key) is not None:
+                out[key] = getattr(self, key)
+        if self.choices:
+            out["choices"] = list(self.choices)
+        return out
+
+
+@dataclass(frozen=True)
+class Example:
+    """A named scenario of a procedure: its keywords, and whether `odds demo` shows it."""
+
+    name: str
+    kwargs: dict
+    title: str = ""
+    demo: bool = False
+    mc: dict = field(default_factory=dict)  # engine keywords for the demo (e.g. method="mc")
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A procedure: name, public function, parameters, kernels, results, examples.
+
+    `command` is the CLI path (("his", "field") -> `odds his field`), `preset` keywords fixed
+    by the name (the naval ruleset), `main` the main probability, `table` a vectorised exact
+    function over many cells (or None), `start` the calculator's starting values.
+    """
+
+    name: str
+    function: Callable
+    params: tuple
+    help: str
+    command: tuple
+    main: str
+    kernels: tuple = ()
+    exact: bool = True
+    preset: dict = field(default_factory=dict)
+    examples: tuple = ()
+    start: dict = field(default_factory=dict)
+    table: Callable | None = None
+
+    @property
+    def call(self) -> Callable:
+        """The public function with this procedure's preset keywords."""
+        return partial(self.function, **self.preset) if self.preset else self.function
+
+    def defaults(self) -> dict:
+        """Parameter name -> default (REQUIRED when the caller must give it)."""
+        signature = inspect.signature(self.function).parameters
+        return {p.name: signature[p.name].default for p in self.params}
+
+    def param(self, name: str) -> Param:
+        for p in self.params:
+            if p.name == name:
+                return p
+        raise OddsError(f"{name}: not a parameter of {self.name} "
+                        f"(allowed: {', '.join(p.name for p in self.params)})")
+
+    def example(self, name: str) -> Example:
+        return next(e for e in self.examples if e.name == name)
+
+    def describe(self) -> dict:
+        defaults = self.defaults()
+        return {"name": self.name, "help": self.help, "main": self.main, "exact": self.exact,
+                "command": " ".join(self.command),
+                "parameters": [p.describe(defaults[p.name]) for p in self.params],
+                "examples": {e.name: e.kwargs for e in self.examples}}
+
+
+ENGINE = ("method", "trials", "seed", "precision", "max_trials", "threads", "progress")
+_SPECS: dict[str, Spec] = {}
+
+
+def register(spec: Spec) -> Spec:
+    """Add `spec`; its parameters must be exactly the function's non-engine keywords."""
+    keywords = [k for k in inspect.signature(spec.function).parameters
+                if k not in ENGINE and k not in spec.preset]
+    names = [p.name for p in spec.params]
+    if sorted(keywords) != sorted(names):
+        raise ValueError(f"{spec.name}: params {names} do not match the keywords {keywords}")
+    _SPECS[spec.name] = spec
+    return spec
+
+
+def specs() -> dict[str, Spec]:
+    """Every registered procedure by name (importing the game packages registers them)."""
+    from . import crusades, his, oath  # noqa: F401  (registration happens on import)
+
+    return dict(_SPECS)
+
+
+def get(name: str) -> Spec:
+    """The spec of procedure `name`, or an OddsError listing the known names."""
+    known = specs()
+    if name not in known:
+        raise OddsError(f"procedure: {name!r} is unknown (allowed: {', '.join(known)})")
+    return known[name]
