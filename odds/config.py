@@ -21,3 +21,6 @@ PROGRESS_AFTER_SECONDS = 2.0
 
 # sweeps
 SWEEP_BATCH = 16  # cells per dask task
+MAX_CELLS = 100_000  # cells in one sweep
+MAX_CELL_TRIALS = 10**12  # cells x Monte Carlo trials in one sweep
+MAX_WORKERS = 64  # processes of a local dask cluster
