@@ -72,6 +72,7 @@ class Procedure:
     kernel_args: Callable  # () -> tuple of arrays and scalars
     settings: dict
     result_type: type = Result  # a Result subclass that adds JSON keys, if the procedure has one
+    assumptions: tuple = ()  # readings the answer rests on (Result.assumptions)
 
 
 def solve(proc: Procedure, method: str, mc: McOptions) -> Result:
@@ -80,7 +81,7 @@ def solve(proc: Procedure, method: str, mc: McOptions) -> Result:
     if method == "exact":
         probabilities, pmfs = proc.summarise(proc.exact())
         return proc.result_type(proc.name, "exact", probabilities, pmfs, proc.main,
-                                settings=proc.settings)
+                                settings=proc.settings, assumptions=proc.assumptions)
     kernel = getattr(import_module(proc.kernel[0]), proc.kernel[1])
     run = montecarlo.run(kernel, proc.kernel_args(), proc.shape, mc.trials, mc.seed,
                          main=lambda h: proc.summarise(h)[0][proc.main],
@@ -93,4 +94,4 @@ def solve(proc: Procedure, method: str, mc: McOptions) -> Result:
     return proc.result_type(proc.name, "mc", {k: v / n for k, v in counts.items()},
                   {k: np.asarray(v) / n for k, v in pmf_counts.items()}, proc.main,
                   trials=n, seed=mc.seed, partial=run.partial,
-                  settings=proc.settings, notes=notes)
+                  settings=proc.settings, notes=notes, assumptions=proc.assumptions)

@@ -26,7 +26,8 @@ from .cards import AfterRoll, Card, register
 from ..registry import Example, Param, Spec, register as register_procedure
 from .cards import help_for
 from .field import forces as field_forces, play_after, setup
-from .forces import land_params
+from .forces import assumptions, land_params, settings as force_settings
+from .leaders import leader
 
 CASUALTIES = ("cavalry-first", "infantry-first")
 SEED_CARDS = ("mercenaries-bribed", "surprise-attack")  # the seed's extra assault cards
@@ -238,18 +239,18 @@ def assault(attacker, defender, *, attacker_mercenaries=0, attacker_cavalry=0,
     cavalry_first, allowed = check_settings(casualties, allow_bribed_surprise)
     mc = McOptions.make(trials, seed, precision, max_trials, threads, progress)
     a, d = setup(att, dfn, "assault", allowed)
-    settings = {"attacker_power": att.power, "defender_power": dfn.power,
-                "attacker_cards": list(att.cards), "defender_cards": list(dfn.cards),
-                "attacker_leader_used": att.leader, "gout": gout is not None,
+    settings = {**force_settings(att, dfn), "gout": gout is not None,
                 "cancel_probability": cancel, "casualties": casualties,
                 "allow_bribed_surprise": allow_bribed_surprise,
                 "siege_artillery_if_needed": "played whenever the assault would otherwise fail",
                 "attacker_units_at_roll": a.units, "defender_units_at_roll": d.units}
-    summary = lambda j: summarise(j, cancel, attacker_leader > 0, dfn.leader > 0)
+    present = leader("attacker_leader", attacker_leader).present  # Gout or not
+    summary = lambda j: summarise(j, cancel, present, dfn.has_leader)
     proc = Procedure("his.assault", (2, a.units + 1, d.units + 1), summary, "success",
                      lambda: exact_joint(a, d, cavalry_first),
                      ("odds.his.assault_kernel", "assault_lane"),
-                     lambda: _kernel_args(a, d, cavalry_first), settings)
+                     lambda: _kernel_args(a, d, cavalry_first), settings,
+                     assumptions=assumptions(att, dfn))
     return solve(proc, method, mc)
 
 

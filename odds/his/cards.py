@@ -15,6 +15,7 @@ from typing import Callable
 from ..errors import OddsError
 
 POLICIES = ("always", "if-needed")
+DEFAULT_POLICY = "if-needed"  # a player holding an after-roll card plays it when it is needed
 POLICY_CODES = {"always": 1, "if-needed": 2}  # for the kernels; 0 means the card is not held
 TIMINGS = ("before", "combat", "after")
 
@@ -154,8 +155,16 @@ def help_for(procedure: str) -> str:
                      for n in names)
 
 
+def canonical(spec, field_name: str) -> str:
+    """The card as the result records it: 'name', or 'name:policy' for after-roll cards (the
+    policy a player holding it would use, if-needed, when none is given)."""
+    card, policy = parse(spec, field_name)
+    return f"{card.name}:{policy}" if card.timing == "after" else card.name
+
+
 def parse(spec: str, field_name: str) -> tuple[Card, str]:
-    """'name' or 'name:policy' -> (card, policy); policies only for cards played after the roll."""
+    """'name' or 'name:policy' -> (card, policy); policies only for cards played after the roll
+    (default if-needed); names in any case."""
     if not isinstance(spec, str):
         raise OddsError(f"{field_name}: {spec!r} is not a card name")
     name, _, policy = spec.strip().lower().partition(":")
@@ -164,7 +173,7 @@ def parse(spec: str, field_name: str) -> tuple[Card, str]:
         raise OddsError(f"{field_name}: unknown card {name!r} (allowed: {', '.join(sorted(CARDS))})")
     if policy and card.timing != "after":
         raise OddsError(f"{field_name}: {spec!r}: {name} takes no policy (it is played before the roll)")
-    policy = policy or "always"
+    policy = policy or DEFAULT_POLICY
     if policy not in POLICIES:
         raise OddsError(f"{field_name}: {spec!r}: unknown policy {policy!r} (allowed: {', '.join(POLICIES)})")
     return card, policy

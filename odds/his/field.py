@@ -16,7 +16,7 @@ from ..errors import check_bool, check_int
 from ..config import MAX_UNITS
 from ..registry import Example, Param, Spec, register
 from .cards import Side, help_for, play
-from .forces import Force, land_params
+from .forces import Force, assumptions, land_params, settings as force_settings
 
 
 def resolve(ah, dh, adice, ddice, ua, ud):
@@ -192,8 +192,7 @@ def field_battle(attacker, defender, *, attacker_mercenaries=0, attacker_cavalry
         fortified = True
     mc = McOptions.make(trials, seed, precision, max_trials, threads, progress)
     a, d = setup(att, dfn)
-    settings = {"attacker_power": att.power, "defender_power": dfn.power,
-                "attacker_cards": list(att.cards), "defender_cards": list(dfn.cards),
+    settings = {**force_settings(att, dfn),
                 "attacker_units_at_roll": a.units, "defender_units_at_roll": d.units}
     if fortified:
         settings["withdraw_inside"] = "all survivors" if withdraw_inside is None else withdraw_inside
@@ -201,7 +200,7 @@ def field_battle(attacker, defender, *, attacker_mercenaries=0, attacker_cavalry
         "his.field", (4, a.units + 1, d.units + 1),
         lambda j: summarise(j, withdraw_inside, bool(fortified)), "attacker_win",
         lambda: exact_joint(a, d), ("odds.his.field_kernel", "field_lane"),
-        lambda: _kernel_args(a, d), settings)
+        lambda: _kernel_args(a, d), settings, assumptions=assumptions(att, dfn))
     return solve(proc, method, mc)
 
 
@@ -225,7 +224,7 @@ SPEC = register(Spec(
         Example("surprise attacker", dict(attacker=4, defender=3, attacker_cards=["surprise-attack"])),
         Example("surprise defender", dict(attacker=4, defender=3, defender_cards=["surprise-attack"])),
         Example("janissaries always", dict(attacker=4, defender=4, attacker_power="ottoman",
-                                           attacker_cards=["janissaries"])),
+                                           attacker_cards=["janissaries:always"])),
         Example("tercios hapsburg", dict(attacker=3, defender=4, attacker_power="hapsburg",
                                          attacker_cards=["tercios"])),
         Example("tercios against", dict(attacker=4, defender=5, defender_power="hapsburg",

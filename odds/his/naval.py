@@ -43,10 +43,14 @@ from ..errors import OddsError, check_bool, check_choice, check_int
 from .cards import AfterRoll, Card, Side, parse, play, register
 from .field import needs_help
 from ..registry import Example, Param, Spec, register as register_procedure
-from .cards import CARDS, POLICIES
+from .cards import CARDS, POLICIES, canonical
+from . import leaders
+from .leaders import Leader
 from .forces import POWERS
 
 LOCATIONS = ("mediterranean", "atlantic")
+VQ_POWERS = ("ottoman", "spain", "england", "france", "papacy", "protestants", "other")
+GALLEASSES = "Galleasses as +3 dice hitting on 5-6 is a reading; change with dice_per galleasses=N"
 CORSAIR = "corsair"
 PORT = "port"
 
@@ -82,6 +86,8 @@ class Ruleset:
     hits_per_corsair: int = 1
     cards: tuple = ()
     race_built: str | None = None  # the ship type that ignores 5s in the Atlantic
+    powers: tuple = POWERS  # the game's names of the major powers
+    assumptions: tuple = ()  # numbers of this ruleset that are readings, not rule text
 
     def __post_init__(self):
         object.__setattr__(self, "dice_per", MappingProxyType(dict(self.dice_per)))
@@ -132,7 +138,11 @@ RULESETS = {
         "vq", ("galley", "galleon", "race_built"),
         {"galley": 2, "galleon": 2, "race_built": 2, CORSAIR: 1, PORT: 1,
          "galleasses": 3, "arquebusiers": 2},
-        {"galleasses": 5}, cards=("galleasses", "arquebusiers"), race_built="race_built"),
+        {"galleasses": 5}, cards=("galleasses", "arquebusiers"), race_built="race_built",
+        powers=VQ_POWERS,
+        assumptions=("Virgin Queen dice per ship are a reading (the sources omit the table): 2 "
+                     "per galley, galleon and race-built galleon, 1 per corsair, +1 in a port; "
+                     "change them with dice_per",)),
     "his": Ruleset(
         "his", ("squadron",),
         {"squadron": 2, CORSAIR: 1, PORT: 1, "janissaries": 4, "professional-rowers": 3,
@@ -162,10 +172,11 @@ class Fleet:
     leader: int = 0
     power: str = "other"
     cards: tuple = ()
+    leader_name: str | None = None
 
     @classmethod
     def make(cls, side, rules: Ruleset, ships, corsairs=0, leader=0, power="other", cards=()):
-        power = check_choice(f"{side}_power", power, POWERS)
+        power = check_choice(f"{side}_power", power, rules.powers)
         counts = {}
         for kind, n in ships.items():
             n = check_int(f"{side}_{_plural(kind)}", n, 0, MAX_SHIPS)
@@ -183,10 +194,11 @@ class Fleet:
         if corsairs and power != "ottoman":
             raise OddsError(f"{side}_corsairs: {corsairs} for the {power} side "
                             f"(allowed: only the ottoman side has corsairs)")
-        leader = check_int(f"{side}_leader", leader, 0, MAX_LEADER)
+        best = leaders.leader(f"{side}_leader", leader, leaders.NAVAL)
         if isinstance(cards, str):
             cards = (cards,)
-        return cls(side, counts, corsairs, leader, power, tuple(cards))
+        cards = tuple(canonical(c, f"{side}_cards") for c in cards)
+        return cls(side, counts, corsairs, best.rating, power, cards, best.name)
 
     @property
     def n_ships(self) -> int:
@@ -432,6 +444,16 @@ class NavalResult(Result):
 
 # --- public function -------------------------------------------------------------------------
 
+def _assumptions(rules: Ruleset, *fleets) -> tuple:
+    """The readings a naval answer rests on: the ruleset's, Galleasses' dice, the leaders."""
+    out = rules.assumptions
+    if any(c.startswith("galleasses") for f in fleets for c in f.cards):
+        out += (GALLEASSES,)
+    if any(f.leader_name for f in fleets):
+        out += (leaders.ASSUMPTION,)
+    return out
+
+
 def _kernel_args(b):
     from .naval_kernel import kernel_args
 
@@ -473,11 +495,13 @@ def naval_battle(*, attacker_galleys=0, attacker_galleons=0, attacker_race_built
     b = setup(att, dfn, rules, location, port)
     settings = {"ruleset": rules.name, "location": location, "port": port,
                 "attacker_power": att.power, "defender_power": dfn.power,
+                "attacker_leader": str(Leader(att.leader, att.leader_name)),
+                "defender_leader": str(Leader(dfn.leader, dfn.leader_name)),
                 "attacker_cards": list(att.cards), "defender_cards": list(dfn.cards),
                 "attacker_dice": b.a_dice, "defender_dice": b.d_dice, **rules.numbers()}
     proc = Procedure(f"{rules.name}.naval", b.shape, lambda j: summarise(j, port), "attacker_win",
                      lambda: exact_joint(b), ("odds.his.naval_kernel", "naval_lane"),
-                     lambda: _kernel_args(b), settings, NavalResult)
+                     lambda: _kernel_args(b), settings, NavalResult, _assumptions(rules, att, dfn))
     return solve(proc, method, mc)
 
 
@@ -501,9 +525,11 @@ def naval_params(ruleset: str) -> tuple:
                       high=MAX_SHIPS, metavar="N") for kind in SHIP_KEYWORDS[ruleset]]
         out += [Param(f"{side}_corsairs", "int", "corsairs (Ottoman only)", low=0, high=MAX_SHIPS,
                       metavar="N"),
-                Param(f"{side}_leader", "int", "rating of the best naval leader (0: none)", low=0,
-                      high=MAX_LEADER, metavar="R"),
-                Param(f"{side}_power", "choice", "the major power", choices=POWERS, metavar="POWER"),
+                Param(f"{side}_leader", "leader", "the best naval leader: a rating (0: none) or "
+                      "a name", low=0, high=MAX_LEADER, choices=leaders.choices(leaders.NAVAL),
+                      metavar="R|NAME"),
+                Param(f"{side}_power", "choice", "the major power", choices=rules.powers,
+                      metavar="POWER"),
                 Param(f"{side}_cards", "cards", f"a card the {side} plays, repeatable: "
                       f"{_card_help(rules)}", flag=f"{side}-card", metavar="CARD[:POLICY]")]
     if ruleset == "vq":
@@ -535,7 +561,7 @@ VQ_SPEC = register_procedure(Spec(
     examples=(
         Example("race-built atlantic", dict(attacker_race_built=3, attacker_leader=1,
                                             attacker_power="england", defender_galleons=4,
-                                            defender_power="hapsburg", location="atlantic"),
+                                            defender_power="spain", location="atlantic"),
                 "Virgin Queen naval combat in the Atlantic: 3 English race-built galleons + "
                 "leader 1 attack 4 Spanish galleons", demo=True),
         Example("4v4 galleys", dict(attacker_galleys=4, defender_galleys=4,

@@ -34,7 +34,8 @@ from .assault import check_seed_cards, check_settings, first_roll, forces, infan
 from ..registry import Example, Param, Spec, register
 from .assault import setting_params
 from .cards import Side, help_for, parse, play
-from .forces import land_params
+from .forces import assumptions, land_params, settings as force_settings
+from .leaders import leader
 from .field import play_after, setup
 from ..config import MAX_ASSAULTS
 
@@ -243,10 +244,10 @@ def siege(attacker, defender, *, assaults, attacker_mercenaries=0, attacker_cava
     cavalry_first, allowed = check_settings(casualties, allow_bribed_surprise)
     mc = McOptions.make(trials, seed, precision, max_trials, threads, progress)
     p = plan(att, dfn, tuple(attacker_cards_every), tuple(defender_cards_every),
-             int(attacker_leader), allowed)
-    settings = {"assaults": assaults, "attacker_power": att.power, "defender_power": dfn.power,
-                "attacker_cards": list(att.cards), "attacker_cards_every": list(attacker_cards_every),
-                "defender_cards": list(dfn.cards), "defender_cards_every": list(defender_cards_every),
+             leader("attacker_leader", attacker_leader).rating, allowed)
+    settings = {"assaults": assaults, **force_settings(att, dfn),
+                "attacker_cards_every": list(attacker_cards_every),
+                "defender_cards_every": list(defender_cards_every),
                 "gout_first_assault": gout is not None, "casualties": casualties,
                 "allow_bribed_surprise": allow_bribed_surprise,
                 "siege_artillery_if_needed": "played whenever the assault would otherwise fail",
@@ -255,7 +256,8 @@ def siege(attacker, defender, *, assaults, attacker_mercenaries=0, attacker_cava
     proc = Procedure("his.siege", (3, assaults, max_losses(p, assaults) + 1), summarise,
                      "captured", lambda: exact_joint(p, assaults, cavalry_first),
                      ("odds.his.siege_kernel", "siege_lane"),
-                     lambda: _kernel_args(p, assaults, cavalry_first), settings, SiegeResult)
+                     lambda: _kernel_args(p, assaults, cavalry_first), settings, SiegeResult,
+                     assumptions(att, dfn))
     return solve(proc, method, mc)
 
 
