@@ -16,6 +16,14 @@ from ..errors import OddsError
 
 POLICIES = ("always", "if-needed")
 TIMINGS = ("before", "combat", "after")
+NO_CARD, ALWAYS, IF_NEEDED = 0, 1, 2  # policy codes the engines read
+POLICY_CODES = {"always": ALWAYS, "if-needed": IF_NEEDED}
+
+
+def plays(policy, needed):
+    """Whether an after-roll card is played: policy code (NO_CARD, ALWAYS, IF_NEEDED) and whether
+    its side needs it as the dice stand (bools or bool arrays; the kernels compile it too)."""
+    return (policy == ALWAYS) | ((policy == IF_NEEDED) & needed)
 
 
 @dataclass
