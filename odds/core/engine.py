@@ -8,7 +8,6 @@ numbers users read, so the two engines can only differ in how they fill the join
 from __future__ import annotations
 
 from dataclasses import dataclass
-from importlib import import_module
 from typing import Callable
 
 import numpy as np
@@ -82,7 +81,9 @@ def solve(proc: Procedure, method: str, mc: McOptions) -> Result:
         probabilities, pmfs = proc.summarise(proc.exact())
         return proc.result_type(proc.name, "exact", probabilities, pmfs, proc.main,
                                 settings=proc.settings, assumptions=proc.assumptions)
-    kernel = getattr(import_module(proc.kernel[0]), proc.kernel[1])
+    from .kernel_cache import load
+
+    kernel = load(*proc.kernel)
     run = montecarlo.run(kernel, proc.kernel_args(), proc.shape, mc.trials, mc.seed,
                          main=lambda h: proc.summarise(h)[0][proc.main],
                          precision=mc.precision, threads=mc.threads, progress=mc.progress)

@@ -22,12 +22,13 @@ import numpy as np
 from ..core.dice import pool_pmf
 from ..core.engine import McOptions, Procedure, solve
 from ..errors import OddsError, check_bool, check_choice, check_int, check_probability
-from .cards import AfterRoll, Card, register
 from ..registry import Example, Param, Spec, register as register_procedure
-from .cards import help_for
-from .field import forces as field_forces, play_after, setup
+from .assault_rules import dice, fails, resolve
+from .cards import AfterRoll, Card, help_for, register
+from .field import forces as field_forces, setup
 from .forces import assumptions, land_params, settings as force_settings
 from .leaders import leader
+from .sequence import main_roll, play_after, surprise
 
 CASUALTIES = ("cavalry-first", "infantry-first")
 SEED_CARDS = ("mercenaries-bribed", "surprise-attack")  # the seed's extra assault cards
@@ -62,86 +63,29 @@ for _card in (
     register(_card)
 
 
-# ---- the rule, written once for numpy arrays and for the numba kernels -------------------
-
-def attacker_dice(infantry, bonus, defended):
-    """Assault dice: 1 per non-cavalry unit, halved rounded up if any defender is there, + bonus."""
-    return infantry - defended * (infantry // 2) + bonus
-
-
-def infantry_left(infantry, cavalry, losses, cavalry_first):
-    """Non-cavalry units left after `losses` casualties taken in the casualty order."""
-    lost = np.minimum(np.maximum(losses - cavalry * cavalry_first, 0), infantry)
-    return infantry - lost
-
-
-def succeeds(ah, dh, ua, ud):
-    """At least one attacker hit, no defending unit left, at least one attacking survivor."""
-    return (ah >= 1) & (ah >= ud) & (dh < ua)
-
-
-def resolve(ah, dh, ua, ud):
-    """(hit flag, attacker losses, defender losses): one unit lost per enemy hit."""
-    return (ah >= 1) * 1, np.minimum(dh, ua), np.minimum(ah, ud)
-
-
-def fails(is_attacker, ah, dh, ua, ud):
-    """Siege Artillery's `if-needed`: the assault would fail as the dice stand."""
-    return ~succeeds(ah, dh, ua, ud)
-
-
 # ---- exact engine ------------------------------------------------------------------------
 
-def _infantry(side):
-    return side.units - side.cavalry
-
-
-def side_dice(side, infantry, defended, is_attacker):
-    """Dice (5-6) of `side` with `infantry` non-cavalry units: attackers halve when defended."""
-    bonus = side.dice - side.penalty
-    if is_attacker:
-        return max(0, attacker_dice(infantry, bonus, defended))
-    return max(0, infantry + bonus)
-
-
-def _pmf(side, infantry, defended, is_attacker, rolls=True):
-    if not rolls:
-        return np.ones(1), 0
+def roll_pmf(side, halved, cavalry_first, lost=0, surprised=False):
+    """(hit pmf, dice rolled) of `side` after losing `lost` units before its roll; `halved`:
+    an attacker facing a defending unit."""
     if side.extra:  # no assault card adds dice groups before the roll
         raise OddsError(f"{side.role}_cards: a card adding special dice cannot be played in an assault")
-    n = side_dice(side, infantry, defended, is_attacker)
-    return pool_pmf([(n, 5)]), n
-
-
-def first_roll(a, d, cavalry_first):
-    """Outcome rows (ah, dh, adice, ddice, p) of the main roll, Surprise Attack included."""
-    defended = d.units > 0
-    if not (a.surprise or d.surprise):
-        pa, na = _pmf(a, _infantry(a), defended, True)
-        pd, nd = _pmf(d, _infantry(d), defended, False)
-        ah, dh = np.divmod(np.arange(len(pa) * len(pd)), len(pd))
-        return ah, dh, np.full(ah.shape, na), np.full(ah.shape, nd), np.outer(pa, pd).ravel()
-    first, other = (a, d) if a.surprise else (d, a)
-    p1, n1 = _pmf(first, _infantry(first), defended, first is a)
-    blocks = []
-    for h, ph in enumerate(p1):
-        left = other.units - min(h, other.units)
-        inf = int(infantry_left(_infantry(other), other.cavalry, h, cavalry_first))
-        p2, n2 = _pmf(other, inf, defended, other is a, rolls=left > 0)
-        blocks.append((np.full(len(p2), h), np.arange(len(p2)), np.full(len(p2), n2), ph * p2))
-    h1, h2, n2, p = (np.concatenate(x) for x in zip(*blocks))
-    n1 = np.full(h1.shape, n1)
-    return (h1, h2, n1, n2, p) if first is a else (h2, h1, n2, n1, p)
+    n, rolls = dice(side.units - side.cavalry, side.cavalry, side.dice - side.penalty, halved, lost,
+                    cavalry_first, surprised)
+    return (pool_pmf([(n, 5)]), n) if rolls else (np.ones(1), 0)
 
 
 def rows_after(a, d, cavalry_first):
-    """Outcome rows after the main roll and the attacker's after-roll cards under their policy."""
-    needs = lambda is_attacker, ah, dh: fails(is_attacker, ah, dh, a.units, d.units)
-    return play_after(first_roll(a, d, cavalry_first), a, True, needs=needs)
+    """(outcome rows (ah, dh, adice, ddice, p), Siege Artillery played) of one assault: the
+    main roll (Surprise Attack included), then the attacker's after-roll cards."""
+    halved = int(d.units > 0)
+    rows = main_roll(surprise(a, d), lambda *loss: roll_pmf(a, halved, cavalry_first, *loss),
+                     lambda *loss: roll_pmf(d, 0, cavalry_first, *loss))
+    return play_after(rows, a, lambda ah, dh: fails(ah, dh, a.units, d.units))
 
 
 def exact_joint(a, d, cavalry_first) -> np.ndarray:
-    ah, dh, _, _, p = rows_after(a, d, cavalry_first)
+    (ah, dh, _, _, p), _ = rows_after(a, d, cavalry_first)
     hit, al, dl = resolve(ah, dh, a.units, d.units)
     shape = (2, a.units + 1, d.units + 1)
     index = np.ravel_multi_index((hit, al, dl), shape)

@@ -18,6 +18,14 @@ POLICIES = ("always", "if-needed")
 DEFAULT_POLICY = "if-needed"  # a player holding an after-roll card plays it when it is needed
 POLICY_CODES = {"always": 1, "if-needed": 2}  # for the kernels; 0 means the card is not held
 TIMINGS = ("before", "combat", "after")
+NO_CARD, ALWAYS, IF_NEEDED = 0, 1, 2  # policy codes the engines read
+POLICY_CODES = {"always": ALWAYS, "if-needed": IF_NEEDED}
+
+
+def plays(policy, needed):
+    """Whether an after-roll card is played: policy code (NO_CARD, ALWAYS, IF_NEEDED) and whether
+    its side needs it as the dice stand (bools or bool arrays; the kernels compile it too)."""
+    return (policy == ALWAYS) | ((policy == IF_NEEDED) & needed)
 
 
 @dataclass

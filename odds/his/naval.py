@@ -41,12 +41,13 @@ from ..core.result import Result
 from ..config import MAX_LEADER, MAX_SHIPS
 from ..errors import OddsError, check_bool, check_choice, check_int
 from .cards import AfterRoll, Card, Side, parse, play, register
-from .field import needs_help
 from ..registry import Example, Param, Spec, register as register_procedure
-from .cards import CARDS, POLICIES, canonical
 from . import leaders
+from .cards import CARDS, POLICIES, canonical
 from .leaders import Leader
 from .forces import POWERS
+from .naval_rules import five_share, needs_help, outcome_index, settle_grid
+from .sequence import after_roll
 
 LOCATIONS = ("mediterranean", "atlantic")
 VQ_POWERS = ("ottoman", "spain", "england", "france", "papacy", "protestants", "other")
@@ -238,6 +239,11 @@ class Battle:
     def shape(self):
         return (4, self.a_ships + 1, self.d_ships + 1, self.a_corsairs + 1, self.d_corsairs + 1)
 
+    @property
+    def table(self) -> np.ndarray:
+        """settle_table of this battle."""
+        return settle_table(self)
+
 
 def setup(att: Fleet, dfn: Fleet, rules: Ruleset, location: str, port: bool) -> Battle:
     """Count dice, apply the cards in game order and fix their numbers from the ruleset."""
@@ -270,41 +276,11 @@ def setup(att: Fleet, dfn: Fleet, rules: Ruleset, location: str, port: bool) -> 
                   rules.hits_per_ship, rules.hits_per_corsair)
 
 
-# --- the rule, once (numpy ufuncs: scalars or arrays; compiled by numba for the kernel) -------
-
-def take(hits, ships, corsairs, lost, k, kc):
-    """(ships sunk, corsairs sunk) by `hits` on a fleet; `lost` is True for the battle's loser."""
-    sunk = np.minimum(ships, hits // k)
-    left = hits - k * sunk
-    gone = sunk == ships
-    cors = np.minimum(corsairs, left // kc) * gone
-    return sunk + ((sunk < ships) & lost & (left > 0)), cors
-
-
-def settle(win, ha, hd, more, sa, sd, ca, cd, k, kc):
-    """(code, attacker ships lost, defender ships lost, attacker corsairs, defender corsairs).
-
-    `win`: the attacker won; `ha`/`hd`: the hits each side takes as casualties; `more`: the
-    attacker rolled more dice (for the both-destroyed rule). Written with ufuncs and
-    comparisons only, so numpy arrays and scalars read it alike.
-    """
-    a_sunk, a_cors = take(ha, sa, ca, win == 0, k, kc)
-    d_sunk, d_cors = take(hd, sd, cd, win != 0, k, kc)
-    both = (a_sunk == sa) & (a_cors == ca) & (d_sunk == sd) & (d_cors == cd)
-    keep_a = both & (more != 0)
-    keep_d = both & (more == 0)
-    return ((win != 0) + 2 * both, a_sunk - (keep_a & (sa > 0)), d_sunk - (keep_d & (sd > 0)),
-            a_cors - (keep_a & (sa == 0)), d_cors - (keep_d & (sd == 0)))
-
+# --- the casualty rule: naval_rules.py; its table, cached ------------------------------------
 
 @lru_cache(maxsize=256)
 def _settle_table(sa, sd, ca, cd, k, kc):
-    cap_a, cap_d = k * sa + kc * ca, k * sd + kc * cd
-    win, more, ha, hd = np.meshgrid([0, 1], [0, 1], np.arange(cap_a + 1), np.arange(cap_d + 1),
-                                    indexing="ij")
-    out = settle(win, ha, hd, more, sa, sd, ca, cd, k, kc)
-    shape = (4, sa + 1, sd + 1, ca + 1, cd + 1)
-    table = np.ravel_multi_index(tuple(np.asarray(x, np.int64) for x in out), shape)
+    table = settle_grid(sa, sd, ca, cd, k, kc)
     table.setflags(write=False)
     return table
 
@@ -319,20 +295,7 @@ def settle_table(b) -> np.ndarray:
                          b.hits_per_ship, b.hits_per_corsair)
 
 
-def outcome_index(table, ah, dh, af, df, adice, ddice, ra, rd, cap_a, cap_d):
-    """Joint cell of each roll: race-built cancel up to `ra`/`rd` enemy 5s for casualties
-    only (the winner, more hits with ties to the defender, counts every hit)."""
-    ha = np.minimum(dh - np.minimum(ra, df), cap_a)
-    hd = np.minimum(ah - np.minimum(rd, af), cap_d)
-    return table[(ah > dh) * 1, (adice > ddice) * 1, ha, hd]
-
-
 # --- exact engine ----------------------------------------------------------------------------
-
-def five_share(threshold: int) -> float:
-    """P(a hit is a 5) for a die hitting on `threshold`+ (0 when 5 is not a hit)."""
-    return 1.0 / (7 - threshold) if threshold <= 5 else 0.0
-
 
 @lru_cache(maxsize=4096)
 def hits_fives(n: int, threshold: int = 5, fives: bool = True) -> np.ndarray:
@@ -360,26 +323,11 @@ def _merge(cols, p):
 
 
 def _after(cols, p, card: AfterRoll, is_attacker: bool, fives: bool):
-    """Expand rows (ah, dh, af, df, adice, ddice) by one after-roll card under its policy."""
-    ah, dh = cols[0], cols[1]
+    """Rows (ah, dh, adice, ddice, af, df) after one after-roll card under its policy, merged."""
     table = hits_fives(card.count, card.threshold, fives)
-    hh, ff = np.nonzero(table)
-    w = table[hh, ff]
-    plays = np.ones(len(p), bool) if card.policy == "always" else needs_help(is_attacker, ah, dh)
-    # rows that play get every (h, f) of the card; the others one row with weight 1
-    rep_play = np.repeat(np.nonzero(plays)[0], len(w))
-    idle = np.nonzero(~plays)[0]
-    rows = np.concatenate([rep_play, idle])
-    add_h = np.concatenate([np.tile(hh, plays.sum()), np.zeros(len(idle), int)])
-    add_f = np.concatenate([np.tile(ff, plays.sum()), np.zeros(len(idle), int)])
-    add_n = np.concatenate([np.full(len(rep_play), card.count), np.zeros(len(idle), int)])
-    weight = np.concatenate([np.tile(w, plays.sum()), np.ones(len(idle))])
-    new = [c[rows] for c in cols]
-    i = 0 if is_attacker else 1
-    new[i] = new[i] + add_h
-    new[2 + i] = new[2 + i] + add_f
-    new[4 + i] = new[4 + i] + add_n
-    return _merge(new, p[rows] * weight)
+    needed = needs_help(is_attacker, cols[0], cols[1])
+    cols, p, _ = after_roll(cols, p, card, table, 0 if is_attacker else 1, needed)
+    return _merge(cols, p)
 
 
 def exact_joint(b: Battle) -> np.ndarray:
@@ -392,12 +340,13 @@ def exact_joint(b: Battle) -> np.ndarray:
     ah, dh = np.repeat(ia, len(idd)), np.tile(idd, len(ia))
     af, df = np.repeat(ja, len(idd)), np.tile(jd, len(ia))
     p = np.outer(pa[ia, ja], pd[idd, jd]).ravel()
-    cols = [ah, dh, af, df, np.full(len(p), b.a_dice), np.full(len(p), b.d_dice)]
+    cols = [ah, dh, np.full(len(p), b.a_dice), np.full(len(p), b.d_dice), af, df]
     for card in b.a_after:
         cols, p = _after(cols, p, card, True, a_fives)
     for card in b.d_after:
         cols, p = _after(cols, p, card, False, d_fives)
-    index = outcome_index(settle_table(b), *cols, b.a_race, b.d_race, *b.caps)
+    ah, dh, adice, ddice, af, df = cols
+    index = outcome_index(b.table, ah, dh, af, df, adice, ddice, b.a_race, b.d_race, *b.caps)
     return np.bincount(index, weights=p, minlength=int(np.prod(b.shape))).reshape(b.shape)
 
 

@@ -30,14 +30,14 @@ import numpy as np
 from ..core.engine import McOptions, Procedure, solve
 from ..core.result import Result
 from ..errors import OddsError, check_int
-from .assault import check_seed_cards, check_settings, first_roll, forces, infantry_left, resolve, succeeds
+from ..config import MAX_ASSAULTS
 from ..registry import Example, Param, Spec, register
-from .assault import setting_params
+from .assault import check_seed_cards, check_settings, forces, rows_after, setting_params
+from .assault_rules import infantry_left, resolve, succeeds
 from .cards import Side, help_for, parse, play
+from .field import setup
 from .forces import assumptions, land_params, settings as force_settings
 from .leaders import leader
-from .field import play_after, setup
-from ..config import MAX_ASSAULTS
 
 FIRST_ONLY = ("mercenaries-grow-restless", "mercenaries-bribed")
 
@@ -50,6 +50,12 @@ class Plan:
     add: tuple  # units the every-assault cards add to (attacker, defender) before each later assault
     artillery: object  # the Siege Artillery AfterRoll entry, or None
     artillery_every: bool
+
+    def start(self):
+        """The state before the first assault: (infantry, cavalry each side, artillery in hand)."""
+        a0, d0 = self.sides[0]
+        return (a0.units - a0.cavalry, a0.cavalry, d0.units - d0.cavalry, d0.cavalry,
+                int(self.artillery is not None))
 
 
 def plan(att, dfn, every_a, every_d, leader, allowed) -> Plan:
@@ -99,22 +105,10 @@ def transition(p: Plan, phase, state, cavalry_first, codec):
     """One assault from `state`: (absorbed[end, attacker losses], next-state codes, their p)."""
     ai, ac, di, dc, art = (int(x) for x in state)
     ta, td = p.sides[phase]
-    a = _at(ta, ai, ac)
+    a = _at(ta, ai, ac, [p.artillery] if art else [])
     d = _at(td, di, dc)
     ua, ud = a.units, d.units
-    ah, dh, _, _, pr = first_roll(a, d, cavalry_first)
-    played = np.zeros(len(pr), bool)
-    if art:
-        plays = np.ones(len(pr), bool)
-        if p.artillery.policy != "always":
-            plays = ~succeeds(ah, dh, ua, ud)
-        zero = np.zeros(plays.sum(), int)
-        fired = play_after((ah[plays], dh[plays], zero, zero, pr[plays]),
-                           _at(ta, ai, ac, [replace(p.artillery, policy="always")]), True)
-        ah = np.concatenate([ah[~plays], fired[0]])
-        dh = np.concatenate([dh[~plays], fired[1]])
-        pr = np.concatenate([pr[~plays], fired[4]])
-        played = np.arange(len(pr)) >= (~plays).sum()
+    (ah, dh, _, _, pr), played = rows_after(a, d, cavalry_first)
     won = succeeds(ah, dh, ua, ud)
     _, al, dl = resolve(ah, dh, ua, ud)
     sa, sd = ua - al, ud - dl
@@ -134,18 +128,12 @@ def max_losses(p: Plan, assaults):
     return a0.units + (assaults - 1) * p.add[0]
 
 
-def initial_state(p: Plan):
-    a0, d0 = p.sides[0]
-    return (a0.units - a0.cavalry, a0.cavalry, d0.units - d0.cavalry, d0.cavalry,
-            int(p.artillery is not None))
-
-
 def exact_joint(p: Plan, assaults, cavalry_first):
     """Markov chain over the states before each assault (after the first, which has its own
     cards): breadth-first search of the states reachable in K assaults, a dense transition
     matrix, K vector-matrix products. Losses so far follow from the state and the step."""
     codec = Codec(p, assaults)
-    first = transition(p, 0, initial_state(p), cavalry_first, codec)
+    first = transition(p, 0, p.start(), cavalry_first, codec)
     rows, depth, frontier = {}, 1, set(first[1].tolist())
     seen = set(frontier)
     while frontier and depth < assaults:  # states before assault `depth` + 1 (0-based `depth`)

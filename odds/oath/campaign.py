@@ -2,9 +2,9 @@
 
 Outcome joint: ``joint[win, attacker_losses, defender_losses]``. On a win the attacker loses
 exactly its skulls and its sacrifice, so P(win while losing at most k to skulls and
-sacrifice) is a cumulative sum of ``joint[1]``. `resolve` states the rule once: it builds
-`outcome_table` (the joint cell of every attack x skulls x defense), which the exact engine
-weights by probability and the Monte Carlo kernel (kernel.py) counts into.
+sacrifice) is a cumulative sum of ``joint[1]``. `rules.resolve` states the rule once: it
+builds `outcome_table` (the joint cell of every attack x skulls x defense), which the exact
+engine weights by probability and the Monte Carlo kernel (kernel.py) counts into.
 
 Defense totals are capped at ``cap = (largest attack) + warbands + 1``: every defense at or
 above the cap beats any attack plus any sacrifice, so all of them give the same outcome.
@@ -20,36 +20,14 @@ from ..core.engine import McOptions, Procedure, solve
 from ..core.result import Result
 from ..errors import OddsError, check_bool, check_choice, check_int
 from .dice import attack_pmf, defense_values
+from ..config import MAX_DEFENDERS, MAX_DICE, MAX_WARBANDS
 from ..registry import Example, Param, Spec, register
 from .plans import EDITIONS, PLANS, Setup, apply_plans
-from ..config import MAX_DEFENDERS, MAX_DICE, MAX_WARBANDS
+from .rules import outcome_grid
 
 TITLES = {"none": 0, "oathkeeper": 1, "usurper": 2, "imperial": 1}
 IMPERIAL_TITLE = ("always", "chancellor-oathkeeper")
 PAWN_AND_FAVOR_DICE = 2
-
-
-def resolve(attack, skulls, defense, warbands, defender_loss, sac_cap, max_defense, committed):
-    """(win, attacker losses, defender losses) of one campaign (scalars or arrays; the kernel's too).
-
-    Each skull kills one warband. `committed` False (Law of Oath): after both rolls the
-    attacker sacrifices exactly defense - attack + 1 warbands if that is at most what is left
-    and at most `sac_cap`, else nothing. `committed` True (New Foundations): after its own
-    roll the attacker commits min(what would beat the largest possible defense, what is
-    left, `sac_cap`). Wins only if attack + sacrifice > defense; the loser kills half its
-    army rounded down; the defender loses `defender_loss` warbands if it loses.
-    """
-    killed = np.minimum(skulls, warbands)
-    left = warbands - killed
-    if committed:
-        sac = np.minimum(np.minimum(np.maximum(max_defense - attack + 1, 0), left), sac_cap)
-        win = 1 * (attack + sac > defense)
-    else:
-        needed = np.maximum(defense - attack + 1, 0)
-        win = 1 * ((needed <= left) & (needed <= sac_cap))
-        sac = needed * win
-    lost = 1 - win
-    return win, killed + sac + lost * ((left - sac) // 2), win * defender_loss
 
 
 @dataclass(frozen=True)
@@ -83,6 +61,11 @@ class Rules:
     def shape(self) -> tuple:
         return (2, self.warbands + 1, self.defender_loss + 1)
 
+    @cached_property
+    def outcomes(self) -> np.ndarray:
+        """outcome_table of these rules."""
+        return outcome_table(self)
+
 
 def outcome_table(r: Rules) -> np.ndarray:
     """T[attack, skulls, defense]: the flat index into the joint of that roll's outcome.
@@ -96,12 +79,8 @@ def outcome_table(r: Rules) -> np.ndarray:
 
 
 @lru_cache(maxsize=4096)
-def _outcome_grid(a_top, k_top, d_top, warbands, defender_loss, sac_cap, max_defense, committed):
-    a = np.arange(a_top)[:, None, None]
-    k = np.arange(k_top)[None, :, None]
-    d = np.arange(d_top)[None, None, :]
-    win, al, dl = resolve(a, k, d, warbands, defender_loss, sac_cap, max_defense, committed)
-    out = (win * (warbands + 1) + al) * (defender_loss + 1) + dl
+def _outcome_grid(*key):
+    out = outcome_grid(*key)
     out.setflags(write=False)
     return out
 
@@ -109,7 +88,7 @@ def _outcome_grid(a_top, k_top, d_top, warbands, defender_loss, sac_cap, max_def
 def exact_joint(r: Rules) -> np.ndarray:
     """The joint outcome distribution: attack x skulls x defense, resolved on a grid."""
     weight = r.attack[:, :, None] * r.defense_pmf[None, None, :]
-    index = outcome_table(r)
+    index = r.outcomes
     return np.bincount(index.ravel(), weights=weight.ravel(), minlength=np.prod(r.shape)).reshape(r.shape)
 
 
