@@ -83,3 +83,93 @@ def test_a_card_named_alone_is_played_if_needed_and_the_result_says_so():
         needed.pmfs["attacker_losses"].tolist()
     assert field_battle(**kw, defender_cards=["JANISSARIES:Always"]).settings["defender_cards"] \
         == ["janissaries:always"]
+
+
+# --- card legality: every card x procedure x role x power, against the rulebook ------------
+
+from odds.his import naval  # noqa: E402
+from odds.his.cards import CARDS  # noqa: E402
+from odds.his.forces import POWERS  # noqa: E402
+
+# the rulebook, written out independently of odds.his.cards: card -> where and by whom
+WHERE = {  # procedure -> roles that may play it there
+    "landsknechts": {"field": "both", "assault": "attacker"},
+    "swiss-mercenaries": {"field": "both", "assault": "attacker"},
+    "mercenaries-bribed": {"field": "both"},
+    "surprise-attack": {"field": "both"},
+    "arquebusiers": {"field": "both", "his-naval": "both", "vq-naval": "both"},
+    "field-artillery": {"field": "both"},
+    "tercios": {"field": "both"},
+    "janissaries": {"field": "both", "his-naval": "both"},
+    "siege-mining": {"assault": "attacker"},
+    "mercenaries-grow-restless": {"assault": "defender"},
+    "siege-artillery": {"assault": "attacker"},
+    "galleasses": {"vq-naval": "both"},
+    "professional-rowers": {"his-naval": "both"},
+}
+
+
+def rulebook_allows(card, procedure, role, power, enemy) -> bool:
+    roles = WHERE[card].get(procedure)
+    if roles is None or roles not in ("both", role):
+        return False
+    if card == "janissaries" and power != "ottoman":
+        return False
+    if card == "swiss-mercenaries" and power == "ottoman":
+        return False
+    if card == "mercenaries-bribed" and "ottoman" in (power, enemy):
+        return False
+    return not (card == "tercios" and "hapsburg" not in (power, enemy))
+
+
+def play(card, procedure, role, power, enemy):
+    other = "defender" if role == "attacker" else "attacker"
+    kw = {f"{role}_power": power, f"{other}_power": enemy, f"{role}_cards": [card]}
+    if procedure == "field":
+        return field_battle(5, 4, **kw)
+    if procedure == "assault":
+        return assault(6, 3, **kw)
+    if procedure == "his-naval":
+        return naval_battle(ruleset="his", attacker_squadrons=3, defender_squadrons=3, **kw)
+    return naval_battle(attacker_galleys=3, defender_galleys=3, location="mediterranean", **kw)
+
+
+def test_card_legality_matches_the_rulebook_everywhere():
+    checked = 0
+    for card in CARDS:
+        for procedure in ("field", "assault", "his-naval", "vq-naval"):
+            powers = naval.VQ_POWERS if procedure == "vq-naval" else POWERS
+            for role in ("attacker", "defender"):
+                for power in powers:
+                    for enemy in powers:
+                        allowed = rulebook_allows(card, procedure, role, power, enemy)
+                        try:
+                            play(card, procedure, role, power, enemy)
+                            refused = None
+                        except OddsError as e:
+                            refused = str(e)
+                        assert (refused is None) == allowed, (card, procedure, role, power, enemy, refused)
+                        if refused:
+                            assert refused.startswith(f"{role}_cards: ") and "\n" not in refused
+                        checked += 1
+    assert checked == len(CARDS) * 2 * (3 * len(POWERS) ** 2 + len(naval.VQ_POWERS) ** 2)
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["his", "assault", "--attacker", "5", "--defender", "2", "--defender-card", "landsknechts"],
+     "only the attacker may play it in an assault"),
+    (["his", "field", "--attacker", "5", "--defender", "2", "--attacker-card", "tercios"],
+     "played by hapsburg or against hapsburg"),
+])
+def test_illegal_cards_exit_2_with_one_line(argv, words, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert words in err and err.count("\n") == 1
+
+
+def test_tercios_without_effect_says_so():
+    r = field_battle(4, 2, defender_power="hapsburg", attacker_cards=["tercios"])
+    assert r.p == field_battle(4, 2, defender_power="hapsburg").p
+    assert any("tercios had no effect" in n for n in r.notes)
+    cut = field_battle(4, 3, defender_power="hapsburg", attacker_cards=["tercios"])
+    assert cut.p > field_battle(4, 3, defender_power="hapsburg").p and not cut.notes

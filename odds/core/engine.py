@@ -72,6 +72,7 @@ class Procedure:
     settings: dict
     result_type: type = Result  # a Result subclass that adds JSON keys, if the procedure has one
     assumptions: tuple = ()  # readings the answer rests on (Result.assumptions)
+    notes: tuple = ()  # what the user should know about this answer (Result.notes)
 
 
 def solve(proc: Procedure, method: str, mc: McOptions) -> Result:
@@ -80,7 +81,8 @@ def solve(proc: Procedure, method: str, mc: McOptions) -> Result:
     if method == "exact":
         probabilities, pmfs = proc.summarise(proc.exact())
         return proc.result_type(proc.name, "exact", probabilities, pmfs, proc.main,
-                                settings=proc.settings, assumptions=proc.assumptions)
+                                settings=proc.settings, assumptions=proc.assumptions,
+                                notes=proc.notes)
     from .kernel_cache import load
 
     kernel = load(*proc.kernel)
@@ -95,4 +97,4 @@ def solve(proc: Procedure, method: str, mc: McOptions) -> Result:
     return proc.result_type(proc.name, "mc", {k: v / n for k, v in counts.items()},
                   {k: np.asarray(v) / n for k, v in pmf_counts.items()}, proc.main,
                   trials=n, seed=mc.seed, partial=run.partial,
-                  settings=proc.settings, notes=notes, assumptions=proc.assumptions)
+                  settings=proc.settings, notes=proc.notes + notes, assumptions=proc.assumptions)

@@ -34,14 +34,6 @@ CASUALTIES = ("cavalry-first", "infantry-first")
 SEED_CARDS = ("mercenaries-bribed", "surprise-attack")  # the seed's extra assault cards
 
 
-def _attacker_only(me, enemy):
-    return None if me.role == "attacker" else "only the attacker may play it"
-
-
-def _defender_only(me, enemy):
-    return None if me.role == "defender" else "only the defender may play it"
-
-
 def _siege_mining(me, enemy, procedure, policy):
     me.dice += 3
 
@@ -56,9 +48,12 @@ def _siege_artillery(me, enemy, procedure, policy):
 
 
 for _card in (
-    Card("siege-mining", "combat", ("assault",), _siege_mining, _attacker_only),
-    Card("mercenaries-grow-restless", "combat", ("assault",), _restless, _defender_only),
-    Card("siege-artillery", "after", ("assault",), _siege_artillery, _attacker_only),
+    Card("siege-mining", "combat", ("assault",), _siege_mining, "+3 dice",
+         roles={"assault": ("attacker",)}),
+    Card("mercenaries-grow-restless", "combat", ("assault",), _restless,
+         "every mercenary leaves the assaulting force", roles={"assault": ("defender",)}),
+    Card("siege-artillery", "after", ("assault",), _siege_artillery,
+         "after the roll: 2 dice hitting on 3-6", roles={"assault": ("attacker",)}),
 ):
     register(_card)
 

@@ -131,7 +131,8 @@ def field_battle(attacker, defender, *, attacker_mercenaries=0, attacker_cavalry
         "his.field", (4, a.units + 1, d.units + 1),
         lambda j: summarise(j, withdraw_inside, bool(fortified)), "attacker_win",
         lambda: exact_joint(a, d), ("odds.his.field_kernel", "field_lane"),
-        lambda: _kernel_args(a, d), settings, assumptions=assumptions(att, dfn))
+        lambda: _kernel_args(a, d), settings, assumptions=assumptions(att, dfn),
+        notes=tuple(a.notes + d.notes))
     return solve(proc, method, mc)
 
 

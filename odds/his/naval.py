@@ -65,8 +65,10 @@ def _after_card(name, count):
 
 
 # Defaults only: naval.py sets each card's dice and threshold from the ruleset after `play`.
-register(Card("galleasses", "after", ("naval",), _after_card("galleasses", 3)))
-register(Card("professional-rowers", "after", ("naval",), _after_card("professional-rowers", 3)))
+register(Card("galleasses", "after", ("naval",), _after_card("galleasses", 3),
+              "after the roll: +3 dice (Mediterranean only)"))
+register(Card("professional-rowers", "after", ("naval",), _after_card("professional-rowers", 3),
+              "after the roll: +3 dice at sea; +2 / -2 on an interception roll"))
 
 
 # --- rulesets --------------------------------------------------------------------------------

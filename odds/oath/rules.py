@@ -16,20 +16,20 @@ def defense_total(shields, multipliers):
     return shields * 2 ** np.minimum(multipliers, MULTIPLIER_CAP)
 
 
-def resolve(attack, skulls, defense, warbands, defender_loss, sac_cap, max_defense, committed):
+def resolve(attack, skulls, defense, warbands, defender_loss, sac_cap, commit_to, committed):
     """(win, attacker losses, defender losses) of one campaign (scalars or arrays).
 
     Each skull kills one warband. `committed` False (Law of Oath): after both rolls the
     attacker sacrifices exactly defense - attack + 1 warbands if that is at most what is left
     and at most `sac_cap`, else nothing. `committed` True (New Foundations): after its own
-    roll the attacker commits min(what would beat the largest possible defense, what is
-    left, `sac_cap`). Wins only if attack + sacrifice > defense; the loser kills half its
+    roll, before the defense roll, the attacker commits min(what would beat a defense total of
+    `commit_to`, what is left, `sac_cap`). Wins only if attack + sacrifice > defense; the loser kills half its
     army rounded down; the defender loses `defender_loss` warbands if it loses.
     """
     killed = np.minimum(skulls, warbands)
     left = warbands - killed
     if committed:
-        sac = np.minimum(np.minimum(np.maximum(max_defense - attack + 1, 0), left), sac_cap)
+        sac = np.minimum(np.minimum(np.maximum(commit_to - attack + 1, 0), left), sac_cap)
         win = 1 * (attack + sac > defense)
     else:
         needed = np.maximum(defense - attack + 1, 0)
@@ -39,11 +39,11 @@ def resolve(attack, skulls, defense, warbands, defender_loss, sac_cap, max_defen
     return win, killed + sac + lost * ((left - sac) // 2), win * defender_loss
 
 
-def outcome_grid(a_top, k_top, d_top, warbands, defender_loss, sac_cap, max_defense, committed):
+def outcome_grid(a_top, k_top, d_top, warbands, defender_loss, sac_cap, commit_to, committed):
     """T[attack, skulls, defense]: the flat index into joint[win, attacker losses, defender
     losses] of every roll below (a_top, k_top, d_top)."""
     a = np.arange(a_top)[:, None, None]
     k = np.arange(k_top)[None, :, None]
     d = np.arange(d_top)[None, None, :]
-    win, al, dl = resolve(a, k, d, warbands, defender_loss, sac_cap, max_defense, committed)
+    win, al, dl = resolve(a, k, d, warbands, defender_loss, sac_cap, commit_to, committed)
     return (win * (warbands + 1) + al) * (defender_loss + 1) + dl
