@@ -12,15 +12,16 @@ and calls again, so the kernel is recompiled instead of the query failing.
 """
 from __future__ import annotations
 
-import ast
 import glob
 import hashlib
 import os
+import re
 import sys
 import traceback
 from contextlib import contextmanager
 from functools import lru_cache
 from importlib import import_module
+from importlib.util import resolve_name
 
 PACKAGE = __name__.split(".")[0]
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the package folder
@@ -66,8 +67,13 @@ def _source(module: str) -> str | None:
     return None
 
 
+_FROM = re.compile(r"^[ \t]*from[ \t]+([.\w]+)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)", re.M)
+_IMPORT = re.compile(r"^[ \t]*import[ \t]+([\w., \t]+)", re.M)
+
+
 def sources(module: str) -> list[str]:
-    """The files of `module` and of every module of this package it imports, transitively."""
+    """The files of `module` and of every module of this package it imports, transitively
+    (import statements read as text: a stray match only adds a file)."""
     found, todo = {}, [module]
     while todo:
         name = todo.pop()
@@ -77,22 +83,14 @@ def sources(module: str) -> list[str]:
         found[name] = path
         package = name if path.endswith("__init__.py") else name.rpartition(".")[0]
         with open(path, encoding="utf-8") as f:
-            tree = ast.parse(f.read())
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom):
-                base = "." * node.level + (node.module or "")
-                base = base if not node.level else _resolve(base, package)
-                todo += [base] + [f"{base}.{alias.name}" for alias in node.names]
-            elif isinstance(node, ast.Import):
-                todo += [alias.name for alias in node.names]
+            text = f.read()
+        for base, names in _FROM.findall(text):
+            base = resolve_name(base, package) if base.startswith(".") else base
+            todo += [base] + [f"{base}.{n}" for n in re.findall(r"\w+", names.split("#")[0])]
+        for names in _IMPORT.findall(text):
+            todo += [n.strip() for n in names.split(",")]
         todo = [n for n in todo if n == PACKAGE or n.startswith(PACKAGE + ".")]
     return sorted(set(found.values()))
-
-
-def _resolve(relative: str, package: str) -> str:
-    from importlib.util import resolve_name
-
-    return resolve_name(relative, package)
 
 
 def digest(files) -> str:

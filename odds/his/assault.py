@@ -1,4 +1,7 @@
-"""Here I Stand assault of a besieged fortified space (RULES.md §1.2): rules, exact engine, API.
+"""Here I Stand assault of a besieged fortified space (RULES.md §1.2): cards, exact engine, API.
+
+The rules are in assault_rules.py, the chance sequence (Surprise Attack, Siege Artillery
+under its policy) in sequence.py.
 
 Outcome joint: ``joint[hit, attacker_losses, defender_losses]`` where `hit` is 1 when the
 attacker scored at least one hit (the success rule needs it when the space held no defending

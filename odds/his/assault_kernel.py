@@ -2,8 +2,8 @@
 
 The rules of assault_rules.py (dice, casualty order, success, resolve) are compiled here and
 the chance sequence comes from sequence_kernel.py, so every engine reads one description.
-Table width, Surprise Attack and the Siege Artillery policy are compile-time
-(core.rng.static); the siege kernel plays each of its assaults with `assault_roll`.
+The table width is compile-time (core.rng.static); who surprises and the Siege Artillery
+policy are read at run time. The siege kernel plays each of its assaults with `assault_roll`.
 """
 from collections import namedtuple
 
@@ -13,7 +13,7 @@ from numba import njit
 from ..core.dice import binomial_pmf, inverse_cdf_table, pool_pmf
 from ..core.jit import rule
 from ..core.rng import draw, seed_stream, static
-from .assault_rules import dice, fails, resolve, roll_dice
+from .assault_rules import dice, fails, resolve
 from .cards import NO_CARD, POLICY_CODES
 from .sequence import surprise
 from .sequence_kernel import after_roll, main_roll
@@ -52,11 +52,12 @@ def fighters(a, d):
 
 
 def kernel_args(a, d, cavalry_first):
-    """(mode literals, attacker Fighter, defender Fighter, AssaultDice) for assault_lane."""
+    """(table width literal, who surprises, Siege Artillery policy code, attacker Fighter,
+    defender Fighter, AssaultDice) for assault_lane."""
     fa, fd = fighters(a, d)
-    top = max(max(0, roll_dice(f.infantry, f.bonus, f.halved)) for f in (fa, fd))
+    top = max(dice(*f, 0, cavalry_first, False)[0] for f in (fa, fd))
     width, tables = dice_tables(top, cavalry_first)
-    return ((static(width), static(surprise(a, d)), static(artillery_policy(a))), fa, fd, tables)
+    return static(width), surprise(a, d), artillery_policy(a), fa, fd, tables
 
 
 @njit(cache=True, inline="always")
@@ -78,10 +79,10 @@ def assault_roll(st, first, policy, a, d, t, width):
 
 
 @njit(cache=True, nogil=True)
-def assault_lane(modes, a, d, t, seed, first_chunk, chunk_trials, out, lane):
+def assault_lane(width_t, first, policy, a, d, t, seed, first_chunk, chunk_trials, out, lane):
     """One lane of the runner: one count per assault in out[lane, hit, attacker losses,
-    defender losses] (modes: table width, who surprises, Siege Artillery policy)."""
-    width, first, policy = len(modes[0]), len(modes[1]), len(modes[2])
+    defender losses] (width_t: the table width as a core.rng.static tuple)."""
+    width = len(width_t)
     ua, ud = a.infantry + a.cavalry, d.infantry + d.cavalry
     hist = np.zeros(out.shape[1:], dtype=np.int64)
     for c in range(lane, len(chunk_trials), out.shape[0]):

@@ -1,4 +1,7 @@
-"""Here I Stand field battle (RULES.md §1.1): rules, exact engine, public function.
+"""Here I Stand field battle (RULES.md §1.1): setup, exact engine, public function.
+
+The rules are in field_rules.py, the chance sequence (Surprise Attack, after-roll cards) in
+sequence.py.
 
 Outcome joint: ``joint[code, attacker_losses, defender_losses]`` where bit 0 of `code` is
 "the attacker won" and bit 1 "both sides were wiped out and the both-eliminated rule gave

@@ -1,8 +1,9 @@
 """Numba Monte Carlo kernel of the field battle (fills the joint of field.py).
 
-The kernel's mode (table width, who surprises, whether card dice or after-roll cards exist)
-is compiled in (core.rng.static), so the hot loop of a plain battle carries no branch for the
-cards it does not have. Each side is one `FieldSide` record.
+The kernel's mode (table width, plain or not, whether card dice exist) is compiled in
+(core.rng.static), so the hot loop of a plain battle carries no branch for the cards it does
+not have. Who surprises and the after-roll cards are read at run time (one compiled kernel
+serves them all). Each side is one `FieldSide` record.
 """
 from collections import namedtuple
 
@@ -30,7 +31,8 @@ FieldSide = namedtuple("FieldSide", [
 
 
 def kernel_args(a, d):
-    """(mode literals, attacker FieldSide, defender FieldSide, plain-roll cell table)."""
+    """(mode literals, who surprises, attacker FieldSide, defender FieldSide, plain-roll cell
+    table)."""
     tables = [_tables(s) for s in (a, d)]
     width = max(t.shape[1] for side in tables for t in side[::2])
     sides = []
@@ -40,17 +42,17 @@ def kernel_args(a, d):
                                sum(c for c, _ in s.extra), POLICY_CODES[card.policy] if card else NO_CARD,
                                card.count if card else 0, tj[0], bj[0]))
     # plain battles (dice counts fixed) look each (attacker hits, defender hits) cell up
-    na, nd = (max(0, s.units + s.dice - s.penalty) + sum(c for c, _ in s.extra) for s in (a, d))
+    na, nd = (dice(s.units, s.dice - s.penalty, 0, False)[0] + sum(c for c, _ in s.extra) for s in (a, d))
     cells = cell_index(*np.meshgrid(np.arange(na + 1), np.arange(nd + 1), indexing="ij"),
                        na, nd, a.units, d.units)
+    plain = not (surprise(a, d) or a.after or d.after)
     extras = any(s.extra for s in (a, d))
-    afters = any(s.after for s in (a, d))
-    return ((static(width), static(surprise(a, d)), static(extras), static(afters)), *sides, cells)
+    return (static(width), static(plain), static(extras)), surprise(a, d), *sides, cells
 
 
 def _tables(s, width=8):
     """Inverse-CDF tables of one side: 5-6 dice by count, card dice groups, after-roll card."""
-    top = max(0, s.units + s.dice - s.penalty)
+    top = dice(s.units, s.dice - s.penalty, 0, False)[0]
     t56, b56 = inverse_cdf_table([binomial_pmf(n) for n in range(top + 1)], width)
     tx, bx = inverse_cdf_table([np.ones(1), pool_pmf(s.extra)], width)
     after = [pool_pmf([(c.count, c.threshold)]) for c in s.after] or [np.ones(1)]
@@ -70,18 +72,19 @@ def _roll(st, s, lost, surprised, extras, width):
 
 
 @njit(cache=True, nogil=True)
-def field_lane(modes, a, d, cells, seed, first_chunk, chunk_trials, out, lane):
+def field_lane(modes, first, a, d, cells, seed, first_chunk, chunk_trials, out, lane):
     """One lane of the runner: adds one count per battle to out[lane, code, attacker losses,
-    defender losses] for chunks lane, lane + lanes, ... (modes: core.rng.static tuples)."""
-    width, first, extras, afters = len(modes[0]), len(modes[1]), len(modes[2]), len(modes[3])
+    defender losses] for chunks lane, lane + lanes, ... (modes: core.rng.static tuples;
+    `first`: who surprises, as sequence.surprise)."""
+    width, plain, extras = len(modes[0]), len(modes[1]), len(modes[2])
     hist = np.zeros(out.shape[1:], dtype=np.int64)
     flat = hist.reshape(-1)
-    na, nd = max(0, a.units + a.bonus), max(0, d.units + d.bonus)
+    na, nd = _dice(a.units, a.bonus, 0, False)[0], _dice(d.units, d.bonus, 0, False)[0]
     arow, abase, drow, dbase = a.t56[na], a.b56[na], d.t56[nd], d.b56[nd]
     for c in range(lane, len(chunk_trials), out.shape[0]):
         st = seed_stream(seed, first_chunk + c)
         for _ in range(chunk_trials[c]):
-            if first == 0 and not afters:  # plain: fixed dice, the cell table
+            if plain:  # no surprise, no after-roll card: fixed dice, the cell table
                 ah, st = draw(st, arow, abase, width)
                 dh, st = draw(st, drow, dbase, width)
                 if extras:
@@ -92,13 +95,12 @@ def field_lane(modes, a, d, cells, seed, first_chunk, chunk_trials, out, lane):
                 flat[cells[ah, dh]] += 1
                 continue
             ah, adice, dh, ddice, st = main_roll(st, first, _roll, a, d, extras, width)
-            if afters:
-                h, played, st = after_roll(st, a.policy, _needs(True, ah, dh), a.tj, a.bj, width)
-                ah += h
-                adice += a.count * played
-                h, played, st = after_roll(st, d.policy, _needs(False, ah, dh), d.tj, d.bj, width)
-                dh += h
-                ddice += d.count * played
+            h, played, st = after_roll(st, a.policy, _needs(True, ah, dh), a.tj, a.bj, width)
+            ah += h
+            adice += a.count * played
+            h, played, st = after_roll(st, d.policy, _needs(False, ah, dh), d.tj, d.bj, width)
+            dh += h
+            ddice += d.count * played
             code, al, dl = _resolve(ah, dh, adice, ddice, a.units, d.units)
             hist[code, al, dl] += 1
     out[lane] = hist

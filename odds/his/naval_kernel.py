@@ -7,8 +7,8 @@ others (Binomial(hits, P(a hit is a 5)), one table row per hit count). The casua
 not re-coded here: naval_rules.settle_grid evaluates naval_rules.settle for every (winner,
 who rolled more dice, hits on each side) and the kernel looks the joint cell up with
 naval_rules.outcome_index, compiled, as the exact engine does with numpy arrays; whether an
-after-roll card is played comes from sequence_kernel.after_roll. Table width, which sides' 5s
-matter and the number of after-roll pools are compile-time (core.rng.static).
+after-roll card is played comes from sequence_kernel.after_roll. Table width and which
+sides' 5s matter are compile-time (core.rng.static); the after-roll pools are read at run time.
 """
 from collections import namedtuple
 from math import comb
@@ -57,7 +57,7 @@ def kernel_args(b):
     owner, policy, ndice = (np.array(x, dtype=np.int64) for x in list(zip(*pools))[:3])
     fives = (1 if b.d_race else 0) + (2 if b.a_race else 0)  # bit 0: attacker's 5s matter
     cap_a, cap_d = b.caps
-    return ((static(width), static(fives), static(len(pools) - 2)),
+    return ((static(width), static(fives)),
             Pools(hit_t, hit_b, five_t, five_b, owner, policy, ndice),
             Settle(b.a_race, b.d_race, cap_a, cap_d, b.table))
 
@@ -65,8 +65,8 @@ def kernel_args(b):
 @njit(cache=True, nogil=True)
 def naval_lane(modes, pools, settle, seed, first_chunk, chunk_trials, out, lane):
     """One lane of the runner: one count per battle in out[lane, code, a ships, d ships,
-    a corsairs, d corsairs] (modes: table width, whose 5s matter, after-roll pools)."""
-    width, fives, afters = len(modes[0]), len(modes[1]), len(modes[2])
+    a corsairs, d corsairs] (modes: table width, whose 5s matter)."""
+    width, fives = len(modes[0]), len(modes[1])
     hit_t, hit_b, five_t, five_b, ndice = pools.hit_t, pools.hit_b, pools.five_t, pools.five_b, pools.ndice
     hist = np.zeros(out[lane].size, dtype=np.int64)
     a_row, a_base, d_row, d_base = hit_t[0], hit_b[0], hit_t[1], hit_b[1]
@@ -83,25 +83,24 @@ def naval_lane(modes, pools, settle, seed, first_chunk, chunk_trials, out, lane)
                 df, st = draw(st, five_t[1, dh], five_b[1, dh], width)
             adice = ndice[0]
             ddice = ndice[1]
-            if afters:
-                for p in range(2, 2 + afters):
-                    att = pools.owner[p] == 0
-                    h, played, st = after_roll(st, pools.policy[p], _needs(att, ah, dh), hit_t[p],
-                                               hit_b[p], width)
-                    if not played:
-                        continue
-                    if att:
-                        ah += h
-                        adice += ndice[p]
-                        if fives & 1:
-                            f, st = draw(st, five_t[p, h], five_b[p, h], width)
-                            af += f
-                    else:
-                        dh += h
-                        ddice += ndice[p]
-                        if fives & 2:
-                            f, st = draw(st, five_t[p, h], five_b[p, h], width)
-                            df += f
+            for p in range(2, len(ndice)):  # after-roll pools, in play order
+                att = pools.owner[p] == 0
+                h, played, st = after_roll(st, pools.policy[p], _needs(att, ah, dh), hit_t[p],
+                                           hit_b[p], width)
+                if not played:
+                    continue
+                if att:
+                    ah += h
+                    adice += ndice[p]
+                    if fives & 1:
+                        f, st = draw(st, five_t[p, h], five_b[p, h], width)
+                        af += f
+                else:
+                    dh += h
+                    ddice += ndice[p]
+                    if fives & 2:
+                        f, st = draw(st, five_t[p, h], five_b[p, h], width)
+                        df += f
             hist[_outcome(settle.table, ah, dh, af, df, adice, ddice, settle.ra, settle.rd, settle.cap_a,
                           settle.cap_d)] += 1
     out[lane] = hist.reshape(out[lane].shape)
