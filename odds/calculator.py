@@ -1,4 +1,4 @@
-"""An ipywidgets calculator over every registered procedure (notebooks/calculator.ipynb, odds serve).
+"""An ipywidgets calculator over every registered procedure (notebooks/calculator.ipynb).
 
 The form is built from the procedure's public function: one widget per keyword (whole numbers,
 text, comma-separated card lists, check boxes), with `continuous_update=False`, so a value is

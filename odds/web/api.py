@@ -1,0 +1,146 @@
+"""From a request to a procedure call and back: query text -> keywords -> Result.to_json().
+
+Parameter names are the Python keywords. List kinds (cards, ints, pairs) take repeated or
+comma-separated values (`attacker_cards=janissaries:if-needed,tercios`); a bool is
+true/false (1/0, yes/no, on/off). A parameter that names a scenario file (crusades) takes a
+built-in example's name, or the request's body as TOML: never a path the client chooses.
+Every mistake is an OddsError whose one line the API returns with status 400.
+"""
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+from ..config import DEFAULT_TRIALS, WEB_TIME_BUDGET
+from ..core.engine import METHODS
+from ..errors import OddsError, check_choice, check_int
+from ..registry import Spec
+from .limits import max_trials
+
+ENGINE = {"method": "choice", "trials": "int", "seed": "int", "precision": "float",
+          "max_trials": "int"}
+TRUE, FALSE = ("true", "1", "yes", "on"), ("false", "0", "no", "off")
+LISTS = {"cards": str, "pairs": str, "ints": None}  # None: each item a whole number
+
+
+def _scenario_folders() -> dict:
+    """(procedure, parameter) -> folder of the built-in scenarios it may name."""
+    from ..crusades import EXAMPLES
+
+    return {("crusades", "scenario"): EXAMPLES}
+
+
+def examples(folder: Path) -> list[str]:
+    return sorted(p.stem for p in folder.glob("*.toml"))
+
+
+def _int(name: str, text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise OddsError(f"{name}: {text!r} is not a whole number") from None
+
+
+def _float(name: str, text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise OddsError(f"{name}: {text!r} is not a number") from None
+
+
+def _bool(name: str, text: str) -> bool:
+    if text.lower() in TRUE + FALSE:
+        return text.lower() in TRUE
+    raise OddsError(f"{name}: {text!r} is not true or false (allowed: {', '.join(TRUE + FALSE)})")
+
+
+SCALARS = {"int": _int, "float": _float, "bool": _bool}
+
+
+def value(name: str, kind: str, texts: list[str]):
+    """The keyword's value from its query texts."""
+    if kind in LISTS:
+        items = [item.strip() for text in texts for item in text.split(",") if item.strip()]
+        return [_int(name, item) for item in items] if LISTS[kind] is None else items
+    if len(texts) > 1:
+        raise OddsError(f"{name}: given {len(texts)} times (allowed: once)")
+    return SCALARS.get(kind, lambda _, text: text)(name, texts[0])
+
+
+def _scenario(name: str, text: str | None, body: bytes, folder: Path):
+    """A built-in example's path by name, or the TOML body as a dict."""
+    if body:
+        try:
+            return tomllib.loads(body.decode("utf-8"))
+        except (UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
+            raise OddsError(f"{name}: the request body is not a valid TOML scenario ({e})") from None
+    if text is None:
+        raise OddsError(f"{name}: missing (allowed: {', '.join(examples(folder))}, or a TOML body)")
+    return str(folder / f"{check_choice(name, text, examples(folder))}.toml")
+
+
+def keywords(spec: Spec, query: list[tuple[str, str]], body: bytes = b"") -> dict:
+    """The keyword arguments of `spec`'s function for a request's query items and body."""
+    kinds = {**{p.name: p.kind for p in spec.params}, **ENGINE}
+    texts: dict[str, list[str]] = {}
+    for key, text in query:
+        if key not in kinds:
+            raise OddsError(f"{key}: not a parameter of {spec.name} (allowed: {', '.join(kinds)})")
+        texts.setdefault(key, []).append(text)
+    out = {key: value(key, kinds[key], got) for key, got in texts.items()}
+    for (procedure, name), folder in _scenario_folders().items():
+        if procedure == spec.name:
+            out[name] = _scenario(name, out.get(name), body, folder)
+    return out
+
+
+def is_mc(spec: Spec, kw: dict) -> bool:
+    """True when the call will run Monte Carlo (asked for, or the procedure has no exact engine)."""
+    method = check_choice("method", kw.get("method", "auto"), METHODS)
+    return method == "mc" or (method == "auto" and not spec.exact)
+
+
+def limit(spec: Spec, kw: dict) -> dict:
+    """Check the server's Monte Carlo caps. Left out, trials are the library's default (or the
+    cap, if lower) and a precision target's max_trials is the cap."""
+    cap = max_trials(spec.name)
+    for key in ("trials", "max_trials"):
+        if key in kw:
+            check_int(key, kw[key], 1, cap)
+    if "precision" in kw:
+        return {"max_trials": cap, **kw}
+    return {"trials": min(DEFAULT_TRIALS, cap), **kw}
+
+
+def call(spec: Spec, kw: dict) -> dict:
+    """spec's Result as JSON (threads=1: one core per run; no progress bar on a server)."""
+    result = spec.call(**kw, threads=1, progress=False)
+    if result.partial:
+        result = result.with_changes(notes=tuple(result.notes) + (
+            f"stopped after {result.trials:,} trials by the server's time budget "
+            f"({WEB_TIME_BUDGET:g} s)",))
+    return result.to_json()
+
+
+def describe(spec: Spec) -> dict:
+    """spec.describe() for a form: scenario files as example names, engine keywords, start values."""
+    out = spec.describe()
+    out["start"] = dict(spec.start)
+    for (procedure, name), folder in _scenario_folders().items():
+        if procedure != spec.name:
+            continue
+        for p in out["parameters"]:
+            if p["name"] == name:
+                p.update(kind="choice", choices=examples(folder), required=False,
+                         default=examples(folder)[0],
+                         help=p["help"] + " (a built-in example, or POST a TOML scenario)")
+        if name in out["start"]:
+            out["start"][name] = Path(str(out["start"][name])).stem
+    out["engine"] = [
+        {"name": "method", "kind": "choice", "choices": list(METHODS), "default": "auto",
+         "help": "auto: exact when the procedure has it"},
+        {"name": "trials", "kind": "int", "low": 1, "high": max_trials(spec.name),
+         "help": "Monte Carlo trials"},
+        {"name": "seed", "kind": "int", "low": 0, "default": 0, "help": "Monte Carlo seed"},
+    ]
+    return out

@@ -1,0 +1,115 @@
+"""The ASGI app behind `odds serve` (Starlette), and the uvicorn server that runs it.
+
+Routes: `/` the page and `/static/*` its files; `GET /api/procedures` every procedure's
+parameters; `GET /api/{procedure}?...` (POST for a TOML scenario body) the Result as the CLI's
+`--json` prints it. One process, a few threads, nothing started per visitor.
+"""
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from .. import registry
+from ..config import (WEB_EXACT_RUNNING, WEB_EXACT_WAITING, WEB_MAX_BODY, WEB_MAX_QUERY,
+                      WEB_MC_RUNNING, WEB_MC_WAITING, WEB_RETRY_AFTER, WEB_TIME_BUDGET)
+from ..errors import OddsError
+from . import api
+from .limits import STOPPING, Busy, Gate, within
+
+STATIC = Path(__file__).parent / "static"
+
+
+class TooLarge(Exception):
+    """The request's query or body is over the server's limit."""
+
+
+def reply(data, status: int = 200, headers=None) -> Response:
+    """JSON exactly as the CLI prints it (json.dumps of the dict)."""
+    return Response(json.dumps(data), status, headers, media_type="application/json")
+
+
+@cache
+def catalogue() -> dict:
+    """Every procedure's form, the cards' policies, and leaders by name for land battles."""
+    from ..his.cards import CARDS, POLICIES
+    from ..his.leaders import LAND_LEADERS
+
+    return {"procedures": [api.describe(s) for s in registry.specs().values()],
+            "cards": {name: {"policies": list(POLICIES) if card.timing == "after" else []}
+                      for name, card in sorted(CARDS.items())},
+            "leaders": {"procedures": ["his.field", "his.assault", "his.siege"],
+                        "names": [list(leader) for leader in LAND_LEADERS]}}
+
+
+async def procedures(request: Request) -> Response:
+    return reply(catalogue())
+
+
+async def _body(request: Request) -> bytes:
+    if len(request.url.query) > WEB_MAX_QUERY:
+        raise TooLarge(f"query: {len(request.url.query)} bytes (allowed: up to {WEB_MAX_QUERY})")
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > WEB_MAX_BODY:
+            raise TooLarge(f"body: over {WEB_MAX_BODY} bytes (allowed: up to {WEB_MAX_BODY})")
+    return body
+
+
+async def answer(request: Request) -> Response:
+    """One procedure call: 400 for bad input, 413 too large, 503 when the gates are full."""
+    try:
+        spec = registry.get(request.path_params["procedure"])
+    except OddsError as e:
+        return reply({"error": str(e)}, 404)
+    try:
+        body = await _body(request)
+        kw = api.keywords(spec, request.query_params.multi_items(), body)
+        mc = api.is_mc(spec, kw)
+        if mc:
+            kw = api.limit(spec, kw)
+        gate = request.app.state.mc if mc else request.app.state.exact
+        return reply(await gate.run(within, WEB_TIME_BUDGET, api.call, spec, kw))
+    except OddsError as e:
+        return reply({"error": str(e)}, 400)
+    except TooLarge as e:
+        return reply({"error": str(e)}, 413)
+    except Busy:
+        return reply({"error": "the server is busy: try again in a few seconds"}, 503,
+                     {"Retry-After": str(WEB_RETRY_AFTER)})
+
+
+async def page(request: Request) -> Response:
+    return FileResponse(STATIC / "index.html")
+
+
+def create_app() -> Starlette:
+    app = Starlette(routes=[
+        Route("/", page),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        Route("/api/procedures", procedures),
+        Route("/api/{procedure}", answer, methods=["GET", "POST"]),
+    ])
+    app.state.exact = Gate(WEB_EXACT_RUNNING, WEB_EXACT_WAITING)
+    app.state.mc = Gate(WEB_MC_RUNNING, WEB_MC_WAITING)
+    return app
+
+
+def server(host: str = "127.0.0.1", port: int = 8866, **config):
+    """A uvicorn Server for the app; its SIGTERM / SIGINT also stops running Monte Carlo."""
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig, frame):
+            STOPPING.set()
+            super().handle_exit(sig, frame)
+
+    return Server(uvicorn.Config(create_app(), host=host, port=port, log_level="warning",
+                                 timeout_graceful_shutdown=int(WEB_TIME_BUDGET) + 2, **config))

@@ -1,0 +1,51 @@
+"""What one request may cost: trial caps, the Monte Carlo time budget, bounded concurrency.
+
+Exact and Monte Carlo requests pass separate gates (a few threads each and a bounded queue), so
+a flood of Monte Carlo requests waits in its own queue while exact answers keep flowing. A full
+queue raises `Busy` (the API answers 503 with Retry-After) instead of queueing without bound.
+"""
+from __future__ import annotations
+
+import threading
+import time
+
+import anyio
+
+from ..config import WEB_MAX_TRIALS, WEB_MAX_TRIALS_OF
+from ..core.montecarlo import stop_when
+
+STOPPING = threading.Event()  # set on SIGTERM / SIGINT: running Monte Carlo stops at its next chunk
+
+
+class Busy(Exception):
+    """A gate's queue is full: try again later."""
+
+
+class Gate:
+    """Run at most `running` calls at once in threads, with at most `waiting` more queued."""
+
+    def __init__(self, running: int, waiting: int):
+        self.limiter = anyio.CapacityLimiter(running)
+        self.capacity = running + waiting
+        self.inside = 0  # only touched on the event loop, so no lock
+
+    async def run(self, fn, *args):
+        if self.inside >= self.capacity:
+            raise Busy
+        self.inside += 1
+        try:
+            return await anyio.to_thread.run_sync(fn, *args, limiter=self.limiter)
+        finally:
+            self.inside -= 1
+
+
+def max_trials(procedure: str) -> int:
+    """The most Monte Carlo trials one request may ask of `procedure`."""
+    return WEB_MAX_TRIALS_OF.get(procedure, WEB_MAX_TRIALS)
+
+
+def within(seconds: float, fn, *args):
+    """fn(*args), its Monte Carlo stopped (partial) after `seconds` or when the server stops."""
+    deadline = time.monotonic() + seconds
+    with stop_when(lambda: STOPPING.is_set() or time.monotonic() > deadline):
+        return fn(*args)
