@@ -9,13 +9,14 @@ Every mistake is an OddsError whose one line the API returns with status 400.
 from __future__ import annotations
 
 import tomllib
+from functools import partial
 from pathlib import Path
 
-from ..config import DEFAULT_TRIALS, WEB_TIME_BUDGET
+from ..config import DEFAULT_TRIALS
 from ..core.engine import METHODS
 from ..errors import OddsError, check_choice, check_int
 from ..registry import Spec
-from .limits import max_trials
+from .limits import STOPPING, max_trials, within
 
 ENGINE = {"method": "choice", "trials": "int", "seed": "int", "precision": "float",
           "max_trials": "int"}
@@ -112,13 +113,15 @@ def limit(spec: Spec, kw: dict) -> dict:
     return {"trials": min(DEFAULT_TRIALS, cap), **kw}
 
 
-def call(spec: Spec, kw: dict) -> dict:
-    """spec's Result as JSON (threads=1: one core per run; no progress bar on a server)."""
-    result = spec.call(**kw, threads=1, progress=False)
+def call(spec: Spec, kw: dict, budget: float) -> dict:
+    """spec's Result as JSON, Monte Carlo stopped after `budget` seconds (then marked partial).
+
+    threads=1: a run takes one core, the other stays for exact answers; no progress bar."""
+    result = within(budget, partial(spec.call, **kw, threads=1, progress=False))
     if result.partial:
+        why = "the server is stopping" if STOPPING.is_set() else f"the server's time budget ({budget:g} s)"
         result = result.with_changes(notes=tuple(result.notes) + (
-            f"stopped after {result.trials:,} trials by the server's time budget "
-            f"({WEB_TIME_BUDGET:g} s)",))
+            f"stopped after {result.trials:,} trials: {why}",))
     return result.to_json()
 
 

@@ -21,7 +21,7 @@ from ..config import (WEB_EXACT_RUNNING, WEB_EXACT_WAITING, WEB_MAX_BODY, WEB_MA
                       WEB_MC_RUNNING, WEB_MC_WAITING, WEB_RETRY_AFTER, WEB_TIME_BUDGET)
 from ..errors import OddsError
 from . import api
-from .limits import STOPPING, Busy, Gate, within
+from .limits import STOPPING, Busy, Gate
 
 STATIC = Path(__file__).parent / "static"
 
@@ -76,7 +76,7 @@ async def answer(request: Request) -> Response:
         if mc:
             kw = api.limit(spec, kw)
         gate = request.app.state.mc if mc else request.app.state.exact
-        return reply(await gate.run(within, WEB_TIME_BUDGET, api.call, spec, kw))
+        return reply(await gate.run(api.call, spec, kw, request.app.state.budget))
     except OddsError as e:
         return reply({"error": str(e)}, 400)
     except TooLarge as e:
@@ -99,6 +99,7 @@ def create_app() -> Starlette:
     ])
     app.state.exact = Gate(WEB_EXACT_RUNNING, WEB_EXACT_WAITING)
     app.state.mc = Gate(WEB_MC_RUNNING, WEB_MC_WAITING)
+    app.state.budget = WEB_TIME_BUDGET
     return app
 
 

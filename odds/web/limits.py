@@ -44,8 +44,8 @@ def max_trials(procedure: str) -> int:
     return WEB_MAX_TRIALS_OF.get(procedure, WEB_MAX_TRIALS)
 
 
-def within(seconds: float, fn, *args):
-    """fn(*args), its Monte Carlo stopped (partial) after `seconds` or when the server stops."""
+def within(seconds: float, fn):
+    """fn(), its Monte Carlo stopped (partial) after `seconds` or when the server stops."""
     deadline = time.monotonic() + seconds
     with stop_when(lambda: STOPPING.is_set() or time.monotonic() > deadline):
-        return fn(*args)
+        return fn()

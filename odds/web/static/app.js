@@ -23,7 +23,7 @@ function el(tag, attrs = {}, ...children) {
 }
 
 const words = (name) => name.replace(/_/g, " ");
-const pct = (p) => (100 * p).toFixed(1) + "%";
+const pct = (p) => (p > 0 && p < 0.0005 ? "<0.1%" : p < 1 && p > 0.9995 ? ">99.9%" : (100 * p).toFixed(1) + "%");
 const game = (name) => name.split(".")[0];
 
 // ---- values: every control reads and writes the text that goes into the query string ----
@@ -249,6 +249,7 @@ function show(r) {
   const p = r[spec.main];
   const pm = r.method === "exact" ? "" : ` ± ${pct(1.96 * r[spec.main + "_se"])}`;
   $("headline").replaceChildren(headline(spec.main) + " ", el("span", { class: "pct", id: "main-pct", "data-p": p }, pct(p)), pm);
+  $("peek").textContent = $("headline").textContent;
   $("method").textContent = r.method === "exact" ? "exact"
     : `Monte Carlo, ${r.trials.toLocaleString("en")} trials, seed ${r.seed}` + (r.partial ? " (stopped early)" : "");
   const pmfs = pmfsOf(r);
@@ -351,6 +352,8 @@ async function start() {
     choose(catalogue.procedures.find((s) => game(s.name) === $("game").value).name));
   $("procedure").addEventListener("change", () => choose($("procedure").value));
   $("copy").addEventListener("click", () => navigator.clipboard?.writeText(location.href));
+  // on a phone, the headline stays in view in a bar while the form is scrolled
+  new IntersectionObserver(([e]) => { $("peek").hidden = e.isIntersecting; }).observe($("headline"));
   let resized = 0;
   window.addEventListener("resize", () => {
     clearTimeout(resized);
