@@ -2,7 +2,7 @@
 
 Importing this package and answering an exact question does not import numba.
 """
-from . import crusades, his, oath
+from . import his, oath, crusades  # noqa: I001  (registration order: the games as listed)
 from .core.result import Result
 from .errors import OddsError
 

@@ -1,93 +1,65 @@
 """An ipywidgets calculator over every registered procedure (notebooks/calculator.ipynb).
 
-The form is built from the procedure's public function: one widget per keyword (whole numbers,
-text, comma-separated card lists, check boxes), with `continuous_update=False`, so a value is
-taken when the field is left or Enter is pressed. Each change recomputes the Result and shows
-its summary and picture; bad input shows the one-line error in red instead of a traceback.
-Widgets carry CSS classes `odds-field-<keyword>`, `odds-result`, `odds-error` for tests.
+The form is built from the procedure's spec (odds.registry): a drop-down per choice, a check
+box per switch, a text field per number or list (comma-separated), with
+`continuous_update=False`, so a value is taken when the field is left or Enter is pressed.
+Each change recomputes the Result and shows its summary and picture; bad input shows the
+one-line error in red instead of a traceback. Widgets carry CSS classes
+`odds-field-<keyword>`, `odds-result`, `odds-error` for tests.
 """
 from __future__ import annotations
 
 import html
-import inspect
-from pathlib import Path
 
-from . import procedures
+from . import registry
+from .core.engine import METHODS
 from .errors import OddsError
 
-# starting values for keywords a procedure requires
-START = {"his.field": {"attacker": 5, "defender": 4},
-         "his.assault": {"attacker": 6, "defender": 2}, "his.siege": {"attacker": 6, "defender": 2},
-         "his.naval": {"attacker_squadrons": 3, "defender_squadrons": 3},
-         "vq.naval": {"attacker_galleys": 3, "defender_galleys": 3},
-         "oath.campaign": {"warbands": 6, "defense_dice": 4},
-         "crusades": {"scenario": str(Path(__file__).parent / "crusades" / "examples" / "field.toml"),
-                      "trials": 2000}}
+ENGINE = (registry.Param("method", "choice", choices=METHODS),
+          registry.Param("trials", "int"), registry.Param("seed", "int"))
+ENGINE_START = {"method": "auto", "trials": 200_000, "seed": 0}
+LISTS = ("cards", "ints", "pairs")
 
 
-# keywords that name one of a few things -> where the allowed values live
-CHOICES = {"method": ("odds.core.engine", "METHODS"), "location": ("odds.his.naval", "LOCATIONS"),
-           "edition": ("odds.oath.plans", "EDITIONS"), "title": ("odds.oath.campaign", "TITLES")}
-
-
-def choices(name: str):
-    """The allowed values of a keyword that names one of a few things, or None."""
-    from importlib import import_module
-
-    module, attr = CHOICES.get(name, ("odds.his.forces", "POWERS") if name.endswith("_power") else (None, None))
-    return tuple(getattr(import_module(module), attr)) if module else None
-
-
-def _widget(name, default, start):
+def _widget(param: registry.Param, value):
     import ipywidgets as w
 
-    style = {"description_width": "160px"}
-    kw = dict(description=name.replace("_", " "), style=style, continuous_update=False)
-    if choices(name) and default in choices(name):
-        kw.pop("continuous_update")
-        widget = w.Dropdown(options=list(choices(name)), value=default, **kw)
-    elif isinstance(default, bool):
-        kw.pop("continuous_update")
-        widget = w.Checkbox(value=default, **kw)
-    elif name in start:
-        widget = w.Text(value=str(start[name]), **kw)
-    elif default is inspect.Parameter.empty or isinstance(default, int):
-        widget = w.Text(value=str(1 if default is inspect.Parameter.empty else default), **kw)
-    elif isinstance(default, (tuple, list)):
-        widget = w.Text(value=", ".join(default), placeholder="comma-separated", **kw)
+    kw = dict(description=param.name.replace("_", " "), style={"description_width": "160px"})
+    if param.kind == "choice":
+        widget = w.Dropdown(options=list(param.choices), value=value, **kw)
+    elif param.kind == "bool":
+        widget = w.Checkbox(value=bool(value), **kw)
+    elif param.kind in LISTS:
+        widget = w.Text(value=", ".join(map(str, value or ())), placeholder="comma-separated",
+                        continuous_update=False, **kw)
     else:
-        widget = w.Text(value="" if default is None else str(default), **kw)
-    widget.add_class(f"odds-field-{name}")
+        widget = w.Text(value="" if value in (None, registry.REQUIRED) else str(value),
+                        continuous_update=False, **kw)
+    widget.add_class(f"odds-field-{param.name}")
     return widget
 
 
-def _value(name, widget, default):
+def _value(param: registry.Param, widget):
     """The widget's value as the function's keyword wants it (text is parsed, not clamped)."""
     v = widget.value
-    if isinstance(default, bool) or choices(name):
+    if param.kind in ("choice", "bool"):
         return v
-    if isinstance(default, (tuple, list)):
-        return [c.strip() for c in v.split(",") if c.strip()]
-    if default is inspect.Parameter.empty and not v.strip().lstrip("-").isdigit():
-        return v  # a required keyword given as text (e.g. a scenario file)
-    if default is inspect.Parameter.empty or isinstance(default, int):
-        try:
-            return int(v)
-        except ValueError:
-            raise OddsError(f"{name}: {v!r} is not a whole number") from None
-    if default is None:
-        return None if not v.strip() else _number(name, v)
+    if param.kind in LISTS:
+        items = [c.strip() for c in v.split(",") if c.strip()]
+        return [_number(param.name, c, int) for c in items] if param.kind == "ints" else items
+    if not v.strip():
+        return None
+    if param.kind in ("int", "float"):
+        return _number(param.name, v, int if param.kind == "int" else float)
     return v
 
 
-def _number(name, text):
+def _number(name, text, kind):
     try:
-        return int(text)
+        return kind(text)
     except ValueError:
-        try:
-            return float(text)
-        except ValueError:
-            raise OddsError(f"{name}: {text!r} is not a number") from None
+        what = "a whole number" if kind is int else "a number"
+        raise OddsError(f"{name}: {text!r} is not {what}") from None
 
 
 class Calculator:
@@ -96,7 +68,7 @@ class Calculator:
     def __init__(self, procedure: str = "his.field"):
         import ipywidgets as w
 
-        self.picker = w.Dropdown(options=list(procedures.PROCEDURES), value=procedure,
+        self.picker = w.Dropdown(options=list(registry.specs()), value=procedure,
                                  description="procedure")
         self.picker.add_class("odds-field-procedure")
         self.form = w.VBox()
@@ -111,11 +83,10 @@ class Calculator:
         self._build()
 
     def _build(self):
-        params = procedures.parameters(self.picker.value)
-        params.update({"method": "auto", "trials": 200_000, "seed": 0})
-        self.params = params
-        start = START.get(self.picker.value, {})
-        self.widgets = {k: _widget(k, d, start) for k, d in params.items()}
+        self.spec = registry.get(self.picker.value)
+        values = {**self.spec.defaults(), **ENGINE_START, **self.spec.start}
+        self.params = self.spec.params + ENGINE
+        self.widgets = {p.name: _widget(p, values[p.name]) for p in self.params}
         for widget in self.widgets.values():
             widget.observe(lambda _: self.compute(), names="value")
         self.form.children = list(self.widgets.values())
@@ -124,10 +95,11 @@ class Calculator:
     def compute(self):
         """Recompute from the form; returns the Result or None (and shows why)."""
         try:
-            kwargs = {k: _value(k, self.widgets[k], d) for k, d in self.params.items()}
-            if kwargs["method"] == "exact" or kwargs["method"] == "auto":
-                kwargs.pop("trials")
-            result = procedures.function(self.picker.value)(**kwargs, progress=False)
+            kwargs = {p.name: _value(p, self.widgets[p.name]) for p in self.params}
+            kwargs = {k: v for k, v in kwargs.items() if v is not None}
+            if kwargs["method"] != "mc" and self.spec.exact:
+                kwargs.pop("trials", None)
+            result = self.spec.call(**self.spec.check_given(kwargs), progress=False)
         except OddsError as e:
             self.error.value = f'<p style="color:#b00020"><b>error:</b> {html.escape(str(e))}</p>'
             self.result.value = ""

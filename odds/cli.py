@@ -1,54 +1,88 @@
-"""`odds ...`: each command is a thin layer over a public Python function.
+"""`odds ...`: every procedure command is generated from the registry (odds.registry).
 
-Game packages add their commands through `COMMANDS`: a list of (path, register) where
-register(subparsers) adds the parsers and sets `run=callable(args) -> Result` on them.
+`odds GAME PROCEDURE --flags` calls the procedure's public function with the same keywords:
+a Param's flag is `--name` with dashes (or its own `flag`), lists are repeated flags, and
+engine flags (--method, --trials, ...) are added to each. Tools that are not procedures
+(demo, sweep, plot, serve, the crusades scenario commands) register their own parsers.
 """
 from __future__ import annotations
 
+import argparse
 import sys
 
-from .cli_common import Parser, emit, fail
+from . import registry
+from .cli_common import Parser, add_engine_flags, emit, engine_kwargs, fail, number, whole
 from .errors import OddsError
 
+GAMES = {"his": "Here I Stand", "vq": "The Virgin Queen",
+         "oath": "Oath: Chronicles of Empire and Exile"}
+_TYPES = {"int": whole, "ints": whole, "float": number}
 
-def _modules():
-    from . import serve, sweep_cli
+
+def _tools():
+    from . import demo, serve, sweep_cli
     from .crusades import cli as crusades_cli
-    from .his import cli as his_cli
-    from .his import naval_cli
-    from .oath import cli as oath_cli
 
-    return [his_cli, naval_cli, oath_cli, crusades_cli, sweep_cli, serve]
+    return [demo, crusades_cli, sweep_cli, serve]
+
+
+def add_param(p: argparse.ArgumentParser, param: registry.Param, default):
+    """One flag for `param` (`default` from the function's signature)."""
+    flag = "--" + (param.flag or param.name.replace("_", "-"))
+    kw = dict(dest=param.name, help=_help(param, default), metavar=param.metavar)
+    if param.kind == "bool":
+        p.add_argument(flag, action="store_true", help=kw["help"], dest=param.name)
+        return
+    if param.kind in ("cards", "ints", "pairs"):
+        kw.update(action="append", default=[])
+    elif default is registry.REQUIRED:
+        kw["required"] = True
+    if param.kind in _TYPES:
+        kw["type"] = _TYPES[param.kind]
+    p.add_argument(flag, **kw, **param.cli)
+
+
+def _help(param, default) -> str:
+    text = param.help
+    if param.kind == "choice":
+        text += f" ({'|'.join(param.choices)}; default {default})"
+    elif param.kind in ("int", "float") and param.low is not None and param.high is not None:
+        text += f" ({param.low:g} to {param.high:g})"
+    return text.replace("%", "%%")
+
+
+def run_procedure(spec: registry.Spec, args) -> "odds.Result":  # noqa: F821
+    """Call the procedure with the flags that were given (absent ones keep their defaults)."""
+    kwargs = {p.name: getattr(args, p.name) for p in spec.params}
+    kwargs = {k: v for k, v in kwargs.items() if v is not None}
+    return spec.call(**kwargs, **engine_kwargs(args))
 
 
 def build_parser() -> Parser:
     parser = Parser(prog="odds", description="Exact and Monte Carlo odds for board-game combat.")
     games = parser.add_subparsers(dest="game", required=True, parser_class=Parser)
-    demo = games.add_parser("demo", help="a real analysis of each procedure on built-in examples")
-    demo.set_defaults(run=None, demo=True)
-    for module in _modules():
-        module.register(games)
+    groups = {}
+    for spec in registry.specs().values():
+        if not spec.command:
+            continue
+        game, name = spec.command
+        if game not in groups:
+            group = games.add_parser(game, help=GAMES[game])
+            groups[game] = group.add_subparsers(dest="procedure", required=True, parser_class=Parser)
+        p = groups[game].add_parser(name, help=spec.help, description=spec.help)
+        defaults = spec.defaults()
+        for param in spec.params:
+            add_param(p, param, defaults[param.name])
+        add_engine_flags(p, spec.exact)
+        p.set_defaults(run=lambda args, spec=spec: run_procedure(spec, args))
+    for tool in _tools():
+        tool.register(games)
     return parser
-
-
-def demo() -> int:
-    """Print a worked example of every procedure."""
-    from . import demo as demos
-
-    print("(the first run compiles the Monte Carlo kernels, about a minute; later runs take "
-          "seconds)", file=sys.stderr, flush=True)
-    for title, result in demos.examples():
-        print(f"== {title}")
-        print(result.summary())
-        print(flush=True)
-    return 0
 
 
 def main(argv=None) -> int:
     try:
         args = build_parser().parse_args(argv)
-        if getattr(args, "demo", False):
-            return demo()
         if getattr(args, "handler", None):
             return args.handler(args)
         result = args.run(args)

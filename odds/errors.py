@@ -25,6 +25,13 @@ def check_choice(field: str, value, allowed) -> str:
     return value
 
 
+def check_bool(field: str, value) -> bool:
+    """Return `value` if it is a boolean (True/False), else raise OddsError: no truthy strings."""
+    if isinstance(value, bool) or type(value).__name__ == "bool_":
+        return bool(value)
+    raise OddsError(f"{field}: {value!r} is not allowed (allowed: True, False)")
+
+
 def check_probability(field: str, value) -> float:
     """Return `value` as a float in [0, 1]."""
     try:

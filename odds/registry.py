@@ -72,7 +72,8 @@ class Spec:
     """A procedure: name, public function, parameters, kernels, results, examples.
 
     `command` is the CLI path (("his", "field") -> `odds his field`), `preset` keywords fixed
-    by the name (the naval ruleset), `main` the main probability, `table` a vectorised exact
+    by the name (the naval ruleset), `omit` keywords that do not apply to it (squadrons in
+    Virgin Queen), `main` the main probability, `table` a vectorised exact
     function over many cells (or None), `start` the calculator's starting values.
     """
 
@@ -85,9 +86,10 @@ class Spec:
     kernels: tuple = ()
     exact: bool = True
     preset: dict = field(default_factory=dict)
+    omit: tuple = ()  # keywords of the function this procedure leaves at their defaults
     examples: tuple = ()
     start: dict = field(default_factory=dict)
-    table: Callable | None = None
+    table: str | None = None  # 'module:function' of a vectorised exact engine
 
     @property
     def call(self) -> Callable:
@@ -98,6 +100,18 @@ class Spec:
         """Parameter name -> default (REQUIRED when the caller must give it)."""
         signature = inspect.signature(self.function).parameters
         return {p.name: signature[p.name].default for p in self.params}
+
+    def check_given(self, kwargs: dict) -> dict:
+        """`kwargs` if it names only this procedure's keywords and every required one."""
+        names = {p.name for p in self.params}
+        for key in kwargs:
+            if key not in names and key not in ENGINE:
+                raise OddsError(f"{key}: not a parameter of {self.name} "
+                                f"(allowed: {', '.join(sorted(names))})")
+        for name, default in self.defaults().items():
+            if default is REQUIRED and name not in kwargs:
+                raise OddsError(f"{name}: missing (required by {self.name})")
+        return kwargs
 
     def param(self, name: str) -> Param:
         for p in self.params:
@@ -122,9 +136,10 @@ _SPECS: dict[str, Spec] = {}
 
 
 def register(spec: Spec) -> Spec:
-    """Add `spec`; its parameters must be exactly the function's non-engine keywords."""
+    """Add `spec`; its parameters must be exactly the function's keywords that are not
+    engine options, preset or omitted."""
     keywords = [k for k in inspect.signature(spec.function).parameters
-                if k not in ENGINE and k not in spec.preset]
+                if k not in ENGINE and k not in spec.preset and k not in spec.omit]
     names = [p.name for p in spec.params]
     if sorted(keywords) != sorted(names):
         raise ValueError(f"{spec.name}: params {names} do not match the keywords {keywords}")
@@ -134,7 +149,7 @@ def register(spec: Spec) -> Spec:
 
 def specs() -> dict[str, Spec]:
     """Every registered procedure by name (importing the game packages registers them)."""
-    from . import crusades, his, oath  # noqa: F401  (registration happens on import)
+    from . import crusades, his, oath  # noqa: F401  (importing registers the procedures)
 
     return dict(_SPECS)
 

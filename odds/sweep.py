@@ -9,13 +9,13 @@ without one they run in this process. Ctrl-C returns the finished cells (`df.att
 from __future__ import annotations
 
 import hashlib
-import inspect
 import itertools
 import json
+from importlib import import_module
 
 import numpy as np
 
-from . import procedures
+from . import registry
 from .errors import OddsError
 from .config import SWEEP_BATCH as BATCH
 
@@ -35,7 +35,7 @@ def cells(procedure: str, grid: dict, fixed: dict) -> list[dict]:
     `grid["variant"]` may name rule variants, {name: {parameter: value, ...}}: each cell then
     has a `variant` column and the variant's parameters, so rule sets compare side by side.
     """
-    known = procedures.parameters(procedure)
+    known = registry.get(procedure).defaults()
     grid = dict(grid)
     variants = grid.pop(VARIANT, None)
     if not grid and not variants:
@@ -62,7 +62,7 @@ def cells(procedure: str, grid: dict, fixed: dict) -> list[dict]:
             _check_type(f"grid.{key}", v, known[key])
     given = set(grid) | set(fixed) | {k for params in (variants or {}).values() for k in params}
     for key, default in known.items():
-        if default is inspect.Parameter.empty and key not in given:
+        if default is registry.REQUIRED and key not in given:
             raise OddsError(f"{key}: missing (required by {procedure}: give it in grid or fixed)")
     keys = list(grid)
     combos = [dict(zip(keys, combo)) for combo in itertools.product(*grid.values())]
@@ -74,7 +74,7 @@ def cells(procedure: str, grid: dict, fixed: dict) -> list[dict]:
 
 def _check_type(field: str, value, default):
     """Values must have the type of the parameter's default (ints for counts, text for names)."""
-    if default is None or default is inspect.Parameter.empty:
+    if default is None or default is registry.REQUIRED:
         return
     kinds = {bool: (bool,), int: (int, np.integer), float: (int, float), str: (str,),
              tuple: (list, tuple), list: (list, tuple)}
@@ -86,7 +86,7 @@ def _check_type(field: str, value, default):
 
 def row(procedure: str, params: dict, engine: dict) -> dict:
     """One cell: the parameters, then probabilities, their se, expected values and quantiles."""
-    fn = procedures.function(procedure)
+    fn = registry.get(procedure).call
     kwargs = {k: v for k, v in params.items() if k != VARIANT} | engine
     if engine.get("method") != "exact" and "seed" in engine:
         kwargs["seed"] = cell_seed(engine["seed"] or 0, params)
@@ -121,9 +121,11 @@ def _numbers(probabilities: dict, pmfs: dict, se) -> dict:
 
 def _table(procedure, todo, method):
     """The whole grid from the procedure's vectorised exact function, or None."""
-    fn = procedures.table_function(procedure)
-    if fn is None or method not in ("auto", "exact"):
+    table = registry.get(procedure).table
+    if table is None or method not in ("auto", "exact"):
         return None
+    module, name = table.split(":")
+    fn = getattr(import_module(module), name)
     answer = fn([{k: v for k, v in p.items() if k != VARIANT} | {"method": method} for p in todo])
     if answer is None:
         return None

@@ -7,11 +7,11 @@ import pytest  # noqa: E402
 
 pytest.importorskip("ipywidgets")
 
-from odds import procedures  # noqa: E402
+from odds import registry  # noqa: E402
 from odds.calculator import Calculator  # noqa: E402
 
 
-@pytest.mark.parametrize("name", list(procedures.PROCEDURES))
+@pytest.mark.parametrize("name", list(registry.specs()))
 def test_every_procedure_computes_from_the_starting_form(name):
     calc = Calculator(name)
     assert calc.last is not None, calc.error.value

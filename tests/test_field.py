@@ -6,7 +6,6 @@ import pytest
 import odds
 from odds.his import field_battle
 from reference_field import battle
-from agreement import assert_thread_count_free, engines_agree
 
 F = Fraction
 
@@ -93,42 +92,6 @@ def test_exact_matches_slow_reference(kwargs, ref):
     for k in range(ud + 1):
         want = sum(p for (_, _, d), p in expected.items() if d == k)
         assert r["defender_losses"][k] == pytest.approx(float(want), abs=1e-12)
-
-
-# --- exact vs Monte Carlo over a registry ----------------------------------------------------
-
-REGISTRY = {
-    "plain 5v5 leader": dict(attacker=5, defender=5, attacker_leader=2),
-    "7 dice v 6": dict(attacker=5, defender=5, attacker_leader=2, defender_leader=0),
-    "leader-only defender": dict(attacker=3, defender=0, defender_leader=2),
-    "surprise attacker": dict(attacker=4, defender=3, attacker_cards=["surprise-attack"]),
-    "surprise defender": dict(attacker=4, defender=3, defender_cards=["surprise-attack"]),
-    "janissaries always": dict(attacker=4, defender=4, attacker_power="ottoman",
-                               attacker_cards=["janissaries"]),
-    "janissaries if-needed": dict(attacker=4, defender=4, defender_power="ottoman",
-                                  defender_cards=["janissaries:if-needed"]),
-    "tercios hapsburg": dict(attacker=3, defender=4, attacker_power="hapsburg",
-                             attacker_cards=["tercios"]),
-    "tercios against": dict(attacker=4, defender=5, defender_power="hapsburg",
-                            attacker_cards=["tercios"], attacker_power="france"),
-    "mercenary cards": dict(attacker=4, attacker_mercenaries=3, defender=4, attacker_power="hapsburg",
-                            attacker_cards=["landsknechts"], defender_cards=["mercenaries-bribed"]),
-    "swiss + artillery": dict(attacker=3, defender=3, attacker_power="france",
-                              attacker_cards=["swiss-mercenaries", "field-artillery"]),
-    "siege check": dict(attacker=6, defender=3, fortified=True, withdraw_inside=2),
-    "everything": dict(attacker=5, defender=4, attacker_power="ottoman", attacker_leader=1,
-                       attacker_cards=["janissaries:if-needed", "arquebusiers"],
-                       defender_cards=["surprise-attack", "landsknechts"], defender_leader=2),
-}
-
-
-@pytest.mark.parametrize("name", list(REGISTRY))
-def test_exact_and_monte_carlo_agree(name):
-    engines_agree(field_battle, REGISTRY[name], 400_000, 11)
-
-
-def test_same_seed_same_numbers_whatever_the_threads():
-    assert_thread_count_free(field_battle, dict(attacker=5, defender=4), 300_000, 5)
 
 
 def test_precision_target_stops_early_and_is_met():

@@ -6,7 +6,7 @@ from itertools import product
 import numpy as np
 import pytest
 
-from agreement import assert_pmfs_sum_to_one, assert_thread_count_free, engines_agree
+from agreement import assert_pmfs_sum_to_one
 from odds import OddsError
 from odds.cli import main
 from odds.core.dice import trinomial_pmf
@@ -219,39 +219,6 @@ def test_ruleset_overrides_recorded():
     assert j["ruleset"] == "vq" and j["procedure"] == "vq.naval"
 
 
-# --- exact against Monte Carlo --------------------------------------------------------------
-
-REGISTRY = {
-    "4v4 galleys": dict(attacker_galleys=4, defender_galleys=4),
-    "race-built atlantic": dict(attacker_race_built=3, attacker_galleons=1, attacker_leader=1,
-                                attacker_power="england", defender_galleons=3, defender_galleys=2,
-                                location="atlantic"),
-    "race-built both sides, cards": dict(attacker_race_built=2, attacker_power="england",
-                                         defender_race_built=1, defender_galleons=1,
-                                         defender_power="england", location="atlantic",
-                                         defender_cards=["arquebusiers"]),
-    "ottomans lose all ships": dict(ruleset="his", attacker_squadrons=5, attacker_leader=2,
-                                    defender_squadrons=1, defender_corsairs=4,
-                                    defender_power="ottoman",
-                                    defender_cards=["janissaries:if-needed"],
-                                    attacker_cards=["professional-rowers:if-needed"]),
-    "galleasses port": dict(attacker_galleys=3, defender_galleys=2, defender_corsairs=2,
-                            defender_power="ottoman", port=True,
-                            defender_cards=["galleasses:always"]),
-    "corsairs only, both destroyed": dict(ruleset="his", attacker_corsairs=2,
-                                          attacker_power="ottoman", defender_squadrons=1),
-}
-
-
-@pytest.mark.parametrize("name", sorted(REGISTRY))
-def test_exact_and_monte_carlo_agree(name):
-    engines_agree(naval_battle, REGISTRY[name], 400_000, 11)
-
-
-def test_same_seed_same_numbers_any_thread_count():
-    assert_thread_count_free(naval_battle, REGISTRY["race-built atlantic"], 300_000, 5)
-
-
 # --- bad input -------------------------------------------------------------------------------
 
 BAD = [
@@ -294,14 +261,3 @@ def test_cli_bad_input_exit_2_one_line(argv, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("odds: error:") and "Traceback" not in err
-
-
-def test_cli_json(capsys):
-    import json
-
-    argv = ["vq", "naval", "--attacker-race-built", "2", "--attacker-power", "england",
-            "--defender-galleons", "2", "--location", "atlantic", "--dice-per", "galleon=1", "--json"]
-    assert main(argv) == 0
-    out = json.loads(capsys.readouterr().out)
-    assert out["ruleset"] == "vq" and out["dice_per"]["galleon"] == 1
-    assert abs(sum(out["attacker_losses"].values()) - 1) < 1e-12

@@ -4,9 +4,8 @@ from itertools import product
 
 import numpy as np
 import pytest
-from agreement import assert_pmfs_sum_to_one, assert_thread_count_free, engines_agree
+from agreement import assert_pmfs_sum_to_one
 
-import odds
 from odds import OddsError
 from odds.cli import main
 from odds.oath import campaign
@@ -222,37 +221,6 @@ def test_optimiser_rows_and_choices_differ():
     assert "best P(win)" in r.summary()
 
 
-# ---------------------------------------------------------------- exact vs Monte Carlo
-AGREEMENT = {
-    "6v4+2": dict(warbands=6, defense_dice=4, defenders=2),
-    "fewer dice, x2 heavy": dict(warbands=5, attack_dice=3, defense_dice=5, defenders=1),
-    "never, 2 words": dict(warbands=9, defense_dice=6, defenders=1, sacrifice="never"),
-    "at-most:2": dict(warbands=7, defense_dice=4, defenders=3, sacrifice="at-most:2"),
-    "bandits + plans": dict(warbands=6, defense_dice=2, defenders=3, bandits=True,
-                            plans=["rusting-ray", "war-tortoise:defender", "attack:-1"]),
-    "tortoise attacker + patrol + vow": dict(warbands=8, defense_dice=2,
-                                             plans=["war-tortoise:attacker", "mounted-patrol", "vow-of-peace"]),
-    "missing die": dict(warbands=1, attack_dice=0, defense_dice=1, plans=["attack:-2"]),
-    "new foundations": dict(warbands=6, defense_dice=3, defenders=2, edition="new-foundations"),
-    "new foundations at-most:1": dict(warbands=6, defense_dice=3, defenders=1,
-                                      edition="new-foundations", sacrifice="at-most:1"),
-    "13 vs 14 dice": dict(warbands=13, defense_dice=14, defenders=4),
-}
-
-
-@pytest.mark.parametrize("name", AGREEMENT)
-def test_exact_and_monte_carlo_agree(name):
-    engines_agree(campaign, AGREEMENT[name], 300_000, 7)
-
-
-def test_same_seed_same_numbers_any_thread_count():
-    import numba
-
-    if numba.config.NUMBA_NUM_THREADS < 2:
-        pytest.skip("one core")
-    assert_thread_count_free(campaign, dict(warbands=6, defense_dice=4, defenders=2), 400_000, 11)
-
-
 def test_exact_path_does_not_import_numba():
     import subprocess
     import sys
@@ -302,17 +270,3 @@ def test_cli_bad_input_exits_2_with_one_line(argv, capsys):
     assert main(["oath", "campaign", *argv]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("odds: error:") and "Traceback" not in err
-
-
-def test_cli_json(capsys):
-    import json
-
-    assert main(["oath", "campaign", "--warbands", "4", "--site", "--site", "2", "--defenders", "1",
-                 "--plan", "attack:-1", "--optimise", "--json"]) == 0
-    j = json.loads(capsys.readouterr().out)
-    r = odds.oath.campaign(4, sites=[1, 2], defenders=1, plans=["attack:-1"])
-    assert j["attacker_win"] == pytest.approx(r.p) and j["attacker_win_se"] == 0
-    for key in ("procedure", "method", "trials", "seed", "attacker_losses", "defender_losses",
-                "win_within_losses", "expected_attacker_losses", "optimise"):
-        assert key in j
-    assert len(j["optimise"]["table"]) == 5

@@ -10,12 +10,14 @@ import inspect
 import math
 from collections import deque
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 from ..core.engine import McOptions, Procedure, solve
 from ..core.result import Result
 from ..errors import OddsError
+from ..registry import Example, Param, Spec, register
 from . import state as S
 from .scenario import (INT_ALTERNATIVES, POLICIES, SETTINGS, SIDES, Scenario, _override_items,
                        deployment_cells, load, type_order)
@@ -306,3 +308,33 @@ def sensitivity(scenario, *, battles=None, seed=None, overrides=(), threads=None
                         trials=base.trials, seed=base.seed, settings=settings_of(sc),
                         notes=tuple(notes))
 
+
+
+def _setting_param(key: str) -> Param:
+    """A rule setting of SETTINGS as a procedure keyword."""
+    default, allowed, text = SETTINGS[key]
+    if allowed is bool:
+        return Param(key, "bool", text)
+    if isinstance(allowed[0], str):
+        return Param(key, "choice", text, choices=allowed)
+    return Param(key, "int", text, low=allowed[0], high=allowed[1])
+
+
+_EXAMPLES = Path(__file__).parent / "examples"
+
+SPEC = register(Spec(
+    "crusades.battle", battle, (
+        Param("scenario", "text", "a scenario TOML file (units, armies, board, siege, settings)",
+              metavar="SCENARIO.toml"),
+        Param("overrides", "pairs", "override a scenario key, e.g. attacker.army.knights=4",
+              metavar="KEY=VALUE"),
+        *(_setting_param(key) for key in SETTINGS)),
+    "crusades tactical battle on a grid", (), "attacker_win", kernels=("odds.crusades.kernel",),
+    exact=False, start={"scenario": str(_EXAMPLES / "field.toml"), "trials": 2000},
+    examples=(
+        Example("assault", {"scenario": str(_EXAMPLES / "assault.toml")},
+                "Crusades: assault on a walled city (illustrative units)", demo=True,
+                mc={"trials": 20000}),
+        Example("field", {"scenario": str(_EXAMPLES / "field.toml")}),
+        Example("sortie", {"scenario": str(_EXAMPLES / "sortie.toml")}),
+    )))

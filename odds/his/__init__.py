@@ -1,7 +1,9 @@
-"""Here I Stand and The Virgin Queen: field battles, assaults, sieges, naval combat."""
+"""Here I Stand and The Virgin Queen: field battles, assaults, sieges, naval combat,
+interception and avoid-battle rolls."""
 from .assault import assault
 from .field import field_battle
+from .intercept import interception
 from .naval import RULESETS, Ruleset, naval_battle
 from .siege import siege
 
-__all__ = ["assault", "field_battle", "naval_battle", "siege", "Ruleset", "RULESETS"]
+__all__ = ["assault", "field_battle", "interception", "naval_battle", "siege", "Ruleset", "RULESETS"]

@@ -21,9 +21,12 @@ import numpy as np
 
 from ..core.dice import pool_pmf
 from ..core.engine import McOptions, Procedure, solve
-from ..errors import OddsError, check_choice, check_int, check_probability
+from ..errors import OddsError, check_bool, check_choice, check_int, check_probability
 from .cards import AfterRoll, Card, register
+from ..registry import Example, Param, Spec, register as register_procedure
+from .cards import help_for
 from .field import forces as field_forces, play_after, setup
+from .forces import land_params
 
 CASUALTIES = ("cavalry-first", "infantry-first")
 SEED_CARDS = ("mercenaries-bribed", "surprise-attack")  # the seed's extra assault cards
@@ -200,8 +203,7 @@ def forces(*sides, gout=None, allow_bribed_surprise=False):
 
 def check_settings(casualties, allow_bribed_surprise):
     check_choice("casualties", casualties, CASUALTIES)
-    if not isinstance(allow_bribed_surprise, bool):
-        raise OddsError(f"allow_bribed_surprise: {allow_bribed_surprise!r} is not allowed (allowed: True, False)")
+    check_bool("allow_bribed_surprise", allow_bribed_surprise)
     return casualties == "cavalry-first", SEED_CARDS if allow_bribed_surprise else None
 
 
@@ -249,3 +251,50 @@ def assault(attacker, defender, *, attacker_mercenaries=0, attacker_cavalry=0,
                      ("odds.his.assault_kernel", "assault_lane"),
                      lambda: _kernel_args(a, d, cavalry_first), settings)
     return solve(proc, method, mc)
+
+
+def setting_params() -> tuple:
+    """Keywords an assault and a siege share beyond the forces."""
+    return (
+        Param("gout", "int", "Gout keeps the best attacking leader out: the next-best rating "
+              "(in a siege: first assault only)", low=0, high=6, metavar="R"),
+        Param("casualties", "choice", "which units the attacker loses first", choices=CASUALTIES),
+        Param("allow_bribed_surprise", "bool", "allow Mercenaries Bribed and Surprise Attack "
+              "in an assault (as the seed does)"))
+
+
+SPEC = register_procedure(Spec(
+    "his.assault", assault,
+    land_params("assault", help_for("assault")) + setting_params() + (
+        Param("cancel_probability", "float", "chance that Foul Weather cancels the assault",
+              low=0.0, high=1.0, metavar="Q"),),
+    "one assault of a besieged fortified space", ("his", "assault"), "success",
+    kernels=("odds.his.assault_kernel",), start={"attacker": 6, "defender": 2},
+    examples=(
+        Example("artillery if needed, foul weather", dict(
+            attacker=7, attacker_cavalry=2, attacker_leader=1, defender=3, defender_leader=1,
+            attacker_cards=["siege-artillery:if-needed"], cancel_probability=0.1),
+            "Here I Stand assault: 7 units (2 cavalry) + leader 1 assault 3 defenders + "
+            "leader 1, Siege Artillery if needed, 10% Foul Weather", demo=True),
+        Example("plain", dict(attacker=6, defender=2, attacker_leader=1)),
+        Example("empty space", dict(attacker=4, attacker_cavalry=1, defender=0, attacker_leader=2)),
+        Example("all-cavalry defenders", dict(attacker=5, attacker_cavalry=2, defender=2,
+                                              defender_cavalry=2)),
+        Example("leaders both, mining", dict(attacker=9, attacker_cavalry=3, defender=4,
+                                             defender_cavalry=1, attacker_leader=2,
+                                             defender_leader=1, attacker_cards=["siege-mining"])),
+        Example("artillery always", dict(attacker=3, defender=3,
+                                         attacker_cards=["siege-artillery:always"])),
+        Example("mercenaries restless after landsknechts", dict(
+            attacker=6, attacker_mercenaries=2, defender=3, attacker_power="hapsburg",
+            attacker_cards=["landsknechts"], defender_cards=["mercenaries-grow-restless"])),
+        Example("attacker surprise, infantry first", dict(
+            attacker=8, attacker_cavalry=2, defender=4, defender_cavalry=2, attacker_leader=1,
+            attacker_cards=["surprise-attack"], allow_bribed_surprise=True,
+            casualties="infantry-first")),
+        Example("defender surprise, bribed", dict(
+            attacker=7, attacker_mercenaries=4, attacker_cavalry=1, defender=3, defender_leader=2,
+            defender_cards=["surprise-attack", "mercenaries-bribed"], allow_bribed_surprise=True)),
+        Example("gout, swiss", dict(attacker=5, defender=2, attacker_leader=3, gout=1,
+                                    attacker_power="france", attacker_cards=["swiss-mercenaries"])),
+    )))

@@ -15,6 +15,7 @@ from typing import Callable
 from ..errors import OddsError
 
 POLICIES = ("always", "if-needed")
+POLICY_CODES = {"always": 1, "if-needed": 2}  # for the kernels; 0 means the card is not held
 TIMINGS = ("before", "combat", "after")
 
 
@@ -144,6 +145,13 @@ for _card in (
     Card("janissaries", "after", ("field", "naval"), _janissaries, _only("ottoman")),
 ):
     register(_card)
+
+
+def help_for(procedure: str) -> str:
+    """The cards a procedure admits, with the policies of after-roll cards, for --help."""
+    names = sorted(n for n, c in CARDS.items() if procedure in c.procedures)
+    return ", ".join(n + ("[:" + "|".join(POLICIES) + "]" if CARDS[n].timing == "after" else "")
+                     for n in names)
 
 
 def parse(spec: str, field_name: str) -> tuple[Card, str]:

@@ -12,9 +12,11 @@ import numpy as np
 
 from ..core.dice import binomial_pmf, pool_pmf
 from ..core.engine import McOptions, Procedure, solve
-from ..errors import check_int
-from .cards import Side, play
-from .forces import Force
+from ..errors import check_bool, check_int
+from ..config import MAX_UNITS
+from ..registry import Example, Param, Spec, register
+from .cards import Side, help_for, play
+from .forces import Force, land_params
 
 
 def resolve(ah, dh, adice, ddice, ua, ud):
@@ -184,6 +186,7 @@ def field_battle(attacker, defender, *, attacker_mercenaries=0, attacker_cavalry
     att, dfn = forces(attacker, defender, attacker_mercenaries, attacker_cavalry, attacker_leader,
                       attacker_power, attacker_cards, defender_mercenaries, defender_cavalry,
                       defender_leader, defender_power, defender_cards)
+    fortified = check_bool("fortified", fortified)
     if withdraw_inside is not None:
         withdraw_inside = check_int("withdraw_inside", withdraw_inside, 0, dfn.units)
         fortified = True
@@ -200,3 +203,42 @@ def field_battle(attacker, defender, *, attacker_mercenaries=0, attacker_cavalry
         lambda: exact_joint(a, d), ("odds.his.field_kernel", "field_lane"),
         lambda: _kernel_args(a, d), settings)
     return solve(proc, method, mc)
+
+
+SPEC = register(Spec(
+    "his.field", field_battle,
+    land_params("field", help_for("field")) + (
+        Param("fortified", "bool", "the battle is in a fortified space: adds P(siege begins)"),
+        Param("withdraw_inside", "int", "defending survivors that withdraw inside (default: all "
+              "of them); implies --fortified", low=0, high=MAX_UNITS, metavar="K")),
+    "field battle", ("his", "field"), "attacker_win", kernels=("odds.his.field_kernel",),
+    table="odds.his.field_table:field_battle_table",
+    start={"attacker": 5, "defender": 4},
+    examples=(
+        Example("ottoman janissaries", dict(attacker=5, defender=5, attacker_leader=2,
+                                            defender_power="ottoman",
+                                            defender_cards=["janissaries:if-needed"]),
+                "Here I Stand field battle: 5 units + leader 2 attack 5 Ottoman units "
+                "(Janissaries if needed)", demo=True),
+        Example("plain 5v5 leader", dict(attacker=5, defender=5, attacker_leader=2)),
+        Example("leader-only defender", dict(attacker=3, defender=0, defender_leader=2)),
+        Example("surprise attacker", dict(attacker=4, defender=3, attacker_cards=["surprise-attack"])),
+        Example("surprise defender", dict(attacker=4, defender=3, defender_cards=["surprise-attack"])),
+        Example("janissaries always", dict(attacker=4, defender=4, attacker_power="ottoman",
+                                           attacker_cards=["janissaries"])),
+        Example("tercios hapsburg", dict(attacker=3, defender=4, attacker_power="hapsburg",
+                                         attacker_cards=["tercios"])),
+        Example("tercios against", dict(attacker=4, defender=5, defender_power="hapsburg",
+                                        attacker_cards=["tercios"], attacker_power="france")),
+        Example("mercenary cards", dict(attacker=4, attacker_mercenaries=3, defender=4,
+                                        attacker_power="hapsburg", attacker_cards=["landsknechts"],
+                                        defender_cards=["mercenaries-bribed"])),
+        Example("swiss + artillery", dict(attacker=3, defender=3, attacker_power="france",
+                                          attacker_cards=["swiss-mercenaries", "field-artillery"])),
+        Example("siege check", dict(attacker=6, defender=3, fortified=True, withdraw_inside=2)),
+        Example("everything", dict(attacker=5, defender=4, attacker_power="ottoman",
+                                   attacker_leader=1,
+                                   attacker_cards=["janissaries:if-needed", "arquebusiers"],
+                                   defender_cards=["surprise-attack", "landsknechts"],
+                                   defender_leader=2)),
+    )))

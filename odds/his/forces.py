@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import OddsError, check_choice, check_int
+from ..registry import Param
 from ..config import MAX_LEADER, MAX_UNITS
 
 POWERS = ("ottoman", "hapsburg", "england", "france", "papacy", "protestant", "other")
@@ -39,3 +40,24 @@ class Force:
     @property
     def regulars(self) -> int:
         return self.units - self.mercenaries - self.cavalry
+
+
+def land_params(procedure: str, cards_help: str) -> tuple:
+    """The keywords of two land forces: units, mercenaries, cavalry, leader, power, cards."""
+    out = []
+    for side in ("attacker", "defender"):
+        low = 1 if side == "attacker" else 0
+        out += [
+            Param(side, "int", f"{side}'s land units, mercenaries and cavalry included",
+                  low=low, high=MAX_UNITS, metavar="N"),
+            Param(f"{side}_mercenaries", "int", "how many of those units are mercenaries",
+                  low=0, high=MAX_UNITS, metavar="M"),
+            Param(f"{side}_cavalry", "int", "how many of those units are cavalry",
+                  low=0, high=MAX_UNITS, metavar="C"),
+            Param(f"{side}_leader", "int", "battle rating of the best leader (0: none)",
+                  low=0, high=MAX_LEADER, metavar="R"),
+            Param(f"{side}_power", "choice", "the major power", choices=POWERS, metavar="POWER"),
+            Param(f"{side}_cards", "cards", f"a card the {side} plays, repeatable: {cards_help}",
+                  flag=f"{side}-card", metavar="CARD[:POLICY]"),
+        ]
+    return tuple(out)

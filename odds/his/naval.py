@@ -39,9 +39,11 @@ from ..core.dice import binomial_pmf
 from ..core.engine import McOptions, Procedure, solve
 from ..core.result import Result
 from ..config import MAX_LEADER, MAX_SHIPS
-from ..errors import OddsError, check_choice, check_int
+from ..errors import OddsError, check_bool, check_choice, check_int
 from .cards import AfterRoll, Card, Side, parse, play, register
 from .field import needs_help
+from ..registry import Example, Param, Spec, register as register_procedure
+from .cards import CARDS, POLICIES
 from .forces import POWERS
 
 LOCATIONS = ("mediterranean", "atlantic")
@@ -458,7 +460,7 @@ def naval_battle(*, attacker_galleys=0, attacker_galleons=0, attacker_race_built
     """
     rules = get_ruleset(ruleset).override(dice_per, hits_per_ship, hits_per_corsair)
     location = check_choice("location", location, LOCATIONS)
-    port = bool(port)
+    port = check_bool("port", port)
     att = Fleet.make("attacker", rules, {"galley": attacker_galleys, "galleon": attacker_galleons,
                                          "race_built": attacker_race_built,
                                          "squadron": attacker_squadrons},
@@ -477,3 +479,99 @@ def naval_battle(*, attacker_galleys=0, attacker_galleons=0, attacker_race_built
                      lambda: exact_joint(b), ("odds.his.naval_kernel", "naval_lane"),
                      lambda: _kernel_args(b), settings, NavalResult)
     return solve(proc, method, mc)
+
+
+SHIP_KEYWORDS = {"vq": ("galleys", "galleons", "race_built"), "his": ("squadrons",)}
+SHIP_HELP = {"galleys": "galleys", "galleons": "galleons",
+             "race_built": "race-built galleons (England only)", "squadrons": "naval squadrons"}
+
+
+def _card_help(rules: Ruleset) -> str:
+    return ", ".join(n + (f"[:{'|'.join(POLICIES)}]" if CARDS[n].timing == "after" else "")
+                     for n in rules.cards)
+
+
+def naval_params(ruleset: str) -> tuple:
+    """The keywords of a naval combat under `ruleset`: ships by type, corsairs, leader, power,
+    cards per side, then the place and the ruleset's numbers."""
+    rules = RULESETS[ruleset]
+    out = []
+    for side in ("attacker", "defender"):
+        out += [Param(f"{side}_{kind}", "int", f"{side}'s {SHIP_HELP[kind]}", low=0,
+                      high=MAX_SHIPS, metavar="N") for kind in SHIP_KEYWORDS[ruleset]]
+        out += [Param(f"{side}_corsairs", "int", "corsairs (Ottoman only)", low=0, high=MAX_SHIPS,
+                      metavar="N"),
+                Param(f"{side}_leader", "int", "rating of the best naval leader (0: none)", low=0,
+                      high=MAX_LEADER, metavar="R"),
+                Param(f"{side}_power", "choice", "the major power", choices=POWERS, metavar="POWER"),
+                Param(f"{side}_cards", "cards", f"a card the {side} plays, repeatable: "
+                      f"{_card_help(rules)}", flag=f"{side}-card", metavar="CARD[:POLICY]")]
+    if ruleset == "vq":
+        out.append(Param("location", "choice", "the sea zone (or the zone of the port); the "
+                         "command line asks for it, since Galleasses and race-built galleons "
+                         "depend on it", choices=LOCATIONS, cli={"required": True}))
+    return tuple(out) + (
+        Param("port", "bool", "the battle is in a port (the defender's bonus die; the attacker "
+              "retreats)"),
+        Param("dice_per", "pairs", "dice per ship type, corsair, port bonus or card, "
+              "repeatable: " + ", ".join(f"{k}={v}" for k, v in rules.dice_per.items()),
+              metavar="TYPE=N"),
+        Param("hits_per_ship", "int", f"hits that sink a ship (default {rules.hits_per_ship})",
+              low=1, high=20, metavar="K"),
+        Param("hits_per_corsair", "int", f"hits that sink a corsair (default "
+              f"{rules.hits_per_corsair})", low=1, high=20, metavar="K"))
+
+
+def _omitted(ruleset: str) -> tuple:
+    others = {k for r, kinds in SHIP_KEYWORDS.items() if r != ruleset for k in kinds}
+    return tuple(f"{side}_{k}" for side in ("attacker", "defender") for k in sorted(others)) + \
+        (("location",) if ruleset == "his" else ())
+
+
+VQ_SPEC = register_procedure(Spec(
+    "vq.naval", naval_battle, naval_params("vq"), "naval combat (Virgin Queen fleets)",
+    ("vq", "naval"), "attacker_win", kernels=("odds.his.naval_kernel",), preset={"ruleset": "vq"},
+    omit=_omitted("vq"), start={"attacker_galleys": 3, "defender_galleys": 3},
+    examples=(
+        Example("race-built atlantic", dict(attacker_race_built=3, attacker_leader=1,
+                                            attacker_power="england", defender_galleons=4,
+                                            defender_power="hapsburg", location="atlantic"),
+                "Virgin Queen naval combat in the Atlantic: 3 English race-built galleons + "
+                "leader 1 attack 4 Spanish galleons", demo=True),
+        Example("4v4 galleys", dict(attacker_galleys=4, defender_galleys=4,
+                                    location="mediterranean")),
+        Example("race-built mixed", dict(attacker_race_built=3, attacker_galleons=1,
+                                         attacker_leader=1, attacker_power="england",
+                                         defender_galleons=3, defender_galleys=2,
+                                         location="atlantic")),
+        Example("race-built both sides, cards", dict(
+            attacker_race_built=2, attacker_power="england", defender_race_built=1,
+            defender_galleons=1, defender_power="england", location="atlantic",
+            defender_cards=["arquebusiers"])),
+        Example("galleasses port", dict(attacker_galleys=3, defender_galleys=2,
+                                        defender_corsairs=2, defender_power="ottoman", port=True,
+                                        defender_cards=["galleasses:always"],
+                                        location="mediterranean")),
+    )))
+
+HIS_SPEC = register_procedure(Spec(
+    "his.naval", naval_battle, naval_params("his"), "naval combat (squadrons and corsairs)",
+    ("his", "naval"), "attacker_win", kernels=("odds.his.naval_kernel",),
+    preset={"ruleset": "his"}, omit=_omitted("his"),
+    start={"attacker_squadrons": 3, "defender_squadrons": 3},
+    examples=(
+        Example("ottoman port", dict(attacker_squadrons=3, attacker_leader=1, defender_squadrons=2,
+                                     defender_corsairs=2, defender_power="ottoman",
+                                     defender_cards=["janissaries:if-needed"], port=True),
+                "Here I Stand naval combat: 3 squadrons + leader 1 attack 2 Ottoman squadrons "
+                "+ 2 corsairs in port (Janissaries if needed), Monte Carlo", demo=True,
+                mc={"method": "mc", "seed": 1}),
+        Example("ottomans lose all ships", dict(attacker_squadrons=5, attacker_leader=2,
+                                                defender_squadrons=1, defender_corsairs=4,
+                                                defender_power="ottoman",
+                                                defender_cards=["janissaries:if-needed"],
+                                                attacker_cards=["professional-rowers:if-needed"])),
+        Example("corsairs only, both destroyed", dict(attacker_corsairs=2,
+                                                      attacker_power="ottoman",
+                                                      defender_squadrons=1)),
+    )))

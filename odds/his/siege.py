@@ -31,7 +31,10 @@ from ..core.engine import McOptions, Procedure, solve
 from ..core.result import Result
 from ..errors import OddsError, check_int
 from .assault import check_seed_cards, check_settings, first_roll, forces, infantry_left, resolve, succeeds
-from .cards import Side, play
+from ..registry import Example, Param, Spec, register
+from .assault import setting_params
+from .cards import Side, help_for, parse, play
+from .forces import land_params
 from .field import play_after, setup
 from ..config import MAX_ASSAULTS
 
@@ -53,7 +56,7 @@ def plan(att, dfn, every_a, every_d, leader, allowed) -> Plan:
     for side, power, specs in (("attacker", att.power, every_a), ("defender", dfn.power, every_d)):
         check_seed_cards(f"{side}_cards_every", specs, allowed)
         for spec in specs:
-            name = str(spec).partition(":")[0]
+            name = parse(spec, f"{side}_cards_every")[0].name
             if name in FIRST_ONLY or (name == "landsknechts" and power == "ottoman"):
                 raise OddsError(f"{side}_cards_every: {name!r} depends on the mercenaries present "
                                 f"and can be given for the first assault only")
@@ -254,3 +257,38 @@ def siege(attacker, defender, *, assaults, attacker_mercenaries=0, attacker_cava
                      ("odds.his.siege_kernel", "siege_lane"),
                      lambda: _kernel_args(p, assaults, cavalry_first), settings, SiegeResult)
     return solve(proc, method, mc)
+
+
+SPEC = register(Spec(
+    "his.siege", siege,
+    land_params("assault", help_for("assault") + " (first assault only)") + setting_params() + (
+        Param("assaults", "int", "at most K assaults, one per impulse", low=1, high=MAX_ASSAULTS,
+              metavar="K"),
+        *(Param(f"{side}_cards_every", "cards", "a card played in every assault (a fresh copy "
+                "each time), repeatable", flag=f"{side}-card-every", metavar="CARD[:POLICY]")
+          for side in ("attacker", "defender"))),
+    "a siege: one assault per impulse, at most K", ("his", "siege"), "captured",
+    kernels=("odds.his.siege_kernel",), start={"attacker": 6, "defender": 2, "assaults": 4},
+    examples=(
+        Example("artillery held", dict(attacker=7, attacker_cavalry=2, attacker_leader=1,
+                                       defender=3, defender_leader=1, assaults=6,
+                                       attacker_cards_every=["siege-artillery:if-needed"]),
+                "Here I Stand siege: 7 units (2 cavalry) + leader 1 assault 3 defenders + "
+                "leader 1 up to 6 times (Siege Artillery if needed in each)", demo=True),
+        Example("plain", dict(attacker=6, defender=2, attacker_leader=1, assaults=5)),
+        Example("cavalry both, artillery held", dict(
+            attacker=8, attacker_cavalry=3, defender=4, defender_cavalry=1, defender_leader=1,
+            attacker_cards=["siege-mining"], attacker_cards_every=["siege-artillery:if-needed"],
+            assaults=6)),
+        Example("infantry first, landsknechts every assault", dict(
+            attacker=8, attacker_cavalry=3, defender=4, defender_cavalry=2,
+            attacker_power="hapsburg", casualties="infantry-first",
+            attacker_cards_every=["landsknechts", "siege-mining"], assaults=4)),
+        Example("surprise every assault, restless first", dict(
+            attacker=9, attacker_mercenaries=3, attacker_cavalry=2, defender=4,
+            defender_cavalry=2, attacker_cards_every=["surprise-attack"],
+            allow_bribed_surprise=True, defender_cards=["mercenaries-grow-restless"],
+            assaults=5)),
+        Example("empty space, gout", dict(attacker=3, attacker_cavalry=1, defender=0,
+                                          attacker_leader=2, gout=0, assaults=3)),
+    )))

@@ -18,9 +18,10 @@ import numpy as np
 
 from ..core.engine import McOptions, Procedure, solve
 from ..core.result import Result
-from ..errors import OddsError, check_choice, check_int
+from ..errors import OddsError, check_bool, check_choice, check_int
 from .dice import attack_pmf, defense_values
-from .plans import EDITIONS, Setup, apply_plans
+from ..registry import Example, Param, Spec, register
+from .plans import EDITIONS, PLANS, Setup, apply_plans
 from ..config import MAX_DEFENDERS, MAX_DICE, MAX_WARBANDS
 
 TITLES = {"none": 0, "oathkeeper": 1, "usurper": 2, "imperial": 1}
@@ -243,6 +244,9 @@ def campaign(warbands, *, attack_dice=None, defense_dice=None, sites=(), relics=
     attacker_losses and defender_losses (warbands).
     """
     warbands = check_int("warbands", warbands, 0, MAX_WARBANDS)
+    for name, flag in (("pawn_and_favor", pawn_and_favor), ("chancellor_oathkeeper", chancellor_oathkeeper),
+                       ("bandits", bandits), ("optimise", optimise)):
+        check_bool(name, flag)
     attack_dice = warbands if attack_dice is None else check_int("attack_dice", attack_dice, 0, warbands)
     defenders = check_int("defenders", defenders, 0, MAX_DEFENDERS)
     check_choice("edition", edition, EDITIONS)
@@ -291,3 +295,66 @@ def optimiser_row(n, warbands, defense, defenders, bandits, sacrifice, plans, ed
     losses = joint.sum(axis=(0, 2))
     return {"attack_dice": n, "attacker_win": float(joint[1].sum()),
             "expected_attacker_losses": float(np.dot(np.arange(len(losses)), losses))}
+
+
+SPEC = register(Spec(
+    "oath.campaign", campaign, (
+        Param("warbands", "int", "the attacker's warbands on its board", low=0, high=MAX_WARBANDS,
+              metavar="W"),
+        Param("attack_dice", "int", "attack dice (default: one per warband)", low=0,
+              high=MAX_WARBANDS, metavar="N"),
+        Param("defense_dice", "int", "defense dice, instead of targets", low=0, high=MAX_DICE,
+              metavar="D"),
+        Param("sites", "ints", "a target site (its shield number, default 1), repeatable",
+              low=0, high=MAX_DICE, flag="site", metavar="SHIELDS", cli={"nargs": "?", "const": 1}),
+        Param("relics", "ints", "a target relic (its shield number), repeatable", low=0,
+              high=MAX_DICE, flag="relic", metavar="SHIELDS"),
+        Param("banners", "ints", "a target banner with this many favor or secrets, repeatable",
+              low=0, high=MAX_DICE, flag="banner", metavar="TOKENS"),
+        Param("pawn_and_favor", "bool", "target the defender's pawn and favor (2 dice)"),
+        Param("title", "choice", "the defender's title", choices=tuple(TITLES)),
+        Param("imperial_title", "choice", "the imperial +1: always (seed) or only with the "
+              "Chancellor holding the Oathkeeper title (printed rule)", choices=IMPERIAL_TITLE),
+        Param("chancellor_oathkeeper", "bool", "the Chancellor holds the Oathkeeper title"),
+        Param("defenders", "int", "defending warbands (or bandits)", low=0, high=MAX_DEFENDERS,
+              metavar="K"),
+        Param("bandits", "bool", "the defender is bandits (never killed)"),
+        Param("sacrifice", "text", "sacrifice policy: as-needed, never or at-most:K",
+              metavar="POLICY"),
+        Param("plans", "cards", "a battle plan, repeatable: " + ", ".join(PLANS), flag="plan",
+              choices=tuple(PLANS), metavar="NAME[:ARG]"),
+        Param("edition", "choice", "rules edition", choices=EDITIONS),
+        Param("optimise", "bool", "add exact P(win) and expected losses for every dice count")),
+    "campaign: attack and defense dice, sacrifice, battle plans", ("oath", "campaign"),
+    "attacker_win", kernels=("odds.oath.kernel",), start={"warbands": 6, "defense_dice": 4},
+    examples=(
+        Example("optimise two sites", dict(warbands=8, sites=[1, 1], defenders=2,
+                                           sacrifice="at-most:1", optimise=True),
+                "Oath campaign: 8 warbands against two sites and 2 defending warbands, "
+                "sacrificing at most 1: the dice count that wins most is not the one that "
+                "loses fewest", demo=True),
+        Example("new foundations usurper", dict(warbands=6, sites=[2], relics=[1],
+                                                title="usurper", defenders=2,
+                                                edition="new-foundations",
+                                                sacrifice="at-most:2"),
+                "Oath: 6 warbands against a 2-shield site and a relic of the Usurper "
+                "(2 warbands), New Foundations, committing at most 2 sacrifices, Monte Carlo",
+                demo=True, mc={"method": "mc", "seed": 1}),
+        Example("6v4+2", dict(warbands=6, defense_dice=4, defenders=2)),
+        Example("fewer dice, x2 heavy", dict(warbands=5, attack_dice=3, defense_dice=5,
+                                             defenders=1)),
+        Example("never, 2 words", dict(warbands=9, defense_dice=6, defenders=1,
+                                       sacrifice="never")),
+        Example("at-most:2", dict(warbands=7, defense_dice=4, defenders=3, sacrifice="at-most:2")),
+        Example("bandits + plans", dict(warbands=6, defense_dice=2, defenders=3, bandits=True,
+                                        plans=["rusting-ray", "war-tortoise:defender",
+                                               "attack:-1"])),
+        Example("tortoise attacker + patrol + vow", dict(
+            warbands=8, defense_dice=2,
+            plans=["war-tortoise:attacker", "mounted-patrol", "vow-of-peace"])),
+        Example("missing die", dict(warbands=1, attack_dice=0, defense_dice=1,
+                                    plans=["attack:-2"])),
+        Example("new foundations", dict(warbands=6, defense_dice=3, defenders=2,
+                                        edition="new-foundations")),
+        Example("13 vs 14 dice", dict(warbands=13, defense_dice=14, defenders=4)),
+    )))
