@@ -147,11 +147,15 @@ for _card in (
     register(_card)
 
 
+def names_for(procedure: str) -> tuple:
+    """The cards a procedure admits, by name."""
+    return tuple(sorted(n for n, c in CARDS.items() if procedure in c.procedures))
+
+
 def help_for(procedure: str) -> str:
     """The cards a procedure admits, with the policies of after-roll cards, for --help."""
-    names = sorted(n for n, c in CARDS.items() if procedure in c.procedures)
     return ", ".join(n + ("[:" + "|".join(POLICIES) + "]" if CARDS[n].timing == "after" else "")
-                     for n in names)
+                     for n in names_for(procedure))
 
 
 def parse(spec: str, field_name: str) -> tuple[Card, str]:

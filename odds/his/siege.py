@@ -33,7 +33,7 @@ from ..errors import OddsError, check_int
 from .assault import check_seed_cards, check_settings, first_roll, forces, infantry_left, resolve, succeeds
 from ..registry import Example, Param, Spec, register
 from .assault import setting_params
-from .cards import Side, help_for, parse, play
+from .cards import Side, help_for, names_for, parse, play
 from .forces import land_params
 from .field import play_after, setup
 from ..config import MAX_ASSAULTS
@@ -265,7 +265,8 @@ SPEC = register(Spec(
         Param("assaults", "int", "at most K assaults, one per impulse", low=1, high=MAX_ASSAULTS,
               metavar="K"),
         *(Param(f"{side}_cards_every", "cards", "a card played in every assault (a fresh copy "
-                "each time), repeatable", flag=f"{side}-card-every", metavar="CARD[:POLICY]")
+                "each time), repeatable", choices=names_for("assault"), flag=f"{side}-card-every",
+                metavar="CARD[:POLICY]")
           for side in ("attacker", "defender"))),
     "a siege: one assault per impulse, at most K", ("his", "siege"), "captured",
     kernels=("odds.his.siege_kernel",), start={"attacker": 6, "defender": 2, "assaults": 4},
