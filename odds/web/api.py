@@ -8,6 +8,7 @@ Every mistake is an OddsError whose one line the API returns with status 400.
 """
 from __future__ import annotations
 
+import inspect
 import tomllib
 from functools import partial
 from pathlib import Path
@@ -28,7 +29,7 @@ def _scenario_folders() -> dict:
     """(procedure, parameter) -> folder of the built-in scenarios it may name."""
     from ..crusades import EXAMPLES
 
-    return {("crusades", "scenario"): EXAMPLES}
+    return {("crusades.battle", "scenario"): EXAMPLES}
 
 
 def examples(folder: Path) -> list[str]:
@@ -80,9 +81,14 @@ def _scenario(name: str, text: str | None, body: bytes, folder: Path):
     return str(folder / f"{check_choice(name, text, examples(folder))}.toml")
 
 
+def _takes(spec: Spec, keyword: str) -> bool:
+    return keyword in inspect.signature(spec.function).parameters
+
+
 def keywords(spec: Spec, query: list[tuple[str, str]], body: bytes = b"") -> dict:
     """The keyword arguments of `spec`'s function for a request's query items and body."""
-    kinds = {**{p.name: p.kind for p in spec.params}, **ENGINE}
+    kinds = {**{p.name: p.kind for p in spec.params},
+             **{k: kind for k, kind in ENGINE.items() if _takes(spec, k)}}
     texts: dict[str, list[str]] = {}
     for key, text in query:
         if key not in kinds:
@@ -108,7 +114,7 @@ def limit(spec: Spec, kw: dict) -> dict:
     for key in ("trials", "max_trials"):
         if key in kw:
             check_int(key, kw[key], 1, cap)
-    if "precision" in kw:
+    if "precision" in kw and _takes(spec, "max_trials"):
         return {"max_trials": cap, **kw}
     return {"trials": min(DEFAULT_TRIALS, cap), **kw}
 
@@ -129,21 +135,22 @@ def describe(spec: Spec) -> dict:
     """spec.describe() for a form: scenario files as example names, engine keywords, start values."""
     out = spec.describe()
     out["start"] = dict(spec.start)
+    out["examples"] = {name: dict(kw) for name, kw in out["examples"].items()}
     for (procedure, name), folder in _scenario_folders().items():
         if procedure != spec.name:
             continue
         for p in out["parameters"]:
             if p["name"] == name:
-                p.update(kind="choice", choices=examples(folder), required=False,
-                         default=examples(folder)[0],
+                p.update(kind="choice", choices=examples(folder),
                          help=p["help"] + " (a built-in example, or POST a TOML scenario)")
-        if name in out["start"]:
-            out["start"][name] = Path(str(out["start"][name])).stem
+        for values in [out["start"], *out["examples"].values()]:
+            if name in values:
+                values[name] = Path(str(values[name])).stem
     out["engine"] = [
         {"name": "method", "kind": "choice", "choices": list(METHODS), "default": "auto",
          "help": "auto: exact when the procedure has it"},
         {"name": "trials", "kind": "int", "low": 1, "high": max_trials(spec.name),
-         "help": "Monte Carlo trials"},
-        {"name": "seed", "kind": "int", "low": 0, "default": 0, "help": "Monte Carlo seed"},
+         "help": "Monte Carlo trials (blank: the default)"},
+        {"name": "seed", "kind": "int", "low": 0, "help": "Monte Carlo seed (blank: the default)"},
     ]
     return out
