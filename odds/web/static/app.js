@@ -247,22 +247,32 @@ function show(r) {
   $("answer").classList.remove("busy");
   $("error").hidden = true;
   const p = r[spec.main];
-  const pm = r.method === "exact" ? "" : ` ± ${pct(1.96 * r[spec.main + "_se"])}`;
-  $("headline").replaceChildren(headline(spec.main) + " ", el("span", { class: "pct", id: "main-pct", "data-p": p }, pct(p)), pm);
+  const pm = r.method === "exact" ? null : el("span", { class: "pm" }, `± ${pct(1.96 * r[spec.main + "_se"])}`);
+  $("headline").replaceChildren(headline(spec.main) + " ", el("span", { class: "pct", id: "main-pct", "data-p": p }, pct(p)), ...(pm ? [" ", pm] : []));
   $("peek").textContent = $("headline").textContent;
   $("method").textContent = r.method === "exact" ? "exact"
     : `Monte Carlo, ${r.trials.toLocaleString("en")} trials, seed ${r.seed}` + (r.partial ? " (stopped early)" : "");
   const pmfs = pmfsOf(r);
-  const events = Object.keys(r).filter((k) => typeof r[k] === "number" && r[k + "_se"] !== undefined && k !== spec.main);
-  $("events").replaceChildren(...events.flatMap((k) => [el("dt", {}, words(k)), el("dd", {}, pct(r[k]))]),
-    ...pmfs.flatMap((k) => [el("dt", {}, "mean " + words(k)), el("dd", {}, r["expected_" + k].toFixed(2))]));
-  $("settings").replaceChildren(...Object.entries(r.settings).flatMap(([k, v]) =>
-    [el("dt", {}, words(k)), el("dd", {}, Array.isArray(v) ? (v.join(", ") || "none") : String(v))]));
+  const events = Object.keys(r).filter((k) => r[k + "_se"] !== undefined && k !== spec.main);
+  $("events").replaceChildren(...events.flatMap((k) => [el("dt", {}, words(k)), el("dd", {}, pct(r[k]))]));
+  const extras = Object.keys(r).filter((k) => !META.includes(k) && !k.endsWith("_se")
+    && r[k + "_se"] === undefined && !pmfs.includes(k) && !k.startsWith("expected_") && !(k in r.settings));
+  $("settings").replaceChildren(...[...Object.entries(r.settings), ...extras.map((k) => [k, r[k]])]
+    .flatMap(([k, v]) => [el("dt", {}, words(k)), el("dd", {}, plain(v))]));
   $("notes").replaceChildren(...(r.notes || []).map((n) => el("li", {}, n)));
   chart(r);
 }
 
-const pmfsOf = (r) => Object.keys(r).filter((k) => r[k] && typeof r[k] === "object" && k !== "settings");
+// a pmf is an object with its mean beside it; other objects are extra data (e.g. a ruleset)
+const pmfsOf = (r) => Object.keys(r).filter((k) => r["expected_" + k] !== undefined);
+const META = ["procedure", "method", "trials", "seed", "partial", "settings", "notes"];
+
+function plain(v) {
+  if (Array.isArray(v)) return v.join(", ") || "none";
+  if (v && typeof v === "object")
+    return Object.entries(v).map(([k, x]) => `${k}: ${Number.isInteger(x) || typeof x !== "number" ? x : pct(x)}`).join(", ");
+  return typeof v === "number" && !Number.isInteger(v) ? String(Number(v.toFixed(3))) : String(v);
+}
 
 function pairs(pmfs) {
   // "attacker_losses" + "defender_losses" -> one chart "losses"; lone pmfs chart alone
@@ -276,14 +286,15 @@ function pairs(pmfs) {
   return out;
 }
 
-let chartChoice = "losses";
+let chartChoice = null;
 
 function chart(r) {
   const groups = pairs(pmfsOf(r));
   const fig = $("chart");
   fig.replaceChildren();
   if (!groups.size) return;
-  if (!groups.has(chartChoice)) chartChoice = groups.keys().next().value;
+  if (!groups.has(chartChoice))
+    chartChoice = [...groups.keys()].find((k) => /loss|lost/.test(k)) || groups.keys().next().value;
   if (groups.size > 1) {
     const sel = el("select", { "aria-label": "distribution", onchange: () => { chartChoice = sel.value; chart(r); } },
       ...[...groups.keys()].map((k) => el("option", { value: k }, words(k))));
