@@ -33,3 +33,4 @@ WEB_EXACT_WAITING = 256  # exact requests queued beyond those; more get 503
 WEB_MC_RUNNING = 1  # Monte Carlo runs at once, one core each (the other core stays for exact)
 WEB_MC_WAITING = 4
 WEB_RETRY_AFTER = 2  # seconds, in a 503's Retry-After
+WEB_CACHED_ANSWERS = 4096  # exact answers kept by request (a few MB)

@@ -212,3 +212,14 @@ def test_sigterm_stops_the_server_after_answering_running_monte_carlo_partially(
         proc.kill()
     assert answer["partial"] and answer["trials"] < 10_000_000
     assert "odds calculator on http://127.0.0.1" in proc.stdout.read()
+
+
+def test_exact_answers_are_kept_and_monte_carlo_ones_are_not(app_server, get):
+    answers = app_server.config.app.state.answers
+    exact = query({"attacker": 11, "defender": 9, "attacker_leader": 1})
+    status, _, first = get("/api/his.field", exact)
+    assert status == 200 and ("his.field", urlencode(exact)) in answers.texts
+    assert get("/api/his.field", exact)[2] == first
+    before = len(answers.texts)
+    get("/api/his.field", query({"attacker": 11, "defender": 9, **MC}))
+    assert len(answers.texts) == before

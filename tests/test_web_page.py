@@ -70,6 +70,8 @@ def test_a_field_battle_set_with_the_controls_shows_the_librarys_odds_and_surviv
         assert answer["y"] + answer["height"] <= form["y"]  # the answer first, the form below
     else:
         assert form["x"] + form["width"] <= answer["x"] and abs(form["y"] - answer["y"]) < 2
+    page.evaluate("window.scrollTo(0, 0)")
+    page.wait_for_selector("#peek", state="hidden")
     page.screenshot(path=str(tmp_path / f"{size}.png"), full_page=True)
 
     page.reload()

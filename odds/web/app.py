@@ -7,6 +7,7 @@ parameters; `GET /api/{procedure}?...` (POST for a TOML scenario body) the Resul
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 from functools import cache
 from pathlib import Path
 
@@ -17,8 +18,9 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .. import registry
-from ..config import (WEB_EXACT_RUNNING, WEB_EXACT_WAITING, WEB_MAX_BODY, WEB_MAX_QUERY,
-                      WEB_MC_RUNNING, WEB_MC_WAITING, WEB_RETRY_AFTER, WEB_TIME_BUDGET)
+from ..config import (WEB_CACHED_ANSWERS, WEB_EXACT_RUNNING, WEB_EXACT_WAITING, WEB_MAX_BODY,
+                      WEB_MAX_QUERY, WEB_MC_RUNNING, WEB_MC_WAITING, WEB_RETRY_AFTER,
+                      WEB_TIME_BUDGET)
 from ..errors import OddsError
 from . import api
 from .limits import STOPPING, Busy, Gate
@@ -31,8 +33,26 @@ class TooLarge(Exception):
 
 
 def reply(data, status: int = 200, headers=None) -> Response:
-    """JSON exactly as the CLI prints it (json.dumps of the dict)."""
-    return Response(json.dumps(data), status, headers, media_type="application/json")
+    """JSON exactly as the CLI prints it (json.dumps of the dict; a str is already JSON)."""
+    text = data if isinstance(data, str) else json.dumps(data)
+    return Response(text, status, headers, media_type="application/json")
+
+
+class Answers:
+    """The latest exact answers by request (an exact answer never changes), at most `size`."""
+
+    def __init__(self, size: int):
+        self.size, self.texts = size, OrderedDict()
+
+    def get(self, key) -> str | None:
+        if key in self.texts:
+            self.texts.move_to_end(key)
+        return self.texts.get(key)
+
+    def put(self, key, text: str):
+        self.texts[key] = text
+        if len(self.texts) > self.size:
+            self.texts.popitem(last=False)
 
 
 @cache
@@ -63,20 +83,32 @@ async def _body(request: Request) -> bytes:
     return body
 
 
+async def _compute(state, spec, kw: dict, key) -> str:
+    """The answer's JSON from the Monte Carlo or the exact gate; exact ones are kept under `key`."""
+    mc = api.is_mc(spec, kw)
+    gate = state.mc if mc else state.exact
+    data = await gate.run(api.call, spec, api.limit(spec, kw) if mc else kw, state.budget)
+    text = json.dumps(data)
+    if key is not None and data["method"] == "exact":
+        state.answers.put(key, text)
+    return text
+
+
 async def answer(request: Request) -> Response:
     """One procedure call: 400 for bad input, 413 too large, 503 when the gates are full."""
     try:
         spec = registry.get(request.path_params["procedure"])
     except OddsError as e:
         return reply({"error": str(e)}, 404)
+    state = request.app.state
     try:
         body = await _body(request)
-        kw = api.keywords(spec, request.query_params.multi_items(), body)
-        mc = api.is_mc(spec, kw)
-        if mc:
-            kw = api.limit(spec, kw)
-        gate = request.app.state.mc if mc else request.app.state.exact
-        return reply(await gate.run(api.call, spec, kw, request.app.state.budget))
+        key = None if body else (spec.name, request.url.query)
+        text = state.answers.get(key)
+        if text is None:
+            kw = api.keywords(spec, request.query_params.multi_items(), body)
+            text = await _compute(state, spec, kw, key)
+        return reply(text)
     except OddsError as e:
         return reply({"error": str(e)}, 400)
     except TooLarge as e:
@@ -100,6 +132,7 @@ def create_app() -> Starlette:
     app.state.exact = Gate(WEB_EXACT_RUNNING, WEB_EXACT_WAITING)
     app.state.mc = Gate(WEB_MC_RUNNING, WEB_MC_WAITING)
     app.state.budget = WEB_TIME_BUDGET
+    app.state.answers = Answers(WEB_CACHED_ANSWERS)
     return app
 
 
