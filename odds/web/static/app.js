@@ -362,7 +362,15 @@ async function start() {
   $("game").addEventListener("change", () =>
     choose(catalogue.procedures.find((s) => game(s.name) === $("game").value).name));
   $("procedure").addEventListener("change", () => choose($("procedure").value));
-  $("copy").addEventListener("click", () => navigator.clipboard?.writeText(location.href));
+  $("copy").addEventListener("click", async () => {
+    // the clipboard needs https or localhost; on a shared LAN address, offer the link to copy
+    try {
+      await navigator.clipboard.writeText(location.href);
+      $("copy").textContent = "Link copied";
+    } catch {
+      window.prompt("Copy this link", location.href);
+    }
+  });
   // on a phone, the headline stays in view in a bar while the form is scrolled
   new IntersectionObserver(([e]) => { $("peek").hidden = e.isIntersecting; }).observe($("headline"));
   let resized = 0;
