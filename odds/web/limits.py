@@ -6,10 +6,10 @@ queue raises `Busy` (the API answers 503 with Retry-After) instead of queueing w
 """
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
-
-import anyio
+from concurrent.futures import ThreadPoolExecutor
 
 from ..config import WEB_MAX_TRIALS, WEB_MAX_TRIALS_OF
 from ..core.montecarlo import stop_when
@@ -25,7 +25,7 @@ class Gate:
     """Run at most `running` calls at once in threads, with at most `waiting` more queued."""
 
     def __init__(self, running: int, waiting: int):
-        self.limiter = anyio.CapacityLimiter(running)
+        self.pool = ThreadPoolExecutor(running, thread_name_prefix="odds-gate")
         self.capacity = running + waiting
         self.inside = 0  # only touched on the event loop, so no lock
 
@@ -34,7 +34,7 @@ class Gate:
             raise Busy
         self.inside += 1
         try:
-            return await anyio.to_thread.run_sync(fn, *args, limiter=self.limiter)
+            return await asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
         finally:
             self.inside -= 1
 
