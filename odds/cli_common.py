@@ -9,11 +9,18 @@ from .errors import OddsError
 
 
 def whole(text: str) -> int:
-    """argparse type: a whole number (the field name is added by argparse)."""
+    """argparse type: a whole number, also written 1_000_000 or 1e6 (argparse adds the field)."""
     try:
         return int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        pass
+    try:
+        value = float(text)
+    except ValueError:
+        value = None
+    if value is None or not value.is_integer():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
+    return int(value)
 
 
 def number(text: str) -> float:

@@ -21,10 +21,13 @@ PROGRESS_AFTER_SECONDS = 2.0
 
 # sweeps
 SWEEP_BATCH = 16  # cells per dask task
+MAX_CELLS = 100_000  # cells in one sweep
+MAX_CELL_TRIALS = 10**12  # cells x Monte Carlo trials in one sweep
+MAX_WORKERS = 64  # processes of a local dask cluster
 
 # web server (`odds serve`)
 WEB_MAX_TRIALS = 10_000_000  # Monte Carlo trials per request
-WEB_MAX_TRIALS_OF = {"crusades": 5_000}  # battles per request (~2 s on one core)
+WEB_MAX_TRIALS_OF = {"crusades.battle": 5_000}  # battles per request (~2 s on one core)
 WEB_TIME_BUDGET = 3.0  # seconds of Monte Carlo per request; then the partial result
 WEB_MAX_QUERY = 4096  # bytes of query string
 WEB_MAX_BODY = 64 * 1024  # bytes of a request body (a TOML scenario)

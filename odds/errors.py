@@ -19,7 +19,10 @@ def check_int(field: str, value, low: int = 0, high: int | None = None) -> int:
 
 
 def check_choice(field: str, value, allowed) -> str:
-    """Return `value` if it is one of `allowed`, else raise OddsError listing them."""
+    """Return the one of `allowed` that `value` names (case-insensitive), else raise OddsError
+    listing them."""
+    if isinstance(value, str) and value not in allowed:
+        value = next((a for a in allowed if isinstance(a, str) and a.lower() == value.lower()), value)
     if value not in allowed:
         raise OddsError(f"{field}: {value!r} is not allowed (allowed: {', '.join(map(str, allowed))})")
     return value

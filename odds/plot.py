@@ -2,11 +2,16 @@
 
 - `losses`: both sides' loss distributions mirrored on one axis (pmf, "at least" or "at most").
 - `outcomes`: the procedure's outcome probabilities as bars.
-- `heatmap`: a sweep's probability over two parameters with the 50% contour.
+- `heatmap`: a sweep's value over two parameters (the 50% contour for a probability).
+- `lines`: a sweep's value against one parameter, one line per value of another.
+- `difference`: the difference between two values of a column (two variants, two card
+  settings) over two parameters, on a colour scale centred on 0.
 - `card_value`: P(main event) with and without a card, per army size.
 Monte Carlo results carry 95% intervals as error bars. Nothing calls plt.show().
 """
 from __future__ import annotations
+
+import re
 
 import numpy as np
 
@@ -52,7 +57,7 @@ def loss_pair(result):
 
 def losses(result, ax=None, view="pmf"):
     """Attacker's losses to the left, defender's to the right, one row per number lost."""
-    check_choice("view", view, VIEWS)
+    view = check_choice("view", view, VIEWS)
     names = loss_pair(result)
     ax = _axes(ax)
     for name, sign, colour in zip(names, (-1, 1), (ATTACKER, DEFENDER)):
@@ -125,30 +130,134 @@ def plot_result(result, ax=None):
     return losses(result, ax=ax)
 
 
-def heatmap(df, x: str, y: str, value: str = "attacker_win", ax=None):
-    """`value` over a grid of two parameters (a sweep's frame), with the 50% contour."""
-    for name in (x, y, value):
+def is_probability(column: str) -> bool:
+    """Whether a sweep column is a probability (not an expectation, quantile or error)."""
+    return not (column.startswith("expected_") or re.search(r"_q\d+$|_se$", column))
+
+
+def _check_columns(df, *names):
+    for name in names:
         if name not in df.columns:
             raise OddsError(f"column: {name!r} is not in the results "
                             f"(allowed: {', '.join(map(str, df.columns))})")
-    if df.duplicated([x, y]).any():
-        varying = [c for c in df.columns[: list(df.columns).index(value)]
-                   if c not in (x, y) and df[c].astype(str).nunique() > 1]
-        raise OddsError(f"{x} x {y}: several rows per cell (they differ in {', '.join(varying)}); "
-                        "pick one value of each first, e.g. odds plot ... --where COLUMN=VALUE "
-                        "(allowed: one row per cell)")
+    if names and not np.issubdtype(df[names[-1]].dtype, np.number):
+        raise OddsError(f"value: {names[-1]!r} is not a numeric column (allowed: a probability, "
+                        "an expected value or a quantile of the results)")
+
+
+def parameters(df) -> list:
+    """The parameter columns of a sweep's frame: those before its first probability."""
+    columns = list(df.columns)
+    for i, c in enumerate(columns):
+        if f"{c}_se" in columns:
+            return columns[:i]
+    return columns
+
+
+def _fixed_title(df, shown) -> str:
+    """The parameters that hold one value in `df` (not shown on an axis), as 'a=1, b=2'."""
+    return ", ".join(f"{c}={df[c].iloc[0]}" for c in parameters(df)
+                     if c not in shown and df[c].astype(str).nunique() == 1)
+
+
+def _whole_ticks(ax, df, x=None, y=None):
+    from matplotlib.ticker import MaxNLocator
+
+    for name, axis in ((x, ax.xaxis), (y, ax.yaxis)):
+        if name is not None and np.issubdtype(df[name].dtype, np.integer):
+            axis.set_major_locator(MaxNLocator(integer=True))
+
+
+def _one_per_cell(df, keys, value):
+    if df.duplicated(list(keys)).any():
+        varying = [c for c in parameters(df) if c not in keys and df[c].astype(str).nunique() > 1]
+        raise OddsError(f"{' x '.join(keys)}: several rows per cell (they differ in "
+                        f"{', '.join(varying)}); pick one value of each first, e.g. odds plot ... "
+                        "--where COLUMN=VALUE (allowed: one row per cell)")
+
+
+def heatmap(df, x: str, y: str, value: str = "attacker_win", ax=None, where: str = "",
+            centre=None, context=None):
+    """`value` over a grid of two parameters (a sweep's frame); the 50% contour when `value`
+    is a probability; `centre` (e.g. 0 for a difference) centres a diverging colour scale;
+    `context` is the frame whose fixed parameters the title names (default `df`)."""
+    _check_columns(df, x, y, value)
+    _one_per_cell(df, (x, y), value)
     table = df.pivot(index=y, columns=x, values=value)
     ax = _axes(ax, (6, 4.5))
-    xs, ys, z = table.columns.to_numpy(), table.index.to_numpy(), table.to_numpy()
-    mesh = ax.pcolormesh(xs, ys, z, shading="nearest", cmap="RdBu", vmin=0, vmax=1)
-    if z.shape[0] > 1 and z.shape[1] > 1 and np.nanmin(z) < 0.5 < np.nanmax(z):
+    xs, ys, z = table.columns.to_numpy(), table.index.to_numpy(), table.to_numpy(float)
+    if centre is None:
+        low, high = (0, 1) if is_probability(value) else (np.nanmin(z), np.nanmax(z))
+    else:
+        reach = max(np.nanmax(np.abs(z - centre)), 1e-12)
+        low, high = centre - reach, centre + reach
+    cmap = "RdBu" if centre is not None or is_probability(value) else "viridis"
+    mesh = ax.pcolormesh(xs, ys, z, shading="nearest", cmap=cmap, vmin=low, vmax=high)
+    if (centre is None and is_probability(value) and z.shape[0] > 1 and z.shape[1] > 1
+            and np.nanmin(z) < 0.5 < np.nanmax(z)):
         contour = ax.contour(xs, ys, z, levels=[0.5], colors="black", linewidths=1.5)
         ax.clabel(contour, fmt={0.5: "50%"})
     ax.figure.colorbar(mesh, ax=ax, label=_label(value))
     ax.set_xlabel(_label(x))
     ax.set_ylabel(_label(y))
-    ax.set_title(f"{_label(value)} by {_label(x)} and {_label(y)}")
+    _whole_ticks(ax, df, x, y)
+    ax.set_title(_sweep_title(f"{_label(value)} by {_label(x)} and {_label(y)}",
+                              df if context is None else context, (x, y, value), where),
+                 fontsize="medium")
     return ax
+
+
+def _sweep_title(head, df, shown, where) -> str:
+    """Title: what is shown, then the parameters held fixed and the filter (each once)."""
+    filtered = tuple(part.partition("=")[0].strip() for part in where.split(",") if "=" in part)
+    fixed = _fixed_title(df, shown + filtered)
+    parts = [p for p in (fixed, f"where {where}" if where else "") if p]
+    return head + ("\n" + "; ".join(parts) if parts else "")
+
+
+def lines(df, x: str, by: str | None = None, value: str = "attacker_win", ax=None,
+          where: str = ""):
+    """`value` against the parameter `x`, one line per value of `by` (e.g. the variant), with
+    95% intervals for Monte Carlo cells."""
+    _check_columns(df, x, *((by,) if by else ()), value)
+    _one_per_cell(df, (x, by) if by else (x,), value)
+    ax = _axes(ax, (6, 4))
+    groups = df.groupby(df[by].astype(str), sort=False) if by else [(None, df)]
+    for name, part in groups:
+        se = part.get(value + "_se")
+        err = 1.96 * se if se is not None and (se > 0).any() else None
+        ax.errorbar(part[x], part[value], yerr=err, fmt="o-", capsize=2, markersize=4,
+                    label=f"{by} = {name}" if by else None)
+    if is_probability(value):
+        ax.set_ylim(0, 1)
+    ax.set_xlabel(_label(x))
+    ax.set_ylabel(_label(value))
+    _whole_ticks(ax, df, x)
+    ax.grid(alpha=0.3)
+    if by:
+        ax.legend(loc="best", fontsize="small", framealpha=0.8)
+    ax.set_title(_sweep_title(f"{_label(value)} by {_label(x)}", df, (x, by, value), where),
+                 fontsize="medium")
+    return ax
+
+
+def difference(df, x: str, y: str, column: str, a, b, value: str = "attacker_win", ax=None,
+               where: str = ""):
+    """`value` where `column` == a minus where `column` == b, over x and y (centred on 0)."""
+    _check_columns(df, x, y, column, value)
+    keep = [c for c in (x, y) if c]
+    pair = []
+    for v in (a, b):
+        part = df[df[column].astype(str) == str(v)]
+        if part.empty:
+            raise OddsError(f"{column}: no rows with {v!r} (allowed: "
+                            f"{', '.join(sorted(df[column].astype(str).unique()))})")
+        _one_per_cell(part, keep, value)
+        pair.append(part.set_index(keep)[value])
+    diff = (pair[0] - pair[1]).dropna().reset_index()
+    label = f"{value}: {column} {a} minus {b}"
+    diff = diff.rename(columns={value: label})
+    return heatmap(diff, x, y, label, ax=ax, where=where, centre=0.0, context=df.drop(columns=column))
 
 
 def card_value(procedure: str, card: str, size: str = "attacker", sizes=range(1, 11),

@@ -4,23 +4,31 @@ Every cell is one call of the procedure's public function. A Monte Carlo cell's 
 derived from the sweep seed and the cell's full parameters, so a cell's numbers do not depend
 on the grid it is in, the order, or where it ran. With a dask.distributed `client` the cells
 are submitted to the cluster in batches (lost workers' batches are retried by dask);
-without one they run in this process. Ctrl-C returns the finished cells (`df.attrs["partial"]`).
+without one they run in this process. Ctrl-C stops the sweep at once and returns the finished
+cells (`df.attrs["partial"]`, `df.attrs["missing"]`).
+
+The module is callable: `odds.sweep(...)` is `odds.sweep.sweep(...)`; `odds.sweep.load(path)`
+runs a TOML spec.
 """
 from __future__ import annotations
 
 import hashlib
 import itertools
 import json
+import math
+import sys
+import types
 from importlib import import_module
 
 import numpy as np
 
 from . import registry
-from .errors import OddsError
-from .config import SWEEP_BATCH as BATCH
+from .errors import OddsError, check_choice, check_int
+from .config import MAX_CELL_TRIALS, MAX_CELLS, SWEEP_BATCH as BATCH
 
 QUANTILES = (0.5, 0.9)
 VARIANT = "variant"
+DEFAULT = object()  # a variant's cell leaves this parameter at the procedure's default
 
 
 def cell_seed(seed: int, params: dict) -> int:
@@ -33,7 +41,8 @@ def cells(procedure: str, grid: dict, fixed: dict) -> list[dict]:
     """Validated parameter dicts of every cell, in grid order (first key slowest).
 
     `grid["variant"]` may name rule variants, {name: {parameter: value, ...}}: each cell then
-    has a `variant` column and the variant's parameters, so rule sets compare side by side.
+    has a `variant` column and the variant's parameters, so rule sets compare side by side; a
+    variant that leaves a parameter at its default records the value the procedure used.
     """
     known = registry.get(procedure).defaults()
     grid = dict(grid)
@@ -55,11 +64,13 @@ def cells(procedure: str, grid: dict, fixed: dict) -> list[dict]:
                 raise OddsError(f"{section}.{key}: also a grid parameter (allowed: one of the two)")
             if section != "grid":
                 _check_type(f"{section}.{key}", v, known[key])
+    grid = {key: _values(key, values) for key, values in grid.items()}
     for key, values in grid.items():
-        if not isinstance(values, (list, tuple, range, np.ndarray)) or len(values) == 0:
-            raise OddsError(f"grid.{key}: {values!r} is not a non-empty list of values")
         for v in values:
             _check_type(f"grid.{key}", v, known[key])
+    n = math.prod(len(v) for v in grid.values()) * max(1, len(variants or {}))
+    if n > MAX_CELLS:
+        raise OddsError(f"grid: {n:,} cells (allowed: at most {MAX_CELLS:,}; sweep in parts)")
     given = set(grid) | set(fixed) | {k for params in (variants or {}).values() for k in params}
     for key, default in known.items():
         if default is registry.REQUIRED and key not in given:
@@ -68,8 +79,26 @@ def cells(procedure: str, grid: dict, fixed: dict) -> list[dict]:
     combos = [dict(zip(keys, combo)) for combo in itertools.product(*grid.values())]
     if variants is None:
         return [{**fixed, **combo} for combo in combos]
-    return [{VARIANT: name, **fixed, **params, **combo}
+    changed = dict.fromkeys((k for params in variants.values() for k in params), DEFAULT)
+    return [{VARIANT: name, **fixed, **changed, **params, **combo}
             for name, params in variants.items() for combo in combos]
+
+
+def _values(key, values) -> list:
+    """A grid entry as a list: a list of values, or a range {start, stop, step} (stop included)."""
+    if isinstance(values, dict):
+        extra = set(values) - {"start", "stop", "step"}
+        if extra or not {"start", "stop"} <= set(values):
+            raise OddsError(f"grid.{key}: {values!r} is not a range (allowed: "
+                            "{start = A, stop = B} or {start = A, stop = B, step = S}, stop included)")
+        start, stop = (check_int(f"grid.{key}.{k}", values[k], -10**9, 10**9) for k in ("start", "stop"))
+        step = check_int(f"grid.{key}.step", values.get("step", 1), 1, 10**9)
+        values = range(start, stop + 1, step)
+        if len(values) > MAX_CELLS:
+            raise OddsError(f"grid.{key}: {len(values):,} values (allowed: at most {MAX_CELLS:,})")
+    if not isinstance(values, (list, tuple, range, np.ndarray)) or len(values) == 0:
+        raise OddsError(f"grid.{key}: {values!r} is not a non-empty list of values")
+    return list(values)
 
 
 def _check_type(field: str, value, default):
@@ -86,17 +115,32 @@ def _check_type(field: str, value, default):
 
 def row(procedure: str, params: dict, engine: dict) -> dict:
     """One cell: the parameters, then probabilities, their se, expected values and quantiles."""
-    fn = registry.get(procedure).call
-    kwargs = {k: v for k, v in params.items() if k != VARIANT} | engine
+    spec = registry.get(procedure)
+    kwargs = _kwargs(params) | engine
     if engine.get("method") != "exact" and "seed" in engine:
         kwargs["seed"] = cell_seed(engine["seed"] or 0, params)
-    r = fn(**kwargs, progress=False)
-    out = _params(params)
+    r = spec.call(**kwargs, progress=False)
+    if r.partial:  # Ctrl-C inside the cell's Monte Carlo run: stop the whole sweep
+        raise KeyboardInterrupt
+    out = _params(_recorded(params, spec.defaults(), r.settings))
     out.update(_numbers({k: np.array([v]) for k, v in r.probabilities.items()},
                         {k: v[None, :] for k, v in r.pmfs.items()}, r.se))
     out = {k: (v[0].item() if isinstance(v, np.ndarray) else v) for k, v in out.items()}
     out["method"], out["trials"], out["partial"] = r.method, r.trials, r.partial
     return out
+
+
+def _kwargs(params: dict) -> dict:
+    """The cell's keywords for the procedure's function."""
+    return {k: v for k, v in params.items() if k != VARIANT and v is not DEFAULT}
+
+
+def _recorded(params: dict, defaults: dict, settings=None) -> dict:
+    """The cell's parameters as recorded: one left at its default, or given as a partial
+    table, shows the value the procedure used (its result's settings, else the default)."""
+    settings = settings or {}
+    return {k: settings.get(k, defaults.get(k) if v is DEFAULT else v)
+            if v is DEFAULT or v is None or isinstance(v, dict) else v for k, v in params.items()}
 
 
 def _params(params: dict) -> dict:
@@ -126,12 +170,13 @@ def _table(procedure, todo, method):
         return None
     module, name = table.split(":")
     fn = getattr(import_module(module), name)
-    answer = fn([{k: v for k, v in p.items() if k != VARIANT} | {"method": method} for p in todo])
+    answer = fn([_kwargs(p) | {"method": method} for p in todo])
     if answer is None:
         return None
     import pandas as pd
 
-    columns = pd.DataFrame([_params(p) for p in todo])
+    defaults = registry.get(procedure).defaults()
+    columns = pd.DataFrame([_params(_recorded(p, defaults)) for p in todo])
     numbers = _numbers(*answer, se=np.zeros_like)
     numbers.update(method="exact", trials=None, partial=False)
     return pd.concat([columns, pd.DataFrame(numbers, index=columns.index)], axis=1)
@@ -143,11 +188,16 @@ def _rows(procedure, batch, engine):
 
 def sweep(procedure: str, grid: dict, fixed: dict | None = None, *, method="auto", trials=None,
           seed=0, client=None, progress=None):
-    """Evaluate `procedure` on every cell of `grid` (with `fixed` inputs) -> pandas DataFrame."""
+    """Evaluate `procedure` on every cell of `grid` (with `fixed` inputs) -> pandas DataFrame.
+
+    `grid` maps parameters to lists of values or ranges ({"start": 1, "stop": 20}, stop
+    included); `method`, `trials` and `seed` as in the procedure's function (each Monte Carlo
+    cell's seed derives from `seed` and the cell); `client`: a dask.distributed Client.
+    """
     import pandas as pd
 
     todo = cells(procedure, grid, dict(fixed or {}))
-    engine = {"method": method, "trials": trials, "seed": seed}
+    engine = check_engine(method, trials, seed, len(todo))
     fast = None if client is not None else _table(procedure, todo, method)
     if fast is not None:
         fast.attrs.update(procedure=procedure, seed=seed, method=method, partial=False)
@@ -166,8 +216,50 @@ def sweep(procedure: str, grid: dict, fixed: dict | None = None, *, method="auto
     finally:
         bar and bar.close()
     df = pd.DataFrame(done)
-    df.attrs.update(procedure=procedure, seed=seed, method=method, partial=partial)
+    df.attrs.update(procedure=procedure, seed=seed, method=method, partial=partial,
+                    missing=len(todo) - len(done))
     return df
+
+
+def check_engine(method, trials, seed, n_cells) -> dict:
+    """The sweep's engine options, validated like the command line's."""
+    from .core.engine import METHODS
+
+    method = check_choice("method", method, METHODS)
+    seed = check_int("seed", seed, 0, 2**63 - 1)
+    if trials is not None:
+        trials = check_int("trials", trials, 1, MAX_CELL_TRIALS)
+        if method != "exact" and trials * n_cells > MAX_CELL_TRIALS:
+            raise OddsError(f"trials: {trials:,} x {n_cells:,} cells is more than "
+                            f"{MAX_CELL_TRIALS:,} trials (allowed: fewer cells or trials)")
+    return {"method": method, "trials": trials, "seed": seed}
+
+
+SPEC_KEYS = ("procedure", "grid", "fixed", "method", "trials", "seed")
+
+
+def read_spec(path) -> dict:
+    """A sweep spec (TOML): procedure, [grid], optional [fixed], method, trials, seed."""
+    from .files import read_toml
+
+    spec = read_toml(path, "spec")
+    for key in spec:
+        if key not in SPEC_KEYS:
+            raise OddsError(f"{path}: {key}: unknown key (allowed: {', '.join(SPEC_KEYS)})")
+    if "procedure" not in spec:
+        raise OddsError(f"{path}: procedure: missing (e.g. procedure = \"his.field\")")
+    for key in ("grid", "fixed"):
+        if not isinstance(spec.get(key, {}), dict):
+            raise OddsError(f"{path}: {key}: must be a table ([{key}])")
+    return spec
+
+
+def load(path, client=None, progress=None):
+    """Run the sweep spec at `path` -> DataFrame (as `odds sweep SPEC.toml` does)."""
+    spec = read_spec(path)
+    return sweep(spec["procedure"], spec.get("grid", {}), spec.get("fixed", {}),
+                 method=spec.get("method", "auto"), trials=spec.get("trials"),
+                 seed=spec.get("seed", 0), client=client, progress=progress)
 
 
 def _bar(progress, total):
@@ -195,3 +287,13 @@ def _on_cluster(client, procedure, todo, engine, bar, done):
     finally:
         client.cancel([f for f in futures if not f.done()])
         done.extend(r for batch in results if batch for r in batch)
+
+
+class _CallableModule(types.ModuleType):
+    """Lets `odds.sweep(...)` call `sweep` while `odds.sweep.load` etc. stay reachable."""
+
+    def __call__(self, *args, **kwargs):
+        return sweep(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule

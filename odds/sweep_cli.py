@@ -1,33 +1,15 @@
 """`odds sweep SPEC.toml` and `odds plot RESULTS --x P --y Q`."""
 from __future__ import annotations
 
-import tomllib
+import os
+import socket
+import sys
 from pathlib import Path
+from urllib.parse import urlparse
 
 from .cli_common import whole
+from .config import MAX_WORKERS
 from .errors import OddsError
-
-SPEC_KEYS = ("procedure", "grid", "fixed", "method", "trials", "seed")
-
-
-def read_spec(path: str) -> dict:
-    """The sweep spec: procedure, [grid], optional [fixed], method, trials, seed."""
-    try:
-        spec = tomllib.loads(Path(path).read_text())
-    except FileNotFoundError:
-        raise OddsError(f"spec: {path}: no such file") from None
-    except tomllib.TOMLDecodeError as e:
-        raise OddsError(f"spec: {path}: not valid TOML ({e})") from None
-    for key in spec:
-        if key not in SPEC_KEYS:
-            raise OddsError(f"{path}: {key}: unknown key (allowed: {', '.join(SPEC_KEYS)})")
-    if "procedure" not in spec:
-        raise OddsError(f"{path}: procedure: missing (e.g. procedure = \"his.field\")")
-    for key in ("grid", "fixed"):
-        if not isinstance(spec.get(key, {}), dict):
-            raise OddsError(f"{path}: {key}: must be a table ([{key}])")
-    return spec
-
 
 def _client(args):
     if args.scheduler and args.workers:
@@ -40,27 +22,72 @@ def _client(args):
         raise OddsError("--scheduler/--workers: dask.distributed is not installed "
                         "(allowed: pip install 'odds[dask]')") from None
     if args.scheduler:
+        _probe(args.scheduler)
         try:
             return Client(args.scheduler, timeout="10s"), None
         except (OSError, TimeoutError, ValueError) as e:
             raise OddsError(f"--scheduler: cannot reach {args.scheduler!r} ({e}) "
                             "(allowed: the address of a running dask scheduler)") from None
-    if args.workers < 1:
-        raise OddsError(f"--workers: {args.workers} is out of range (allowed: at least 1)")
+    if not 1 <= args.workers <= MAX_WORKERS:
+        raise OddsError(f"--workers: {args.workers} is out of range (allowed: 1 to {MAX_WORKERS})")
     cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
                            dashboard_address=":0")
     return Client(cluster), cluster
 
 
-def run_sweep(args):
-    from .sweep import sweep
-
-    spec = read_spec(args.spec)
-    client, cluster = _client(args)
+def _probe(address: str, wait: float = 0.5):
+    """Refuse an address that is not a dask scheduler before dask talks to it: a dask
+    scheduler accepts a connection and says nothing first; a server that sends a banner, or
+    nothing listening, is refused in one line."""
+    url = urlparse(address if "://" in address else f"tcp://{address}")
     try:
-        df = sweep(spec["procedure"], spec.get("grid", {}), spec.get("fixed", {}),
-                   method=spec.get("method", "auto"), trials=spec.get("trials"),
-                   seed=spec.get("seed", 0), client=client)
+        host, port = url.hostname, url.port
+    except ValueError:
+        port = None
+    if url.scheme not in ("tcp", "tls") or not host or not port:
+        raise OddsError(f"--scheduler: {address!r} is not an address "
+                        "(allowed: tcp://HOST:PORT of a running dask scheduler)")
+    try:
+        with socket.create_connection((host, port), timeout=5) as s:
+            s.settimeout(wait)
+            try:
+                banner = s.recv(1)
+            except socket.timeout:
+                return
+    except OSError as e:
+        raise OddsError(f"--scheduler: cannot reach {address!r} ({e.strerror or e}) "
+                        "(allowed: the address of a running dask scheduler)") from None
+    raise OddsError(f"--scheduler: {address!r} {'sent data first' if banner else 'closed the connection'}: "
+                    "not a dask scheduler (allowed: the address of a running dask scheduler)")
+
+
+def check_out(path, kinds=(".parquet", ".csv")) -> str:
+    """`--out`: a file name with an allowed extension in an existing, writable directory."""
+    if not path.endswith(kinds):
+        raise OddsError(f"--out: {path!r} must end in {' or '.join(kinds)}")
+    folder = Path(path).parent
+    if Path(path).is_dir():
+        raise OddsError(f"--out: {path}: is a directory (allowed: a file name)")
+    if not folder.is_dir():
+        raise OddsError(f"--out: {folder}: no such directory")
+    if not os.access(folder, os.W_OK):
+        raise OddsError(f"--out: {folder}: not writable")
+    return path
+
+
+def run_sweep(args):
+    from . import sweep
+
+    spec = sweep.read_spec(args.spec)
+    if args.out:
+        check_out(args.out)
+    client, cluster = _client(args)
+    if client is not None:
+        print(f"dask dashboard: {client.dashboard_link}", file=sys.stderr, flush=True)
+    try:
+        df = sweep.sweep(spec["procedure"], spec.get("grid", {}), spec.get("fixed", {}),
+                         method=spec.get("method", "auto"), trials=spec.get("trials"),
+                         seed=spec.get("seed", 0), client=client)
     finally:
         if client is not None:
             client.close()
@@ -71,48 +98,145 @@ def run_sweep(args):
         print(f"{len(df)} cells -> {args.out}")
     else:
         print(df.to_string(index=False))
+    if df.attrs["partial"]:
+        print(f"odds: interrupted: {df.attrs['missing']} cells missing", file=sys.stderr)
+        return 130
     return 0
 
 
 def write_frame(df, path: str):
-    if path.endswith(".parquet"):
-        df.to_parquet(path)
-    elif path.endswith(".csv"):
-        df.to_csv(path, index=False)
-    else:
-        raise OddsError(f"--out: {path!r} must end in .parquet or .csv")
+    """Write the results; a full disk or a vanished directory is a one-line error."""
+    check_out(path)
+    try:
+        if path.endswith(".parquet"):
+            df.to_parquet(path)
+        else:
+            df.to_csv(path, index=False)
+    except OSError as e:
+        raise OddsError(f"--out: {path}: cannot be written ({e.strerror or e})") from None
 
 
 def read_frame(path: str):
+    """A sweep's results from .parquet or .csv; unreadable or empty files are one-line errors."""
     import pandas as pd
 
-    if not Path(path).exists():
+    if not path.endswith((".parquet", ".csv")):
+        raise OddsError(f"results: {path!r} must end in .parquet or .csv")
+    if not Path(path).is_file():
         raise OddsError(f"results: {path}: no such file")
-    if path.endswith(".parquet"):
-        return pd.read_parquet(path)
-    if path.endswith(".csv"):
-        return pd.read_csv(path)
-    raise OddsError(f"results: {path!r} must end in .parquet or .csv")
+    try:
+        df = pd.read_parquet(path) if path.endswith(".parquet") else pd.read_csv(path)
+    except Exception as e:  # pyarrow and pandas raise many kinds for a corrupt file
+        raise OddsError(f"results: {path}: not a readable results file ({type(e).__name__})") from None
+    if df.empty:
+        raise OddsError(f"results: {path}: no rows")
+    return df
+
+
+def conditions(texts) -> list:
+    """`--where` texts -> (column, value) pairs: 'a=1', 'a=1,b=2', 'cards=[]',
+    "cards=['landsknechts']" or 'cards=["landsknechts"]' (TOML or JSON lists)."""
+    out = []
+    for text in texts:
+        for part in _split(text):
+            key, eq, value = part.partition("=")
+            if not eq or not key.strip():
+                raise OddsError(f"--where: {part!r} must be COLUMN=VALUE")
+            out.append((key.strip(), normal(value.strip())))
+    return out
+
+
+def _split(text: str) -> list:
+    """Split on commas outside brackets and quotes."""
+    parts, depth, quote, start = [], 0, None, 0
+    for i, ch in enumerate(text):
+        if quote:
+            quote = None if ch == quote else quote
+        elif ch in "\"'":
+            quote = ch
+        elif ch in "[(":
+            depth += 1
+        elif ch in "])":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    return [p for p in parts + [text[start:]] if p.strip()]
+
+
+def normal(value):
+    """A cell value or a typed one in one comparable form: lists as tuples of strings, numbers
+    as floats, everything else as stripped text."""
+    import numpy as np
+
+    if isinstance(value, str):
+        text = value.strip()
+        if text.startswith("[") and text.endswith("]"):
+            inner = _split(text[1:-1])
+            return tuple(str(normal(v)) for v in inner)
+        if len(text) > 1 and text[0] == text[-1] and text[0] in "\"'":
+            return text[1:-1]
+        try:
+            return float(text)
+        except ValueError:
+            return text
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return tuple(str(normal(v)) for v in value)
+    if isinstance(value, (bool, np.bool_)):
+        return str(bool(value))
+    if isinstance(value, (int, float, np.integer, np.floating)):
+        return float(value)
+    return str(value)
+
+
+def select(df, pairs):
+    """The rows matching every (column, value); a miss names the values that exist."""
+    for key, value in pairs:
+        if key not in df.columns:
+            raise OddsError(f"--where: {key!r} is not a column (allowed: {', '.join(map(str, df.columns))})")
+        cells = df[key].map(normal)
+        if not (cells == value).any():
+            have = sorted({_show(v) for v in cells})
+            raise OddsError(f"--where: no rows with {key}={_show(value)} (allowed: {', '.join(have)})")
+        df = df[cells == value]
+    return df
+
+
+def _show(value) -> str:
+    if isinstance(value, tuple):
+        return "[" + ", ".join(value) + "]"
+    return f"{value:g}" if isinstance(value, float) else str(value)
 
 
 def run_plot(args):
     import matplotlib
 
     matplotlib.use("Agg")
-    from .plot import heatmap
+    from . import plot
 
-    df = read_frame(args.results)
-    for condition in args.where:
-        key, _, text = condition.partition("=")
-        if key not in df.columns or not text:
-            raise OddsError(f"--where: {condition!r} must be COLUMN=VALUE with a column of the results")
-        df = df[df[key].astype(str) == text]
-    if df.empty:
-        raise OddsError(f"--where: no rows match {' and '.join(args.where)}")
-    ax = heatmap(df, args.x, args.y, args.value)
     out = args.out or str(Path(args.results).with_suffix(".png"))
-    ax.figure.savefig(out, dpi=120, bbox_inches="tight")
-    print(f"heatmap of {args.value} over {args.x} x {args.y} -> {out}")
+    if not out.endswith(".png"):
+        raise OddsError(f"--out: {out!r} must end in .png")
+    check_out(out, (".png",))
+    df = select(read_frame(args.results), conditions(args.where))
+    where = ", ".join(args.where)
+    if args.diff:
+        column, _, pair = args.diff.partition("=")
+        a, _, b = pair.partition(",")
+        if not (column and a and b):
+            raise OddsError(f"--diff: {args.diff!r} must be COLUMN=A,B (e.g. variant=vq,galleys-roll-1)")
+        if not args.y:
+            raise OddsError("--diff: needs --y (a difference map is over two parameters)")
+        ax = plot.difference(df, args.x, args.y, column, a, b, args.value, where=where)
+    elif args.y:
+        ax = plot.heatmap(df, args.x, args.y, args.value, where=where)
+    else:
+        ax = plot.lines(df, args.x, args.by, args.value, where=where)
+    try:
+        ax.figure.savefig(out, dpi=120, bbox_inches="tight")
+    except OSError as e:
+        raise OddsError(f"--out: {out}: cannot be written ({e.strerror or e})") from None
+    print(f"{ax.get_title().splitlines()[0]} -> {out}")
     return 0
 
 
@@ -123,12 +247,18 @@ def register(games):
     sweep.add_argument("--scheduler", help="address of a dask scheduler, e.g. tcp://host:8786")
     sweep.add_argument("--workers", type=whole, help="start a local dask cluster of N workers")
     sweep.set_defaults(handler=run_sweep)
-    plot = games.add_parser("plot", help="heatmap of a sweep's results")
+    plot = games.add_parser("plot", help="a sweep's results: heatmap (--x --y), lines (--x [--by]) "
+                                         "or a difference map (--x --y --diff COLUMN=A,B)")
     plot.add_argument("results", help="a .parquet or .csv written by odds sweep")
-    plot.add_argument("--x", required=True)
-    plot.add_argument("--y", required=True)
-    plot.add_argument("--value", default="attacker_win")
+    plot.add_argument("--x", required=True, help="parameter on the horizontal axis")
+    plot.add_argument("--y", help="parameter on the vertical axis (a heatmap)")
+    plot.add_argument("--by", help="without --y: one line per value of this column, e.g. variant")
+    plot.add_argument("--diff", metavar="COLUMN=A,B",
+                      help="with --y: the value where COLUMN is A minus where it is B")
+    plot.add_argument("--value", default="attacker_win",
+                      help="the column to show (default attacker_win)")
     plot.add_argument("--where", action="append", default=[], metavar="COLUMN=VALUE",
-                      help="keep only rows with this value (repeatable), e.g. attacker_cards=[]")
+                      help="keep only these rows (repeatable; a=1,b=2 also works; lists as "
+                           "attacker_cards=[] or attacker_cards=['landsknechts'])")
     plot.add_argument("--out", help="PNG file (default: beside the results)")
     plot.set_defaults(handler=run_plot)

@@ -51,7 +51,7 @@ def _check_threads(threads, cores):
 
 def pick_method(method: str, has_exact: bool) -> str:
     """'auto' means exact when the procedure has it."""
-    check_choice("method", method, METHODS)
+    method = check_choice("method", method, METHODS)
     if method == "exact" and not has_exact:
         raise OddsError("method: 'exact' is not available for this procedure (allowed: auto, mc)")
     if method == "auto":

@@ -3,7 +3,9 @@
 Probabilities are events (e.g. ``attacker_win``); pmfs are distributions of counts indexed
 from 0 (e.g. ``attacker_losses``). Standard errors are 0 for the exact engine and the
 binomial sqrt(p(1-p)/trials) for Monte Carlo, since every estimate is a mean over
-independent trials.
+independent trials. Probabilities are clipped to [0, 1] (summing floating-point terms can
+overshoot 1 by 1e-16) and the JSON is strict: a number that is undefined (a run interrupted
+before its first trial) is null, never NaN.
 """
 from __future__ import annotations
 
@@ -26,10 +28,13 @@ class Result:
     partial: bool = False
     settings: dict = field(default_factory=dict)
     notes: tuple = ()
+    assumptions: tuple = ()  # numbers this answer rests on that are readings, not rule text
 
     def __post_init__(self):
-        object.__setattr__(self, "probabilities", MappingProxyType(dict(self.probabilities)))
-        object.__setattr__(self, "pmfs", MappingProxyType(dict(self.pmfs)))
+        probabilities = {k: _clip(v) for k, v in dict(self.probabilities).items()}
+        pmfs = {k: np.clip(v, 0.0, 1.0) for k, v in dict(self.pmfs).items()}
+        object.__setattr__(self, "probabilities", MappingProxyType(probabilities))
+        object.__setattr__(self, "pmfs", MappingProxyType(pmfs))
         object.__setattr__(self, "settings", MappingProxyType(dict(self.settings)))
 
     def with_changes(self, **changes):
@@ -76,12 +81,13 @@ class Result:
         out = {"procedure": self.procedure, "method": self.method,
                "trials": self.trials, "seed": self.seed, "partial": self.partial}
         for name, p in self.probabilities.items():
-            out[name] = float(p)
-            out[name + "_se"] = float(self.se(p))
+            out[name] = _number(p)
+            out[name + "_se"] = _number(self.se(p))
         for name, pmf in self.pmfs.items():
-            out[name] = {str(k): float(v) for k, v in enumerate(pmf)}
-            out["expected_" + name] = self.expected(name)
+            out[name] = {str(k): _number(v) for k, v in enumerate(pmf)}
+            out["expected_" + name] = _number(self.expected(name))
         out["settings"] = _jsonable(self.settings)
+        out["assumptions"] = list(self.assumptions)
         if self.notes:
             out["notes"] = list(self.notes)
         return out
@@ -89,7 +95,8 @@ class Result:
     def summary(self, width: int = 30) -> str:
         """The text the CLI prints: probabilities with 95% intervals and pmfs as text bars."""
         how = "exact" if self.method == "exact" else f"Monte Carlo, {self.trials:,} trials, seed {self.seed}"
-        lines = [f"{self.procedure} ({how}{', PARTIAL: interrupted' if self.partial else ''})"]
+        lines = [f"{_headline(self.main)} {self.p:.1%} ({how}"
+                 f"{', PARTIAL: interrupted' if self.partial else ''})  [{self.procedure}]"]
         for name, p in self.probabilities.items():
             pm = "" if self.method == "exact" else f" ± {1.96 * self.se(p):.2%}"
             lines.append(f"  {_label(name):<28} {p:8.2%}{pm}  {_bar(p, width)}")
@@ -99,6 +106,8 @@ class Result:
         if self.settings:
             lines.append("  settings: " + ", ".join(f"{k}={_text(v)}" for k, v in self.settings.items()))
         lines += [f"  note: {n}" for n in self.notes]
+        if self.assumptions:
+            lines.append("  assumes: " + "; ".join(self.assumptions))
         return "\n".join(lines)
 
     def plot(self, ax=None):
@@ -108,12 +117,31 @@ class Result:
         return plot_result(self, ax=ax)
 
 
+HEADLINES = {"attacker_win": "Attacker wins", "success": "Succeeds", "captured": "Captured"}
+
+
+def _headline(main: str) -> str:
+    """The answer in words for the main probability ("Attacker wins")."""
+    return HEADLINES.get(main, _label(main).capitalize())
+
+
+def _clip(p):
+    """A probability clipped to [0, 1]; NaN (no trials yet) stays NaN."""
+    return p if math.isnan(p) else min(max(p, 0.0), 1.0)
+
+
+def _number(x):
+    """A float for JSON, or None where it is undefined (NaN or infinite)."""
+    x = float(x)
+    return x if math.isfinite(x) else None
+
+
 def _label(name: str) -> str:
     return name.replace("_", " ")
 
 
 def _bar(p: float, width: int) -> str:
-    return "#" * int(round(p * width))
+    return "" if math.isnan(p) else "#" * int(round(p * width))
 
 
 def _text(value) -> str:

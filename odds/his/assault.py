@@ -202,7 +202,7 @@ def forces(*sides, gout=None, allow_bribed_surprise=False):
 
 
 def check_settings(casualties, allow_bribed_surprise):
-    check_choice("casualties", casualties, CASUALTIES)
+    casualties = check_choice("casualties", casualties, CASUALTIES)
     check_bool("allow_bribed_surprise", allow_bribed_surprise)
     return casualties == "cavalry-first", SEED_CARDS if allow_bribed_surprise else None
 

@@ -162,7 +162,7 @@ def parse(spec: str, field_name: str) -> tuple[Card, str]:
     """'name' or 'name:policy' -> (card, policy); policies only for cards played after the roll."""
     if not isinstance(spec, str):
         raise OddsError(f"{field_name}: {spec!r} is not a card name")
-    name, _, policy = spec.partition(":")
+    name, _, policy = spec.strip().lower().partition(":")
     card = CARDS.get(name)
     if card is None:
         raise OddsError(f"{field_name}: unknown card {name!r} (allowed: {', '.join(sorted(CARDS))})")

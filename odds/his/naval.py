@@ -97,7 +97,7 @@ class Ruleset:
         """A copy with some numbers replaced; `dice_per` as a dict or 'TYPE=N' strings."""
         dice = dict(self.dice_per)
         for key, value in _dice_items(dice_per):
-            check_choice("dice_per", key, tuple(dice))
+            key = check_choice("dice_per", key, tuple(dice))
             dice[key] = check_int(f"dice_per {key}", value, 0, 20)
         out = replace(self, dice_per=dice)
         if hits_per_ship is not None:

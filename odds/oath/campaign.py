@@ -175,8 +175,8 @@ def target_dice(sites=(), relics=(), banners=(), pawn_and_favor=False, title="no
     secret on each banner, 2 for pawn-and-favor, plus one title bonus (Oathkeeper +1,
     Usurper +2, imperial +1: always by the seed's wording, or only while the Chancellor holds
     the Oathkeeper title with imperial_title='chancellor-oathkeeper')."""
-    check_choice("title", title, tuple(TITLES))
-    check_choice("imperial_title", imperial_title, IMPERIAL_TITLE)
+    title = check_choice("title", title, tuple(TITLES))
+    imperial_title = check_choice("imperial_title", imperial_title, IMPERIAL_TITLE)
     total = 0
     for field, items in (("sites", sites), ("relics", relics), ("banners", banners)):
         if isinstance(items, (int, str)):
@@ -190,7 +190,8 @@ def target_dice(sites=(), relics=(), banners=(), pawn_and_favor=False, title="no
 
 
 def parse_sacrifice(policy) -> int | None:
-    """'as-needed' -> None (no limit), 'never' -> 0, 'at-most:K' -> K."""
+    """'as-needed' -> None (no limit), 'never' -> 0, 'at-most:K' -> K (any case)."""
+    policy = policy.strip().lower() if isinstance(policy, str) else policy
     if policy == "as-needed":
         return None
     if policy == "never":
@@ -249,9 +250,9 @@ def campaign(warbands, *, attack_dice=None, defense_dice=None, sites=(), relics=
         check_bool(name, flag)
     attack_dice = warbands if attack_dice is None else check_int("attack_dice", attack_dice, 0, warbands)
     defenders = check_int("defenders", defenders, 0, MAX_DEFENDERS)
-    check_choice("edition", edition, EDITIONS)
-    check_choice("title", title, tuple(TITLES))
-    check_choice("imperial_title", imperial_title, IMPERIAL_TITLE)
+    edition = check_choice("edition", edition, EDITIONS)
+    title = check_choice("title", title, tuple(TITLES))
+    imperial_title = check_choice("imperial_title", imperial_title, IMPERIAL_TITLE)
     parse_sacrifice(sacrifice)
     if isinstance(plans, str):
         plans = [plans]

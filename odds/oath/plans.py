@@ -107,8 +107,8 @@ def parse(spec: str, edition: str = "law"):
     """(Plan, arg) from 'NAME' or 'NAME:ARG', checked against the edition."""
     if not isinstance(spec, str):
         raise OddsError(f"plan: {spec!r} is not a plan name (allowed: {', '.join(PLANS)})")
-    name, _, text = spec.partition(":")
-    plan = PLANS.get(name)
+    name, _, text = spec.strip().partition(":")
+    plan = PLANS.get(name.lower())
     if plan is None:
         raise OddsError(f"plan: {name!r} is not a known plan (allowed: {', '.join(PLANS)})")
     if edition not in plan.editions:
