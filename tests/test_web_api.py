@@ -148,7 +148,11 @@ def test_crusades_takes_an_example_name_or_a_toml_body_never_a_path(get):
     status, _, body = get("/api/crusades.battle", query({"scenario": str(EXAMPLES / "field.toml"), **few}))
     assert status == 400 and "(allowed: assault, field, sortie)" in body["error"]
     status, _, body = get("/api/crusades.battle", query(few), b"units = [")
-    assert status == 400 and body["error"].startswith("scenario: the request body is not a valid TOML")
+    assert status == 400 and body["error"].startswith("scenario (the request body): not valid TOML")
+    status, _, body = get("/api/crusades.battle", query(few), b"a = " + b"[" * 40 + b"]" * 40)
+    assert status == 400 and "nested 40 levels deep" in body["error"]
+    status, _, body = get("/api/crusades.battle", query({"scenario": "field", "trials": 6000}))
+    assert status == 400 and body["error"] == "trials: 6000 is out of range (allowed: 1 to 5000)"
 
 
 def test_oversized_requests_are_refused(get):

@@ -95,7 +95,7 @@ class Result:
     def summary(self, width: int = 30) -> str:
         """The text the CLI prints: probabilities with 95% intervals and pmfs as text bars."""
         how = "exact" if self.method == "exact" else f"Monte Carlo, {self.trials:,} trials, seed {self.seed}"
-        lines = [f"{_headline(self.main)} {self.p:.1%} ({how}"
+        lines = [f"{headline(self.main)} {self.p:.1%} ({how}"
                  f"{', PARTIAL: interrupted' if self.partial else ''})  [{self.procedure}]"]
         for name, p in self.probabilities.items():
             pm = "" if self.method == "exact" else f" ± {1.96 * self.se(p):.2%}"
@@ -120,7 +120,7 @@ class Result:
 HEADLINES = {"attacker_win": "Attacker wins", "success": "Succeeds", "captured": "Captured"}
 
 
-def _headline(main: str) -> str:
+def headline(main: str) -> str:
     """The answer in words for the main probability ("Attacker wins")."""
     return HEADLINES.get(main, _label(main).capitalize())
 

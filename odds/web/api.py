@@ -9,13 +9,14 @@ Every mistake is an OddsError whose one line the API returns with status 400.
 from __future__ import annotations
 
 import inspect
-import tomllib
 from functools import partial
 from pathlib import Path
 
 from ..config import DEFAULT_TRIALS
 from ..core.engine import METHODS
+from ..core.result import headline
 from ..errors import OddsError, check_choice, check_int
+from ..files import parse_toml
 from ..registry import Spec
 from .limits import STOPPING, max_trials, within
 
@@ -73,9 +74,9 @@ def _scenario(name: str, text: str | None, body: bytes, folder: Path):
     """A built-in example's path by name, or the TOML body as a dict."""
     if body:
         try:
-            return tomllib.loads(body.decode("utf-8"))
-        except (UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
-            raise OddsError(f"{name}: the request body is not a valid TOML scenario ({e})") from None
+            return parse_toml(body.decode("utf-8"), f"{name} (the request body)")
+        except UnicodeDecodeError as e:
+            raise OddsError(f"{name} (the request body): not UTF-8 text (byte {e.start})") from None
     if text is None:
         raise OddsError(f"{name}: missing (allowed: {', '.join(examples(folder))}, or a TOML body)")
     return str(folder / f"{check_choice(name, text, examples(folder))}.toml")
@@ -134,6 +135,7 @@ def call(spec: Spec, kw: dict, budget: float) -> dict:
 def describe(spec: Spec) -> dict:
     """spec.describe() for a form: scenario files as example names, engine keywords, start values."""
     out = spec.describe()
+    out["headline"] = headline(spec.main)
     out["start"] = dict(spec.start)
     out["examples"] = {name: dict(kw) for name, kw in out["examples"].items()}
     for (procedure, name), folder in _scenario_folders().items():

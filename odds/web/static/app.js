@@ -23,7 +23,7 @@ function el(tag, attrs = {}, ...children) {
 }
 
 const words = (name) => name.replace(/_/g, " ");
-const pct = (p) => (p > 0 && p < 0.0005 ? "<0.1%" : p < 1 && p > 0.9995 ? ">99.9%" : (100 * p).toFixed(1) + "%");
+const pct = (p) => (p === null ? "–" : p > 0 && p < 0.0005 ? "<0.1%" : p < 1 && p > 0.9995 ? ">99.9%" : (100 * p).toFixed(1) + "%");
 const game = (name) => name.split(".")[0];
 
 // ---- values: every control reads and writes the text that goes into the query string ----
@@ -80,8 +80,8 @@ function cardPicker(p, id, onchange) {
   const add = el("select", { id, "aria-label": "add a card to " + words(p.name) });
   const refresh = () => {
     const used = new Set([...chips.querySelectorAll(".chip")].map((c) => c.dataset.card));
-    add.replaceChildren(el("option", { value: "" }, "+ card…"),
-      ...names.filter((n) => !used.has(n.split(":")[0])).map((n) => el("option", { value: n }, n)));
+    add.replaceChildren(el("option", { value: "" }, `+ ${label(p)}…`),
+      ...names.filter((n) => !used.has(n)).map((n) => el("option", { value: n }, n)));
   };
   const chip = (spec) => {
     const [name, policy] = spec.split(":");
@@ -234,12 +234,6 @@ function showError(message) {
 
 // ---- the answer ----
 
-function headline(main) {
-  const m = main.match(/^(\w+?)_wins?$/);
-  if (m) return m[1][0].toUpperCase() + m[1].slice(1) + " wins";
-  return words(main)[0].toUpperCase() + words(main).slice(1);
-}
-
 let shown = null;  // the result on screen
 
 function show(r) {
@@ -248,24 +242,27 @@ function show(r) {
   $("error").hidden = true;
   const p = r[spec.main];
   const pm = r.method === "exact" ? null : el("span", { class: "pm" }, `± ${pct(1.96 * r[spec.main + "_se"])}`);
-  $("headline").replaceChildren(headline(spec.main) + " ", el("span", { class: "pct", id: "main-pct", "data-p": p }, pct(p)), ...(pm ? [" ", pm] : []));
+  $("headline").replaceChildren(spec.headline + " ", el("span", { class: "pct", id: "main-pct", "data-p": p }, pct(p)), ...(pm ? [" ", pm] : []));
   $("peek").textContent = $("headline").textContent;
   $("method").textContent = r.method === "exact" ? "exact"
     : `Monte Carlo, ${r.trials.toLocaleString("en")} trials, seed ${r.seed}` + (r.partial ? " (stopped early)" : "");
   const pmfs = pmfsOf(r);
   const events = Object.keys(r).filter((k) => r[k + "_se"] !== undefined && k !== spec.main);
-  $("events").replaceChildren(...events.flatMap((k) => [el("dt", {}, words(k)), el("dd", {}, pct(r[k]))]));
+  // an event is a probability; a family of them (e.g. win within k losses) is an object
+  const chance = (v) => (typeof v === "number" ? pct(v)
+    : Object.entries(v).map(([k, x]) => `${k}: ${pct(x)}`).join(", "));
+  $("events").replaceChildren(...events.flatMap((k) => [el("dt", {}, words(k)), el("dd", {}, chance(r[k]))]));
   const extras = Object.keys(r).filter((k) => !META.includes(k) && !k.endsWith("_se")
     && r[k + "_se"] === undefined && !pmfs.includes(k) && !k.startsWith("expected_") && !(k in r.settings));
   $("settings").replaceChildren(...[...Object.entries(r.settings), ...extras.map((k) => [k, r[k]])]
     .flatMap(([k, v]) => [el("dt", {}, words(k)), el("dd", {}, plain(v))]));
-  $("notes").replaceChildren(...(r.notes || []).map((n) => el("li", {}, n)));
+  $("notes").replaceChildren(...[...(r.notes || []), ...(r.assumptions || [])].map((n) => el("li", {}, n)));
   chart(r);
 }
 
 // a pmf is an object with its mean beside it; other objects are extra data (e.g. a ruleset)
 const pmfsOf = (r) => Object.keys(r).filter((k) => r["expected_" + k] !== undefined);
-const META = ["procedure", "method", "trials", "seed", "partial", "settings", "notes"];
+const META = ["procedure", "method", "trials", "seed", "partial", "settings", "notes", "assumptions"];
 
 function plain(v) {
   if (Array.isArray(v)) return v.join(", ") || "none";
