@@ -9,7 +9,7 @@ Every mistake is an OddsError whose one line the API returns with status 400.
 from __future__ import annotations
 
 import inspect
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 
 from ..config import DEFAULT_TRIALS
@@ -82,8 +82,13 @@ def _scenario(name: str, text: str | None, body: bytes, folder: Path):
     return str(folder / f"{check_choice(name, text, examples(folder))}.toml")
 
 
+@cache
+def _keywords_of(function) -> frozenset:
+    return frozenset(inspect.signature(function).parameters)
+
+
 def _takes(spec: Spec, keyword: str) -> bool:
-    return keyword in inspect.signature(spec.function).parameters
+    return keyword in _keywords_of(spec.function)
 
 
 def keywords(spec: Spec, query: list[tuple[str, str]], body: bytes = b"") -> dict:
