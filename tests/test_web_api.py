@@ -227,3 +227,16 @@ def test_exact_answers_are_kept_and_monte_carlo_ones_are_not(app_server, get):
     before = len(answers.texts)
     get("/api/his.field", query({"attacker": 11, "defender": 9, **MC}))
     assert len(answers.texts) == before
+
+
+@pytest.mark.parametrize("name, repeated, joined", [
+    ("oath.campaign", [("warbands", "8"), ("sites", "1"), ("sites", "2"), ("defenders", "2")],
+     [("warbands", "8"), ("sites", "1,2"), ("defenders", "2")]),
+    ("his.naval", [("attacker_squadrons", "3"), ("defender_squadrons", "3"),
+                   ("dice_per", "squadron=3"), ("dice_per", "port=2"), ("port", "true")],
+     [("attacker_squadrons", "3"), ("defender_squadrons", "3"),
+      ("dice_per", "squadron=3, port=2"), ("port", "yes")]),
+])
+def test_lists_are_repeated_or_comma_separated(get, name, repeated, joined):
+    status, _, body = get(f"/api/{name}", repeated)
+    assert status == 200 and get(f"/api/{name}", joined)[2] == body

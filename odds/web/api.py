@@ -23,7 +23,7 @@ from .limits import STOPPING, max_trials, within
 ENGINE = {"method": "choice", "trials": "int", "seed": "int", "precision": "float",
           "max_trials": "int"}
 TRUE, FALSE = ("true", "1", "yes", "on"), ("false", "0", "no", "off")
-LISTS = {"cards": str, "pairs": str, "ints": None}  # None: each item a whole number
+LISTS = ("cards", "ints", "pairs")
 
 
 def _scenario_folders() -> dict:
@@ -64,7 +64,7 @@ def value(name: str, kind: str, texts: list[str]):
     """The keyword's value from its query texts."""
     if kind in LISTS:
         items = [item.strip() for text in texts for item in text.split(",") if item.strip()]
-        return [_int(name, item) for item in items] if LISTS[kind] is None else items
+        return [_int(name, item) for item in items] if kind == "ints" else items
     if len(texts) > 1:
         raise OddsError(f"{name}: given {len(texts)} times (allowed: once)")
     return SCALARS.get(kind, lambda _, text: text)(name, texts[0])
