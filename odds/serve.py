@@ -5,9 +5,23 @@ from .cli_common import whole
 from .errors import OddsError
 
 
+def _check_free(host: str, port: int):
+    """One line instead of uvicorn's log when the address cannot be listened on."""
+    import socket
+
+    try:
+        family, kind, _, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        with socket.socket(family, kind) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            s.bind(address)
+    except OSError as e:
+        raise OddsError(f"--host/--port: cannot listen on {host}:{port} ({e.strerror or e})") from None
+
+
 def run(args):
     if not 1 <= args.port <= 65535:
         raise OddsError(f"--port: {args.port} is out of range (allowed: 1 to 65535)")
+    _check_free(args.host, args.port)
     from .web.app import server
 
     print(f"odds calculator on http://{args.host}:{args.port}/ (Ctrl-C stops it)", flush=True)
