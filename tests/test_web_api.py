@@ -240,3 +240,10 @@ def test_exact_answers_are_kept_and_monte_carlo_ones_are_not(app_server, get):
 def test_lists_are_repeated_or_comma_separated(get, name, repeated, joined):
     status, _, body = get(f"/api/{name}", repeated)
     assert status == 200 and get(f"/api/{name}", joined)[2] == body
+
+
+def test_serve_on_a_port_in_use_is_one_line(app_server, capsys):
+    port = app_server.config.port
+    assert cli.main(["serve", "--port", str(port)]) == 2
+    assert capsys.readouterr().err == (f"odds: error: --host/--port: cannot listen on "
+                                       f"127.0.0.1:{port} (Address already in use)\n")
