@@ -10,7 +10,8 @@ import numpy as np
 
 from common import Row, best_of, rate, table
 from odds.his import naval_battle
-from odds.his.naval import Fleet, get_ruleset, outcome_index, settle, settle_table, setup
+from odds.his.naval import Fleet, get_ruleset, settle_table, setup
+from odds.his.naval_rules import outcome_index, settle
 
 SCENARIOS = {
     "4 v 4 galleys": dict(attacker_galleys=4, defender_galleys=4),

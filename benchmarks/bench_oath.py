@@ -12,7 +12,7 @@ import numpy as np
 
 from common import Row, best_of, rate, table
 from odds.oath import campaign
-from odds.oath.campaign import resolve
+from odds.oath.rules import resolve
 from odds.oath.dice import ATTACK_DIE, DEFENSE_DIE
 
 SCENARIO = dict(warbands=6, defense_dice=4, defenders=2)

@@ -45,7 +45,9 @@ def add_param(p: argparse.ArgumentParser, param: registry.Param, default):
 def _help(param, default) -> str:
     text = param.help
     if param.kind == "choice":
-        text += f" ({'|'.join(param.choices)}; default {default})"
+        text += f" ({', '.join(param.choices)}; default {default})"
+    elif param.kind == "leader":
+        text += f" ({param.low:g} to {param.high:g}, or one of: {', '.join(param.choices)})"
     elif param.kind in ("int", "float") and param.low is not None and param.high is not None:
         text += f" ({param.low:g} to {param.high:g})"
     return text.replace("%", "%%")

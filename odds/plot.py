@@ -140,9 +140,21 @@ def _check_columns(df, *names):
         if name not in df.columns:
             raise OddsError(f"column: {name!r} is not in the results "
                             f"(allowed: {', '.join(map(str, df.columns))})")
-    if names and not np.issubdtype(df[names[-1]].dtype, np.number):
+    if names and not _numeric(df[names[-1]]):
         raise OddsError(f"value: {names[-1]!r} is not a numeric column (allowed: a probability, "
                         "an expected value or a quantile of the results)")
+
+
+def _numeric(column) -> bool:
+    from pandas.api.types import is_bool_dtype, is_numeric_dtype
+
+    return is_numeric_dtype(column) and not is_bool_dtype(column)
+
+
+def _integer(column) -> bool:
+    from pandas.api.types import is_integer_dtype
+
+    return is_integer_dtype(column)
 
 
 def parameters(df) -> list:
@@ -164,7 +176,7 @@ def _whole_ticks(ax, df, x=None, y=None):
     from matplotlib.ticker import MaxNLocator
 
     for name, axis in ((x, ax.xaxis), (y, ax.yaxis)):
-        if name is not None and np.issubdtype(df[name].dtype, np.integer):
+        if name is not None and _integer(df[name]):
             axis.set_major_locator(MaxNLocator(integer=True))
 
 

@@ -15,7 +15,7 @@ from typing import Callable
 from .errors import OddsError
 
 REQUIRED = inspect.Parameter.empty
-KINDS = ("int", "float", "bool", "choice", "text", "cards", "ints", "pairs")
+KINDS = ("int", "float", "bool", "choice", "text", "cards", "ints", "pairs", "leader")
 
 
 @dataclass(frozen=True)
@@ -24,7 +24,8 @@ class Param:
 
     kind: int (a count in [low, high]), float (in [low, high]), bool, choice (one of
     `choices`), text, cards (card names, `name[:policy]`), ints (a list of whole numbers),
-    pairs (`KEY=N` strings). `flag` is the command-line spelling when it is not `--name`
+    pairs (`KEY=N` strings), leader (a rating in [low, high] or one of the named leaders in
+    `choices`). `flag` is the command-line spelling when it is not `--name`
     (e.g. `attacker-card`, repeated, for `attacker_cards`); `cli` adds argparse keywords.
     """
 

@@ -12,8 +12,10 @@ from .config import MAX_WORKERS
 from .errors import OddsError
 
 def _client(args):
-    if args.scheduler and args.workers:
+    if args.scheduler and args.workers is not None:
         raise OddsError("--scheduler and --workers: give one of them, not both")
+    if args.workers is not None and not 1 <= args.workers <= MAX_WORKERS:
+        raise OddsError(f"--workers: {args.workers} is out of range (allowed: 1 to {MAX_WORKERS})")
     if not (args.scheduler or args.workers):
         return None, None
     try:
@@ -28,8 +30,6 @@ def _client(args):
         except (OSError, TimeoutError, ValueError) as e:
             raise OddsError(f"--scheduler: cannot reach {args.scheduler!r} ({e}) "
                             "(allowed: the address of a running dask scheduler)") from None
-    if not 1 <= args.workers <= MAX_WORKERS:
-        raise OddsError(f"--workers: {args.workers} is out of range (allowed: 1 to {MAX_WORKERS})")
     cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
                            dashboard_address=":0")
     return Client(cluster), cluster

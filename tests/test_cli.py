@@ -67,3 +67,40 @@ def test_console_script_exit_code_and_demo():
     assert bad.returncode == 2 and bad.stderr.startswith("odds: error: defender")
     demo = subprocess.run([sys.executable, "-m", "odds.cli", "demo"], capture_output=True, text=True)
     assert demo.returncode == 0 and "field battle" in demo.stdout
+
+
+def test_names_in_any_case_and_counts_in_any_spelling(capsys):
+    code, out, _ = run(capsys, "his", "field", "--attacker", "7", "--attacker-power", "Ottoman",
+                       "--attacker-card", "Janissaries:If-Needed", "--defender", "5",
+                       "--defender-power", "HAPSBURG", "--method", "MC", "--trials", "1e5",
+                       "--seed", "1_000", "--json")
+    assert code == 0
+    j = json.loads(out)
+    assert j["trials"] == 100_000 and j["seed"] == 1000 and j["method"] == "mc"
+    assert j["settings"]["attacker_power"] == "ottoman"
+    assert j["settings"]["attacker_cards"] == ["janissaries:if-needed"]
+    assert run(capsys, "his", "field", "--attacker", "3", "--defender", "3", "--trials", "2.5")[0] == 2
+
+
+def test_help_lists_powers_cards_policies_and_what_counts_include(capsys):
+    with pytest.raises(SystemExit):
+        main(["his", "field", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for words in ("ottoman, hapsburg, england, france, papacy, protestant, other",
+                  "janissaries[:always|if-needed]", "tercios", "mercenaries and cavalry included",
+                  "(0 to 6)"):
+        assert words in text, words
+
+
+def test_every_registered_procedure_has_a_command(capsys):
+    for spec in odds.registry.specs().values():
+        if spec.command:
+            with pytest.raises(SystemExit):
+                main([*spec.command, "--help"])
+            assert spec.help in capsys.readouterr().out
+
+
+def test_summary_starts_with_the_answer_in_words(capsys):
+    _, out, _ = run(capsys, "his", "field", "--attacker", "5", "--defender", "4")
+    p = odds.his.field_battle(5, 4).p
+    assert out.splitlines()[0] == f"Attacker wins {p:.1%} (exact)  [his.field]"

@@ -62,7 +62,7 @@ REFERENCE_CASES = [
      dict(ua=3, ud=2, a_extra=0, d_extra=1, surprise="attacker")),
     (dict(attacker=2, defender=3, defender_cards=["surprise-attack"]),
      dict(ua=2, ud=3, a_extra=0, d_extra=1, surprise="defender")),
-    (dict(attacker=3, defender=3, attacker_power="ottoman", attacker_cards=["janissaries"]),
+    (dict(attacker=3, defender=3, attacker_power="ottoman", attacker_cards=["janissaries:always"]),
      dict(ua=3, ud=3, a_extra=0, d_extra=1, jan=("attacker", 5, "always"))),
     (dict(attacker=3, defender=2, defender_power="ottoman", defender_cards=["janissaries:if-needed"]),
      dict(ua=3, ud=2, a_extra=0, d_extra=1, jan=("defender", 5, "if-needed"))),
@@ -157,12 +157,12 @@ def test_janissaries_if_needed_between_never_and_always():
     kw = dict(attacker=4, defender=4, defender_power="ottoman")
     never = field_battle(**kw).p
     needed = field_battle(**kw, defender_cards=["janissaries:if-needed"]).p
-    always = field_battle(**kw, defender_cards=["janissaries"]).p
+    always = field_battle(**kw, defender_cards=["janissaries:always"]).p
     # the defender wins as often with if-needed as with always: the card only matters when losing
     assert needed == pytest.approx(always)
     assert needed < never
     # but playing it always costs the attacker more units on average
-    a = field_battle(**kw, defender_cards=["janissaries"])
+    a = field_battle(**kw, defender_cards=["janissaries:always"])
     n = field_battle(**kw, defender_cards=["janissaries:if-needed"])
     assert a.expected("attacker_losses") > n.expected("attacker_losses")
 

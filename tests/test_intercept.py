@@ -23,7 +23,7 @@ def at_least(total: int) -> F:
     ({"leader": 1, "cavalry": True}, 7),                  # Ottoman cavalry +1
     ({"leader": 1, "against_cavalry": True}, 9),          # -1 cancels the leader
     ({"leader": 6}, 3),                                   # only snake eyes fails
-    ({"leader": 1, "naval": True, "cards": ["professional-rowers"]}, 6),  # always: +2
+    ({"leader": 1, "naval": True, "cards": ["professional-rowers:always"]}, 6),  # +2
     ({"leader": 0, "succeeds_on": 12}, 12),
 ])
 def test_success_is_the_2d6_tail(kwargs, need):

@@ -20,9 +20,10 @@ REF_DEFENSE = [(0, 0)] * 2 + [(1, 0)] * 2 + [(2, 0), (0, 1)]
 
 
 def reference(warbands, attack_dice, defense_dice, defenders=0, bandits=False, limit=None,
-              edition="law", attack_faces=REF_ATTACK, defense_faces=REF_DEFENSE):
+              edition="law", attack_faces=REF_ATTACK, defense_faces=REF_DEFENSE, beat=F(1, 2)):
     """Every face combination, with Fractions. `limit`: most warbands the attacker will
-    sacrifice (None: no limit). Returns P(win), both loss pmfs and win-within-losses."""
+    sacrifice (None: no limit); `beat`: new foundations commits to beat the defense total
+    reached with this probability. Returns P(win), both loss pmfs and win-within-losses."""
     attacks = {}
     for roll in product(attack_faces, repeat=attack_dice):
         swords = sum(f[0] for f in roll)
@@ -33,7 +34,11 @@ def reference(warbands, attack_dice, defense_dice, defenders=0, bandits=False, l
     for roll in product(defense_faces, repeat=defense_dice):
         value = sum(f[0] for f in roll) * 2 ** sum(f[1] for f in roll) + defenders
         defenses[value] = defenses.get(value, 0) + F(1, 6**defense_dice)
-    top = max(defenses)
+    cumulative, top = F(0), None
+    for value in sorted(defenses):
+        cumulative += defenses[value]
+        if top is None and cumulative >= beat:
+            top = value
     limit = warbands if limit is None else limit
     win_p, a_loss, d_loss, within = F(0), {}, {}, [F(0)] * (warbands + 1)
     for (attack, skulls), pa in attacks.items():
@@ -45,7 +50,7 @@ def reference(warbands, attack_dice, defense_dice, defenders=0, bandits=False, l
                 need = max(0, defense - attack + 1)
                 sac = need if need <= min(army, limit) else 0
                 won = attack + sac > defense
-            else:  # commit before seeing the defense, never more than beats its maximum
+            else:  # commit before seeing the defense what beats the `beat` quantile
                 sac = min(max(0, top - attack + 1), army, limit)
                 won = attack + sac > defense
             lost_a = killed + sac + (0 if won else (army - sac) // 2)
@@ -81,6 +86,9 @@ REFERENCE_CASES = [
     dict(warbands=3, attack_dice=3, defense_dice=2, limit=0),
     dict(warbands=4, attack_dice=3, defense_dice=2, defenders=1, edition="new-foundations"),
     dict(warbands=5, attack_dice=3, defense_dice=2, limit=2, edition="new-foundations"),
+    dict(warbands=5, attack_dice=3, defense_dice=3, defenders=1, edition="new-foundations",
+         beat=F(9, 10)),
+    dict(warbands=4, attack_dice=2, defense_dice=2, edition="new-foundations", beat=F(1)),
 ]
 
 
@@ -93,7 +101,9 @@ def test_exact_matches_fraction_enumeration(case):
     case = dict(case)
     limit = case.pop("limit", None)
     ref = reference(limit=limit, **case)
-    result = campaign(case.pop("warbands"), sacrifice=_policy(limit), **case)
+    beat = case.pop("beat", None)
+    policy = _policy(limit) if beat is None else f"to-beat:{int(beat * 100)}"
+    result = campaign(case.pop("warbands"), sacrifice=policy, **case)
     assert_matches_reference(result, ref)
 
 
@@ -270,3 +280,28 @@ def test_cli_bad_input_exits_2_with_one_line(argv, capsys):
     assert main(["oath", "campaign", *argv]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("odds: error:") and "Traceback" not in err
+
+
+def test_new_foundations_commits_what_beats_the_median_defense_by_hand():
+    """1 warband, 1 attack die, 1 defense die. Defense 0 (1/2), 1 (1/3), 2 (1/6); the median
+    is 0. Hollow sword (1/2): attack 0, commit 1, wins on 0 (1/2), loses the warband either
+    way. Sword (1/3): attack 1 already beats 0, commits nothing, wins on 0 (1/2). Two swords
+    and a skull (1/6): the skull kills the warband, attack 2 wins unless 2 (5/6)."""
+    r = campaign(1, defense_dice=1, edition="new-foundations")
+    assert r.p == pytest.approx(float(F(1, 4) + F(1, 6) + F(5, 36)), abs=1e-15)
+    assert r["attacker_losses"].tolist() == pytest.approx([1 / 3, 2 / 3], abs=1e-15)
+    # committing to beat every defense (2): the sword commits its warband too and wins on 0 or 1
+    every = campaign(1, defense_dice=1, edition="new-foundations", sacrifice="to-beat:100")
+    assert every.p == pytest.approx(float(F(1, 4) + F(1, 3) * F(5, 6) + F(5, 36)), abs=1e-15)
+    assert every["attacker_losses"].tolist() == pytest.approx([0, 1], abs=1e-15)
+
+
+def test_new_foundations_default_commits_less_than_everything():
+    kw = dict(warbands=6, defense_dice=3, defenders=2, edition="new-foundations")
+    default, every = campaign(**kw), campaign(**kw, sacrifice="to-beat:100")
+    assert default.expected("attacker_losses") < every.expected("attacker_losses") - 2
+    assert default["win_within_losses_2"] > every["win_within_losses_2"]
+    with pytest.raises(OddsError, match="only the new-foundations edition"):
+        campaign(6, defense_dice=3, sacrifice="to-beat:50")
+    with pytest.raises(OddsError, match="to-beat:P"):
+        campaign(6, defense_dice=3, edition="new-foundations", sacrifice="to-beat:0")

@@ -66,3 +66,44 @@ def test_heatmap_has_a_mesh_and_the_fifty_percent_contour():
 def test_card_value_draws_two_lines():
     ax = plot.card_value("his.field", "arquebusiers", sizes=range(1, 5), fixed={"defender": 3})
     assert len(ax.lines) >= 2 and ax.get_legend() is not None
+
+
+@pytest.fixture(scope="module")
+def variants():
+    return sweep("vq.naval", {"attacker_galleys": [1, 2, 3, 4], "defender_galleys": [2, 3],
+                              "variant": {"vq": {}, "one": {"dice_per": {"galley": 1}}}},
+                 {"location": "mediterranean"})
+
+
+def test_lines_one_per_variant_with_the_fixed_parameters_in_the_title(variants):
+    df = variants[variants.defender_galleys == 3]
+    ax = plot.lines(df, "attacker_galleys", "variant", where="defender_galleys=3")
+    assert len(ax.get_lines()) == 2
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["variant = vq", "variant = one"]
+    title = ax.get_title()
+    assert "location=mediterranean" in title and "where defender_galleys=3" in title
+    assert "defender_galleys=3," not in title  # the filter is named once
+    assert all(float(t).is_integer() for t in ax.get_xticks())
+    assert ax.get_ylim() == (0, 1)
+
+
+def test_difference_map_is_centred_on_zero(variants):
+    ax = plot.difference(variants, "attacker_galleys", "defender_galleys", "variant", "vq", "one")
+    mesh = ax.collections[0]
+    low, high = mesh.get_clim()
+    assert low == pytest.approx(-high) and high > 0
+    vq = variants[variants.variant == "vq"].set_index(["defender_galleys", "attacker_galleys"])
+    one = variants[variants.variant == "one"].set_index(["defender_galleys", "attacker_galleys"])
+    want = (vq.attacker_win - one.attacker_win).unstack().to_numpy()
+    np.testing.assert_allclose(mesh.get_array().reshape(want.shape), want)
+    assert not [c for c in ax.collections[1:] if c.__class__.__name__.endswith("ContourSet")]
+    with pytest.raises(odds.OddsError, match="no rows with 'two'.*allowed: one, vq"):
+        plot.difference(variants, "attacker_galleys", "defender_galleys", "variant", "vq", "two")
+
+
+def test_no_fifty_percent_contour_for_a_count():
+    df = sweep("his.field", {"attacker": list(range(1, 9)), "defender": list(range(1, 9))})
+    ax = plot.heatmap(df, "attacker", "defender", "expected_defender_losses")
+    assert len(ax.collections) == 1  # the mesh only
+    with pytest.raises(odds.OddsError, match="not a numeric column"):
+        plot.heatmap(df.assign(method="exact"), "attacker", "defender", "method")

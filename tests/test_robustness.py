@@ -22,10 +22,14 @@ def copy_package(tmp_path, keep_cache=True):
     return target
 
 
-def run_query(site, env=None, code=QUERY):
+def run_python(site, env=None, code=QUERY):
     env = {**os.environ, "PYTHONPATH": str(site), **(env or {})}
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
-                         timeout=600, cwd=site)
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                          timeout=600, cwd=site)
+
+
+def run_query(site, env=None, code=QUERY):
+    out = run_python(site, env, code)
     assert out.returncode == 0, out.stderr[-2000:]
     return json.loads(out.stdout)
 
@@ -51,6 +55,39 @@ def test_an_unwritable_package_folder_falls_back_to_the_user_cache(tmp_path):
     want = odds.his.field_battle(5, 4, attacker_leader=1, method="mc", trials=200_000, seed=3)
     assert got["attacker_win"] == want.p
     assert list((home / ".cache").rglob("*field_kernel*.nbi"))
+
+
+# a surprise attack: the kernel resolves each battle with the inlined field_rules.resolve
+SURPRISE_QUERY = ("import json, odds; kw = dict(attacker=3, defender=3, attacker_cards=['surprise-attack']); "
+                  "mc = odds.his.field_battle(**kw, method='mc', trials=40000, seed=5); "
+                  "print(json.dumps([mc.p, mc.se(mc.p), odds.his.field_battle(**kw).p]))")
+
+
+def test_editing_a_rule_recompiles_the_kernels_that_inline_it(tmp_path):
+    pkg = copy_package(tmp_path)  # with the compiled kernels: numba alone would reuse them
+    before = run_query(pkg.parent, code=SURPRISE_QUERY)
+    rules = pkg / "his" / "field_rules.py"
+    text = rules.read_text()
+    assert "code = (ah > dh) + 2 * both" in text
+    rules.write_text(text.replace("code = (ah > dh) + 2 * both", "code = (ah >= dh) + 2 * both"))  # ties to the attacker
+    after = run_query(pkg.parent, code=SURPRISE_QUERY)
+    for mc, se, exact in (before, after):
+        assert abs(mc - exact) < 5 * se
+    assert after[2] - before[2] > 0.1
+
+
+def test_no_writable_cache_folder_compiles_without_caching(tmp_path):
+    pkg = copy_package(tmp_path, keep_cache=False)
+    for folder in [pkg, *[p for p in pkg.rglob("*") if p.is_dir()]]:
+        (folder / "__pycache__").write_text("not a folder: numba cannot cache here")
+    blocked = tmp_path / "a-file"
+    blocked.write_text("nothing can be created below a file")
+    out = run_python(pkg.parent, {"NUMBA_CACHE_DIR": str(blocked / "numba"), "HOME": str(blocked),
+                                  "XDG_CACHE_HOME": str(blocked / "cache")})
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stderr.count("without caching") == 1 and "Traceback" not in out.stderr
+    want = odds.his.field_battle(5, 4, attacker_leader=1, method="mc", trials=200_000, seed=3)
+    assert json.loads(out.stdout)["attacker_win"] == want.p
 
 
 def test_same_seed_same_numbers_across_processes_and_thread_counts(tmp_path):

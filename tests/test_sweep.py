@@ -1,4 +1,6 @@
 """Sweeps: grid order, per-cell seeds, the vectorised exact path, dask, the spec CLI."""
+import json
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -203,3 +205,128 @@ def test_spec_with_variants(tmp_path, capsys):
     assert main(["sweep", str(spec)]) == 0
     out = capsys.readouterr().out
     assert "artillery" in out and "plain" in out
+
+
+def test_ranges_include_stop_and_module_is_callable(tmp_path):
+    df = odds.sweep("his.field", {"attacker": {"start": 2, "stop": 6, "step": 2}}, {"defender": 3})
+    assert list(df.attacker) == [2, 4, 6]
+    spec = tmp_path / "spec.toml"
+    spec.write_text('procedure = "his.field"\n[grid]\nattacker = {start = 1, stop = 3}\n'
+                    '[fixed]\ndefender = 2\n')
+    loaded = odds.sweep.load(spec, progress=False)
+    assert list(loaded.attacker) == [1, 2, 3]
+    assert loaded.attacker_win[2] == pytest.approx(odds.his.field_battle(3, 2).p)
+
+
+@pytest.mark.parametrize("grid, engine, words", [
+    ({"attacker": {"start": 1}}, {}, "is not a range"),
+    ({"attacker": {"start": 1, "stop": 5, "by": 2}}, {}, "is not a range"),
+    ({"attacker": {"start": 1, "stop": 3, "step": 0}}, {}, "step: 0 is out of range"),
+    ({"attacker": list(range(1, 201)), "defender": list(range(0, 201)),
+      "attacker_leader": list(range(7))}, {}, "grid: 281,400 cells"),
+    ({"attacker": list(range(1, 101))}, {"method": "mc", "trials": 10**11}, "more than"),
+    ({"attacker": [1]}, {"seed": -1}, "seed: -1 is out of range"),
+    ({"attacker": [1]}, {"seed": "x"}, "seed: 'x' is not a whole number"),
+    ({"attacker": [1]}, {"method": "magic"}, "method"),
+])
+def test_sweeps_are_bounded_before_work_starts(grid, engine, words):
+    with pytest.raises(odds.OddsError, match=words):
+        sweep("his.field", grid, {"defender": 1} if "defender" not in grid else {}, **engine)
+
+
+def test_a_variant_at_its_default_records_the_numbers_it_used():
+    df = sweep("vq.naval", {"variant": {"vq": {}, "one": {"dice_per": {"galley": 1}}}},
+               {"attacker_galleys": 3, "defender_galleys": 3, "location": "mediterranean"})
+    used = [json.loads(v) for v in df.dice_per]
+    assert used[0]["galley"] == 2 and used[1]["galley"] == 1
+    assert used[0]["corsair"] == used[1]["corsair"] == 1
+    cards = sweep("his.field", {"variant": {"plain": {}, "art": {"attacker_cards": ["field-artillery"]}}},
+                  {"attacker": 3, "defender": 3})
+    assert list(cards.attacker_cards) == [[], ["field-artillery"]]
+
+
+def test_ctrl_c_inside_a_monte_carlo_cell_stops_the_sweep(monkeypatch):
+    """The runner turns Ctrl-C into a partial cell result; the sweep must stop there."""
+    from odds.core import montecarlo
+
+    real, runs = montecarlo.run, []
+
+    def interrupted(*args, **kwargs):
+        run = real(*args, **kwargs)
+        runs.append(run)
+        if len(runs) == 2:
+            run.partial = True
+        return run
+
+    monkeypatch.setattr(montecarlo, "run", interrupted)
+    df = sweep("his.field", {"attacker": [1, 2, 3, 4]}, {"defender": 2}, method="mc", trials=1000)
+    assert df.attrs["partial"] and df.attrs["missing"] == 3 and list(df.attacker) == [1]
+    assert len(runs) == 2
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--out", "r.txt"], "must end in .parquet or .csv"),
+    (["--out", "missing-dir/r.csv"], "no such directory"),
+    (["--out", "."], "must end in"),
+    (["--workers", "0"], "--workers: 0 is out of range"),
+    (["--workers", "1000"], "--workers: 1000 is out of range"),
+    (["--scheduler", "nonsense"], "is not an address"),
+])
+def test_sweep_options_are_checked_before_the_sweep(tmp_path, monkeypatch, capsys, argv, words):
+    monkeypatch.chdir(tmp_path)
+    spec = tmp_path / "spec.toml"
+    spec.write_text('procedure = "his.field"\n[grid]\nattacker = [1]\n[fixed]\ndefender = 1\n')
+    assert main(["sweep", str(spec), *argv]) == 2
+    err = capsys.readouterr().err
+    assert words in err and err.count("\n") == 1
+
+
+def test_a_server_that_speaks_first_is_not_a_scheduler(capsys):
+    import socket
+    import threading
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(1)
+
+    def banner():
+        conn, _ = server.accept()
+        conn.sendall(b"SSH-2.0-banner\r\n" + b"\xff" * 64)
+        conn.close()
+
+    threading.Thread(target=banner, daemon=True).start()
+    spec_dir = __import__("tempfile").mkdtemp()
+    spec = f"{spec_dir}/spec.toml"
+    open(spec, "w").write('procedure = "his.field"\n[grid]\nattacker = [1]\n[fixed]\ndefender = 1\n')
+    port = server.getsockname()[1]
+    assert main(["sweep", spec, "--scheduler", f"tcp://127.0.0.1:{port}"]) == 2
+    assert "not a dask scheduler" in capsys.readouterr().err
+    server.close()
+
+
+def test_sigint_stops_a_sweep_and_keeps_the_finished_cells(tmp_path):
+    """A real Ctrl-C: the command exits 130 within 2 s and writes the finished cells."""
+    import re
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    spec = tmp_path / "spec.toml"
+    spec.write_text('procedure = "his.field"\nmethod = "mc"\ntrials = 100000000\n'
+                    '[grid]\nattacker = {start = 1, stop = 60}\n[fixed]\ndefender = 4\n')
+    out = tmp_path / "r.csv"
+    proc = subprocess.Popen([sys.executable, "-m", "odds.cli", "sweep", str(spec), "--out", str(out)],
+                            stderr=subprocess.PIPE, text=True)
+    seen = ""
+    while not re.search(r"\b[1-9]\d*/60", seen):  # the progress bar: a cell is done
+        chunk = proc.stderr.read(1)
+        assert chunk, "the sweep ended before a cell was done"
+        seen += chunk
+    proc.send_signal(signal.SIGINT)
+    start = time.time()
+    err = proc.communicate(timeout=30)[1]
+    assert time.time() - start < 2
+    assert proc.returncode == 130, err[-500:]
+    written = pd.read_csv(out)
+    assert 1 <= len(written) < 60 and "cells missing" in err

@@ -56,14 +56,14 @@ def test_a_field_battle_set_with_the_controls_shows_the_librarys_odds_and_surviv
     page.click("[aria-label='more attacker']")
     page.click("[aria-label='more attacker']")
     page.select_option("#f-attacker_power", "ottoman")
-    page.select_option("#f-attacker_leader", "Suleiman")
+    page.select_option("#f-attacker_leader", "suleiman")
     page.select_option("#f-attacker_cards", "janissaries")
     page.select_option("[aria-label='janissaries policy']", "if-needed")
     kwargs = {**spec.start, "attacker": spec.start["attacker"] + 2, "attacker_power": "ottoman",
-              "attacker_leader": 2, "attacker_cards": ["janissaries:if-needed"]}
+              "attacker_leader": "suleiman", "attacker_cards": ["janissaries:if-needed"]}
     want = spec.call(**kwargs).p
     assert shown(page, want) == f"Attacker wins {want:.1%}"
-    assert "attacker_cards=janissaries%3Aif-needed" in page.url
+    assert "attacker_leader=suleiman" in page.url and "attacker_cards=janissaries%3Aif-needed" in page.url
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     form, answer = box(page, "#form"), box(page, "#answer")
     if size == "phone":
@@ -77,7 +77,7 @@ def test_a_field_battle_set_with_the_controls_shows_the_librarys_odds_and_surviv
     page.reload()
     assert shown(page, want) == f"Attacker wins {want:.1%}"
     assert page.input_value("#f-attacker") == str(kwargs["attacker"])
-    assert page.input_value("#f-attacker_leader") == "Suleiman"
+    assert page.input_value("#f-attacker_leader") == "suleiman"
     assert page.input_value("[aria-label='janissaries policy']") == "if-needed"
     assert page.locator("#chart svg rect").count() > 4
 

@@ -8,7 +8,6 @@ numbers users read, so the two engines can only differ in how they fill the join
 from __future__ import annotations
 
 from dataclasses import dataclass
-from importlib import import_module
 from typing import Callable
 
 import numpy as np
@@ -72,6 +71,8 @@ class Procedure:
     kernel_args: Callable  # () -> tuple of arrays and scalars
     settings: dict
     result_type: type = Result  # a Result subclass that adds JSON keys, if the procedure has one
+    assumptions: tuple = ()  # readings the answer rests on (Result.assumptions)
+    notes: tuple = ()  # what the user should know about this answer (Result.notes)
 
 
 def solve(proc: Procedure, method: str, mc: McOptions) -> Result:
@@ -80,8 +81,11 @@ def solve(proc: Procedure, method: str, mc: McOptions) -> Result:
     if method == "exact":
         probabilities, pmfs = proc.summarise(proc.exact())
         return proc.result_type(proc.name, "exact", probabilities, pmfs, proc.main,
-                                settings=proc.settings)
-    kernel = getattr(import_module(proc.kernel[0]), proc.kernel[1])
+                                settings=proc.settings, assumptions=proc.assumptions,
+                                notes=proc.notes)
+    from .kernel_cache import load
+
+    kernel = load(*proc.kernel)
     run = montecarlo.run(kernel, proc.kernel_args(), proc.shape, mc.trials, mc.seed,
                          main=lambda h: proc.summarise(h)[0][proc.main],
                          precision=mc.precision, threads=mc.threads, progress=mc.progress)
@@ -93,4 +97,4 @@ def solve(proc: Procedure, method: str, mc: McOptions) -> Result:
     return proc.result_type(proc.name, "mc", {k: v / n for k, v in counts.items()},
                   {k: np.asarray(v) / n for k, v in pmf_counts.items()}, proc.main,
                   trials=n, seed=mc.seed, partial=run.partial,
-                  settings=proc.settings, notes=notes)
+                  settings=proc.settings, notes=proc.notes + notes, assumptions=proc.assumptions)

@@ -1,31 +1,167 @@
-"""Numba's on-disk kernel cache: find it, and rebuild it when it is corrupt.
+"""Numba's on-disk kernel cache: keyed on every source a kernel inlines, rebuilt when corrupt,
+skipped where nothing is writable.
 
 numba caches compiled kernels beside the source (`__pycache__`) or, when the package folder is
-read-only, in the user-wide cache folder (or NUMBA_CACHE_DIR). A truncated or garbled cache
-file makes numba raise while loading; `call` then deletes this package's cache files and
-calls again, so the kernel is recompiled instead of the query failing.
+read-only, in the user-wide cache folder (or NUMBA_CACHE_DIR), and checks only the file that
+defines the cached function. A kernel inlines its rules, the chance sequence and the RNG from
+other modules, so `load` keeps a digest of all of them (`<module>.sources` beside numba's
+index) and deletes the compiled files when it changed. Where no cache folder is writable,
+`load` imports the kernel without caching and says so in one line. A truncated or garbled
+cache file makes numba raise while loading; `call` then deletes this package's cache files
+and calls again, so the kernel is recompiled instead of the query failing.
 """
 from __future__ import annotations
 
 import glob
+import hashlib
 import os
+import re
 import sys
 import traceback
+from contextlib import contextmanager
+from functools import lru_cache
+from importlib import import_module
+from importlib.util import resolve_name
+
+PACKAGE = __name__.split(".")[0]
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the package folder
+_loaded: set = set()  # kernel modules checked in this process
+_warned = False
+
+
+def _probe():  # any function: the locators only read its first line number
+    pass
 
 
 def _locators(py_file: str):
     from numba.core import caching
 
-    def probe():  # any function: the locators only read its first line number
-        pass
-
     for cls in (caching.UserProvidedCacheLocator, caching.InTreeCacheLocator,
                 caching.UserWideCacheLocator):
         try:
-            locator = cls(probe, py_file)
+            locator = cls(_probe, py_file)
         except Exception:  # a locator that does not apply here (e.g. no NUMBA_CACHE_DIR)
             continue
         yield locator.get_cache_path()
+
+
+@lru_cache(maxsize=None)
+def folder(py_file: str) -> str | None:
+    """The folder numba caches the functions of `py_file` in, or None if none is writable."""
+    from numba.core import caching
+
+    impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl  # _CacheImpl in older numba
+    for cls in impl._locator_classes:
+        locator = cls.from_function(_probe, py_file)
+        if locator is not None:
+            return locator.get_cache_path()
+    return None
+
+
+def _source(module: str) -> str | None:
+    """The file of a module of this package, found without importing it."""
+    base = os.path.join(ROOT, *module.split(".")[1:])
+    for path in (base + ".py", os.path.join(base, "__init__.py")):
+        if os.path.isfile(path):
+            return path
+    return None
+
+
+_FROM = re.compile(r"^[ \t]*from[ \t]+([.\w]+)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)", re.M)
+_IMPORT = re.compile(r"^[ \t]*import[ \t]+([\w., \t]+)", re.M)
+
+
+def sources(module: str) -> list[str]:
+    """The files of `module` and of every module of this package it imports, transitively
+    (import statements read as text: a stray match only adds a file)."""
+    found, todo = {}, [module]
+    while todo:
+        name = todo.pop()
+        path = _source(name)
+        if name in found or path is None:
+            continue
+        found[name] = path
+        package = name if path.endswith("__init__.py") else name.rpartition(".")[0]
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        for base, names in _FROM.findall(text):
+            base = resolve_name(base, package) if base.startswith(".") else base
+            todo += [base] + [f"{base}.{n}" for n in re.findall(r"\w+", names.split("#")[0])]
+        for names in _IMPORT.findall(text):
+            todo += [n.strip() for n in names.split(",")]
+        todo = [n for n in todo if n == PACKAGE or n.startswith(PACKAGE + ".")]
+    return sorted(set(found.values()))
+
+
+def digest(files) -> str:
+    h = hashlib.sha256()
+    for path in files:
+        with open(path, "rb") as f:
+            h.update(os.path.relpath(path, ROOT).encode() + b"\0" + f.read() + b"\0")
+    return h.hexdigest()
+
+
+def _stem(path: str) -> str:
+    return os.path.splitext(os.path.basename(path))[0]
+
+
+def refresh(module: str, files: list[str]) -> None:
+    """Delete the compiled kernels of `module` (and the helpers cached from the modules it
+    imports) if any of `files` changed since they were compiled; record the new digest."""
+    place = folder(_source(module))
+    stamp = os.path.join(place, _stem(_source(module)) + ".sources")
+    now = digest(files)
+    try:
+        with open(stamp, encoding="utf-8") as f:
+            if f.read() == now:
+                return
+    except OSError:
+        pass
+    for path in files:
+        where = folder(path)
+        for ext in ("nbi", "nbc"):
+            for cached in glob.glob(os.path.join(where, f"{_stem(path)}.*.{ext}")) if where else ():
+                try:
+                    os.remove(cached)
+                except OSError:
+                    pass
+    part = f"{stamp}.{os.getpid()}"
+    with open(part, "w", encoding="utf-8") as f:
+        f.write(now)
+    os.replace(part, stamp)
+
+
+@contextmanager
+def _without_caching():
+    """Import with `cache=True` ignored (numba would raise: no writable cache folder)."""
+    from numba.core.dispatcher import Dispatcher
+
+    enable = Dispatcher.enable_caching
+    Dispatcher.enable_caching = lambda self: None
+    try:
+        yield
+    finally:
+        Dispatcher.enable_caching = enable
+
+
+def load(module: str, name: str):
+    """The kernel `name` of `module`, its cache first made fresh (or skipped, with one warning
+    line, where no cache folder is writable)."""
+    global _warned
+    if module not in _loaded:
+        files = sources(module)
+        if all(folder(path) for path in files):
+            refresh(module, files)
+            import_module(module)
+        else:
+            if not _warned:
+                _warned = True
+                print(f"{PACKAGE}: no writable numba cache folder (package folder, NUMBA_CACHE_DIR, "
+                      f"user cache): compiling kernels without caching them", file=sys.stderr)
+            with _without_caching():
+                import_module(module)
+        _loaded.add(module)
+    return getattr(sys.modules[module], name)
 
 
 def cache_files() -> list[str]:
@@ -33,12 +169,12 @@ def cache_files() -> list[str]:
     files = []
     for name, module in list(sys.modules.items()):
         path = getattr(module, "__file__", None)
-        if not (name == "odds" or name.startswith("odds.")) or not path:
+        if not (name == PACKAGE or name.startswith(PACKAGE + ".")) or not path:
             continue
-        stem = os.path.splitext(os.path.basename(path))[0]
-        for folder in _locators(path):
+        stem = _stem(path)
+        for place in _locators(path):
             for ext in ("nbi", "nbc"):
-                files += glob.glob(os.path.join(folder, f"{stem}.*.{ext}"))
+                files += glob.glob(os.path.join(place, f"{stem}.*.{ext}"))
     return sorted(set(files))
 
 

@@ -1,4 +1,7 @@
-"""Here I Stand assault of a besieged fortified space (RULES.md §1.2): rules, exact engine, API.
+"""Here I Stand assault of a besieged fortified space (RULES.md §1.2): cards, exact engine, API.
+
+The rules are in assault_rules.py, the chance sequence (Surprise Attack, Siege Artillery
+under its policy) in sequence.py.
 
 Outcome joint: ``joint[hit, attacker_losses, defender_losses]`` where `hit` is 1 when the
 attacker scored at least one hit (the success rule needs it when the space held no defending
@@ -22,22 +25,16 @@ import numpy as np
 from ..core.dice import pool_pmf
 from ..core.engine import McOptions, Procedure, solve
 from ..errors import OddsError, check_bool, check_choice, check_int, check_probability
-from .cards import AfterRoll, Card, register
 from ..registry import Example, Param, Spec, register as register_procedure
-from .cards import help_for
-from .field import forces as field_forces, play_after, setup
-from .forces import land_params
+from .assault_rules import dice, fails, resolve
+from .cards import AfterRoll, Card, help_for, register
+from .field import forces as field_forces, setup
+from .forces import assumptions, land_params, settings as force_settings
+from .leaders import leader
+from .sequence import main_roll, play_after, surprise
 
 CASUALTIES = ("cavalry-first", "infantry-first")
 SEED_CARDS = ("mercenaries-bribed", "surprise-attack")  # the seed's extra assault cards
-
-
-def _attacker_only(me, enemy):
-    return None if me.role == "attacker" else "only the attacker may play it"
-
-
-def _defender_only(me, enemy):
-    return None if me.role == "defender" else "only the defender may play it"
 
 
 def _siege_mining(me, enemy, procedure, policy):
@@ -54,93 +51,39 @@ def _siege_artillery(me, enemy, procedure, policy):
 
 
 for _card in (
-    Card("siege-mining", "combat", ("assault",), _siege_mining, _attacker_only),
-    Card("mercenaries-grow-restless", "combat", ("assault",), _restless, _defender_only),
-    Card("siege-artillery", "after", ("assault",), _siege_artillery, _attacker_only),
+    Card("siege-mining", "combat", ("assault",), _siege_mining, "+3 dice",
+         roles={"assault": ("attacker",)}),
+    Card("mercenaries-grow-restless", "combat", ("assault",), _restless,
+         "every mercenary leaves the assaulting force", roles={"assault": ("defender",)}),
+    Card("siege-artillery", "after", ("assault",), _siege_artillery,
+         "after the roll: 2 dice hitting on 3-6", roles={"assault": ("attacker",)}),
 ):
     register(_card)
 
 
-# ---- the rule, written once for numpy arrays and for the numba kernels -------------------
-
-def attacker_dice(infantry, bonus, defended):
-    """Assault dice: 1 per non-cavalry unit, halved rounded up if any defender is there, + bonus."""
-    return infantry - defended * (infantry // 2) + bonus
-
-
-def infantry_left(infantry, cavalry, losses, cavalry_first):
-    """Non-cavalry units left after `losses` casualties taken in the casualty order."""
-    lost = np.minimum(np.maximum(losses - cavalry * cavalry_first, 0), infantry)
-    return infantry - lost
-
-
-def succeeds(ah, dh, ua, ud):
-    """At least one attacker hit, no defending unit left, at least one attacking survivor."""
-    return (ah >= 1) & (ah >= ud) & (dh < ua)
-
-
-def resolve(ah, dh, ua, ud):
-    """(hit flag, attacker losses, defender losses): one unit lost per enemy hit."""
-    return (ah >= 1) * 1, np.minimum(dh, ua), np.minimum(ah, ud)
-
-
-def fails(is_attacker, ah, dh, ua, ud):
-    """Siege Artillery's `if-needed`: the assault would fail as the dice stand."""
-    return ~succeeds(ah, dh, ua, ud)
-
-
 # ---- exact engine ------------------------------------------------------------------------
 
-def _infantry(side):
-    return side.units - side.cavalry
-
-
-def side_dice(side, infantry, defended, is_attacker):
-    """Dice (5-6) of `side` with `infantry` non-cavalry units: attackers halve when defended."""
-    bonus = side.dice - side.penalty
-    if is_attacker:
-        return max(0, attacker_dice(infantry, bonus, defended))
-    return max(0, infantry + bonus)
-
-
-def _pmf(side, infantry, defended, is_attacker, rolls=True):
-    if not rolls:
-        return np.ones(1), 0
+def roll_pmf(side, halved, cavalry_first, lost=0, surprised=False):
+    """(hit pmf, dice rolled) of `side` after losing `lost` units before its roll; `halved`:
+    an attacker facing a defending unit."""
     if side.extra:  # no assault card adds dice groups before the roll
         raise OddsError(f"{side.role}_cards: a card adding special dice cannot be played in an assault")
-    n = side_dice(side, infantry, defended, is_attacker)
-    return pool_pmf([(n, 5)]), n
-
-
-def first_roll(a, d, cavalry_first):
-    """Outcome rows (ah, dh, adice, ddice, p) of the main roll, Surprise Attack included."""
-    defended = d.units > 0
-    if not (a.surprise or d.surprise):
-        pa, na = _pmf(a, _infantry(a), defended, True)
-        pd, nd = _pmf(d, _infantry(d), defended, False)
-        ah, dh = np.divmod(np.arange(len(pa) * len(pd)), len(pd))
-        return ah, dh, np.full(ah.shape, na), np.full(ah.shape, nd), np.outer(pa, pd).ravel()
-    first, other = (a, d) if a.surprise else (d, a)
-    p1, n1 = _pmf(first, _infantry(first), defended, first is a)
-    blocks = []
-    for h, ph in enumerate(p1):
-        left = other.units - min(h, other.units)
-        inf = int(infantry_left(_infantry(other), other.cavalry, h, cavalry_first))
-        p2, n2 = _pmf(other, inf, defended, other is a, rolls=left > 0)
-        blocks.append((np.full(len(p2), h), np.arange(len(p2)), np.full(len(p2), n2), ph * p2))
-    h1, h2, n2, p = (np.concatenate(x) for x in zip(*blocks))
-    n1 = np.full(h1.shape, n1)
-    return (h1, h2, n1, n2, p) if first is a else (h2, h1, n2, n1, p)
+    n, rolls = dice(side.units - side.cavalry, side.cavalry, side.dice - side.penalty, halved, lost,
+                    cavalry_first, surprised)
+    return (pool_pmf([(n, 5)]), n) if rolls else (np.ones(1), 0)
 
 
 def rows_after(a, d, cavalry_first):
-    """Outcome rows after the main roll and the attacker's after-roll cards under their policy."""
-    needs = lambda is_attacker, ah, dh: fails(is_attacker, ah, dh, a.units, d.units)
-    return play_after(first_roll(a, d, cavalry_first), a, True, needs=needs)
+    """(outcome rows (ah, dh, adice, ddice, p), Siege Artillery played) of one assault: the
+    main roll (Surprise Attack included), then the attacker's after-roll cards."""
+    halved = int(d.units > 0)
+    rows = main_roll(surprise(a, d), lambda *loss: roll_pmf(a, halved, cavalry_first, *loss),
+                     lambda *loss: roll_pmf(d, 0, cavalry_first, *loss))
+    return play_after(rows, a, lambda ah, dh: fails(ah, dh, a.units, d.units))
 
 
 def exact_joint(a, d, cavalry_first) -> np.ndarray:
-    ah, dh, _, _, p = rows_after(a, d, cavalry_first)
+    (ah, dh, _, _, p), _ = rows_after(a, d, cavalry_first)
     hit, al, dl = resolve(ah, dh, a.units, d.units)
     shape = (2, a.units + 1, d.units + 1)
     index = np.ravel_multi_index((hit, al, dl), shape)
@@ -238,18 +181,18 @@ def assault(attacker, defender, *, attacker_mercenaries=0, attacker_cavalry=0,
     cavalry_first, allowed = check_settings(casualties, allow_bribed_surprise)
     mc = McOptions.make(trials, seed, precision, max_trials, threads, progress)
     a, d = setup(att, dfn, "assault", allowed)
-    settings = {"attacker_power": att.power, "defender_power": dfn.power,
-                "attacker_cards": list(att.cards), "defender_cards": list(dfn.cards),
-                "attacker_leader_used": att.leader, "gout": gout is not None,
+    settings = {**force_settings(att, dfn), "gout": gout is not None,
                 "cancel_probability": cancel, "casualties": casualties,
                 "allow_bribed_surprise": allow_bribed_surprise,
                 "siege_artillery_if_needed": "played whenever the assault would otherwise fail",
                 "attacker_units_at_roll": a.units, "defender_units_at_roll": d.units}
-    summary = lambda j: summarise(j, cancel, attacker_leader > 0, dfn.leader > 0)
+    present = leader("attacker_leader", attacker_leader).present  # Gout or not
+    summary = lambda j: summarise(j, cancel, present, dfn.has_leader)
     proc = Procedure("his.assault", (2, a.units + 1, d.units + 1), summary, "success",
                      lambda: exact_joint(a, d, cavalry_first),
                      ("odds.his.assault_kernel", "assault_lane"),
-                     lambda: _kernel_args(a, d, cavalry_first), settings)
+                     lambda: _kernel_args(a, d, cavalry_first), settings,
+                     assumptions=assumptions(att, dfn))
     return solve(proc, method, mc)
 
 

@@ -1,99 +1,94 @@
 """Numba Monte Carlo kernel of one assault (fills the joint of assault.py).
 
-The rule functions of assault.py (dice, casualty order, success, resolve) are compiled here,
-so both engines read one description. Table width, Surprise Attack and the Siege Artillery
-policy are compile-time (core.rng.static); the siege kernel reuses `roll_pair` and `artillery`.
+The rules of assault_rules.py (dice, casualty order, success, resolve) are compiled here and
+the chance sequence comes from sequence_kernel.py, so every engine reads one description.
+The table width is compile-time (core.rng.static); who surprises and the Siege Artillery
+policy are read at run time. The siege kernel plays each of its assaults with `assault_roll`.
 """
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
 from ..core.dice import binomial_pmf, inverse_cdf_table, pool_pmf
+from ..core.jit import rule
 from ..core.rng import draw, seed_stream, static
-from .assault import attacker_dice, infantry_left, resolve, side_dice, succeeds
+from .assault_rules import dice, fails, resolve
+from .cards import NO_CARD, POLICY_CODES
+from .sequence import surprise
+from .sequence_kernel import after_roll, main_roll
 
-_attacker_dice = njit(cache=True, inline="always")(attacker_dice)
-_infantry_left = njit(cache=True, inline="always")(infantry_left)
-_resolve = njit(cache=True, inline="always")(resolve)
-succeeds_nb = njit(cache=True, inline="always")(succeeds)
+_dice = rule(dice)
+_fails = rule(fails)
+_resolve = rule(resolve)
 
-POLICY_CODES = {"always": 1, "if-needed": 2}
+# one side at an assault: non-cavalry units, cavalry, dice beyond one per non-cavalry unit,
+# halved (1: an attacker facing a defending unit)
+Fighter = namedtuple("Fighter", ["infantry", "cavalry", "bonus", "halved"])
+# inverse-CDF rows of 0.. dice on 5-6 and of Siege Artillery's dice; the casualty order
+AssaultDice = namedtuple("AssaultDice", ["t56", "b56", "art", "art_base", "cavalry_first"])
 
 
-def dice_tables(top, width=8):
-    """Inverse-CDF tables of 0..top dice hitting on 5-6, and of Siege Artillery's 2 dice on 3-6."""
-    t56, b56 = inverse_cdf_table([binomial_pmf(n) for n in range(top + 1)], width)
-    tart, bart = inverse_cdf_table([pool_pmf([(2, 3)])], width)
+def dice_tables(top, cavalry_first):
+    """(table width, AssaultDice) for up to `top` dice hitting on 5-6 and Siege Artillery."""
+    t56, b56 = inverse_cdf_table([binomial_pmf(n) for n in range(top + 1)])
+    tart, bart = inverse_cdf_table([pool_pmf([(2, 3)])])
     width = max(t56.shape[1], tart.shape[1])
     t56, b56 = inverse_cdf_table([binomial_pmf(n) for n in range(top + 1)], width)
     tart, bart = inverse_cdf_table([pool_pmf([(2, 3)])], width)
-    return width, t56, b56, tart[0], bart[0]
+    return width, AssaultDice(t56, b56, tart[0], bart[0], int(cavalry_first))
 
 
 def artillery_policy(side):
-    """0 no Siege Artillery, 1 always, 2 if-needed."""
-    return POLICY_CODES[side.after[0].policy] if side.after else 0
+    """The policy code of `side`'s Siege Artillery (NO_CARD without it)."""
+    return POLICY_CODES[side.after[0].policy] if side.after else NO_CARD
+
+
+def fighters(a, d):
+    """Both sides of an assault as Fighter records."""
+    halved = int(d.units > 0)
+    return (Fighter(a.units - a.cavalry, a.cavalry, a.dice - a.penalty, halved),
+            Fighter(d.units - d.cavalry, d.cavalry, d.dice - d.penalty, 0))
 
 
 def kernel_args(a, d, cavalry_first):
-    """(mode literals, scalars, tables) for assault_kernel."""
-    defended = int(d.units > 0)
-    top = max(side_dice(a, a.units - a.cavalry, defended, True),
-              side_dice(d, d.units - d.cavalry, defended, False))
-    width, t56, b56, tart, bart = dice_tables(top)
-    surprise = 1 if a.surprise else 2 if d.surprise else 0
-    return ((static(width), static(surprise), static(artillery_policy(a))), a.units, a.cavalry, d.units, d.cavalry,
-            a.dice - a.penalty, d.dice - d.penalty, defended, int(cavalry_first),
-            t56, b56, tart, bart)
+    """(table width literal, who surprises, Siege Artillery policy code, attacker Fighter,
+    defender Fighter, AssaultDice) for assault_lane."""
+    fa, fd = fighters(a, d)
+    top = max(dice(*f, 0, cavalry_first, False)[0] for f in (fa, fd))
+    width, tables = dice_tables(top, cavalry_first)
+    return static(width), surprise(a, d), artillery_policy(a), fa, fd, tables
 
 
 @njit(cache=True, inline="always")
-def roll_pair(st, surprise, ua, ca, ud, cd, abonus, dbonus, defended, cav_first, t56, b56, width):
-    """(attacker hits, defender hits, state) of the main roll; the surprised side rolls after
-    its losses, with the dice its surviving non-cavalry units give, or not at all."""
-    ia = ua - ca
-    idf = ud - cd
-    if surprise == 1:
-        ah, st = draw(st, t56[max(0, _attacker_dice(ia, abonus, defended))],
-                      b56[max(0, _attacker_dice(ia, abonus, defended))], width)
-        left = _infantry_left(idf, cd, ah, cav_first)
-        n = max(0, left + dbonus) * (ah < ud)
-        dh, st = draw(st, t56[n], b56[n], width)
-    elif surprise == 2:
-        n = max(0, idf + dbonus)
-        dh, st = draw(st, t56[n], b56[n], width)
-        left = _infantry_left(ia, ca, dh, cav_first)
-        n = max(0, _attacker_dice(left, abonus, defended)) * (dh < ua)
-        ah, st = draw(st, t56[n], b56[n], width)
-    else:
-        n = max(0, _attacker_dice(ia, abonus, defended))
-        ah, st = draw(st, t56[n], b56[n], width)
-        n = max(0, idf + dbonus)
-        dh, st = draw(st, t56[n], b56[n], width)
-    return ah, dh, st
+def _roll(st, s, lost, surprised, t, width):
+    """(hits, dice rolled, state) of Fighter `s` after losing `lost` units before its roll."""
+    n, _ = _dice(s.infantry, s.cavalry, s.bonus, s.halved, lost, t.cavalry_first, surprised)
+    hits, st = draw(st, t.t56[n], t.b56[n], width)
+    return hits, n, st
 
 
 @njit(cache=True, inline="always")
-def artillery(st, policy, ah, dh, ua, ud, tart, bart, width):
-    """(attacker hits after Siege Artillery, played?, state); policy 0 none, 1 always, 2 if-needed."""
-    if policy == 0 or (policy == 2 and succeeds_nb(ah, dh, ua, ud)):
-        return ah, False, st
-    more, st = draw(st, tart, bart, width)
-    return ah + more, True, st
+def assault_roll(st, first, policy, a, d, t, width):
+    """(attacker hits, defender hits, Siege Artillery played, state) of one assault: the main
+    roll (`first`: who surprises), then Siege Artillery under its policy code."""
+    ah, _, dh, _, st = main_roll(st, first, _roll, a, d, t, width)
+    ua, ud = a.infantry + a.cavalry, d.infantry + d.cavalry
+    more, played, st = after_roll(st, policy, _fails(ah, dh, ua, ud), t.art, t.art_base, width)
+    return ah + more, dh, played, st
 
 
 @njit(cache=True, nogil=True)
-def assault_lane(modes, ua, ca, ud, cd, abonus, dbonus, defended, cav_first,
-                 t56, b56, tart, bart, seed, first_chunk, chunk_trials, out, lane):
+def assault_lane(width_t, first, policy, a, d, t, seed, first_chunk, chunk_trials, out, lane):
     """One lane of the runner: one count per assault in out[lane, hit, attacker losses,
-    defender losses] (modes: table width, who surprises, Siege Artillery policy)."""
-    width, surprise, policy = len(modes[0]), len(modes[1]), len(modes[2])
+    defender losses] (width_t: the table width as a core.rng.static tuple)."""
+    width = len(width_t)
+    ua, ud = a.infantry + a.cavalry, d.infantry + d.cavalry
     hist = np.zeros(out.shape[1:], dtype=np.int64)
     for c in range(lane, len(chunk_trials), out.shape[0]):
         st = seed_stream(seed, first_chunk + c)
         for _ in range(chunk_trials[c]):
-            ah, dh, st = roll_pair(st, surprise, ua, ca, ud, cd, abonus, dbonus, defended,
-                                   cav_first, t56, b56, width)
-            ah, _, st = artillery(st, policy, ah, dh, ua, ud, tart, bart, width)
+            ah, dh, _, st = assault_roll(st, first, policy, a, d, t, width)
             hit, al, dl = _resolve(ah, dh, ua, ud)
             hist[hit, al, dl] += 1
     out[lane] = hist

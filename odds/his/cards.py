@@ -15,8 +15,17 @@ from typing import Callable
 from ..errors import OddsError
 
 POLICIES = ("always", "if-needed")
+DEFAULT_POLICY = "if-needed"  # a player holding an after-roll card plays it when it is needed
 POLICY_CODES = {"always": 1, "if-needed": 2}  # for the kernels; 0 means the card is not held
 TIMINGS = ("before", "combat", "after")
+NO_CARD, ALWAYS, IF_NEEDED = 0, 1, 2  # policy codes the engines read
+POLICY_CODES = {"always": ALWAYS, "if-needed": IF_NEEDED}
+
+
+def plays(policy, needed):
+    """Whether an after-roll card is played: policy code (NO_CARD, ALWAYS, IF_NEEDED) and whether
+    its side needs it as the dice stand (bools or bool arrays; the kernels compile it too)."""
+    return (policy == ALWAYS) | ((policy == IF_NEEDED) & needed)
 
 
 @dataclass
@@ -33,6 +42,7 @@ class Side:
     penalty: int = 0  # dice removed (Tercios against a Hapsburg force)
     surprise: bool = False
     after: list = field(default_factory=list)  # AfterRoll entries, in play order
+    notes: list = field(default_factory=list)  # what a card did not do, in words
 
     @property
     def regulars(self) -> int:
@@ -53,13 +63,45 @@ class AfterRoll:
     policy: str
 
 
+ROLES = ("attacker", "defender")
+
+
 @dataclass(frozen=True)
 class Card:
+    """A card: when it is played, its effect, its rule in one line, and who may play it where.
+
+    Legality is data: `procedures` where it may be played; `roles` per procedure (default:
+    either side); `powers` that may play it (empty: any); `not_by` / `not_against` powers
+    that may not play it or face it; `needs` a power that must be one of the two sides.
+    """
+
     name: str
     timing: str
     procedures: tuple
     effect: Callable  # (me: Side, enemy: Side, procedure: str, policy: str) -> None
-    forbidden: Callable = lambda me, enemy: None  # -> reason it may not be played, or None
+    text: str
+    roles: dict = field(default_factory=dict)
+    powers: tuple = ()
+    not_by: tuple = ()
+    not_against: tuple = ()
+    needs: str | None = None
+
+    def illegal(self, procedure: str, role: str, power: str, enemy: str) -> str | None:
+        """Why this card may not be played by `role` of `power` against `enemy` in
+        `procedure`, or None if it may."""
+        if procedure not in self.procedures:
+            return f"cannot be played in {_article(procedure)} {procedure}"
+        if role not in self.roles.get(procedure, ROLES):
+            return f"only the {' or '.join(self.roles[procedure])} may play it in {_article(procedure)} {procedure}"
+        if self.powers and power not in self.powers:
+            return f"only the {' or '.join(self.powers)} side may play it"
+        if power in self.not_by:
+            return f"the {power} side may not play it"
+        if enemy in self.not_against:
+            return f"it cannot be played against {enemy}"
+        if self.needs and self.needs not in (power, enemy):
+            return f"it is played by {self.needs} or against {self.needs}"
+        return None
 
 
 def _landsknechts(me, enemy, procedure, policy):
@@ -97,32 +139,13 @@ def _tercios(me, enemy, procedure, policy):
         me.extra.append((3, 4))
     elif enemy.regulars >= 3:
         enemy.penalty += 3
+    else:
+        me.notes.append(f"tercios had no effect: the Hapsburg force has {enemy.regulars} "
+                        "regulars (it costs 3 dice only to a force of 3 or more)")
 
 
 def _janissaries(me, enemy, procedure, policy):
     me.after.append(AfterRoll("janissaries", 4 if procedure == "naval" else 5, 5, policy))
-
-
-def _only(power):
-    return lambda me, enemy: None if me.power == power else f"only the {power} side may play it"
-
-
-def _not_ottoman_swiss(me, enemy):
-    if me.power == "ottoman":
-        return "played by the ottoman side its 4 mercenaries are French and cannot join the ottoman force"
-    return None
-
-
-def _no_ottomans(me, enemy):
-    if "ottoman" in (me.power, enemy.power):
-        return "not usable by or against the ottoman side"
-    return None
-
-
-def _tercios_forbidden(me, enemy):
-    if "hapsburg" not in (me.power, enemy.power):
-        return "played by the hapsburg side, or against it"
-    return None
 
 
 CARDS: dict[str, Card] = {}
@@ -134,15 +157,28 @@ def register(card: Card) -> Card:
     return card
 
 
+NOT_BESIEGED = {"assault": ("attacker",)}  # "not in a stack under siege"
+
 for _card in (
-    Card("landsknechts", "before", ("field", "assault"), _landsknechts),
-    Card("swiss-mercenaries", "before", ("field", "assault"), _swiss, _not_ottoman_swiss),
-    Card("mercenaries-bribed", "combat", ("field",), _bribed, _no_ottomans),
-    Card("surprise-attack", "combat", ("field",), _surprise),
-    Card("arquebusiers", "combat", ("field", "naval"), _dice(2)),
-    Card("field-artillery", "combat", ("field",), _dice(2, 3, ("france", "ottoman"))),
-    Card("tercios", "combat", ("field",), _tercios, _tercios_forbidden),
-    Card("janissaries", "after", ("field", "naval"), _janissaries, _only("ottoman")),
+    Card("landsknechts", "before", ("field", "assault"), _landsknechts,
+         "Hapsburg +4 mercenaries, other powers +2; the Ottomans remove 2 enemy mercenaries",
+         roles=NOT_BESIEGED),
+    Card("swiss-mercenaries", "before", ("field", "assault"), _swiss,
+         "France +4 mercenaries, other powers +2 (French mercenaries: not for the Ottomans)",
+         roles=NOT_BESIEGED, not_by=("ottoman",)),
+    Card("mercenaries-bribed", "combat", ("field",), _bribed,
+         "half the enemy's mercenaries, rounded up, change sides",
+         not_by=("ottoman",), not_against=("ottoman",)),
+    Card("surprise-attack", "combat", ("field",), _surprise,
+         "roll first; the enemy counts its dice after its losses"),
+    Card("arquebusiers", "combat", ("field", "naval"), _dice(2), "+2 dice"),
+    Card("field-artillery", "combat", ("field",), _dice(2, 3, ("france", "ottoman")),
+         "+2 dice, +3 for France or the Ottomans"),
+    Card("tercios", "combat", ("field",), _tercios,
+         "Hapsburg: +3 dice hitting on 4-6; against 3+ Hapsburg regulars: they roll 3 fewer",
+         needs="hapsburg"),
+    Card("janissaries", "after", ("field", "naval"), _janissaries,
+         "after the roll: +5 dice (4 at sea)", powers=("ottoman",)),
 ):
     register(_card)
 
@@ -158,8 +194,16 @@ def help_for(procedure: str) -> str:
                      for n in names_for(procedure))
 
 
+def canonical(spec, field_name: str) -> str:
+    """The card as the result records it: 'name', or 'name:policy' for after-roll cards (the
+    policy a player holding it would use, if-needed, when none is given)."""
+    card, policy = parse(spec, field_name)
+    return f"{card.name}:{policy}" if card.timing == "after" else card.name
+
+
 def parse(spec: str, field_name: str) -> tuple[Card, str]:
-    """'name' or 'name:policy' -> (card, policy); policies only for cards played after the roll."""
+    """'name' or 'name:policy' -> (card, policy); policies only for cards played after the roll
+    (default if-needed); names in any case."""
     if not isinstance(spec, str):
         raise OddsError(f"{field_name}: {spec!r} is not a card name")
     name, _, policy = spec.strip().lower().partition(":")
@@ -168,7 +212,7 @@ def parse(spec: str, field_name: str) -> tuple[Card, str]:
         raise OddsError(f"{field_name}: unknown card {name!r} (allowed: {', '.join(sorted(CARDS))})")
     if policy and card.timing != "after":
         raise OddsError(f"{field_name}: {spec!r}: {name} takes no policy (it is played before the roll)")
-    policy = policy or "always"
+    policy = policy or DEFAULT_POLICY
     if policy not in POLICIES:
         raise OddsError(f"{field_name}: {spec!r}: unknown policy {policy!r} (allowed: {', '.join(POLICIES)})")
     return card, policy
@@ -192,12 +236,14 @@ def play(procedure: str, attacker: Side, defender: Side, attacker_cards, defende
             if card.name in seen:
                 raise OddsError(f"{field_name}: {card.name!r} is named twice (each card exists once in the deck)")
             seen.add(card.name)
-            if procedure not in card.procedures and not (allowed and card.name in allowed):
-                raise OddsError(f"{field_name}: {card.name!r} cannot be played in {_article(procedure)} {procedure} "
-                                f"(allowed: {', '.join(sorted(n for n, c in CARDS.items() if procedure in c.procedures))})")
-            reason = card.forbidden(me, enemy)
+            admitted = allowed and card.name in allowed
+            reason = card.illegal(card.procedures[0] if admitted else procedure, me.role,
+                                  me.power, enemy.power)
             if reason:
-                raise OddsError(f"{field_name}: {card.name!r} for the {me.power} {me.role}: {reason}")
+                allowed_here = ", ".join(n for n in names_for(procedure)
+                                         if not CARDS[n].illegal(procedure, me.role, me.power, enemy.power))
+                raise OddsError(f"{field_name}: {card.name!r} for the {me.power} {me.role}: {reason} "
+                                f"(allowed: {allowed_here or 'none'})")
             chosen.append((card, me, enemy, policy))
     for timing in TIMINGS:
         for card, me, enemy, policy in chosen:

@@ -1,4 +1,7 @@
-"""Here I Stand field battle (RULES.md §1.1): rules, exact engine, public function.
+"""Here I Stand field battle (RULES.md §1.1): setup, exact engine, public function.
+
+The rules are in field_rules.py, the chance sequence (Surprise Attack, after-roll cards) in
+sequence.py.
 
 Outcome joint: ``joint[code, attacker_losses, defender_losses]`` where bit 0 of `code` is
 "the attacker won" and bit 1 "both sides were wiped out and the both-eliminated rule gave
@@ -12,32 +15,13 @@ import numpy as np
 
 from ..core.dice import binomial_pmf, pool_pmf
 from ..core.engine import McOptions, Procedure, solve
-from ..errors import check_bool, check_int
 from ..config import MAX_UNITS
+from ..errors import check_bool, check_int
 from ..registry import Example, Param, Spec, register
 from .cards import Side, help_for, play
-from .forces import Force, land_params
-
-
-def resolve(ah, dh, adice, ddice, ua, ud):
-    """Winner and losses from the hits and dice rolled (scalars or arrays; the kernel's too).
-
-    Returns (code, attacker losses, defender losses): more hits wins, ties to the defender;
-    one unit lost per enemy hit; if both sides are wiped out, the side that rolled more dice
-    keeps one unit (equal dice: the defender).
-    """
-    a_loss = np.minimum(dh, ua)
-    d_loss = np.minimum(ah, ud)
-    both = (a_loss == ua) & (d_loss == ud) & (ua > 0) & (ud > 0)
-    keep_a = both & (adice > ddice)
-    keep_d = both & (adice <= ddice)
-    code = (ah > dh) + 2 * both
-    return code, a_loss - keep_a, d_loss - keep_d
-
-
-def needs_help(role_is_attacker, ah, dh):
-    """True where the side would not win the field battle as the dice stand."""
-    return (ah <= dh) if role_is_attacker else (dh < ah)
+from .field_rules import cell_index, dice, needs_help
+from .forces import Force, assumptions, land_params, settings as force_settings
+from .sequence import grid, main_roll, play_after, surprise
 
 
 def setup(attacker: Force, defender: Force, procedure: str = "field", allowed=None):
@@ -50,73 +34,21 @@ def setup(attacker: Force, defender: Force, procedure: str = "field", allowed=No
     return a, d
 
 
-def roll_pmf(side: Side, units: int, rolls: bool = True):
-    """(hit pmf, dice rolled) for `side` with `units` units left; nothing if it cannot roll."""
+def roll_pmf(side: Side, lost=0, surprised=False):
+    """(hit pmf, dice rolled) of `side` after losing `lost` units before its roll."""
+    n, rolls = dice(side.units, side.dice - side.penalty, lost, surprised)
     if not rolls:
         return np.ones(1), 0
-    n = max(0, units + side.dice - side.penalty)
     if not side.extra:
         return binomial_pmf(n), n
     return pool_pmf([(n, 5)] + side.extra), n + sum(c for c, _ in side.extra)
 
 
-def _first_roll(a: Side, d: Side):
-    """Outcome rows (ah, dh, adice, ddice, p) after the main roll, Surprise Attack included."""
-    first, other = (a, d) if a.surprise else (d, a) if d.surprise else (None, None)
-    if first is None:
-        pa, na = roll_pmf(a, a.units)
-        pd, nd = roll_pmf(d, d.units)
-        ah, dh = _grid(len(pa), len(pd))
-        return ah, dh, np.full(ah.shape, na), np.full(ah.shape, nd), np.outer(pa, pd).ravel()
-    p1, n1 = roll_pmf(first, first.units)
-    blocks = []
-    for h, ph in enumerate(p1):
-        left = other.units - min(h, other.units)
-        p2, n2 = roll_pmf(other, left, rolls=left > 0)
-        blocks.append((np.full(len(p2), h), np.arange(len(p2)), np.full(len(p2), n2), ph * p2))
-    h1, h2, n2, p = (np.concatenate(x) for x in zip(*blocks))
-    n1 = np.full(h1.shape, n1)
-    return (h1, h2, n1, n2, p) if first is a else (h2, h1, n2, n1, p)
-
-
-def play_after(rows, side: Side, is_attacker: bool, needs=needs_help):
-    """Expand outcome rows by each after-roll card of `side` under its policy."""
-    ah, dh, adice, ddice, p = rows
-    for card in side.after:
-        extra = pool_pmf([(card.count, card.threshold)])
-        plays = np.ones(len(p), bool) if card.policy == "always" else needs(is_attacker, ah, dh)
-        weight = np.where(plays[:, None], extra[None, :], np.eye(1, len(extra))).ravel()
-        j = np.tile(np.arange(len(extra)), len(p))
-        keep = weight > 0
-        rep = lambda x: np.repeat(x, len(extra))[keep]
-        added = (j * np.repeat(plays, len(extra)))[keep]
-        ah, dh, adice, ddice = rep(ah), rep(dh), rep(adice), rep(ddice)
-        dice_added = card.count * np.repeat(plays, len(extra))[keep]
-        if is_attacker:
-            ah, adice = ah + added, adice + dice_added
-        else:
-            dh, ddice = dh + added, ddice + dice_added
-        p = rep(p) * weight[keep]
-    return ah, dh, adice, ddice, p
-
-
-@lru_cache(maxsize=1024)
-def _grid(n_a: int, n_d: int):
-    """Every (attacker hits, defender hits) pair, attacker-major."""
-    return np.divmod(np.arange(n_a * n_d), n_d)
-
-
 @lru_cache(maxsize=4096)
 def _cells(n_a, n_d, adice, ddice, ua, ud):
     """Joint cell of each hits pair of a plain roll (no surprise, no after-roll card)."""
-    ah, dh = _grid(n_a, n_d)
+    ah, dh = grid(n_a, n_d)
     return cell_index(ah, dh, adice, ddice, ua, ud)
-
-
-def cell_index(ah, dh, adice, ddice, ua, ud):
-    """Flat index into the joint of the outcome of these hits and dice."""
-    code, al, dl = resolve(ah, dh, adice, ddice, ua, ud)
-    return (code * (ua + 1) + al) * (ud + 1) + dl
 
 
 def exact_joint(a: Side, d: Side) -> np.ndarray:
@@ -124,11 +56,13 @@ def exact_joint(a: Side, d: Side) -> np.ndarray:
     size = 4 * (a.units + 1) * (d.units + 1)
     shape = (4, a.units + 1, d.units + 1)
     if not (a.surprise or d.surprise or a.after or d.after):
-        pa, na = roll_pmf(a, a.units)
-        pd, nd = roll_pmf(d, d.units)
+        pa, na = roll_pmf(a)
+        pd, nd = roll_pmf(d)
         cells = _cells(len(pa), len(pd), na, nd, a.units, d.units)
         return np.bincount(cells, np.outer(pa, pd).ravel(), size).reshape(shape)
-    ah, dh, adice, ddice, p = play_after(play_after(_first_roll(a, d), a, True), d, False)
+    rows = main_roll(surprise(a, d), lambda *loss: roll_pmf(a, *loss), lambda *loss: roll_pmf(d, *loss))
+    rows, _ = play_after(rows, a, lambda ah, dh: needs_help(True, ah, dh))
+    (ah, dh, adice, ddice, p), _ = play_after(rows, d, lambda ah, dh: needs_help(False, ah, dh))
     return np.bincount(cell_index(ah, dh, adice, ddice, a.units, d.units), p, size).reshape(shape)
 
 
@@ -193,17 +127,17 @@ def field_battle(attacker, defender, *, attacker_mercenaries=0, attacker_cavalry
         fortified = True
     mc = McOptions.make(trials, seed, precision, max_trials, threads, progress)
     a, d = setup(att, dfn)
-    settings = {"attacker_power": att.power, "defender_power": dfn.power,
-                "attacker_cards": list(att.cards), "defender_cards": list(dfn.cards),
+    settings = {**force_settings(att, dfn),
                 "attacker_units_at_roll": a.units, "defender_units_at_roll": d.units,
-                "attacker_dice": roll_pmf(a, a.units)[1], "defender_dice": roll_pmf(d, d.units)[1]}
+                "attacker_dice": roll_pmf(a)[1], "defender_dice": roll_pmf(d)[1]}
     if fortified:
         settings["withdraw_inside"] = "all survivors" if withdraw_inside is None else withdraw_inside
     proc = Procedure(
         "his.field", (4, a.units + 1, d.units + 1),
         lambda j: summarise(j, withdraw_inside, bool(fortified)), "attacker_win",
         lambda: exact_joint(a, d), ("odds.his.field_kernel", "field_lane"),
-        lambda: _kernel_args(a, d), settings)
+        lambda: _kernel_args(a, d), settings, assumptions=assumptions(att, dfn),
+        notes=tuple(a.notes + d.notes))
     return solve(proc, method, mc)
 
 
@@ -227,7 +161,7 @@ SPEC = register(Spec(
         Example("surprise attacker", dict(attacker=4, defender=3, attacker_cards=["surprise-attack"])),
         Example("surprise defender", dict(attacker=4, defender=3, defender_cards=["surprise-attack"])),
         Example("janissaries always", dict(attacker=4, defender=4, attacker_power="ottoman",
-                                           attacker_cards=["janissaries"])),
+                                           attacker_cards=["janissaries:always"])),
         Example("tercios hapsburg", dict(attacker=3, defender=4, attacker_power="hapsburg",
                                          attacker_cards=["tercios"])),
         Example("tercios against", dict(attacker=4, defender=5, defender_power="hapsburg",

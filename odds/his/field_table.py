@@ -75,7 +75,7 @@ def _hit_pmfs(sides):
     rows = binomial_rows(dice)
     for i, s in enumerate(sides):
         if s.extra:
-            pmf, dice[i] = roll_pmf(s, s.units)
+            pmf, dice[i] = roll_pmf(s)
             rows = np.pad(rows, ((0, 0), (0, max(0, len(pmf) - rows.shape[1]))))
             rows[i] = 0
             rows[i, : len(pmf)] = pmf

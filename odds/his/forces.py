@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from ..errors import OddsError, check_choice, check_int
 from .cards import names_for
 from ..registry import Param
+from . import leaders
+from .cards import canonical
 from ..config import MAX_LEADER, MAX_UNITS
 
 POWERS = ("ottoman", "hapsburg", "england", "france", "papacy", "protestant", "other")
@@ -22,6 +24,7 @@ class Force:
     leader: int = 0
     power: str = "other"
     cards: tuple = ()
+    leader_name: str | None = None  # a named leader is present even when rated 0
 
     @classmethod
     def make(cls, side, units, mercenaries=0, cavalry=0, leader=0, power="other", cards=(),
@@ -32,15 +35,39 @@ class Force:
         if mercenaries + cavalry > units:
             raise OddsError(f"{side}_mercenaries + {side}_cavalry: {mercenaries} + {cavalry} is more "
                             f"than the {units} units (allowed: at most {units})")
-        leader = check_int(f"{side}_leader", leader, 0, MAX_LEADER)
+        best = leaders.leader(f"{side}_leader", leader)
         power = check_choice(f"{side}_power", power, POWERS)
         if isinstance(cards, str):
             cards = (cards,)
-        return cls(side, units, mercenaries, cavalry, leader, power, tuple(cards))
+        cards = tuple(canonical(c, f"{side}_cards") for c in cards)
+        return cls(side, units, mercenaries, cavalry, best.rating, power, cards, best.name)
+
+    @property
+    def has_leader(self) -> bool:
+        return self.leader_name is not None or self.leader > 0
+
+    @property
+    def leader_text(self) -> str:
+        """'suleiman (2)' for a named leader, else the rating."""
+        return str(leaders.Leader(self.leader, self.leader_name))
 
     @property
     def regulars(self) -> int:
         return self.units - self.mercenaries - self.cavalry
+
+
+def settings(*forces) -> dict:
+    """What a result records of each side: power, best leader (named with its rating), cards."""
+    out = {}
+    for f in forces:
+        out.update({f"{f.side}_power": f.power, f"{f.side}_leader": f.leader_text,
+                    f"{f.side}_cards": list(f.cards)})
+    return out
+
+
+def assumptions(*forces) -> tuple:
+    """The readings a result on these forces rests on: the leader table, if a name was used."""
+    return (leaders.ASSUMPTION,) if any(f.leader_name for f in forces) else ()
 
 
 def land_params(procedure: str, cards_help: str) -> tuple:
@@ -55,8 +82,8 @@ def land_params(procedure: str, cards_help: str) -> tuple:
                   low=0, high=MAX_UNITS, metavar="M"),
             Param(f"{side}_cavalry", "int", "how many of those units are cavalry",
                   low=0, high=MAX_UNITS, metavar="C"),
-            Param(f"{side}_leader", "int", "battle rating of the best leader (0: none)",
-                  low=0, high=MAX_LEADER, metavar="R"),
+            Param(f"{side}_leader", "leader", "the best leader: a battle rating (0: none) or "
+                  "a name", low=0, high=MAX_LEADER, choices=leaders.choices(), metavar="R|NAME"),
             Param(f"{side}_power", "choice", "the major power", choices=POWERS, metavar="POWER"),
             Param(f"{side}_cards", "cards", f"a card the {side} plays, repeatable: {cards_help}",
                   choices=names_for(procedure), flag=f"{side}-card", metavar="CARD[:POLICY]"),

@@ -15,7 +15,8 @@ from ..core.dice import convolve
 from ..core.engine import McOptions, Procedure, solve
 from ..errors import OddsError, check_bool, check_int
 from ..registry import Example, Param, Spec, register
-from .cards import POLICY_CODES, parse
+from . import leaders
+from .cards import POLICY_CODES, canonical, parse
 from .intercept_rules import settle
 
 TWO_DICE = convolve(np.r_[0, np.full(6, 1 / 6)], np.r_[0, np.full(6, 1 / 6)])  # index = total
@@ -44,7 +45,7 @@ def summarise(joint):
 def _rowers(cards, field, naval) -> int:
     """Policy code of Professional Rowers among `cards` (0: not held)."""
     code = 0
-    for spec in ([cards] if isinstance(cards, str) else cards):
+    for spec in cards:
         card, policy = parse(spec, field)
         if card.name != ROWERS:
             raise OddsError(f"{field}: {card.name!r} cannot be played on an interception or "
@@ -68,8 +69,8 @@ def interception(*, leader=0, cavalry=False, against_cavalry=False, naval=False,
     """
     if kind not in KINDS:
         raise OddsError(f"kind: {kind!r} is not allowed (allowed: {', '.join(KINDS)})")
-    leader = check_int("leader", leader, 0, MAX_LEADER)
     naval = check_bool("naval", naval)
+    best = leaders.leader("leader", leader, leaders.NAVAL if naval else leaders.ARMY)
     cavalry, against = check_bool("cavalry", cavalry), check_bool("against_cavalry", against_cavalry)
     if naval and (cavalry or against):
         raise OddsError("cavalry/against_cavalry: cavalry modifiers apply to land rolls only "
@@ -78,14 +79,16 @@ def interception(*, leader=0, cavalry=False, against_cavalry=False, naval=False,
         raise OddsError("cavalry and against_cavalry: the +1 is for an Ottoman stack, the -1 "
                         "for a non-Ottoman one (allowed: at most one of them)")
     target = check_int("succeeds_on", succeeds_on, 2, 20)
+    cards, other_cards = ([c] if isinstance(c, str) else list(c) for c in (cards, other_cards))
     mine, theirs = _rowers(cards, "cards", naval), _rowers(other_cards, "other_cards", naval)
     if mine and theirs:
         raise OddsError(f"other_cards: {ROWERS!r} is already held by the roller (each card "
                         "exists once in the deck)")
-    modifier = leader + cavalry - against
+    modifier = best.rating + cavalry - against
     mc = McOptions.make(trials, seed, precision, max_trials, threads, progress)
-    settings = {"leader": leader, "modifier": modifier, "succeeds_on": target, "naval": naval,
-                "cards": list(cards), "other_cards": list(other_cards)}
+    settings = {"leader": str(best), "modifier": modifier, "succeeds_on": target, "naval": naval,
+                "cards": [canonical(c, "cards") for c in cards],
+                "other_cards": [canonical(c, "other_cards") for c in other_cards]}
 
     def kernel_args():
         from .intercept_kernel import kernel_args
@@ -101,8 +104,9 @@ def interception(*, leader=0, cavalry=False, against_cavalry=False, naval=False,
 def _params() -> tuple:
     card = f"{ROWERS}[:always|if-needed] (naval only)"
     return (
-        Param("leader", "int", "the rolling stack's best battle (or naval) rating", low=0,
-              high=MAX_LEADER, metavar="R"),
+        Param("leader", "leader", "the rolling stack's best leader: a battle (or naval) rating "
+              "or a name", low=0, high=MAX_LEADER,
+              choices=leaders.choices() + leaders.choices(leaders.NAVAL), metavar="R|NAME"),
         Param("cavalry", "bool", "an Ottoman stack with cavalry (+1)"),
         Param("against_cavalry", "bool", "a non-Ottoman stack facing Ottoman cavalry (-1)"),
         Param("naval", "bool", "a naval roll: no cavalry modifiers, Professional Rowers allowed"),

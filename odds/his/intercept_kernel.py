@@ -3,10 +3,11 @@ import numpy as np
 from numba import njit
 
 from ..core.dice import inverse_cdf_table
+from ..core.jit import rule
 from ..core.rng import draw, seed_stream
 from .intercept_rules import settle
 
-_settle = njit(cache=True, inline="always")(settle)
+_settle = rule(settle)
 
 
 def kernel_args(two_dice, modifier, target, roller_policy, other_policy):

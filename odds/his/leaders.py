@@ -1,21 +1,61 @@
-"""Here I Stand army leaders by name, for pickers: (name, power, battle rating).
+"""Named Here I Stand leaders and their ratings, so players can say `suleiman` instead of 2.
 
-Only the battle rating matters to the odds (the best one on a side counts, RULES.md §1); the
-names let a player pick "Suleiman" instead of remembering "2". Command ratings are not used.
+Army leaders carry a battle rating, naval leaders a naval battle rating, as printed on their
+counters (the project's own table: a number given instead of a name always overrides it).
+A named leader is present even when rated 0 (Henry II, Dudley, John Frederick, Philip of
+Hesse): he can still be captured or displaced.
 """
+from __future__ import annotations
 
-LAND_LEADERS = (
-    ("Suleiman", "ottoman", 2),
-    ("Ibrahim Pasha", "ottoman", 1),
-    ("Charles V", "hapsburg", 2),
-    ("Duke of Alva", "hapsburg", 2),
-    ("Ferdinand", "hapsburg", 1),
-    ("Henry VIII", "england", 1),
-    ("Charles Brandon", "england", 1),
-    ("Francis I", "france", 1),
-    ("Henry II", "france", 1),
-    ("Montmorency", "france", 1),
-    ("John Frederick", "protestant", 1),
-    ("Philip of Hesse", "protestant", 1),
-    ("Maurice of Saxony", "protestant", 1),
-)
+from dataclasses import dataclass
+
+from ..config import MAX_LEADER
+from ..errors import OddsError, check_int
+
+# name: (power, battle rating)
+ARMY = {
+    "suleiman": ("ottoman", 2), "ibrahim-pasha": ("ottoman", 1),
+    "charles-v": ("hapsburg", 2), "duke-of-alva": ("hapsburg", 2), "ferdinand": ("hapsburg", 1),
+    "henry-viii": ("england", 1), "charles-brandon": ("england", 1), "dudley": ("england", 0),
+    "francis-i": ("france", 1), "montmorency": ("france", 1), "henry-ii": ("france", 0),
+    "maurice-of-saxony": ("protestant", 1), "john-frederick": ("protestant", 0),
+    "philip-of-hesse": ("protestant", 0),
+}
+NAVAL = {"barbarossa": ("ottoman", 2), "dragut": ("ottoman", 1), "andrea-doria": ("hapsburg", 2)}
+ASSUMPTION = "leader ratings from the project's table of leader counters (give a number to override)"
+
+
+@dataclass(frozen=True)
+class Leader:
+    """A side's best leader: rating, name (None when given as a number), present or not."""
+
+    rating: int
+    name: str | None = None
+
+    @property
+    def present(self) -> bool:
+        return self.name is not None or self.rating > 0
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.rating})" if self.name else str(self.rating)
+
+
+def leader(field: str, value, table=ARMY) -> Leader:
+    """A rating (0-6; 0 = no leader) or a leader's name from `table` (any case; 'suleiman (2)'
+    as the pickers show it is accepted too)."""
+    if isinstance(value, Leader):
+        return value
+    if isinstance(value, str) and not value.strip().lstrip("-").isdigit():
+        key = value.split("(")[0].strip().lower().replace(" ", "-").replace("_", "-")
+        if key not in table:
+            raise OddsError(f"{field}: unknown leader {value!r} (allowed: a rating 0 to "
+                            f"{MAX_LEADER} or {', '.join(table)})")
+        return Leader(table[key][1], key)
+    if isinstance(value, str):
+        value = int(value)
+    return Leader(check_int(field, value, 0, MAX_LEADER))
+
+
+def choices(table=ARMY) -> tuple:
+    """Names with ratings for help texts and pickers: ('suleiman (2)', ...)."""
+    return tuple(f"{name} ({rating})" for name, (_, rating) in table.items())

@@ -41,12 +41,17 @@ from ..core.result import Result
 from ..config import MAX_LEADER, MAX_SHIPS
 from ..errors import OddsError, check_bool, check_choice, check_int
 from .cards import AfterRoll, Card, Side, parse, play, register
-from .field import needs_help
 from ..registry import Example, Param, Spec, register as register_procedure
-from .cards import CARDS, POLICIES
+from . import leaders
+from .cards import CARDS, POLICIES, canonical
+from .leaders import Leader
 from .forces import POWERS
+from .naval_rules import five_share, needs_help, outcome_index, settle_grid
+from .sequence import after_roll
 
 LOCATIONS = ("mediterranean", "atlantic")
+VQ_POWERS = ("ottoman", "spain", "england", "france", "papacy", "protestants", "other")
+GALLEASSES = "Galleasses as +3 dice hitting on 5-6 is a reading; change with dice_per galleasses=N"
 CORSAIR = "corsair"
 PORT = "port"
 
@@ -60,8 +65,10 @@ def _after_card(name, count):
 
 
 # Defaults only: naval.py sets each card's dice and threshold from the ruleset after `play`.
-register(Card("galleasses", "after", ("naval",), _after_card("galleasses", 3)))
-register(Card("professional-rowers", "after", ("naval",), _after_card("professional-rowers", 3)))
+register(Card("galleasses", "after", ("naval",), _after_card("galleasses", 3),
+              "after the roll: +3 dice (Mediterranean only)"))
+register(Card("professional-rowers", "after", ("naval",), _after_card("professional-rowers", 3),
+              "after the roll: +3 dice at sea; +2 / -2 on an interception roll"))
 
 
 # --- rulesets --------------------------------------------------------------------------------
@@ -82,6 +89,8 @@ class Ruleset:
     hits_per_corsair: int = 1
     cards: tuple = ()
     race_built: str | None = None  # the ship type that ignores 5s in the Atlantic
+    powers: tuple = POWERS  # the game's names of the major powers
+    assumptions: tuple = ()  # numbers of this ruleset that are readings, not rule text
 
     def __post_init__(self):
         object.__setattr__(self, "dice_per", MappingProxyType(dict(self.dice_per)))
@@ -132,7 +141,11 @@ RULESETS = {
         "vq", ("galley", "galleon", "race_built"),
         {"galley": 2, "galleon": 2, "race_built": 2, CORSAIR: 1, PORT: 1,
          "galleasses": 3, "arquebusiers": 2},
-        {"galleasses": 5}, cards=("galleasses", "arquebusiers"), race_built="race_built"),
+        {"galleasses": 5}, cards=("galleasses", "arquebusiers"), race_built="race_built",
+        powers=VQ_POWERS,
+        assumptions=("Virgin Queen dice per ship are a reading (the sources omit the table): 2 "
+                     "per galley, galleon and race-built galleon, 1 per corsair, +1 in a port; "
+                     "change them with dice_per",)),
     "his": Ruleset(
         "his", ("squadron",),
         {"squadron": 2, CORSAIR: 1, PORT: 1, "janissaries": 4, "professional-rowers": 3,
@@ -162,10 +175,11 @@ class Fleet:
     leader: int = 0
     power: str = "other"
     cards: tuple = ()
+    leader_name: str | None = None
 
     @classmethod
     def make(cls, side, rules: Ruleset, ships, corsairs=0, leader=0, power="other", cards=()):
-        power = check_choice(f"{side}_power", power, POWERS)
+        power = check_choice(f"{side}_power", power, rules.powers)
         counts = {}
         for kind, n in ships.items():
             n = check_int(f"{side}_{_plural(kind)}", n, 0, MAX_SHIPS)
@@ -183,10 +197,11 @@ class Fleet:
         if corsairs and power != "ottoman":
             raise OddsError(f"{side}_corsairs: {corsairs} for the {power} side "
                             f"(allowed: only the ottoman side has corsairs)")
-        leader = check_int(f"{side}_leader", leader, 0, MAX_LEADER)
+        best = leaders.leader(f"{side}_leader", leader, leaders.NAVAL)
         if isinstance(cards, str):
             cards = (cards,)
-        return cls(side, counts, corsairs, leader, power, tuple(cards))
+        cards = tuple(canonical(c, f"{side}_cards") for c in cards)
+        return cls(side, counts, corsairs, best.rating, power, cards, best.name)
 
     @property
     def n_ships(self) -> int:
@@ -226,6 +241,11 @@ class Battle:
     def shape(self):
         return (4, self.a_ships + 1, self.d_ships + 1, self.a_corsairs + 1, self.d_corsairs + 1)
 
+    @property
+    def table(self) -> np.ndarray:
+        """settle_table of this battle."""
+        return settle_table(self)
+
 
 def setup(att: Fleet, dfn: Fleet, rules: Ruleset, location: str, port: bool) -> Battle:
     """Count dice, apply the cards in game order and fix their numbers from the ruleset."""
@@ -258,41 +278,11 @@ def setup(att: Fleet, dfn: Fleet, rules: Ruleset, location: str, port: bool) -> 
                   rules.hits_per_ship, rules.hits_per_corsair)
 
 
-# --- the rule, once (numpy ufuncs: scalars or arrays; compiled by numba for the kernel) -------
-
-def take(hits, ships, corsairs, lost, k, kc):
-    """(ships sunk, corsairs sunk) by `hits` on a fleet; `lost` is True for the battle's loser."""
-    sunk = np.minimum(ships, hits // k)
-    left = hits - k * sunk
-    gone = sunk == ships
-    cors = np.minimum(corsairs, left // kc) * gone
-    return sunk + ((sunk < ships) & lost & (left > 0)), cors
-
-
-def settle(win, ha, hd, more, sa, sd, ca, cd, k, kc):
-    """(code, attacker ships lost, defender ships lost, attacker corsairs, defender corsairs).
-
-    `win`: the attacker won; `ha`/`hd`: the hits each side takes as casualties; `more`: the
-    attacker rolled more dice (for the both-destroyed rule). Written with ufuncs and
-    comparisons only, so numpy arrays and scalars read it alike.
-    """
-    a_sunk, a_cors = take(ha, sa, ca, win == 0, k, kc)
-    d_sunk, d_cors = take(hd, sd, cd, win != 0, k, kc)
-    both = (a_sunk == sa) & (a_cors == ca) & (d_sunk == sd) & (d_cors == cd)
-    keep_a = both & (more != 0)
-    keep_d = both & (more == 0)
-    return ((win != 0) + 2 * both, a_sunk - (keep_a & (sa > 0)), d_sunk - (keep_d & (sd > 0)),
-            a_cors - (keep_a & (sa == 0)), d_cors - (keep_d & (sd == 0)))
-
+# --- the casualty rule: naval_rules.py; its table, cached ------------------------------------
 
 @lru_cache(maxsize=256)
 def _settle_table(sa, sd, ca, cd, k, kc):
-    cap_a, cap_d = k * sa + kc * ca, k * sd + kc * cd
-    win, more, ha, hd = np.meshgrid([0, 1], [0, 1], np.arange(cap_a + 1), np.arange(cap_d + 1),
-                                    indexing="ij")
-    out = settle(win, ha, hd, more, sa, sd, ca, cd, k, kc)
-    shape = (4, sa + 1, sd + 1, ca + 1, cd + 1)
-    table = np.ravel_multi_index(tuple(np.asarray(x, np.int64) for x in out), shape)
+    table = settle_grid(sa, sd, ca, cd, k, kc)
     table.setflags(write=False)
     return table
 
@@ -307,20 +297,7 @@ def settle_table(b) -> np.ndarray:
                          b.hits_per_ship, b.hits_per_corsair)
 
 
-def outcome_index(table, ah, dh, af, df, adice, ddice, ra, rd, cap_a, cap_d):
-    """Joint cell of each roll: race-built cancel up to `ra`/`rd` enemy 5s for casualties
-    only (the winner, more hits with ties to the defender, counts every hit)."""
-    ha = np.minimum(dh - np.minimum(ra, df), cap_a)
-    hd = np.minimum(ah - np.minimum(rd, af), cap_d)
-    return table[(ah > dh) * 1, (adice > ddice) * 1, ha, hd]
-
-
 # --- exact engine ----------------------------------------------------------------------------
-
-def five_share(threshold: int) -> float:
-    """P(a hit is a 5) for a die hitting on `threshold`+ (0 when 5 is not a hit)."""
-    return 1.0 / (7 - threshold) if threshold <= 5 else 0.0
-
 
 @lru_cache(maxsize=4096)
 def hits_fives(n: int, threshold: int = 5, fives: bool = True) -> np.ndarray:
@@ -348,26 +325,11 @@ def _merge(cols, p):
 
 
 def _after(cols, p, card: AfterRoll, is_attacker: bool, fives: bool):
-    """Expand rows (ah, dh, af, df, adice, ddice) by one after-roll card under its policy."""
-    ah, dh = cols[0], cols[1]
+    """Rows (ah, dh, adice, ddice, af, df) after one after-roll card under its policy, merged."""
     table = hits_fives(card.count, card.threshold, fives)
-    hh, ff = np.nonzero(table)
-    w = table[hh, ff]
-    plays = np.ones(len(p), bool) if card.policy == "always" else needs_help(is_attacker, ah, dh)
-    # rows that play get every (h, f) of the card; the others one row with weight 1
-    rep_play = np.repeat(np.nonzero(plays)[0], len(w))
-    idle = np.nonzero(~plays)[0]
-    rows = np.concatenate([rep_play, idle])
-    add_h = np.concatenate([np.tile(hh, plays.sum()), np.zeros(len(idle), int)])
-    add_f = np.concatenate([np.tile(ff, plays.sum()), np.zeros(len(idle), int)])
-    add_n = np.concatenate([np.full(len(rep_play), card.count), np.zeros(len(idle), int)])
-    weight = np.concatenate([np.tile(w, plays.sum()), np.ones(len(idle))])
-    new = [c[rows] for c in cols]
-    i = 0 if is_attacker else 1
-    new[i] = new[i] + add_h
-    new[2 + i] = new[2 + i] + add_f
-    new[4 + i] = new[4 + i] + add_n
-    return _merge(new, p[rows] * weight)
+    needed = needs_help(is_attacker, cols[0], cols[1])
+    cols, p, _ = after_roll(cols, p, card, table, 0 if is_attacker else 1, needed)
+    return _merge(cols, p)
 
 
 def exact_joint(b: Battle) -> np.ndarray:
@@ -380,12 +342,13 @@ def exact_joint(b: Battle) -> np.ndarray:
     ah, dh = np.repeat(ia, len(idd)), np.tile(idd, len(ia))
     af, df = np.repeat(ja, len(idd)), np.tile(jd, len(ia))
     p = np.outer(pa[ia, ja], pd[idd, jd]).ravel()
-    cols = [ah, dh, af, df, np.full(len(p), b.a_dice), np.full(len(p), b.d_dice)]
+    cols = [ah, dh, np.full(len(p), b.a_dice), np.full(len(p), b.d_dice), af, df]
     for card in b.a_after:
         cols, p = _after(cols, p, card, True, a_fives)
     for card in b.d_after:
         cols, p = _after(cols, p, card, False, d_fives)
-    index = outcome_index(settle_table(b), *cols, b.a_race, b.d_race, *b.caps)
+    ah, dh, adice, ddice, af, df = cols
+    index = outcome_index(b.table, ah, dh, af, df, adice, ddice, b.a_race, b.d_race, *b.caps)
     return np.bincount(index, weights=p, minlength=int(np.prod(b.shape))).reshape(b.shape)
 
 
@@ -432,6 +395,16 @@ class NavalResult(Result):
 
 # --- public function -------------------------------------------------------------------------
 
+def _assumptions(rules: Ruleset, *fleets) -> tuple:
+    """The readings a naval answer rests on: the ruleset's, Galleasses' dice, the leaders."""
+    out = rules.assumptions
+    if any(c.startswith("galleasses") for f in fleets for c in f.cards):
+        out += (GALLEASSES,)
+    if any(f.leader_name for f in fleets):
+        out += (leaders.ASSUMPTION,)
+    return out
+
+
 def _kernel_args(b):
     from .naval_kernel import kernel_args
 
@@ -473,11 +446,13 @@ def naval_battle(*, attacker_galleys=0, attacker_galleons=0, attacker_race_built
     b = setup(att, dfn, rules, location, port)
     settings = {"ruleset": rules.name, "location": location, "port": port,
                 "attacker_power": att.power, "defender_power": dfn.power,
+                "attacker_leader": str(Leader(att.leader, att.leader_name)),
+                "defender_leader": str(Leader(dfn.leader, dfn.leader_name)),
                 "attacker_cards": list(att.cards), "defender_cards": list(dfn.cards),
                 "attacker_dice": b.a_dice, "defender_dice": b.d_dice, **rules.numbers()}
     proc = Procedure(f"{rules.name}.naval", b.shape, lambda j: summarise(j, port), "attacker_win",
                      lambda: exact_joint(b), ("odds.his.naval_kernel", "naval_lane"),
-                     lambda: _kernel_args(b), settings, NavalResult)
+                     lambda: _kernel_args(b), settings, NavalResult, _assumptions(rules, att, dfn))
     return solve(proc, method, mc)
 
 
@@ -501,9 +476,11 @@ def naval_params(ruleset: str) -> tuple:
                       high=MAX_SHIPS, metavar="N") for kind in SHIP_KEYWORDS[ruleset]]
         out += [Param(f"{side}_corsairs", "int", "corsairs (Ottoman only)", low=0, high=MAX_SHIPS,
                       metavar="N"),
-                Param(f"{side}_leader", "int", "rating of the best naval leader (0: none)", low=0,
-                      high=MAX_LEADER, metavar="R"),
-                Param(f"{side}_power", "choice", "the major power", choices=POWERS, metavar="POWER"),
+                Param(f"{side}_leader", "leader", "the best naval leader: a rating (0: none) or "
+                      "a name", low=0, high=MAX_LEADER, choices=leaders.choices(leaders.NAVAL),
+                      metavar="R|NAME"),
+                Param(f"{side}_power", "choice", "the major power", choices=rules.powers,
+                      metavar="POWER"),
                 Param(f"{side}_cards", "cards", f"a card the {side} plays, repeatable: "
                       f"{_card_help(rules)}", choices=rules.cards, flag=f"{side}-card",
                       metavar="CARD[:POLICY]")]
@@ -536,7 +513,7 @@ VQ_SPEC = register_procedure(Spec(
     examples=(
         Example("race-built atlantic", dict(attacker_race_built=3, attacker_leader=1,
                                             attacker_power="england", defender_galleons=4,
-                                            defender_power="hapsburg", location="atlantic"),
+                                            defender_power="spain", location="atlantic"),
                 "Virgin Queen naval combat in the Atlantic: 3 English race-built galleons + "
                 "leader 1 attack 4 Spanish galleons", demo=True),
         Example("4v4 galleys", dict(attacker_galleys=4, defender_galleys=4,

@@ -4,25 +4,33 @@ Pools: 0 the attacker's main roll, 1 the defender's, then the after-roll cards i
 (the attacker's first). A pool's hits come from one word (inverse CDF over its dice); where
 the enemy has race-built galleons that cancel 5s, a second word splits the hits into 5s and
 others (Binomial(hits, P(a hit is a 5)), one table row per hit count). The casualty rule is
-not re-coded here: naval.settle_table evaluates naval.settle for every (winner, who rolled
-more dice, hits on each side) and the kernel looks the joint cell up with
-naval.outcome_index, compiled, as the exact engine does with numpy arrays. Table width, which
-sides' 5s matter and the number of after-roll pools are compile-time (core.rng.static).
+not re-coded here: naval_rules.settle_grid evaluates naval_rules.settle for every (winner,
+who rolled more dice, hits on each side) and the kernel looks the joint cell up with
+naval_rules.outcome_index, compiled, as the exact engine does with numpy arrays; whether an
+after-roll card is played comes from sequence_kernel.after_roll. Table width and which
+sides' 5s matter are compile-time (core.rng.static); the after-roll pools are read at run time.
 """
+from collections import namedtuple
 from math import comb
 
 import numpy as np
 from numba import njit
 
 from ..core.dice import binomial_pmf, inverse_cdf_table
+from ..core.jit import rule
 from ..core.rng import draw, seed_stream, static
-from .field import needs_help
-from .naval import five_share, outcome_index, settle_table
+from .cards import NO_CARD, POLICY_CODES
+from .naval_rules import five_share, needs_help, outcome_index
+from .sequence_kernel import after_roll
 
-_needs = njit(cache=True, inline="always")(needs_help)
-_outcome = njit(cache=True, inline="always")(outcome_index)
+_needs = rule(needs_help)
+_outcome = rule(outcome_index)
 
-POLICY_CODES = {"always": 1, "if-needed": 2}
+# pool p: its inverse-CDF row of hits, rows of fives given h hits, owner (0 attacker, 1
+# defender), policy code, dice; pools 0 and 1 are the main rolls, then the after-roll cards
+Pools = namedtuple("Pools", ["hit_t", "hit_b", "five_t", "five_b", "owner", "policy", "ndice"])
+# race-built galleons cancelling enemy 5s, hits that wipe a fleet out, naval.settle_table
+Settle = namedtuple("Settle", ["ra", "rd", "cap_a", "cap_d", "table"])
 
 
 def _binomial_q(h, q):
@@ -31,8 +39,8 @@ def _binomial_q(h, q):
 
 
 def kernel_args(b):
-    """(literals, pool arrays, outcome table and scalars) for naval_kernel from a naval.Battle."""
-    pools = [(0, 0, b.a_dice, 5), (1, 0, b.d_dice, 5)]
+    """(mode literals, Pools, Settle) for naval_lane from a naval.Battle."""
+    pools = [(0, NO_CARD, b.a_dice, 5), (1, NO_CARD, b.d_dice, 5)]
     pools += [(0, POLICY_CODES[c.policy], c.count, c.threshold) for c in b.a_after]
     pools += [(1, POLICY_CODES[c.policy], c.count, c.threshold) for c in b.d_after]
     top = max(n for _, _, n, _ in pools)
@@ -49,16 +57,17 @@ def kernel_args(b):
     owner, policy, ndice = (np.array(x, dtype=np.int64) for x in list(zip(*pools))[:3])
     fives = (1 if b.d_race else 0) + (2 if b.a_race else 0)  # bit 0: attacker's 5s matter
     cap_a, cap_d = b.caps
-    return ((static(width), static(fives), static(len(pools) - 2)), hit_t, hit_b, five_t, five_b, owner, policy, ndice,
-            b.a_race, b.d_race, cap_a, cap_d, settle_table(b))
+    return ((static(width), static(fives)),
+            Pools(hit_t, hit_b, five_t, five_b, owner, policy, ndice),
+            Settle(b.a_race, b.d_race, cap_a, cap_d, b.table))
 
 
 @njit(cache=True, nogil=True)
-def naval_lane(modes, hit_t, hit_b, five_t, five_b, owner, policy, ndice,
-               ra, rd, cap_a, cap_d, table, seed, first_chunk, chunk_trials, out, lane):
+def naval_lane(modes, pools, settle, seed, first_chunk, chunk_trials, out, lane):
     """One lane of the runner: one count per battle in out[lane, code, a ships, d ships,
-    a corsairs, d corsairs] (modes: table width, whose 5s matter, after-roll pools)."""
-    width, fives, afters = len(modes[0]), len(modes[1]), len(modes[2])
+    a corsairs, d corsairs] (modes: table width, whose 5s matter)."""
+    width, fives = len(modes[0]), len(modes[1])
+    hit_t, hit_b, five_t, five_b, ndice = pools.hit_t, pools.hit_b, pools.five_t, pools.five_b, pools.ndice
     hist = np.zeros(out[lane].size, dtype=np.int64)
     a_row, a_base, d_row, d_base = hit_t[0], hit_b[0], hit_t[1], hit_b[1]
     for c in range(lane, len(chunk_trials), out.shape[0]):
@@ -74,22 +83,24 @@ def naval_lane(modes, hit_t, hit_b, five_t, five_b, owner, policy, ndice,
                 df, st = draw(st, five_t[1, dh], five_b[1, dh], width)
             adice = ndice[0]
             ddice = ndice[1]
-            if afters:
-                for p in range(2, 2 + afters):
-                    att = owner[p] == 0
-                    if policy[p] == 1 or _needs(att, ah, dh):
-                        h, st = draw(st, hit_t[p], hit_b[p], width)
-                        if att:
-                            ah += h
-                            adice += ndice[p]
-                            if fives & 1:
-                                f, st = draw(st, five_t[p, h], five_b[p, h], width)
-                                af += f
-                        else:
-                            dh += h
-                            ddice += ndice[p]
-                            if fives & 2:
-                                f, st = draw(st, five_t[p, h], five_b[p, h], width)
-                                df += f
-            hist[_outcome(table, ah, dh, af, df, adice, ddice, ra, rd, cap_a, cap_d)] += 1
+            for p in range(2, len(ndice)):  # after-roll pools, in play order
+                att = pools.owner[p] == 0
+                h, played, st = after_roll(st, pools.policy[p], _needs(att, ah, dh), hit_t[p],
+                                           hit_b[p], width)
+                if not played:
+                    continue
+                if att:
+                    ah += h
+                    adice += ndice[p]
+                    if fives & 1:
+                        f, st = draw(st, five_t[p, h], five_b[p, h], width)
+                        af += f
+                else:
+                    dh += h
+                    ddice += ndice[p]
+                    if fives & 2:
+                        f, st = draw(st, five_t[p, h], five_b[p, h], width)
+                        df += f
+            hist[_outcome(settle.table, ah, dh, af, df, adice, ddice, settle.ra, settle.rd, settle.cap_a,
+                          settle.cap_d)] += 1
     out[lane] = hist.reshape(out[lane].shape)

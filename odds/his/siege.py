@@ -30,13 +30,14 @@ import numpy as np
 from ..core.engine import McOptions, Procedure, solve
 from ..core.result import Result
 from ..errors import OddsError, check_int
-from .assault import check_seed_cards, check_settings, first_roll, forces, infantry_left, resolve, succeeds
-from ..registry import Example, Param, Spec, register
-from .assault import setting_params
-from .cards import Side, help_for, names_for, parse, play
-from .forces import land_params
-from .field import play_after, setup
 from ..config import MAX_ASSAULTS
+from ..registry import Example, Param, Spec, register
+from .assault import check_seed_cards, check_settings, forces, rows_after, setting_params
+from .assault_rules import infantry_left, resolve, succeeds
+from .cards import Side, help_for, names_for, parse, play
+from .field import setup
+from .forces import assumptions, land_params, settings as force_settings
+from .leaders import leader
 
 FIRST_ONLY = ("mercenaries-grow-restless", "mercenaries-bribed")
 
@@ -49,6 +50,12 @@ class Plan:
     add: tuple  # units the every-assault cards add to (attacker, defender) before each later assault
     artillery: object  # the Siege Artillery AfterRoll entry, or None
     artillery_every: bool
+
+    def start(self):
+        """The state before the first assault: (infantry, cavalry each side, artillery in hand)."""
+        a0, d0 = self.sides[0]
+        return (a0.units - a0.cavalry, a0.cavalry, d0.units - d0.cavalry, d0.cavalry,
+                int(self.artillery is not None))
 
 
 def plan(att, dfn, every_a, every_d, leader, allowed) -> Plan:
@@ -98,22 +105,10 @@ def transition(p: Plan, phase, state, cavalry_first, codec):
     """One assault from `state`: (absorbed[end, attacker losses], next-state codes, their p)."""
     ai, ac, di, dc, art = (int(x) for x in state)
     ta, td = p.sides[phase]
-    a = _at(ta, ai, ac)
+    a = _at(ta, ai, ac, [p.artillery] if art else [])
     d = _at(td, di, dc)
     ua, ud = a.units, d.units
-    ah, dh, _, _, pr = first_roll(a, d, cavalry_first)
-    played = np.zeros(len(pr), bool)
-    if art:
-        plays = np.ones(len(pr), bool)
-        if p.artillery.policy != "always":
-            plays = ~succeeds(ah, dh, ua, ud)
-        zero = np.zeros(plays.sum(), int)
-        fired = play_after((ah[plays], dh[plays], zero, zero, pr[plays]),
-                           _at(ta, ai, ac, [replace(p.artillery, policy="always")]), True)
-        ah = np.concatenate([ah[~plays], fired[0]])
-        dh = np.concatenate([dh[~plays], fired[1]])
-        pr = np.concatenate([pr[~plays], fired[4]])
-        played = np.arange(len(pr)) >= (~plays).sum()
+    (ah, dh, _, _, pr), played = rows_after(a, d, cavalry_first)
     won = succeeds(ah, dh, ua, ud)
     _, al, dl = resolve(ah, dh, ua, ud)
     sa, sd = ua - al, ud - dl
@@ -133,18 +128,12 @@ def max_losses(p: Plan, assaults):
     return a0.units + (assaults - 1) * p.add[0]
 
 
-def initial_state(p: Plan):
-    a0, d0 = p.sides[0]
-    return (a0.units - a0.cavalry, a0.cavalry, d0.units - d0.cavalry, d0.cavalry,
-            int(p.artillery is not None))
-
-
 def exact_joint(p: Plan, assaults, cavalry_first):
     """Markov chain over the states before each assault (after the first, which has its own
     cards): breadth-first search of the states reachable in K assaults, a dense transition
     matrix, K vector-matrix products. Losses so far follow from the state and the step."""
     codec = Codec(p, assaults)
-    first = transition(p, 0, initial_state(p), cavalry_first, codec)
+    first = transition(p, 0, p.start(), cavalry_first, codec)
     rows, depth, frontier = {}, 1, set(first[1].tolist())
     seen = set(frontier)
     while frontier and depth < assaults:  # states before assault `depth` + 1 (0-based `depth`)
@@ -243,10 +232,10 @@ def siege(attacker, defender, *, assaults, attacker_mercenaries=0, attacker_cava
     cavalry_first, allowed = check_settings(casualties, allow_bribed_surprise)
     mc = McOptions.make(trials, seed, precision, max_trials, threads, progress)
     p = plan(att, dfn, tuple(attacker_cards_every), tuple(defender_cards_every),
-             int(attacker_leader), allowed)
-    settings = {"assaults": assaults, "attacker_power": att.power, "defender_power": dfn.power,
-                "attacker_cards": list(att.cards), "attacker_cards_every": list(attacker_cards_every),
-                "defender_cards": list(dfn.cards), "defender_cards_every": list(defender_cards_every),
+             leader("attacker_leader", attacker_leader).rating, allowed)
+    settings = {"assaults": assaults, **force_settings(att, dfn),
+                "attacker_cards_every": list(attacker_cards_every),
+                "defender_cards_every": list(defender_cards_every),
                 "gout_first_assault": gout is not None, "casualties": casualties,
                 "allow_bribed_surprise": allow_bribed_surprise,
                 "siege_artillery_if_needed": "played whenever the assault would otherwise fail",
@@ -255,7 +244,8 @@ def siege(attacker, defender, *, assaults, attacker_mercenaries=0, attacker_cava
     proc = Procedure("his.siege", (3, assaults, max_losses(p, assaults) + 1), summarise,
                      "captured", lambda: exact_joint(p, assaults, cavalry_first),
                      ("odds.his.siege_kernel", "siege_lane"),
-                     lambda: _kernel_args(p, assaults, cavalry_first), settings, SiegeResult)
+                     lambda: _kernel_args(p, assaults, cavalry_first), settings, SiegeResult,
+                     assumptions(att, dfn))
     return solve(proc, method, mc)
 
 

@@ -2,9 +2,9 @@
 
 Outcome joint: ``joint[win, attacker_losses, defender_losses]``. On a win the attacker loses
 exactly its skulls and its sacrifice, so P(win while losing at most k to skulls and
-sacrifice) is a cumulative sum of ``joint[1]``. `resolve` states the rule once: it builds
-`outcome_table` (the joint cell of every attack x skulls x defense), which the exact engine
-weights by probability and the Monte Carlo kernel (kernel.py) counts into.
+sacrifice) is a cumulative sum of ``joint[1]``. `rules.resolve` states the rule once: it
+builds `outcome_table` (the joint cell of every attack x skulls x defense), which the exact
+engine weights by probability and the Monte Carlo kernel (kernel.py) counts into.
 
 Defense totals are capped at ``cap = (largest attack) + warbands + 1``: every defense at or
 above the cap beats any attack plus any sacrifice, so all of them give the same outcome.
@@ -20,36 +20,14 @@ from ..core.engine import McOptions, Procedure, solve
 from ..core.result import Result
 from ..errors import OddsError, check_bool, check_choice, check_int
 from .dice import attack_pmf, defense_values
+from ..config import MAX_DEFENDERS, MAX_DICE, MAX_WARBANDS
 from ..registry import Example, Param, Spec, register
 from .plans import EDITIONS, PLANS, Setup, apply_plans
-from ..config import MAX_DEFENDERS, MAX_DICE, MAX_WARBANDS
+from .rules import outcome_grid
 
 TITLES = {"none": 0, "oathkeeper": 1, "usurper": 2, "imperial": 1}
 IMPERIAL_TITLE = ("always", "chancellor-oathkeeper")
 PAWN_AND_FAVOR_DICE = 2
-
-
-def resolve(attack, skulls, defense, warbands, defender_loss, sac_cap, max_defense, committed):
-    """(win, attacker losses, defender losses) of one campaign (scalars or arrays; the kernel's too).
-
-    Each skull kills one warband. `committed` False (Law of Oath): after both rolls the
-    attacker sacrifices exactly defense - attack + 1 warbands if that is at most what is left
-    and at most `sac_cap`, else nothing. `committed` True (New Foundations): after its own
-    roll the attacker commits min(what would beat the largest possible defense, what is
-    left, `sac_cap`). Wins only if attack + sacrifice > defense; the loser kills half its
-    army rounded down; the defender loses `defender_loss` warbands if it loses.
-    """
-    killed = np.minimum(skulls, warbands)
-    left = warbands - killed
-    if committed:
-        sac = np.minimum(np.minimum(np.maximum(max_defense - attack + 1, 0), left), sac_cap)
-        win = 1 * (attack + sac > defense)
-    else:
-        needed = np.maximum(defense - attack + 1, 0)
-        win = 1 * ((needed <= left) & (needed <= sac_cap))
-        sac = needed * win
-    lost = 1 - win
-    return win, killed + sac + lost * ((left - sac) // 2), win * defender_loss
 
 
 @dataclass(frozen=True)
@@ -61,7 +39,20 @@ class Rules:
     defenders: int
     defender_loss: int  # warbands the defender loses if it loses (0 for bandits)
     sac_cap: int
-    committed: bool
+    commit_quantile: float | None  # New Foundations: commit to beat this quantile of defense
+
+    @property
+    def committed(self) -> bool:
+        """New Foundations: the sacrifice is committed before the defense roll."""
+        return self.commit_quantile is not None
+
+    @cached_property
+    def commit_to(self) -> int:
+        """The defense total a New Foundations attacker commits to beat: the smallest total
+        at or above which the defense falls with probability `commit_quantile` (0 in Law)."""
+        if not self.committed:
+            return 0
+        return int(np.searchsorted(np.cumsum(self.defense_pmf), self.commit_quantile - 1e-12))
 
     @cached_property
     def attack(self) -> np.ndarray:
@@ -83,25 +74,24 @@ class Rules:
     def shape(self) -> tuple:
         return (2, self.warbands + 1, self.defender_loss + 1)
 
+    @cached_property
+    def outcomes(self) -> np.ndarray:
+        """outcome_table of these rules."""
+        return outcome_table(self)
+
 
 def outcome_table(r: Rules) -> np.ndarray:
     """T[attack, skulls, defense]: the flat index into the joint of that roll's outcome.
 
     The exact engine weights it by the roll's probability; the kernel counts into it.
     """
-    d_pmf = r.defense_pmf
-    max_defense = int(np.flatnonzero(d_pmf)[-1]) if r.committed else 0
-    return _outcome_grid(*r.attack.shape, len(d_pmf), r.warbands, r.defender_loss, r.sac_cap,
-                         max_defense, r.committed)
+    return _outcome_grid(*r.attack.shape, len(r.defense_pmf), r.warbands, r.defender_loss,
+                         r.sac_cap, r.commit_to, r.committed)
 
 
 @lru_cache(maxsize=4096)
-def _outcome_grid(a_top, k_top, d_top, warbands, defender_loss, sac_cap, max_defense, committed):
-    a = np.arange(a_top)[:, None, None]
-    k = np.arange(k_top)[None, :, None]
-    d = np.arange(d_top)[None, None, :]
-    win, al, dl = resolve(a, k, d, warbands, defender_loss, sac_cap, max_defense, committed)
-    out = (win * (warbands + 1) + al) * (defender_loss + 1) + dl
+def _outcome_grid(*key):
+    out = outcome_grid(*key)
     out.setflags(write=False)
     return out
 
@@ -109,7 +99,7 @@ def _outcome_grid(a_top, k_top, d_top, warbands, defender_loss, sac_cap, max_def
 def exact_joint(r: Rules) -> np.ndarray:
     """The joint outcome distribution: attack x skulls x defense, resolved on a grid."""
     weight = r.attack[:, :, None] * r.defense_pmf[None, None, :]
-    index = outcome_table(r)
+    index = r.outcomes
     return np.bincount(index.ravel(), weights=weight.ravel(), minlength=np.prod(r.shape)).reshape(r.shape)
 
 
@@ -189,21 +179,40 @@ def target_dice(sites=(), relics=(), banners=(), pawn_and_favor=False, title="no
     return total + bonus
 
 
-def parse_sacrifice(policy) -> int | None:
-    """'as-needed' -> None (no limit), 'never' -> 0, 'at-most:K' -> K (any case)."""
-    policy = policy.strip().lower() if isinstance(policy, str) else policy
-    if policy == "as-needed":
+COMMIT_QUANTILE = 0.5  # New Foundations default: commit what beats the median defense
+SACRIFICE_POLICIES = "as-needed, never, at-most:K (K >= 0), to-beat:P (new-foundations, P 1-100)"
+
+
+def parse_sacrifice(policy, edition="law") -> tuple[int | None, float | None]:
+    """(cap, commit quantile) of a sacrifice policy (any case).
+
+    Law of Oath: 'as-needed' sacrifices what the rolls need, 'never' nothing, 'at-most:K' the
+    need if it is at most K. New Foundations (committed before the defense roll): 'as-needed'
+    commits what beats the median defense total, 'at-most:K' the same capped at K,
+    'to-beat:P' what beats the defense total at its P-th percentile (100: every possible
+    defense), 'never' nothing.
+    """
+    text = policy.strip().lower() if isinstance(policy, str) else None
+    name, _, arg = (text or "").partition(":")
+    quantile = COMMIT_QUANTILE if edition == "new-foundations" else None
+    number = _whole(arg)
+    if text in ("as-needed", "never"):
+        return (0 if text == "never" else None), quantile
+    if name == "at-most" and number is not None and number >= 0:
+        return number, quantile
+    if name == "to-beat" and number is not None and 1 <= number <= 100:
+        if quantile is None:
+            raise OddsError(f"sacrifice: {policy!r} commits before the defense roll, which only "
+                            "the new-foundations edition does (allowed: as-needed, never, at-most:K)")
+        return None, number / 100
+    raise OddsError(f"sacrifice: {policy!r} is not a policy (allowed: {SACRIFICE_POLICIES})")
+
+
+def _whole(text: str) -> int | None:
+    try:
+        return int(text)
+    except ValueError:
         return None
-    if policy == "never":
-        return 0
-    if isinstance(policy, str) and policy.startswith("at-most:"):
-        try:
-            k = int(policy[len("at-most:"):])
-        except ValueError:
-            k = -1
-        if k >= 0:
-            return k
-    raise OddsError(f"sacrifice: {policy!r} is not a policy (allowed: as-needed, never, at-most:K with K >= 0)")
 
 
 def make_rules(warbands, attack_dice, defense, defenders, bandits, sacrifice, plans, edition) -> Rules:
@@ -211,10 +220,10 @@ def make_rules(warbands, attack_dice, defense, defenders, bandits, sacrifice, pl
     for field, n in (("attack dice after plans", setup.attack_dice), ("defense dice after plans", setup.defense_dice)):
         if n > MAX_DICE:
             raise OddsError(f"{field}: {n} is out of range (allowed: 0 to {MAX_DICE})")
-    caps = [c for c in (parse_sacrifice(sacrifice), setup.sacrifice_cap) if c is not None]
+    cap, quantile = parse_sacrifice(sacrifice, edition)
+    caps = [c for c in (cap, setup.sacrifice_cap) if c is not None]
     sac_cap = min([warbands] + caps)
-    return Rules(warbands, setup, defenders, 0 if bandits else defenders // 2, sac_cap,
-                 edition == "new-foundations")
+    return Rules(warbands, setup, defenders, 0 if bandits else defenders // 2, sac_cap, quantile)
 
 
 def _kernel_args(r: Rules):
@@ -236,9 +245,11 @@ def campaign(warbands, *, attack_dice=None, defense_dice=None, sites=(), relics=
     defender's `title`: none, oathkeeper, usurper, imperial; setting `imperial_title`:
     'always' (seed) or 'chancellor-oathkeeper' (printed rule, with `chancellor_oathkeeper`)).
     `defenders`: defending warbands (bandits if `bandits`, which never die). `sacrifice`:
-    'as-needed', 'never' or 'at-most:K'. `plans`: names with optional ':ARG' (see
+    'as-needed', 'never', 'at-most:K' or, in new-foundations, 'to-beat:P' (see
+    parse_sacrifice). `plans`: names with optional ':ARG' (see
     odds.oath.plans.PLANS). `edition`: 'law' or 'new-foundations' (attacker rolls first and
-    commits its sacrifice before the defense roll). `optimise`: add the exact P(win) and
+    commits its sacrifice before the defense roll: by default what beats the median
+    defense). `optimise`: add the exact P(win) and
     expected losses for every attack dice count.
 
     Returns a CampaignResult: attacker_win, win_within_losses_k for every k, pmfs
@@ -253,7 +264,7 @@ def campaign(warbands, *, attack_dice=None, defense_dice=None, sites=(), relics=
     edition = check_choice("edition", edition, EDITIONS)
     title = check_choice("title", title, tuple(TITLES))
     imperial_title = check_choice("imperial_title", imperial_title, IMPERIAL_TITLE)
-    parse_sacrifice(sacrifice)
+    parse_sacrifice(sacrifice, edition)
     if isinstance(plans, str):
         plans = [plans]
     plans = list(plans)
@@ -320,8 +331,7 @@ SPEC = register(Spec(
         Param("defenders", "int", "defending warbands (or bandits)", low=0, high=MAX_DEFENDERS,
               metavar="K"),
         Param("bandits", "bool", "the defender is bandits (never killed)"),
-        Param("sacrifice", "text", "sacrifice policy: as-needed, never or at-most:K",
-              metavar="POLICY"),
+        Param("sacrifice", "text", "sacrifice policy: " + SACRIFICE_POLICIES, metavar="POLICY"),
         Param("plans", "cards", "a battle plan, repeatable: " + ", ".join(PLANS), flag="plan",
               choices=tuple(PLANS), metavar="NAME[:ARG]"),
         Param("edition", "choice", "rules edition", choices=EDITIONS),

@@ -16,8 +16,9 @@ from functools import lru_cache
 
 import numpy as np
 
+from .rules import attack_total, defense_total
+
 FACES_PER_DIE = 6
-MULTIPLIER_CAP = 32  # shields * 2**min(m, 32): far above any attack total, so equivalent
 
 
 @dataclass(frozen=True)
@@ -58,16 +59,6 @@ DEFENSE_DIE = (BLANK,) * 2 + (SHIELD,) * 2 + (TWO_SHIELDS, TIMES_TWO)
 def rewrite(die: tuple, when, **symbols) -> tuple:
     """The die with every face for which `when(face)` is true showing `symbols` instead."""
     return tuple(replace(f, **symbols) if when(f) else f for f in die)
-
-
-def attack_total(swords, hollow):
-    """Attack from dice: swords + one per pair of hollow swords (a lone hollow sword is 0)."""
-    return swords + hollow // 2
-
-
-def defense_total(shields, multipliers):
-    """Defense from dice: shields doubled once per ×2 face (capped far above any attack)."""
-    return shields * 2 ** np.minimum(multipliers, MULTIPLIER_CAP)
 
 
 @lru_cache(maxsize=None)

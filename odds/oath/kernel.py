@@ -7,14 +7,16 @@ Dice are rolled in groups of up to GROUP dice: a group's outcome is a base-6 num
 one int64 (attack swords, hollow swords, skulls; defense shields, ×2 faces: FIELD bits each),
 so a trial is one accumulator, a few multiplies and no per-die branch. The outcome of
 (attack, skulls, defense) is looked up in campaign.outcome_table, built by the same
-`resolve` as the exact engine.
+`rules.resolve` as the exact engine.
 """
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
+from ..core.jit import rule
 from ..core.rng import next_u64, seed_stream
-from .campaign import outcome_table
-from .dice import MULTIPLIER_CAP, attack_total
+from .rules import MULTIPLIER_CAP, attack_total
 
 GROUP = 4
 PER_WORD = 3
@@ -23,7 +25,12 @@ _SHIFT_ATTACK = (0, FIELD, 2 * FIELD)  # swords, hollow, skulls
 _SHIFT_DEFENSE = (3 * FIELD, 4 * FIELD)  # shields, multipliers
 _M32 = np.uint64(0xFFFFFFFF)
 
-_attack_total = njit(cache=True, inline="always")(attack_total)
+_attack_total = rule(attack_total)
+
+# RNG words per campaign, packed group tables, the group schedule (table row, radix per
+# group), campaign.outcome_table, defending warbands, the defense cap
+CampaignDice = namedtuple("CampaignDice", ["words", "table", "rows", "radix", "outcomes",
+                                           "defenders", "cap"])
 
 
 def _group_table(die, shifts) -> np.ndarray:
@@ -41,7 +48,7 @@ def _groups(n):
 
 
 def kernel_args(r):
-    """(RNG words per campaign, group tables and schedule, outcome table, defenders, defense cap)."""
+    """(CampaignDice,) for campaign_lane from campaign.Rules."""
     s = r.setup
     for n, die in ((s.attack_dice, s.attack_die), (s.defense_dice, s.defense_die)):
         assert n * max(max(f.symbols) for f in die) < 2**FIELD, "symbol totals overflow the packed field"
@@ -51,8 +58,8 @@ def kernel_args(r):
     rows += [0] * (-len(rows) % PER_WORD)  # size-0 groups: radix 1, value 0
     rows = np.array(rows or [0] * PER_WORD, dtype=np.int64)
     radix = np.array([6 ** (g % (GROUP + 1)) for g in rows], dtype=np.uint64)
-    outcomes = outcome_table(r).astype(np.int32)
-    return len(rows) // PER_WORD, table, rows, radix, outcomes, r.defenders, r.cap
+    outcomes = r.outcomes.astype(np.int32)
+    return (CampaignDice(len(rows) // PER_WORD, table, rows, radix, outcomes, r.defenders, r.cap),)
 
 
 @njit(cache=True, inline="always")
@@ -75,13 +82,17 @@ def _trial(st, words, table, rows, radix, outcomes, defenders, cap):
     attack = _attack_total(acc & mask, (acc >> FIELD) & mask)
     skulls = (acc >> (2 * FIELD)) & mask
     mult = min((acc >> (4 * FIELD)) & mask, MULTIPLIER_CAP)
-    # dice.defense_total as a shift, plus the defending warbands, capped
+    # rules.defense_total as a shift, plus the defending warbands, capped
     defense = min((((acc >> (3 * FIELD)) & mask) << mult) + defenders, cap)
     return outcomes[attack, skulls, defense], st
 
 
 @njit(cache=True, nogil=True)
-def campaign_lane(words, table, rows, radix, outcomes, defenders, cap, seed, first_chunk, chunk_trials, out, lane):
+def campaign_lane(dice, seed, first_chunk, chunk_trials, out, lane):
+    """One lane of the runner: one count per campaign in out[lane, win, attacker losses,
+    defender losses]."""
+    words, table, rows, radix = dice.words, dice.table, dice.rows, dice.radix
+    outcomes, defenders, cap = dice.outcomes, dice.defenders, dice.cap
     hist = np.zeros(out[lane].size, dtype=np.int64)
     for c in range(lane, len(chunk_trials), out.shape[0]):
         st = seed_stream(seed, first_chunk + c)

@@ -57,15 +57,12 @@ class Answers:
 
 @cache
 def catalogue() -> dict:
-    """Every procedure's form, the cards' policies, and leaders by name for land battles."""
+    """Every procedure's form, and the policies of each card."""
     from ..his.cards import CARDS, POLICIES
-    from ..his.leaders import LAND_LEADERS
 
     return {"procedures": [api.describe(s) for s in registry.specs().values()],
             "cards": {name: {"policies": list(POLICIES) if card.timing == "after" else []}
-                      for name, card in sorted(CARDS.items())},
-            "leaders": {"procedures": ["his.field", "his.assault", "his.siege"],
-                        "names": [list(leader) for leader in LAND_LEADERS]}}
+                      for name, card in sorted(CARDS.items())}}
 
 
 async def procedures(request: Request) -> Response:

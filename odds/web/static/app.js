@@ -53,24 +53,18 @@ function stepper(p, id, onchange) {
            set: (v) => { input.value = v ?? ""; } };
 }
 
-function leaderPicker(p, id, onchange, side) {
-  // the rating is the value; names are a way to pick it (the side's power first on reload)
-  const sel = el("select", { id, onchange });
-  sel.append(el("option", { value: "0", "data-rating": 0 }, "no leader (0)"));
-  for (const [name, power, rating] of catalogue.leaders.names)
-    sel.append(el("option", { value: name, "data-rating": rating, "data-power": power },
-                  `${name} (${rating})`));
-  for (let r = 1; r <= (p.high ?? 6); r++)
-    sel.append(el("option", { value: "rating-" + r, "data-rating": r }, `other leader (${r})`));
-  const rating = () => sel.selectedOptions[0].dataset.rating;
-  return { node: sel, get: rating, set: (v) => {
-    const r = String(v ?? 0);
-    if (rating() === r) return;
-    const power = controls[side + "_power"]?.get();
-    const options = [...sel.options].filter((o) => o.dataset.rating === r);
-    const best = options.find((o) => o.dataset.power === power)
-      || options.find((o) => !o.dataset.power) || options[0];
-    if (best) sel.value = best.value;
+function leaderPicker(p, id, onchange) {
+  // a leader by name ("suleiman (2)" in the choices; the name goes in the query) or a rating
+  const sel = el("select", { id, onchange }, el("option", { value: "0" }, "no leader (0)"));
+  for (const choice of p.choices) {
+    const name = choice.split(" (")[0];
+    const label = choice.replace(/(^|-)(\w)/g, (_, dash, c) => (dash ? " " : "") + c.toUpperCase());
+    sel.append(el("option", { value: name }, label.replace(" Of ", " of ")));
+  }
+  for (let r = 1; r <= (p.high ?? 6); r++) sel.append(el("option", { value: String(r) }, `rating ${r}`));
+  return { node: sel, get: () => sel.value, set: (v) => {
+    const key = String(v ?? 0).split(" (")[0].toLowerCase();
+    if ([...sel.options].some((o) => o.value === key)) sel.value = key;
   } };
 }
 
@@ -117,9 +111,7 @@ function cardPicker(p, id, onchange) {
 
 function control(p, onchange) {
   const id = "f-" + p.name;
-  const side = p.name.split("_")[0];
-  if (p.kind === "int" && p.name.endsWith("_leader") && catalogue.leaders.procedures.includes(spec.name))
-    return leaderPicker(p, id, onchange, side);
+  if (p.kind === "leader") return leaderPicker(p, id, onchange);
   if (p.kind === "int") return stepper(p, id, onchange);
   if (p.kind === "bool") {
     const box = el("input", { id, type: "checkbox", onchange });
@@ -171,10 +163,7 @@ function buildForm(values) {
   const engine = el("details", { class: "engine" }, el("summary", {}, "Engine (exact or Monte Carlo)"));
   spec.engine.forEach((p) => field(p, engine));
   form.append(engine);
-  // choices first: a leader picked by name prefers the side's power
-  const all = [...spec.parameters, ...spec.engine];
-  for (const p of [...all.filter((p) => p.kind === "choice"), ...all.filter((p) => p.kind !== "choice")])
-    controls[p.name].set(initial(p, values));
+  for (const p of [...spec.parameters, ...spec.engine]) controls[p.name].set(initial(p, values));
 }
 
 function initial(p, values) {

@@ -1,0 +1,86 @@
+"""The chance sequence of a Here I Stand battle, written once: the exact half (numpy).
+
+1. Main roll. Without Surprise Attack both sides roll. With it, the side that played it rolls
+   first and the other side takes those losses before counting its dice (a side wiped out rolls
+   nothing). A procedure describes each side by `roll(lost, surprised) -> (hit pmf, dice
+   rolled)`, its own dice rule; `main_roll` plays the sequence.
+2. After-roll cards, in play order (the attacker's first), each under its policy (cards.py):
+   `after_roll` expands the outcome rows of those where the card is played by its dice; the
+   procedure's rule says where its side needs the card (`if-needed`).
+
+sequence_kernel.py is the same sequence for the numba kernels. Outcome rows are columns
+(attacker hits, defender hits, attacker dice, defender dice[, attacker fives, defender fives])
+and their probabilities.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from ..core.dice import pool_pmf
+from .cards import POLICY_CODES, plays
+
+
+def surprise(a, d) -> int:
+    """Who rolls first: 0 nobody (both at once), 1 the attacker, 2 the defender."""
+    return 1 if a.surprise else 2 if d.surprise else 0
+
+
+@lru_cache(maxsize=1024)
+def grid(n_a: int, n_d: int):
+    """Every (attacker hits, defender hits) pair, attacker-major."""
+    return np.divmod(np.arange(n_a * n_d), n_d)
+
+
+def main_roll(first: int, roll_a, roll_d):
+    """Outcome rows (ah, dh, adice, ddice, p) of the main roll; `first` as `surprise`."""
+    if not first:
+        pa, na = roll_a(0, False)
+        pd, nd = roll_d(0, False)
+        ah, dh = grid(len(pa), len(pd))
+        return ah, dh, np.full(ah.shape, na), np.full(ah.shape, nd), np.outer(pa, pd).ravel()
+    roll1, roll2 = (roll_a, roll_d) if first == 1 else (roll_d, roll_a)
+    p1, n1 = roll1(0, False)
+    blocks = []
+    for h, ph in enumerate(p1):
+        p2, n2 = roll2(h, True)
+        blocks.append((np.full(len(p2), h), np.arange(len(p2)), np.full(len(p2), n2), ph * p2))
+    h1, h2, n2, p = (np.concatenate(x) for x in zip(*blocks))
+    n1 = np.full(h1.shape, n1)
+    return (h1, h2, n1, n2, p) if first == 1 else (h2, h1, n2, n1, p)
+
+
+def after_roll(cols, p, card, table, side: int, needed):
+    """Rows after one after-roll card of `side` (0 attacker, 1 defender): (cols, p, played).
+
+    Rows where the card is played (its policy, `needed`: a bool per row) repeat once per
+    outcome of its dice, `table[hits, fives]`, adding the hits, the fives (if the rows carry
+    fives columns) and `card.count` dice; the other rows stay as they are.
+    """
+    hh, ff = np.nonzero(table)
+    w = table[hh, ff]
+    fire = np.broadcast_to(plays(POLICY_CODES[card.policy], needed), p.shape)
+    n_fire = int(fire.sum())
+    rows = np.concatenate([np.repeat(np.flatnonzero(fire), len(w)), np.flatnonzero(~fire)])
+    idle = np.zeros(len(p) - n_fire, int)
+    added = {side: np.concatenate([np.tile(hh, n_fire), idle]),
+             2 + side: np.concatenate([np.full(n_fire * len(w), card.count), idle]),
+             4 + side: np.concatenate([np.tile(ff, n_fire), idle])}
+    new = [c[rows] + added[i] if i in added else c[rows] for i, c in enumerate(cols)]
+    weight = np.concatenate([np.tile(w, n_fire), np.ones(len(idle))])
+    played = np.arange(len(rows)) < n_fire * len(w)
+    return new, p[rows] * weight, played
+
+
+def play_after(rows, side, needed):
+    """(rows, played) after the after-roll cards of a land battle's `side` in play order: rows
+    (ah, dh, adice, ddice, p); `needed(ah, dh)` says where its side needs a card; `played`
+    marks the rows where the last card was played."""
+    cols, p = list(rows[:4]), rows[4]
+    played = np.zeros(len(p), bool)
+    who = 0 if side.role == "attacker" else 1
+    for card in side.after:
+        table = pool_pmf([(card.count, card.threshold)])[:, None]
+        cols, p, played = after_roll(cols, p, card, table, who, needed(cols[0], cols[1]))
+    return (*cols, p), played

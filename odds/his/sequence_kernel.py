@@ -1,0 +1,37 @@
+"""The chance sequence of sequence.py for the numba kernels (inlined into each lane).
+
+A procedure passes its own roll, `roll(st, side, lost, surprised, shared, width) -> (hits, dice
+rolled, state)`, which reads its dice rule (field_rules.dice, assault_rules.dice); the
+sequence decides who rolls first and after which losses, and whether an after-roll card is
+played.
+"""
+from numba import njit
+
+from ..core.jit import rule
+from ..core.rng import draw
+from .cards import plays
+
+_plays = rule(plays)
+
+
+@njit(cache=True, inline="always")
+def main_roll(st, first, roll, a, d, shared, width):
+    """(attacker hits, attacker dice, defender hits, defender dice, state) of the main roll;
+    `first`: 0 both at once, 1 the attacker surprises, 2 the defender surprises."""
+    if first == 2:
+        dh, dn, st = roll(st, d, 0, False, shared, width)
+        ah, an, st = roll(st, a, dh, True, shared, width)
+    else:
+        ah, an, st = roll(st, a, 0, False, shared, width)
+        dh, dn, st = roll(st, d, ah * (first == 1), first == 1, shared, width)
+    return ah, an, dh, dn, st
+
+
+@njit(cache=True, inline="always")
+def after_roll(st, policy, needed, row, base, width):
+    """(hits, played, state) of an after-roll card: its dice are drawn when `policy` (a code of
+    cards.py) plays it given `needed`."""
+    if _plays(policy, needed):
+        hits, st = draw(st, row, base, width)
+        return hits, True, st
+    return 0, False, st

@@ -1,0 +1,175 @@
+"""Playing by the rulebook at its edges: named leaders, each game's vocabulary, card policies
+and the assumptions a result rests on."""
+import json
+
+import pytest
+
+from odds import OddsError
+from odds.cli import main
+from odds.his import assault, field_battle, interception, naval_battle
+from odds.his.leaders import ARMY, ASSUMPTION, NAVAL
+
+
+@pytest.mark.parametrize("name", sorted(ARMY))
+def test_a_named_leader_rolls_his_rating(name):
+    rating = ARMY[name][1]
+    named = field_battle(4, 3, attacker_leader=name)
+    assert named.p == field_battle(4, 3, attacker_leader=rating).p
+    assert named.settings["attacker_leader"] == f"{name} ({rating})"
+    assert named.assumptions == (ASSUMPTION,)
+    assert field_battle(4, 3, attacker_leader=rating).assumptions == ()
+
+
+def test_naval_leaders_by_name_and_any_spelling():
+    r = naval_battle(attacker_galleys=2, attacker_leader="Andrea Doria", defender_galleys=2,
+                     location="mediterranean")
+    assert r.p == naval_battle(attacker_galleys=2, attacker_leader=NAVAL["andrea-doria"][1],
+                               defender_galleys=2).p
+    assert interception(leader="barbarossa", naval=True).p == interception(leader=2, naval=True).p
+    with pytest.raises(OddsError, match="unknown leader 'suleiman'.*barbarossa"):
+        naval_battle(attacker_galleys=2, attacker_leader="suleiman", defender_galleys=2)
+
+
+def test_a_leader_rated_zero_is_still_a_leader():
+    """Henry II (0) leading a doomed assault is displaced; 'no leader' (0) is not."""
+    # 1 attacking unit against 3 defenders (3 + 1 dice): the attacker rolls 1 die (halved,
+    # rounded up); it is wiped out when the defenders score a hit: 1 - (2/3)^4
+    named = assault(1, 3, attacker_leader="henry-ii", attacker_power="france")
+    nobody = assault(1, 3, attacker_leader=0)
+    wiped = 1 - (2 / 3) ** 4
+    assert named["attacker_eliminated"] == pytest.approx(wiped, abs=1e-15)
+    assert named["leaders_displaced"] == pytest.approx(wiped, abs=1e-15)
+    assert nobody["attacker_eliminated"] == named["attacker_eliminated"]
+    assert nobody["leaders_displaced"] == 0
+
+
+def test_unknown_leader_lists_the_known_ones(capsys):
+    assert main(["his", "field", "--attacker", "3", "--defender", "3", "--attacker-leader",
+                 "napoleon"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown leader 'napoleon'" in err and "suleiman" in err and err.count("\n") == 1
+
+
+def test_virgin_queen_speaks_of_spain_and_here_i_stand_of_the_hapsburgs():
+    vq = naval_battle(attacker_galleys=3, defender_galleys=3, defender_power="Spain")
+    assert vq.settings["defender_power"] == "spain"
+    with pytest.raises(OddsError, match="'hapsburg' is not allowed.*spain"):
+        naval_battle(attacker_galleys=3, defender_galleys=3, defender_power="hapsburg")
+    with pytest.raises(OddsError, match="'spain' is not allowed"):
+        field_battle(3, 3, defender_power="spain")
+    his = naval_battle(ruleset="his", attacker_squadrons=2, defender_squadrons=2,
+                       defender_power="hapsburg")
+    assert his.assumptions == ()
+
+
+def test_virgin_queen_numbers_and_galleasses_are_listed_as_assumptions(capsys):
+    r = naval_battle(attacker_galleys=3, defender_galleys=3, defender_power="ottoman",
+                     defender_cards=["galleasses"])
+    assert len(r.assumptions) == 2 and "dice_per" in r.assumptions[0]
+    assert "Galleasses" in r.assumptions[1]
+    assert "assumes: Virgin Queen dice per ship" in r.summary()
+    assert main(["vq", "naval", "--attacker-galleys", "2", "--defender-galleys", "2",
+                 "--location", "atlantic", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["assumptions"] == list(
+        naval_battle(attacker_galleys=2, defender_galleys=2, location="atlantic").assumptions)
+
+
+def test_a_card_named_alone_is_played_if_needed_and_the_result_says_so():
+    kw = dict(attacker=4, defender=4, defender_power="ottoman")
+    plain = field_battle(**kw, defender_cards=["janissaries"])
+    assert plain.settings["defender_cards"] == ["janissaries:if-needed"]
+    needed = field_battle(**kw, defender_cards=["janissaries:if-needed"])
+    assert plain.p == needed.p and plain.pmfs["attacker_losses"].tolist() == \
+        needed.pmfs["attacker_losses"].tolist()
+    assert field_battle(**kw, defender_cards=["JANISSARIES:Always"]).settings["defender_cards"] \
+        == ["janissaries:always"]
+
+
+# --- card legality: every card x procedure x role x power, against the rulebook ------------
+
+from odds.his import naval  # noqa: E402
+from odds.his.cards import CARDS  # noqa: E402
+from odds.his.forces import POWERS  # noqa: E402
+
+# the rulebook, written out independently of odds.his.cards: card -> where and by whom
+WHERE = {  # procedure -> roles that may play it there
+    "landsknechts": {"field": "both", "assault": "attacker"},
+    "swiss-mercenaries": {"field": "both", "assault": "attacker"},
+    "mercenaries-bribed": {"field": "both"},
+    "surprise-attack": {"field": "both"},
+    "arquebusiers": {"field": "both", "his-naval": "both", "vq-naval": "both"},
+    "field-artillery": {"field": "both"},
+    "tercios": {"field": "both"},
+    "janissaries": {"field": "both", "his-naval": "both"},
+    "siege-mining": {"assault": "attacker"},
+    "mercenaries-grow-restless": {"assault": "defender"},
+    "siege-artillery": {"assault": "attacker"},
+    "galleasses": {"vq-naval": "both"},
+    "professional-rowers": {"his-naval": "both"},
+}
+
+
+def rulebook_allows(card, procedure, role, power, enemy) -> bool:
+    roles = WHERE[card].get(procedure)
+    if roles is None or roles not in ("both", role):
+        return False
+    if card == "janissaries" and power != "ottoman":
+        return False
+    if card == "swiss-mercenaries" and power == "ottoman":
+        return False
+    if card == "mercenaries-bribed" and "ottoman" in (power, enemy):
+        return False
+    return not (card == "tercios" and "hapsburg" not in (power, enemy))
+
+
+def play(card, procedure, role, power, enemy):
+    other = "defender" if role == "attacker" else "attacker"
+    kw = {f"{role}_power": power, f"{other}_power": enemy, f"{role}_cards": [card]}
+    if procedure == "field":
+        return field_battle(5, 4, **kw)
+    if procedure == "assault":
+        return assault(6, 3, **kw)
+    if procedure == "his-naval":
+        return naval_battle(ruleset="his", attacker_squadrons=3, defender_squadrons=3, **kw)
+    return naval_battle(attacker_galleys=3, defender_galleys=3, location="mediterranean", **kw)
+
+
+def test_card_legality_matches_the_rulebook_everywhere():
+    checked = 0
+    for card in CARDS:
+        for procedure in ("field", "assault", "his-naval", "vq-naval"):
+            powers = naval.VQ_POWERS if procedure == "vq-naval" else POWERS
+            for role in ("attacker", "defender"):
+                for power in powers:
+                    for enemy in powers:
+                        allowed = rulebook_allows(card, procedure, role, power, enemy)
+                        try:
+                            play(card, procedure, role, power, enemy)
+                            refused = None
+                        except OddsError as e:
+                            refused = str(e)
+                        assert (refused is None) == allowed, (card, procedure, role, power, enemy, refused)
+                        if refused:
+                            assert refused.startswith(f"{role}_cards: ") and "\n" not in refused
+                        checked += 1
+    assert checked == len(CARDS) * 2 * (3 * len(POWERS) ** 2 + len(naval.VQ_POWERS) ** 2)
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["his", "assault", "--attacker", "5", "--defender", "2", "--defender-card", "landsknechts"],
+     "only the attacker may play it in an assault"),
+    (["his", "field", "--attacker", "5", "--defender", "2", "--attacker-card", "tercios"],
+     "played by hapsburg or against hapsburg"),
+])
+def test_illegal_cards_exit_2_with_one_line(argv, words, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert words in err and err.count("\n") == 1
+
+
+def test_tercios_without_effect_says_so():
+    r = field_battle(4, 2, defender_power="hapsburg", attacker_cards=["tercios"])
+    assert r.p == field_battle(4, 2, defender_power="hapsburg").p
+    assert any("tercios had no effect" in n for n in r.notes)
+    cut = field_battle(4, 3, defender_power="hapsburg", attacker_cards=["tercios"])
+    assert cut.p > field_battle(4, 3, defender_power="hapsburg").p and not cut.notes
