@@ -223,6 +223,8 @@ function showError(message) {
 
 // ---- the answer ----
 
+const row = (name, text) => el("div", { class: "row" }, el("dt", {}, words(name)), el("dd", {}, text));
+
 let shown = null;  // the result on screen
 
 function show(r) {
@@ -240,11 +242,11 @@ function show(r) {
   // an event is a probability; a family of them (e.g. win within k losses) is an object
   const chance = (v) => (typeof v === "number" ? pct(v)
     : Object.entries(v).map(([k, x]) => `${k}: ${pct(x)}`).join(", "));
-  $("events").replaceChildren(...events.flatMap((k) => [el("dt", {}, words(k)), el("dd", {}, chance(r[k]))]));
+  $("events").replaceChildren(...events.map((k) => row(k, chance(r[k]))));
   const extras = Object.keys(r).filter((k) => !META.includes(k) && !k.endsWith("_se")
     && r[k + "_se"] === undefined && !pmfs.includes(k) && !k.startsWith("expected_") && !(k in r.settings));
   $("settings").replaceChildren(...[...Object.entries(r.settings), ...extras.map((k) => [k, r[k]])]
-    .flatMap(([k, v]) => [el("dt", {}, words(k)), el("dd", {}, plain(v))]));
+    .map(([k, v]) => row(k, plain(v))));
   $("notes").replaceChildren(...[...(r.notes || []), ...(r.assumptions || [])].map((n) => el("li", {}, n)));
   chart(r);
 }
