@@ -371,4 +371,4 @@ async function start() {
   choose((asked || catalogue.procedures[0]).name, values);
 }
 
-start();
+start().catch((e) => showError("the calculator could not load (" + e.message + ")"));
