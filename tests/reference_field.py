@@ -41,8 +41,9 @@ def battle(ua, ud, a_extra, d_extra, a46=0, d46=0, surprise=None, jan=None):
     """
     out = {}
 
-    def add(ah, adice, dh, ddice, p):
-        if jan is not None:
+    def add(ah, adice, dh, ddice, p, out_side=None):
+        """`out_side`: the side a Surprise Attack wiped out before it rolled (no card)."""
+        if jan is not None and jan[0] != out_side:
             side, n, policy = jan
             winning = ah > dh if side == "attacker" else dh >= ah
             if policy == "always" or not winning:
@@ -73,11 +74,11 @@ def battle(ua, ud, a_extra, d_extra, a46=0, d46=0, surprise=None, jan=None):
             left = ud - min(ah, ud)
             second = roll(left, d_extra, d46) if left > 0 else {(0, 0): Fraction(1)}
             for (dh, ddice), pd in second.items():
-                add(ah, adice, dh, ddice, pa * pd)
+                add(ah, adice, dh, ddice, pa * pd, None if left > 0 else "defender")
     else:
         for (dh, ddice), pd in roll(ud, d_extra, d46).items():
             left = ua - min(dh, ua)
             second = roll(left, a_extra, a46) if left > 0 else {(0, 0): Fraction(1)}
             for (ah, adice), pa in second.items():
-                add(ah, adice, dh, ddice, pa * pd)
+                add(ah, adice, dh, ddice, pa * pd, None if left > 0 else "attacker")
     return out

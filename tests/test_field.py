@@ -25,12 +25,10 @@ def test_one_unit_against_one():
     assert r["attacker_losses"][1] == pytest.approx(5 / 9)
 
 
-def test_against_an_empty_leader_only_side():
-    # defender: no units, leader 1 -> 2 dice; attacker 2 dice. P(a > d) = 16/81 + 8/81
-    r = field_battle(2, 0, defender_leader=1)
-    assert r["attacker_win"] == pytest.approx(24 / 81)
-    assert r["defender_eliminated"] == pytest.approx(1.0)
-    assert r["defender_losses"] == pytest.approx([1.0])
+def test_a_side_with_no_units_is_refused():
+    """A field battle needs units on both sides (a leader alone does not fight one)."""
+    with pytest.raises(odds.OddsError, match="defender: 0 units: a field battle needs units on both sides"):
+        field_battle(2, 0, defender_leader=1)
 
 
 def test_equal_dice_both_wiped_defender_keeps_one():
@@ -110,14 +108,14 @@ def test_precision_target_that_cannot_be_met_says_so():
 # --- properties ---------------------------------------------------------------------------
 
 def test_more_attacking_units_never_lower_the_odds():
-    for defender in range(0, 8):
+    for defender in range(1, 8):
         wins = [field_battle(a, defender).p for a in range(1, 12)]
         assert all(x <= y + 1e-12 for x, y in zip(wins, wins[1:])), defender
 
 
 def test_more_defending_units_never_raise_the_attackers_odds():
     for attacker in range(1, 8):
-        wins = [field_battle(attacker, d).p for d in range(0, 10)]
+        wins = [field_battle(attacker, d).p for d in range(1, 10)]
         assert all(x >= y - 1e-12 for x, y in zip(wins, wins[1:])), attacker
 
 

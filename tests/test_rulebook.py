@@ -6,7 +6,7 @@ import pytest
 
 from odds import OddsError
 from odds.cli import main
-from odds.his import assault, field_battle, interception, naval_battle
+from odds.his import assault, field_battle, interception, naval_battle, siege
 from odds.his.leaders import ARMY, ASSUMPTION, NAVAL
 
 
@@ -173,3 +173,61 @@ def test_tercios_without_effect_says_so():
     assert any("tercios had no effect" in n for n in r.notes)
     cut = field_battle(4, 3, defender_power="hapsburg", attacker_cards=["tercios"])
     assert cut.p > field_battle(4, 3, defender_power="hapsburg").p and not cut.notes
+
+
+# --- rule fixes at the edges, by hand -----------------------------------------------------
+
+def test_a_side_wiped_out_by_surprise_plays_no_janissaries():
+    """5 attackers surprise 1 Ottoman unit holding Janissaries (always). The defender rolls
+    only if the attacker's 5 dice miss (2/3)^5, and then cannot win a tie-free... it wins
+    every such battle (0 hits tie to the defender); otherwise it is gone and plays nothing."""
+    kw = dict(attacker_cards=["surprise-attack"], defender_power="ottoman",
+              defender_cards=["janissaries:always"])
+    r = field_battle(5, 1, **kw)
+    assert r.p == pytest.approx(1 - (2 / 3) ** 5, abs=1e-15)
+    assert r["defender_eliminated"] == pytest.approx(1 - (2 / 3) ** 5, abs=1e-15)
+    from agreement import assert_agree
+
+    assert_agree(r, field_battle(5, 1, **kw, method="mc", trials=400_000, seed=5))
+
+
+def test_an_attacker_wiped_out_by_surprise_plays_no_siege_artillery():
+    """1 attacker with Siege Artillery (always) is surprised by 3 defenders (4 dice): wiped
+    out when they hit, 1 - (2/3)^4; it then rolls nothing and fires no artillery. Otherwise it
+    rolls 1 die plus artillery (2 dice on 3-6): the assault succeeds only with 3 hits or more
+    on 3 defenders, i.e. its 5-6 die and both artillery dice: 1/3 * (2/3)^2."""
+    kw = dict(defender_cards=["surprise-attack"], attacker_cards=["siege-artillery:always"],
+              allow_bribed_surprise=True)
+    r = assault(1, 3, **kw)
+    assert r["attacker_eliminated"] == pytest.approx(1 - (2 / 3) ** 4, abs=1e-15)
+    assert r["success"] == pytest.approx((2 / 3) ** 4 * (1 / 3) * (2 / 3) ** 2, abs=1e-15)
+    from agreement import assert_agree
+
+    assert_agree(r, assault(1, 3, **kw, method="mc", trials=400_000, seed=6))
+
+
+def test_restless_mercenaries_can_break_the_siege_before_the_assault():
+    kw = dict(attacker_mercenaries=2, defender_cards=["mercenaries-grow-restless"],
+              attacker_cards=["siege-artillery:always"])
+    for method in ("exact", "mc"):
+        r = assault(4, 2, **kw, method=method, trials=10_000)
+        assert r["withdraw"] == 1 and r["success"] == 0 and r["attacker_eliminated"] == 0
+        assert r["attacker_losses"][0] == 1 and r["defender_losses"][0] == 1
+        assert any("the siege breaks" in n for n in r.notes)
+        s = siege(4, 2, assaults=3, **kw, method=method, trials=10_000)
+        assert s["siege_broken"] == 1 and s["attacker_losses"][0] == 1
+    # all the besiegers were mercenaries: they leave, nobody is eliminated
+    gone = assault(3, 2, attacker_mercenaries=3, defender_cards=["mercenaries-grow-restless"])
+    assert gone["withdraw"] == 1 and gone["attacker_eliminated"] == 0
+    # still outnumbering after they leave: the assault is rolled as usual
+    rolled = assault(5, 2, attacker_mercenaries=2, defender_cards=["mercenaries-grow-restless"])
+    assert rolled == rolled and 0 < rolled["success"] < 1 and not rolled.notes
+
+
+def test_at_most_four_units_withdraw_inside():
+    """9 attack 6 in a fortified space; by default the survivors withdraw, at most 4."""
+    r = field_battle(9, 6, fortified=True)
+    assert r["siege_begins"] == field_battle(9, 6, withdraw_inside=4)["siege_begins"]
+    assert r["siege_begins"] > field_battle(9, 6, withdraw_inside=4).p * 0
+    with pytest.raises(OddsError, match="withdraw_inside: 5 is out of range \\(allowed: 0 to 4\\)"):
+        field_battle(9, 6, withdraw_inside=5)

@@ -61,6 +61,22 @@ for _card in (
     register(_card)
 
 
+RESTLESS = "mercenaries-grow-restless"
+BREAKS = ("Mercenaries Grow Restless left the besiegers no more numerous than the defenders: "
+          "the siege breaks and no assault is rolled")
+
+
+def restless_breaks(a, d, defender_cards) -> bool:
+    """Mercenaries Grow Restless leaving the besiegers no more numerous than the besieged
+    (cavalry counted) breaks the siege: no assault is rolled and nobody is eliminated. Both
+    sides' dice are cancelled and the attacker's after-roll cards go unplayed; True if so."""
+    if RESTLESS not in defender_cards or a.units > d.units:
+        return False
+    a.penalty, d.penalty = a.units + a.dice, d.units + d.dice
+    a.after = []
+    return True
+
+
 # ---- exact engine ------------------------------------------------------------------------
 
 def roll_pmf(side, halved, cavalry_first, lost=0, surprised=False):
@@ -79,7 +95,8 @@ def rows_after(a, d, cavalry_first):
     halved = int(d.units > 0)
     rows = main_roll(surprise(a, d), lambda *loss: roll_pmf(a, halved, cavalry_first, *loss),
                      lambda *loss: roll_pmf(d, 0, cavalry_first, *loss))
-    return play_after(rows, a, lambda ah, dh: fails(ah, dh, a.units, d.units))
+    return play_after(rows, a, d, lambda attacker, ah, dh: fails(ah, dh, a.units, d.units),
+                      surprise(a, d))
 
 
 def exact_joint(a, d, cavalry_first) -> np.ndarray:
@@ -103,7 +120,7 @@ def summarise(joint, cancel=0.0, attacker_has_leader=True, defender_has_leader=T
     failed = joint.sum(axis=0) - won
     keep = 1.0 - cancel
     success = won.sum() * keep
-    eliminated = joint[:, ua, :].sum() * keep
+    eliminated = joint[:, ua, :].sum() * keep * (ua > 0)  # no attacker left to eliminate
     probabilities = {
         "success": success,
         "siege_continues": (failed * (a_left > d_left)).sum() * keep,
@@ -135,7 +152,7 @@ def check_seed_cards(field_name, specs, allow):
 def forces(*sides, gout=None, allow_bribed_surprise=False):
     """Validated (attacker, defender) Forces from field.forces' arguments (the attacker needs
     a unit); the seed cards only with the setting; Gout replaces the attacker's leader rating."""
-    att, dfn = field_forces(*sides)
+    att, dfn = field_forces(*sides, procedure="assault")
     for side in (att, dfn):
         check_seed_cards(f"{side.side}_cards", side.cards, allow_bribed_surprise)
     if gout is not None:
@@ -181,6 +198,7 @@ def assault(attacker, defender, *, attacker_mercenaries=0, attacker_cavalry=0,
     cavalry_first, allowed = check_settings(casualties, allow_bribed_surprise)
     mc = McOptions.make(trials, seed, precision, max_trials, threads, progress)
     a, d = setup(att, dfn, "assault", allowed)
+    notes = (BREAKS,) if restless_breaks(a, d, dfn.cards) else ()
     settings = {**force_settings(att, dfn), "gout": gout is not None,
                 "cancel_probability": cancel, "casualties": casualties,
                 "allow_bribed_surprise": allow_bribed_surprise,
@@ -192,7 +210,7 @@ def assault(attacker, defender, *, attacker_mercenaries=0, attacker_cavalry=0,
                      lambda: exact_joint(a, d, cavalry_first),
                      ("odds.his.assault_kernel", "assault_lane"),
                      lambda: _kernel_args(a, d, cavalry_first), settings,
-                     assumptions=assumptions(att, dfn))
+                     assumptions=assumptions(att, dfn), notes=notes)
     return solve(proc, method, mc)
 
 

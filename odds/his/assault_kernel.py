@@ -16,7 +16,7 @@ from ..core.rng import draw, seed_stream, static
 from .assault_rules import dice, fails, resolve
 from .cards import NO_CARD, POLICY_CODES
 from .sequence import surprise
-from .sequence_kernel import after_roll, main_roll
+from .sequence_kernel import after_roll, main_roll, surprised_out_nb
 
 _dice = rule(dice)
 _fails = rule(fails)
@@ -74,7 +74,9 @@ def assault_roll(st, first, policy, a, d, t, width):
     roll (`first`: who surprises), then Siege Artillery under its policy code."""
     ah, _, dh, _, st = main_roll(st, first, _roll, a, d, t, width)
     ua, ud = a.infantry + a.cavalry, d.infantry + d.cavalry
-    more, played, st = after_roll(st, policy, _fails(ah, dh, ua, ud), t.art, t.art_base, width)
+    a_out, _ = surprised_out_nb(first, ah, dh, ua, ud)
+    more, played, st = after_roll(st, policy, _fails(ah, dh, ua, ud), not a_out, t.art,
+                                  t.art_base, width)
     return ah + more, dh, played, st
 
 

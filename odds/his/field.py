@@ -15,7 +15,7 @@ import numpy as np
 
 from ..core.dice import binomial_pmf, pool_pmf
 from ..core.engine import McOptions, Procedure, solve
-from ..config import MAX_UNITS
+from ..config import MAX_WITHDRAW
 from ..errors import check_bool, check_int
 from ..registry import Example, Param, Spec, register
 from .cards import Side, help_for, play
@@ -61,8 +61,7 @@ def exact_joint(a: Side, d: Side) -> np.ndarray:
         cells = _cells(len(pa), len(pd), na, nd, a.units, d.units)
         return np.bincount(cells, np.outer(pa, pd).ravel(), size).reshape(shape)
     rows = main_roll(surprise(a, d), lambda *loss: roll_pmf(a, *loss), lambda *loss: roll_pmf(d, *loss))
-    rows, _ = play_after(rows, a, lambda ah, dh: needs_help(True, ah, dh))
-    (ah, dh, adice, ddice, p), _ = play_after(rows, d, lambda ah, dh: needs_help(False, ah, dh))
+    (ah, dh, adice, ddice, p), _ = play_after(rows, a, d, needs_help, surprise(a, d))
     return np.bincount(cell_index(ah, dh, adice, ddice, a.units, d.units), p, size).reshape(shape)
 
 
@@ -82,7 +81,7 @@ def summarise(joint, withdraw_inside=None, fortified=False):
         ua, ud = joint.shape[1] - 1, joint.shape[2] - 1
         a_left = ua - np.arange(ua + 1)[:, None]
         d_left = ud - np.arange(ud + 1)[None, :]
-        inside = d_left if withdraw_inside is None else np.minimum(d_left, withdraw_inside)
+        inside = np.minimum(d_left, MAX_WITHDRAW if withdraw_inside is None else withdraw_inside)
         probabilities["siege_begins"] = ((joint[1] + joint[3]) * (a_left > inside)).sum()
     return probabilities, {"attacker_losses": a_losses, "defender_losses": d_losses}
 
@@ -95,12 +94,15 @@ def _kernel_args(a, d):
 
 def forces(attacker, defender, attacker_mercenaries=0, attacker_cavalry=0, attacker_leader=0,
            attacker_power="other", attacker_cards=(), defender_mercenaries=0, defender_cavalry=0,
-           defender_leader=0, defender_power="other", defender_cards=()):
-    """Both validated Forces of a field battle (the attacker needs at least one unit)."""
+           defender_leader=0, defender_power="other", defender_cards=(), procedure="field"):
+    """Both validated Forces of a field battle (units on both sides) or of an assault (the
+    attacker needs a unit; the besieged space may hold none)."""
     return (Force.make("attacker", attacker, attacker_mercenaries, attacker_cavalry,
-                       attacker_leader, attacker_power, attacker_cards, min_units=1),
+                       attacker_leader, attacker_power, attacker_cards, min_units=1,
+                       procedure=procedure),
             Force.make("defender", defender, defender_mercenaries, defender_cavalry,
-                       defender_leader, defender_power, defender_cards))
+                       defender_leader, defender_power, defender_cards,
+                       min_units=int(procedure == "field"), procedure=procedure))
 
 
 def field_battle(attacker, defender, *, attacker_mercenaries=0, attacker_cavalry=0,
@@ -123,7 +125,8 @@ def field_battle(attacker, defender, *, attacker_mercenaries=0, attacker_cavalry
                       defender_leader, defender_power, defender_cards)
     fortified = check_bool("fortified", fortified)
     if withdraw_inside is not None:
-        withdraw_inside = check_int("withdraw_inside", withdraw_inside, 0, dfn.units)
+        withdraw_inside = check_int("withdraw_inside", withdraw_inside, 0,
+                                    min(MAX_WITHDRAW, dfn.units))
         fortified = True
     mc = McOptions.make(trials, seed, precision, max_trials, threads, progress)
     a, d = setup(att, dfn)
@@ -131,7 +134,8 @@ def field_battle(attacker, defender, *, attacker_mercenaries=0, attacker_cavalry
                 "attacker_units_at_roll": a.units, "defender_units_at_roll": d.units,
                 "attacker_dice": roll_pmf(a)[1], "defender_dice": roll_pmf(d)[1]}
     if fortified:
-        settings["withdraw_inside"] = "all survivors" if withdraw_inside is None else withdraw_inside
+        settings["withdraw_inside"] = (f"survivors, at most {MAX_WITHDRAW}" if withdraw_inside is None
+                                       else withdraw_inside)
     proc = Procedure(
         "his.field", (4, a.units + 1, d.units + 1),
         lambda j: summarise(j, withdraw_inside, bool(fortified)), "attacker_win",
@@ -146,7 +150,8 @@ SPEC = register(Spec(
     land_params("field", help_for("field")) + (
         Param("fortified", "bool", "the battle is in a fortified space: adds P(siege begins)"),
         Param("withdraw_inside", "int", "defending survivors that withdraw inside (default: all "
-              "of them); implies --fortified", low=0, high=MAX_UNITS, metavar="K")),
+              f"of them, at most {MAX_WITHDRAW}); implies --fortified", low=0, high=MAX_WITHDRAW,
+              metavar="K")),
     "field battle", ("his", "field"), "attacker_win", kernels=("odds.his.field_kernel",),
     table="odds.his.field_table:field_battle_table",
     start={"attacker": 5, "defender": 4},
@@ -157,7 +162,7 @@ SPEC = register(Spec(
                 "Here I Stand field battle: 5 units + leader 2 attack 5 Ottoman units "
                 "(Janissaries if needed)", demo=True),
         Example("plain 5v5 leader", dict(attacker=5, defender=5, attacker_leader=2)),
-        Example("leader-only defender", dict(attacker=3, defender=0, defender_leader=2)),
+        Example("a lone defender with a leader", dict(attacker=3, defender=1, defender_leader=2)),
         Example("surprise attacker", dict(attacker=4, defender=3, attacker_cards=["surprise-attack"])),
         Example("surprise defender", dict(attacker=4, defender=3, defender_cards=["surprise-attack"])),
         Example("janissaries always", dict(attacker=4, defender=4, attacker_power="ottoman",

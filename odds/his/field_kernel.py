@@ -16,7 +16,7 @@ from ..core.rng import draw, seed_stream, static
 from .cards import NO_CARD, POLICY_CODES
 from .field_rules import cell_index, dice, needs_help, resolve
 from .sequence import surprise
-from .sequence_kernel import after_roll, main_roll
+from .sequence_kernel import after_roll, main_roll, surprised_out_nb
 
 _dice = rule(dice)
 _resolve = rule(resolve)
@@ -95,10 +95,13 @@ def field_lane(modes, first, a, d, cells, seed, first_chunk, chunk_trials, out, 
                 flat[cells[ah, dh]] += 1
                 continue
             ah, adice, dh, ddice, st = main_roll(st, first, _roll, a, d, extras, width)
-            h, played, st = after_roll(st, a.policy, _needs(True, ah, dh), a.tj, a.bj, width)
+            a_out, d_out = surprised_out_nb(first, ah, dh, a.units, d.units)
+            h, played, st = after_roll(st, a.policy, _needs(True, ah, dh), not a_out, a.tj, a.bj,
+                                       width)
             ah += h
             adice += a.count * played
-            h, played, st = after_roll(st, d.policy, _needs(False, ah, dh), d.tj, d.bj, width)
+            h, played, st = after_roll(st, d.policy, _needs(False, ah, dh), not d_out, d.tj, d.bj,
+                                       width)
             dh += h
             ddice += d.count * played
             code, al, dl = _resolve(ah, dh, adice, ddice, a.units, d.units)

@@ -28,7 +28,12 @@ class Force:
 
     @classmethod
     def make(cls, side, units, mercenaries=0, cavalry=0, leader=0, power="other", cards=(),
-             min_units=0):
+             min_units=0, procedure="field"):
+        if units == 0 and min_units and type(units) is int:
+            battle = "a field battle" if procedure == "field" else "an assault"
+            raise OddsError(f"{side}: 0 units: {battle} needs units on "
+                            f"{'both sides' if procedure == 'field' else 'the attacking side'} "
+                            f"(allowed: {min_units} to {MAX_UNITS})")
         units = check_int(side, units, min_units, MAX_UNITS)
         mercenaries = check_int(f"{side}_mercenaries", mercenaries, 0, MAX_UNITS)
         cavalry = check_int(f"{side}_cavalry", cavalry, 0, MAX_UNITS)
@@ -74,7 +79,7 @@ def land_params(procedure: str, cards_help: str) -> tuple:
     """The keywords of two land forces: units, mercenaries, cavalry, leader, power, cards."""
     out = []
     for side in ("attacker", "defender"):
-        low = 1 if side == "attacker" else 0
+        low = 1 if side == "attacker" or procedure == "field" else 0
         out += [
             Param(side, "int", f"{side}'s land units, mercenaries and cavalry included",
                   low=low, high=MAX_UNITS, metavar="N"),

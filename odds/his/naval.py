@@ -328,7 +328,7 @@ def _after(cols, p, card: AfterRoll, is_attacker: bool, fives: bool):
     """Rows (ah, dh, adice, ddice, af, df) after one after-roll card under its policy, merged."""
     table = hits_fives(card.count, card.threshold, fives)
     needed = needs_help(is_attacker, cols[0], cols[1])
-    cols, p, _ = after_roll(cols, p, card, table, 0 if is_attacker else 1, needed)
+    cols, p, _, _ = after_roll(cols, p, card, table, 0 if is_attacker else 1, needed)
     return _merge(cols, p)
 
 

@@ -85,8 +85,8 @@ def naval_lane(modes, pools, settle, seed, first_chunk, chunk_trials, out, lane)
             ddice = ndice[1]
             for p in range(2, len(ndice)):  # after-roll pools, in play order
                 att = pools.owner[p] == 0
-                h, played, st = after_roll(st, pools.policy[p], _needs(att, ah, dh), hit_t[p],
-                                           hit_b[p], width)
+                h, played, st = after_roll(st, pools.policy[p], _needs(att, ah, dh), True,
+                                           hit_t[p], hit_b[p], width)
                 if not played:
                     continue
                 if att:

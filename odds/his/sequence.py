@@ -6,7 +6,9 @@
    rolled)`, its own dice rule; `main_roll` plays the sequence.
 2. After-roll cards, in play order (the attacker's first), each under its policy (cards.py):
    `after_roll` expands the outcome rows of those where the card is played by its dice; the
-   procedure's rule says where its side needs the card (`if-needed`).
+   procedure's rule says where its side needs the card (`if-needed`). A side surprised and
+   wiped out before its roll rolled nothing: it plays no after-roll card (`surprised_out`),
+   so it cannot win.
 
 sequence_kernel.py is the same sequence for the numba kernels. Outcome rows are columns
 (attacker hits, defender hits, attacker dice, defender dice[, attacker fives, defender fives])
@@ -51,16 +53,23 @@ def main_roll(first: int, roll_a, roll_d):
     return (h1, h2, n1, n2, p) if first == 1 else (h2, h1, n2, n1, p)
 
 
-def after_roll(cols, p, card, table, side: int, needed):
-    """Rows after one after-roll card of `side` (0 attacker, 1 defender): (cols, p, played).
+def surprised_out(first, ah, dh, ua, ud):
+    """(attacker out, defender out): where a side was surprised (`first` as `surprise`) and
+    wiped out by the first roll's hits, so it rolled nothing (scalars or arrays)."""
+    return (first == 2) & (dh >= ua), (first == 1) & (ah >= ud)
 
-    Rows where the card is played (its policy, `needed`: a bool per row) repeat once per
-    outcome of its dice, `table[hits, fives]`, adding the hits, the fives (if the rows carry
-    fives columns) and `card.count` dice; the other rows stay as they are.
+
+def after_roll(cols, p, card, table, side: int, needed, able=True):
+    """Rows after one after-roll card of `side` (0 attacker, 1 defender):
+    (cols, p, played, kept), `kept` the old row of each new row.
+
+    Rows where the card is played (its policy, `needed`: a bool per row, and `able`: the side
+    can still play) repeat once per outcome of its dice, `table[hits, fives]`, adding the hits,
+    the fives (if the rows carry fives columns) and `card.count` dice; the others stay.
     """
     hh, ff = np.nonzero(table)
     w = table[hh, ff]
-    fire = np.broadcast_to(plays(POLICY_CODES[card.policy], needed), p.shape)
+    fire = np.broadcast_to(plays(POLICY_CODES[card.policy], needed) & able, p.shape)
     n_fire = int(fire.sum())
     rows = np.concatenate([np.repeat(np.flatnonzero(fire), len(w)), np.flatnonzero(~fire)])
     idle = np.zeros(len(p) - n_fire, int)
@@ -70,17 +79,22 @@ def after_roll(cols, p, card, table, side: int, needed):
     new = [c[rows] + added[i] if i in added else c[rows] for i, c in enumerate(cols)]
     weight = np.concatenate([np.tile(w, n_fire), np.ones(len(idle))])
     played = np.arange(len(rows)) < n_fire * len(w)
-    return new, p[rows] * weight, played
+    return new, p[rows] * weight, played, rows
 
 
-def play_after(rows, side, needed):
-    """(rows, played) after the after-roll cards of a land battle's `side` in play order: rows
-    (ah, dh, adice, ddice, p); `needed(ah, dh)` says where its side needs a card; `played`
-    marks the rows where the last card was played."""
+def play_after(rows, a, d, needs, first):
+    """(rows, played) after both sides' after-roll cards of a land battle, the attacker's
+    first: rows (ah, dh, adice, ddice, p) of `main_roll`; `needs(is_attacker, ah, dh)` says
+    where a side needs its card; a side `surprised_out` plays none; `played` marks the rows
+    where the attacker's last card was played."""
     cols, p = list(rows[:4]), rows[4]
+    out = surprised_out(first, cols[0], cols[1], a.units, d.units)
     played = np.zeros(len(p), bool)
-    who = 0 if side.role == "attacker" else 1
-    for card in side.after:
-        table = pool_pmf([(card.count, card.threshold)])[:, None]
-        cols, p, played = after_roll(cols, p, card, table, who, needed(cols[0], cols[1]))
+    for who, side in enumerate((a, d)):
+        for card in side.after:
+            table = pool_pmf([(card.count, card.threshold)])[:, None]
+            cols, p, fired, kept = after_roll(cols, p, card, table, who,
+                                              needs(who == 0, cols[0], cols[1]), ~out[who])
+            out = (out[0][kept], out[1][kept])
+            played = fired if who == 0 else played[kept]
     return (*cols, p), played

@@ -10,8 +10,10 @@ from numba import njit
 from ..core.jit import rule
 from ..core.rng import draw
 from .cards import plays
+from .sequence import surprised_out
 
 _plays = rule(plays)
+surprised_out_nb = rule(surprised_out)
 
 
 @njit(cache=True, inline="always")
@@ -28,10 +30,10 @@ def main_roll(st, first, roll, a, d, shared, width):
 
 
 @njit(cache=True, inline="always")
-def after_roll(st, policy, needed, row, base, width):
+def after_roll(st, policy, needed, able, row, base, width):
     """(hits, played, state) of an after-roll card: its dice are drawn when `policy` (a code of
-    cards.py) plays it given `needed`."""
-    if _plays(policy, needed):
+    cards.py) plays it given `needed`, and the side is `able` (not sequence.surprised_out)."""
+    if able and _plays(policy, needed):
         hits, st = draw(st, row, base, width)
         return hits, True, st
     return 0, False, st

@@ -32,7 +32,8 @@ from ..core.result import Result
 from ..errors import OddsError, check_int
 from ..config import MAX_ASSAULTS
 from ..registry import Example, Param, Spec, register
-from .assault import check_seed_cards, check_settings, forces, rows_after, setting_params
+from .assault import (BREAKS, check_seed_cards, check_settings, forces, restless_breaks,
+                      rows_after, setting_params)
 from .assault_rules import infantry_left, resolve, succeeds
 from .cards import Side, help_for, names_for, parse, play
 from .field import setup
@@ -50,6 +51,7 @@ class Plan:
     add: tuple  # units the every-assault cards add to (attacker, defender) before each later assault
     artillery: object  # the Siege Artillery AfterRoll entry, or None
     artillery_every: bool
+    breaks: bool = False  # Mercenaries Grow Restless broke the siege before the first assault
 
     def start(self):
         """The state before the first assault: (infantry, cavalry each side, artillery in hand)."""
@@ -72,8 +74,9 @@ def plan(att, dfn, every_a, every_d, leader, allowed) -> Plan:
     ta = Side("attacker", att.power, 0, 0, 0, dice=leader)
     td = Side("defender", dfn.power, 0, 0, 0, dice=dfn.leader + 1)
     play("assault", ta, td, every_a, every_d, allowed)
+    breaks = restless_breaks(a0, d0, dfn.cards)
     artillery = a0.after[0] if a0.after else None
-    return Plan(((a0, d0), (ta, td)), (ta.units, td.units), artillery, bool(ta.after))
+    return Plan(((a0, d0), (ta, td)), (ta.units, td.units), artillery, bool(ta.after), breaks)
 
 
 def _at(template, infantry, cavalry, after=()):
@@ -245,7 +248,7 @@ def siege(attacker, defender, *, assaults, attacker_mercenaries=0, attacker_cava
                      "captured", lambda: exact_joint(p, assaults, cavalry_first),
                      ("odds.his.siege_kernel", "siege_lane"),
                      lambda: _kernel_args(p, assaults, cavalry_first), settings, SiegeResult,
-                     assumptions(att, dfn))
+                     assumptions(att, dfn), (BREAKS,) if p.breaks else ())
     return solve(proc, method, mc)
 
 
