@@ -203,6 +203,7 @@ def test_sigterm_stops_the_server_after_answering_running_monte_carlo_partially(
         wait_listening(port)
         url = f"http://127.0.0.1:{port}/api/his.siege?" + urlencode(query(
             {"attacker": 8, "defender": 6, "assaults": 10, "method": "mc", "trials": 10_000_000}))
+        urllib.request.urlopen(url.replace("10000000", "1000"), timeout=300).read()  # kernel ready
         with ThreadPoolExecutor(1) as pool:
             running = pool.submit(lambda: json.loads(urllib.request.urlopen(url, timeout=30).read()))
             time.sleep(0.5)
