@@ -34,6 +34,7 @@ WEB_MAX_QUERY = 4096  # bytes of query string
 WEB_MAX_BODY = 64 * 1024  # bytes of a request body (a TOML scenario)
 WEB_EXACT_RUNNING = 2  # exact answers computed at once (threads; more only contend for the GIL)
 WEB_EXACT_WAITING = 256  # exact requests queued beyond those; more get 503
+WEB_EXACT_OVERTIME = 2  # exact answers past the time budget that give up their thread's place
 WEB_MC_RUNNING = 1  # Monte Carlo runs at once, one core each (the other core stays for exact)
 WEB_MC_WAITING = 4
 WEB_RETRY_AFTER = 2  # seconds, in a 503's Retry-After

@@ -248,3 +248,21 @@ def test_serve_on_a_port_in_use_is_one_line(app_server, capsys):
     assert cli.main(["serve", "--port", str(port)]) == 2
     assert capsys.readouterr().err == (f"odds: error: --host/--port: cannot listen on "
                                        f"127.0.0.1:{port} (Address already in use)\n")
+
+
+def test_a_huge_exact_question_gives_its_place_to_small_ones_after_the_budget(app_server, get):
+    state = app_server.config.app.state
+    saved = state.exact
+    state.exact = Gate(1, 8, patience=0.1, overtime=1)
+    huge = query({"attacker": 60, "defender": 20, "assaults": 20})  # most of a second, exact
+    try:
+        with ThreadPoolExecutor(1) as pool:
+            slow = pool.submit(get, "/api/his.siege", huge)
+            time.sleep(0.3)
+            started = time.perf_counter()
+            status, _, _ = get("/api/his.field", query({"attacker": 13, "defender": 12}))
+            waited = time.perf_counter() - started
+            assert status == 200 and not slow.done() and waited < 0.3
+            assert slow.result()[0] == 200
+    finally:
+        state.exact = saved

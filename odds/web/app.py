@@ -18,9 +18,9 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .. import registry
-from ..config import (WEB_CACHED_ANSWERS, WEB_EXACT_RUNNING, WEB_EXACT_WAITING, WEB_MAX_BODY,
-                      WEB_MAX_QUERY, WEB_MC_RUNNING, WEB_MC_WAITING, WEB_RETRY_AFTER,
-                      WEB_TIME_BUDGET)
+from ..config import (WEB_CACHED_ANSWERS, WEB_EXACT_OVERTIME, WEB_EXACT_RUNNING,
+                      WEB_EXACT_WAITING, WEB_MAX_BODY, WEB_MAX_QUERY, WEB_MC_RUNNING,
+                      WEB_MC_WAITING, WEB_RETRY_AFTER, WEB_TIME_BUDGET)
 from ..errors import OddsError
 from . import api
 from .limits import STOPPING, Busy, Gate
@@ -126,7 +126,8 @@ def create_app() -> Starlette:
         Route("/api/procedures", procedures),
         Route("/api/{procedure}", answer, methods=["GET", "POST"]),
     ])
-    app.state.exact = Gate(WEB_EXACT_RUNNING, WEB_EXACT_WAITING)
+    app.state.exact = Gate(WEB_EXACT_RUNNING, WEB_EXACT_WAITING, WEB_TIME_BUDGET,
+                           WEB_EXACT_OVERTIME)
     app.state.mc = Gate(WEB_MC_RUNNING, WEB_MC_WAITING)
     app.state.budget = WEB_TIME_BUDGET
     app.state.answers = Answers(WEB_CACHED_ANSWERS)

@@ -22,19 +22,36 @@ class Busy(Exception):
 
 
 class Gate:
-    """Run at most `running` calls at once in threads, with at most `waiting` more queued."""
+    """Run at most `running` calls at once in threads, with at most `waiting` more queued.
 
-    def __init__(self, running: int, waiting: int):
-        self.pool = ThreadPoolExecutor(running, thread_name_prefix="odds-gate")
+    A call still running after `patience` seconds gives its place to the next one (at most
+    `overtime` such calls at a time), so a rare huge exact computation, which cannot be
+    interrupted, does not hold up the small ones behind it.
+    """
+
+    def __init__(self, running: int, waiting: int, patience: float | None = None,
+                 overtime: int = 0):
+        self.pool = ThreadPoolExecutor(running + overtime, thread_name_prefix="odds-gate")
+        self.places = asyncio.Semaphore(running)
         self.capacity = running + waiting
-        self.inside = 0  # only touched on the event loop, so no lock
+        self.patience, self.overtime = patience, overtime
+        self.inside = self.late = 0  # only touched on the event loop, so no lock
 
     async def run(self, fn, *args):
         if self.inside >= self.capacity:
             raise Busy
         self.inside += 1
         try:
-            return await asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
+            async with self.places:
+                call = asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
+                await asyncio.wait([call], timeout=self.patience)
+                if call.done() or self.late >= self.overtime:
+                    return await call
+                self.late += 1
+            try:  # in overtime: its place is free again
+                return await call
+            finally:
+                self.late -= 1
         finally:
             self.inside -= 1
 
