@@ -30,3 +30,17 @@ SWEEP_BATCH = 16  # cells per dask task
 MAX_CELLS = 100_000  # cells in one sweep
 MAX_CELL_TRIALS = 10**12  # cells x Monte Carlo trials in one sweep
 MAX_WORKERS = 64  # processes of a local dask cluster
+
+# web server (`odds serve`)
+WEB_MAX_TRIALS = 10_000_000  # Monte Carlo trials per request
+WEB_MAX_TRIALS_OF = {"crusades.battle": 5_000}  # battles per request (~2 s on one core)
+WEB_TIME_BUDGET = 3.0  # seconds of Monte Carlo per request; then the partial result
+WEB_MAX_QUERY = 4096  # bytes of query string
+WEB_MAX_BODY = 64 * 1024  # bytes of a request body (a TOML scenario)
+WEB_EXACT_RUNNING = 2  # exact answers computed at once (threads; more only contend for the GIL)
+WEB_EXACT_WAITING = 256  # exact requests queued beyond those; more get 503
+WEB_EXACT_OVERTIME = 2  # exact answers past the time budget that give up their thread's place
+WEB_MC_RUNNING = 1  # Monte Carlo runs at once, one core each (the other core stays for exact)
+WEB_MC_WAITING = 4
+WEB_RETRY_AFTER = 2  # seconds, in a 503's Retry-After
+WEB_CACHED_ANSWERS = 4096  # exact answers kept by request (a few MB)

@@ -1,51 +1,36 @@
-"""`odds serve`: the calculator as a web page (Voila on the calculator's two lines)."""
+"""`odds serve`: the web calculator (odds.web) on a local port, or shared with --host 0.0.0.0."""
 from __future__ import annotations
-
-import subprocess
-import sys
-import tempfile
-from pathlib import Path
 
 from .cli_common import whole
 from .errors import OddsError
 
-CALCULATOR_CELLS = ["from odds.calculator import Calculator", "Calculator().widget"]
 
+def _check_free(host: str, port: int):
+    """One line instead of uvicorn's log when the address cannot be listened on."""
+    import socket
 
-def calculator_notebook(folder: Path) -> Path:
-    """Write the calculator notebook (the same two lines as notebooks/calculator.ipynb)."""
-    import nbformat
-
-    nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_code_cell("\n".join(CALCULATOR_CELLS))]
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    path = folder / "odds-calculator.ipynb"
-    nbformat.write(nb, path)
-    return path
-
-
-def command(port: int) -> list[str]:
-    return [sys.executable, "-m", "voila", "--no-browser", f"--port={port}",
-            "--Voila.ip=127.0.0.1", "--show_tracebacks=False"]
+    try:
+        family, kind, _, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        with socket.socket(family, kind) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            s.bind(address)
+    except OSError as e:
+        raise OddsError(f"--host/--port: cannot listen on {host}:{port} ({e.strerror or e})") from None
 
 
 def run(args):
-    from importlib.util import find_spec
-
-    if find_spec("voila") is None:
-        raise OddsError("serve: voila is not installed (allowed: pip install 'odds[notebooks]')")
     if not 1 <= args.port <= 65535:
         raise OddsError(f"--port: {args.port} is out of range (allowed: 1 to 65535)")
-    with tempfile.TemporaryDirectory() as folder:
-        notebook = calculator_notebook(Path(folder))
-        print(f"odds calculator on http://127.0.0.1:{args.port}/ (Ctrl-C stops it)", flush=True)
-        try:
-            return subprocess.call(command(args.port) + [str(notebook)])
-        except KeyboardInterrupt:
-            return 0
+    _check_free(args.host, args.port)
+    from .web.app import server
+
+    print(f"odds calculator on http://{args.host}:{args.port}/ (Ctrl-C stops it)", flush=True)
+    server(args.host, args.port).run()
+    return 0
 
 
 def register(games):
-    serve = games.add_parser("serve", help="the interactive calculator as a web page")
+    serve = games.add_parser("serve", help="the calculator as a web page and an HTTP API")
+    serve.add_argument("--host", default="127.0.0.1", help="127.0.0.1 (default) or 0.0.0.0 to share it")
     serve.add_argument("--port", type=whole, default=8866)
     serve.set_defaults(handler=run)

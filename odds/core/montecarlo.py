@@ -4,7 +4,8 @@ Trials are cut into chunks of CHUNK trials; chunk c always uses the RNG stream o
 and its counts land in the histogram of whichever lane ran it. Integer counts add up the same
 in any order, so a seed gives identical numbers with any thread count. Chunks run in batches:
 between batches the runner checks the precision target, updates the progress bar, and turns
-Ctrl-C into a partial result.
+Ctrl-C, or a caller's stop test (`stop_when`, e.g. a web server's time budget), into a
+partial result.
 
 A kernel is one lane: ``kernel(*args, seed, first_chunk, chunk_trials, out, lane)``, compiled
 with ``nogil=True``, runs chunks lane, lane + lanes, ... of the batch and writes its counts to
@@ -14,6 +15,8 @@ from __future__ import annotations
 
 import math
 import time
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 import numpy as np
@@ -22,6 +25,20 @@ from ..errors import OddsError, check_int
 from ..config import BATCH_CHUNKS, CHUNK, DEFAULT_TRIALS, MAX_TRIALS, PROGRESS_AFTER_SECONDS
 
 Z95 = 1.959963984540054
+_STOP: ContextVar = ContextVar("odds_stop", default=None)
+
+
+@contextmanager
+def stop_when(test):
+    """Runs inside this block stop (partial) once `test()` is true, tested every chunk per lane.
+
+    The precision target is still tested every BATCH_CHUNKS chunks, so results do not change.
+    """
+    token = _STOP.set(test)
+    try:
+        yield
+    finally:
+        _STOP.reset(token)
 
 
 @dataclass
@@ -78,10 +95,12 @@ def run(kernel, args, shape, trials, seed, *, main=None, precision=None, threads
     call(kernel, *args, seed, 0, np.zeros(0, dtype=np.int64), out, 0)  # compile or load first
     done, chunk, bar, partial, met = 0, 0, None, False, None
     started = time.perf_counter()
+    stop = _STOP.get()
+    batch = BATCH_CHUNKS if stop is None else math.gcd(BATCH_CHUNKS, lanes)
     pool = ThreadPoolExecutor(lanes)
     try:
         while done < trials:
-            n = min(BATCH_CHUNKS * CHUNK, trials - done)
+            n = min(batch * CHUNK, trials - done)
             sizes = np.full(-(-n // CHUNK), CHUNK, dtype=np.int64)
             sizes[-1] = n - CHUNK * (len(sizes) - 1)
             out[...] = 0
@@ -92,11 +111,14 @@ def run(kernel, args, shape, trials, seed, *, main=None, precision=None, threads
             hist += out.sum(axis=0)
             done += n
             chunk += len(sizes)
-            if precision is not None:
+            if precision is not None and (chunk % BATCH_CHUNKS == 0 or done == trials):
                 met = half_width(int(main(hist)), done) < precision
                 if met:
                     break
             bar = _progress(bar, progress, done, trials, started)
+            if stop is not None and done < trials and stop():
+                partial = True
+                break
     except KeyboardInterrupt:
         partial = True
     finally:

@@ -99,7 +99,7 @@ class Result:
         """The text the CLI prints: the answer in words, the dice, the outcomes that partition
         100% (other events indented under them), the distributions as text bars, settings."""
         how = "exact" if self.method == "exact" else f"Monte Carlo, {self.trials:,} trials, seed {self.seed}"
-        lines = [f"{_headline(self.main)} {self.p:.1%} ({how}"
+        lines = [f"{headline(self.main)} {self.p:.1%} ({how}"
                  f"{', PARTIAL: interrupted' if self.partial else ''})  [{self.procedure}]"]
         lines += [f"  {line}" for line in self.explain]
         parts = partition(self)
@@ -166,7 +166,7 @@ def partition(result) -> list:
     return []
 
 
-def _headline(main: str) -> str:
+def headline(main: str) -> str:
     """The answer in words for the main probability ("Attacker wins")."""
     return HEADLINES.get(main, _label(main).capitalize())
 

@@ -118,7 +118,8 @@ def field_battle(attacker, defender, *, attacker_mercenaries=0, attacker_cavalry
     are the best battle rating (0-6); cards are names, with ':always' or ':if-needed' for
     Janissaries. `fortified` with `withdraw_inside` (default: every defending survivor) adds
     P(siege begins). Returns a Result: attacker_win, attacker/defender_eliminated (= leaders
-    captured), both_eliminated_rule, and the pmfs of units each side loses.
+    captured), both_eliminated_rule, and the pmfs of units each side loses; settings include
+    each side's dice in the main roll (after-roll cards such as Janissaries add theirs).
     """
     att, dfn = forces(attacker, defender, attacker_mercenaries, attacker_cavalry, attacker_leader,
                       attacker_power, attacker_cards, defender_mercenaries, defender_cavalry,
@@ -131,7 +132,8 @@ def field_battle(attacker, defender, *, attacker_mercenaries=0, attacker_cavalry
     mc = McOptions.make(trials, seed, precision, max_trials, threads, progress)
     a, d = setup(att, dfn)
     settings = {**force_settings(att, dfn),
-                "attacker_units_at_roll": a.units, "defender_units_at_roll": d.units}
+                "attacker_units_at_roll": a.units, "defender_units_at_roll": d.units,
+                "attacker_dice": roll_pmf(a)[1], "defender_dice": roll_pmf(d)[1]}
     if fortified:
         settings["withdraw_inside"] = (f"survivors, at most {MAX_WITHDRAW}" if withdraw_inside is None
                                        else withdraw_inside)

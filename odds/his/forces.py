@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import OddsError, check_choice, check_int
+from .cards import names_for
 from ..registry import Param
 from . import leaders
 from .cards import canonical
@@ -90,6 +91,6 @@ def land_params(procedure: str, cards_help: str) -> tuple:
                   "a name", low=0, high=MAX_LEADER, choices=leaders.choices(), metavar="R|NAME"),
             Param(f"{side}_power", "choice", "the major power", choices=POWERS, metavar="POWER"),
             Param(f"{side}_cards", "cards", f"a card the {side} plays, repeatable: {cards_help}",
-                  flag=f"{side}-card", metavar="CARD[:POLICY]"),
+                  choices=names_for(procedure), flag=f"{side}-card", metavar="CARD[:POLICY]"),
         ]
     return tuple(out)

@@ -110,10 +110,10 @@ def _params() -> tuple:
         Param("cavalry", "bool", "an Ottoman stack with cavalry (+1)"),
         Param("against_cavalry", "bool", "a non-Ottoman stack facing Ottoman cavalry (-1)"),
         Param("naval", "bool", "a naval roll: no cavalry modifiers, Professional Rowers allowed"),
-        Param("cards", "cards", f"a card the roller plays: {card}", flag="card",
-              metavar="CARD[:POLICY]"),
-        Param("other_cards", "cards", f"a card the other side plays: {card}", flag="other-card",
-              metavar="CARD[:POLICY]"),
+        Param("cards", "cards", f"a card the roller plays: {card}", choices=(ROWERS,),
+              flag="card", metavar="CARD[:POLICY]"),
+        Param("other_cards", "cards", f"a card the other side plays: {card}", choices=(ROWERS,),
+              flag="other-card", metavar="CARD[:POLICY]"),
         Param("succeeds_on", "int", "the total that succeeds (setting)", low=2, high=20))
 
 

@@ -505,7 +505,8 @@ def naval_params(ruleset: str) -> tuple:
                 Param(f"{side}_power", "choice", "the major power", choices=rules.powers,
                       metavar="POWER"),
                 Param(f"{side}_cards", "cards", f"a card the {side} plays, repeatable: "
-                      f"{_card_help(rules)}", flag=f"{side}-card", metavar="CARD[:POLICY]")]
+                      f"{_card_help(rules)}", choices=rules.cards, flag=f"{side}-card",
+                      metavar="CARD[:POLICY]")]
     if ruleset == "vq":
         out.append(Param("location", "choice", "the sea zone (or the zone of the port); the "
                          "command line asks for it, since Galleasses and race-built galleons "

@@ -35,7 +35,7 @@ from ..registry import Example, Param, Spec, register
 from .assault import (BREAKS, check_seed_cards, check_settings, forces, restless_breaks,
                       rows_after, setting_params)
 from .assault_rules import infantry_left, resolve, succeeds
-from .cards import Side, help_for, parse, play
+from .cards import Side, help_for, names_for, parse, play
 from .field import setup
 from .forces import assumptions, land_params, settings as force_settings
 from .leaders import leader
@@ -276,7 +276,8 @@ SPEC = register(Spec(
         Param("assaults", "int", "at most K assaults, one per impulse", low=1, high=MAX_ASSAULTS,
               metavar="K"),
         *(Param(f"{side}_cards_every", "cards", "a card played in every assault (a fresh copy "
-                "each time), repeatable", flag=f"{side}-card-every", metavar="CARD[:POLICY]")
+                "each time), repeatable", choices=names_for("assault"), flag=f"{side}-card-every",
+                metavar="CARD[:POLICY]")
           for side in ("attacker", "defender"))),
     "a siege: one assault per impulse, at most K", ("his", "siege"), "captured",
     kernels=("odds.his.siege_kernel",), start={"attacker": 6, "defender": 2, "assaults": 4},

@@ -1,0 +1,131 @@
+"""The web API under load: `odds serve` in its own process, 50 keep-alive clients (45 asking
+exact questions, 5 asking Monte Carlo ones) for a fixed time, twice: questions never asked
+before (computed) and questions asked again (the server keeps exact answers); requests per
+second, latency percentiles, failures, and the server's memory before and after."""
+import asyncio
+import itertools
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+from urllib.parse import urlencode
+
+from common import Row, table
+from odds.registry import specs
+
+CLIENTS, MC_CLIENTS = 50, 5
+MC = {"method": "mc", "trials": 1_000_000}
+
+
+def query(kwargs) -> str:
+    items = []
+    for key, value in kwargs.items():
+        values = value if isinstance(value, (list, tuple)) else [value]
+        items += [(key, str(v).lower() if isinstance(v, bool) else str(v)) for v in values]
+    return urlencode(items)
+
+
+def repeated_paths():
+    """Every exact procedure's examples and start values, and a 20 x 20 grid of field battles."""
+    paths = [f"/api/{name}?{query(kw)}" for name, spec in specs().items() if spec.exact
+             for kw in [spec.start] + [e.kwargs for e in spec.examples]]
+    paths += [f"/api/his.field?attacker={a}&defender={d}&attacker_leader={a % 3}"
+              for a in range(1, 21) for d in range(1, 21)]
+    return paths
+
+
+def new_paths(seed):
+    """Questions never asked before: each exact procedure's start values, counts drawn anew."""
+    rng = random.Random(seed)
+    exact = [spec for spec in specs().values() if spec.exact]
+    while True:
+        spec = rng.choice(exact)
+        kw = {k: rng.randint(max(1, spec.param(k).low or 0), max(2, 2 * v)) if type(v) is int else v
+              for k, v in spec.start.items()}
+        yield f"/api/{spec.name}?{query({**kw, 'seed': rng.randrange(10**9)})}"
+
+
+def mc_paths(i):
+    field = specs()["his.field"].start
+    return itertools.cycle(f"/api/his.field?{query({**field, **MC, 'seed': seed})}"
+                           for seed in range(i, 1000, MC_CLIENTS))
+
+
+async def client(port, paths, until, out):
+    """One keep-alive connection asking `paths` until `until`; (seconds, status) into `out`."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    for path in paths:
+        if time.perf_counter() > until:
+            break
+        started = time.perf_counter()
+        writer.write(f"GET {path} HTTP/1.1\r\nHost: bench\r\n\r\n".encode())
+        head = await reader.readuntil(b"\r\n\r\n")
+        length = int(next(line.split(b":")[1] for line in head.split(b"\r\n")
+                          if line.lower().startswith(b"content-length")))
+        await reader.readexactly(length)
+        out.append((time.perf_counter() - started, int(head.split()[1])))
+    writer.close()
+
+
+async def load(port, seconds, new):
+    """45 exact clients (repeated or new questions) and 5 Monte Carlo ones for `seconds`."""
+    until = time.perf_counter() + seconds
+    results = {"exact": [], "mc": []}
+    repeated = repeated_paths()
+    tasks = [client(port, new_paths(i) if new else
+                    itertools.cycle(random.Random(i).sample(repeated, len(repeated))),
+                    until, results["exact"]) for i in range(CLIENTS - MC_CLIENTS)]
+    tasks += [client(port, mc_paths(i), until, results["mc"]) for i in range(MC_CLIENTS)]
+    await asyncio.gather(*tasks)
+    return results
+
+
+def rss_mib(pid) -> float:
+    with open(f"/proc/{pid}/status") as f:
+        return next(int(line.split()[1]) for line in f if line.startswith("VmRSS")) / 1024
+
+
+def percentile(values, q):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def measure(quick=False):
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+    from web_server import free_port, wait_listening
+
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "odds.cli", "serve", "--port", str(port)],
+                              stdout=subprocess.DEVNULL)
+    try:
+        wait_listening(port)
+        asyncio.run(load(port, 5, new=False))  # warm-up: kernels loaded, repeated answers kept
+        before = rss_mib(server.pid)
+        seconds = 10 if quick else 20
+        phases = {"new": asyncio.run(load(port, seconds, new=True)),
+                  "repeated": asyncio.run(load(port, seconds, new=False))}
+        after = rss_mib(server.pid)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    rows = []
+    for phase, results in phases.items():
+        for kind, label in (("exact", f"exact answers, {phase} questions"),
+                            ("mc", f"MC 10^6 trials (beside {phase} exact questions)")):
+            times = [t * 1e3 for t, status in results[kind] if status == 200]
+            rows.append(Row(f"web API, {CLIENTS} clients: {label}", len(times) / seconds, "/s"))
+            for q in (0.5, 0.95, 0.99) if kind == "exact" else (0.5, 0.95):
+                rows.append(Row(f"web API, {CLIENTS} clients: {label}, p{round(q * 100)} latency",
+                                percentile(times, q), "ms",
+                                target="< 100 ms" if (kind, q) == ("exact", 0.95) else ""))
+    failed = sum(status != 200 for results in phases.values() for kind in results
+                 for _, status in results[kind])
+    rows.append(Row(f"web API, {CLIENTS} clients: failed requests (errors and 503s)", failed, "",
+                    target="0"))
+    rows.append(Row(f"web server memory after {2 * seconds} s of load", after, "MiB", before,
+                    "before the load", "flat"))
+    return rows
+
+if __name__ == "__main__":
+    print(table(measure("--quick" in sys.argv)))

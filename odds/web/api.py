@@ -1,0 +1,163 @@
+"""From a request to a procedure call and back: query text -> keywords -> Result.to_json().
+
+Parameter names are the Python keywords. List kinds (cards, ints, pairs) take repeated or
+comma-separated values (`attacker_cards=janissaries:if-needed,tercios`); a bool is
+true/false (1/0, yes/no, on/off). A parameter that names a scenario file (crusades) takes a
+built-in example's name, or the request's body as TOML: never a path the client chooses.
+Every mistake is an OddsError whose one line the API returns with status 400.
+"""
+from __future__ import annotations
+
+import inspect
+from functools import cache, partial
+from pathlib import Path
+
+from ..config import DEFAULT_TRIALS
+from ..core.engine import METHODS
+from ..core.result import headline
+from ..errors import OddsError, check_choice, check_int
+from ..files import parse_toml
+from ..registry import Spec
+from .limits import STOPPING, max_trials, within
+
+ENGINE = {"method": "choice", "trials": "int", "seed": "int", "precision": "float",
+          "max_trials": "int"}
+TRUE, FALSE = ("true", "1", "yes", "on"), ("false", "0", "no", "off")
+LISTS = ("cards", "ints", "pairs")
+
+
+def _scenario_folders() -> dict:
+    """(procedure, parameter) -> folder of the built-in scenarios it may name."""
+    from ..crusades import EXAMPLES
+
+    return {("crusades.battle", "scenario"): EXAMPLES}
+
+
+def examples(folder: Path) -> list[str]:
+    return sorted(p.stem for p in folder.glob("*.toml"))
+
+
+def _int(name: str, text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise OddsError(f"{name}: {text!r} is not a whole number") from None
+
+
+def _float(name: str, text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise OddsError(f"{name}: {text!r} is not a number") from None
+
+
+def _bool(name: str, text: str) -> bool:
+    if text.lower() in TRUE + FALSE:
+        return text.lower() in TRUE
+    raise OddsError(f"{name}: {text!r} is not true or false (allowed: {', '.join(TRUE + FALSE)})")
+
+
+SCALARS = {"int": _int, "float": _float, "bool": _bool}
+
+
+def value(name: str, kind: str, texts: list[str]):
+    """The keyword's value from its query texts."""
+    if kind in LISTS:
+        items = [item.strip() for text in texts for item in text.split(",") if item.strip()]
+        return [_int(name, item) for item in items] if kind == "ints" else items
+    if len(texts) > 1:
+        raise OddsError(f"{name}: given {len(texts)} times (allowed: once)")
+    return SCALARS.get(kind, lambda _, text: text)(name, texts[0])
+
+
+def _scenario(name: str, text: str | None, body: bytes, folder: Path):
+    """A built-in example's path by name, or the TOML body as a dict."""
+    if body:
+        try:
+            return parse_toml(body.decode("utf-8"), f"{name} (the request body)")
+        except UnicodeDecodeError as e:
+            raise OddsError(f"{name} (the request body): not UTF-8 text (byte {e.start})") from None
+    if text is None:
+        raise OddsError(f"{name}: missing (allowed: {', '.join(examples(folder))}, or a TOML body)")
+    return str(folder / f"{check_choice(name, text, examples(folder))}.toml")
+
+
+@cache
+def _keywords_of(function) -> frozenset:
+    return frozenset(inspect.signature(function).parameters)
+
+
+def _takes(spec: Spec, keyword: str) -> bool:
+    return keyword in _keywords_of(spec.function)
+
+
+def keywords(spec: Spec, query: list[tuple[str, str]], body: bytes = b"") -> dict:
+    """The keyword arguments of `spec`'s function for a request's query items and body."""
+    kinds = {**{p.name: p.kind for p in spec.params},
+             **{k: kind for k, kind in ENGINE.items() if _takes(spec, k)}}
+    texts: dict[str, list[str]] = {}
+    for key, text in query:
+        if key not in kinds:
+            raise OddsError(f"{key}: not a parameter of {spec.name} (allowed: {', '.join(kinds)})")
+        texts.setdefault(key, []).append(text)
+    out = {key: value(key, kinds[key], got) for key, got in texts.items()}
+    for (procedure, name), folder in _scenario_folders().items():
+        if procedure == spec.name:
+            out[name] = _scenario(name, out.get(name), body, folder)
+    return out
+
+
+def is_mc(spec: Spec, kw: dict) -> bool:
+    """True when the call will run Monte Carlo (asked for, or the procedure has no exact engine)."""
+    method = check_choice("method", kw.get("method", "auto"), METHODS)
+    return method == "mc" or (method == "auto" and not spec.exact)
+
+
+def limit(spec: Spec, kw: dict) -> dict:
+    """Check the server's Monte Carlo caps. Left out, trials are the library's default (or the
+    cap, if lower) and a precision target's max_trials is the cap."""
+    cap = max_trials(spec.name)
+    for key in ("trials", "max_trials"):
+        if key in kw:
+            check_int(key, kw[key], 1, cap)
+    if "precision" in kw and _takes(spec, "max_trials"):
+        return {"max_trials": cap, **kw}
+    return {"trials": min(DEFAULT_TRIALS, cap), **kw}
+
+
+def call(spec: Spec, kw: dict, budget: float) -> dict:
+    """spec's Result as JSON, Monte Carlo stopped after `budget` seconds (then marked partial).
+
+    threads=1: a run takes one core, the other stays for exact answers; no progress bar."""
+    result = within(budget, partial(spec.call, **kw, threads=1, progress=False))
+    if result.partial:
+        why = "the server is stopping" if STOPPING.is_set() else f"the server's time budget ({budget:g} s)"
+        result = result.with_changes(notes=tuple(result.notes) + (
+            f"stopped after {result.trials:,} trials: {why}",))
+    return result.to_json()
+
+
+def describe(spec: Spec) -> dict:
+    """spec.describe() for a form: scenario files as example names, engine keywords, start values."""
+    out = spec.describe()
+    out["headline"] = headline(spec.main)
+    out["start"] = dict(spec.start)
+    out["examples"] = {name: dict(kw) for name, kw in out["examples"].items()}
+    for (procedure, name), folder in _scenario_folders().items():
+        if procedure != spec.name:
+            continue
+        for p in out["parameters"]:
+            if p["name"] == name:
+                p.update(kind="choice", choices=examples(folder),
+                         help=p["help"] + " (a built-in example, or POST a TOML scenario)")
+        for values in [out["start"], *out["examples"].values()]:
+            if name in values:
+                values[name] = Path(str(values[name])).stem
+    out["engine"] = [
+        {"name": "method", "kind": "choice", "choices": list(METHODS), "default": "auto",
+         "help": "auto: exact when the procedure has it"},
+        {"name": "trials", "kind": "int", "low": 1, "high": max_trials(spec.name),
+         "help": "Monte Carlo trials (blank: the default)"},
+        {"name": "seed", "kind": "int", "low": 0, "help": "Monte Carlo seed (blank: the default)"},
+    ]
+    return out

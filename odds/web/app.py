@@ -1,0 +1,147 @@
+"""The ASGI app behind `odds serve` (Starlette), and the uvicorn server that runs it.
+
+Routes: `/` the page and `/static/*` its files; `GET /api/procedures` every procedure's
+parameters; `GET /api/{procedure}?...` (POST for a TOML scenario body) the Result as the CLI's
+`--json` prints it. One process, a few threads, nothing started per visitor.
+"""
+from __future__ import annotations
+
+import json
+from collections import OrderedDict
+from functools import cache
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from .. import registry
+from ..config import (WEB_CACHED_ANSWERS, WEB_EXACT_OVERTIME, WEB_EXACT_RUNNING,
+                      WEB_EXACT_WAITING, WEB_MAX_BODY, WEB_MAX_QUERY, WEB_MC_RUNNING,
+                      WEB_MC_WAITING, WEB_RETRY_AFTER, WEB_TIME_BUDGET)
+from ..errors import OddsError
+from . import api
+from .limits import STOPPING, Busy, Gate
+
+STATIC = Path(__file__).parent / "static"
+
+
+class TooLarge(Exception):
+    """The request's query or body is over the server's limit."""
+
+
+def reply(data, status: int = 200, headers=None) -> Response:
+    """JSON exactly as the CLI prints it (json.dumps of the dict; a str is already JSON)."""
+    text = data if isinstance(data, str) else json.dumps(data)
+    return Response(text, status, headers, media_type="application/json")
+
+
+class Answers:
+    """The latest exact answers by request (an exact answer never changes), at most `size`."""
+
+    def __init__(self, size: int):
+        self.size, self.texts = size, OrderedDict()
+
+    def get(self, key) -> str | None:
+        if key in self.texts:
+            self.texts.move_to_end(key)
+        return self.texts.get(key)
+
+    def put(self, key, text: str):
+        self.texts[key] = text
+        if len(self.texts) > self.size:
+            self.texts.popitem(last=False)
+
+
+@cache
+def catalogue() -> dict:
+    """Every procedure's form, and the policies of each card."""
+    from ..his.cards import CARDS, POLICIES
+
+    return {"procedures": [api.describe(s) for s in registry.specs().values()],
+            "cards": {name: {"policies": list(POLICIES) if card.timing == "after" else []}
+                      for name, card in sorted(CARDS.items())}}
+
+
+async def procedures(request: Request) -> Response:
+    return reply(catalogue())
+
+
+async def _body(request: Request) -> bytes:
+    if len(request.url.query) > WEB_MAX_QUERY:
+        raise TooLarge(f"query: {len(request.url.query)} bytes (allowed: up to {WEB_MAX_QUERY})")
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > WEB_MAX_BODY:
+            raise TooLarge(f"body: over {WEB_MAX_BODY} bytes (allowed: up to {WEB_MAX_BODY})")
+    return body
+
+
+async def _compute(state, spec, kw: dict, key) -> str:
+    """The answer's JSON from the Monte Carlo or the exact gate; exact ones are kept under `key`."""
+    mc = api.is_mc(spec, kw)
+    gate = state.mc if mc else state.exact
+    data = await gate.run(api.call, spec, api.limit(spec, kw) if mc else kw, state.budget)
+    text = json.dumps(data)
+    if key is not None and data["method"] == "exact":
+        state.answers.put(key, text)
+    return text
+
+
+async def answer(request: Request) -> Response:
+    """One procedure call: 400 for bad input, 413 too large, 503 when the gates are full."""
+    try:
+        spec = registry.get(request.path_params["procedure"])
+    except OddsError as e:
+        return reply({"error": str(e)}, 404)
+    state = request.app.state
+    try:
+        body = await _body(request)
+        key = None if body else (spec.name, request.url.query)
+        text = state.answers.get(key)
+        if text is None:
+            kw = api.keywords(spec, request.query_params.multi_items(), body)
+            text = await _compute(state, spec, kw, key)
+        return reply(text)
+    except OddsError as e:
+        return reply({"error": str(e)}, 400)
+    except TooLarge as e:
+        return reply({"error": str(e)}, 413)
+    except Busy:
+        return reply({"error": "the server is busy: try again in a few seconds"}, 503,
+                     {"Retry-After": str(WEB_RETRY_AFTER)})
+
+
+async def page(request: Request) -> Response:
+    return FileResponse(STATIC / "index.html")
+
+
+def create_app() -> Starlette:
+    app = Starlette(routes=[
+        Route("/", page),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        Route("/api/procedures", procedures),
+        Route("/api/{procedure}", answer, methods=["GET", "POST"]),
+    ])
+    app.state.exact = Gate(WEB_EXACT_RUNNING, WEB_EXACT_WAITING, WEB_TIME_BUDGET,
+                           WEB_EXACT_OVERTIME)
+    app.state.mc = Gate(WEB_MC_RUNNING, WEB_MC_WAITING)
+    app.state.budget = WEB_TIME_BUDGET
+    app.state.answers = Answers(WEB_CACHED_ANSWERS)
+    return app
+
+
+def server(host: str = "127.0.0.1", port: int = 8866, **config):
+    """A uvicorn Server for the app; its SIGTERM / SIGINT also stops running Monte Carlo."""
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig, frame):
+            STOPPING.set()
+            super().handle_exit(sig, frame)
+
+    return Server(uvicorn.Config(create_app(), host=host, port=port, log_level="warning",
+                                 timeout_graceful_shutdown=int(WEB_TIME_BUDGET) + 2, **config))

@@ -1,0 +1,68 @@
+"""What one request may cost: trial caps, the Monte Carlo time budget, bounded concurrency.
+
+Exact and Monte Carlo requests pass separate gates (a few threads each and a bounded queue), so
+a flood of Monte Carlo requests waits in its own queue while exact answers keep flowing. A full
+queue raises `Busy` (the API answers 503 with Retry-After) instead of queueing without bound.
+"""
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+from ..config import WEB_MAX_TRIALS, WEB_MAX_TRIALS_OF
+from ..core.montecarlo import stop_when
+
+STOPPING = threading.Event()  # set on SIGTERM / SIGINT: running Monte Carlo stops at its next chunk
+
+
+class Busy(Exception):
+    """A gate's queue is full: try again later."""
+
+
+class Gate:
+    """Run at most `running` calls at once in threads, with at most `waiting` more queued.
+
+    A call still running after `patience` seconds gives its place to the next one (at most
+    `overtime` such calls at a time), so a rare huge exact computation, which cannot be
+    interrupted, does not hold up the small ones behind it.
+    """
+
+    def __init__(self, running: int, waiting: int, patience: float | None = None,
+                 overtime: int = 0):
+        self.pool = ThreadPoolExecutor(running + overtime, thread_name_prefix="odds-gate")
+        self.places = asyncio.Semaphore(running)
+        self.capacity = running + waiting
+        self.patience, self.overtime = patience, overtime
+        self.inside = self.late = 0  # only touched on the event loop, so no lock
+
+    async def run(self, fn, *args):
+        if self.inside >= self.capacity:
+            raise Busy
+        self.inside += 1
+        try:
+            async with self.places:
+                call = asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
+                await asyncio.wait([call], timeout=self.patience)
+                if call.done() or self.late >= self.overtime:
+                    return await call
+                self.late += 1
+            try:  # in overtime: its place is free again
+                return await call
+            finally:
+                self.late -= 1
+        finally:
+            self.inside -= 1
+
+
+def max_trials(procedure: str) -> int:
+    """The most Monte Carlo trials one request may ask of `procedure`."""
+    return WEB_MAX_TRIALS_OF.get(procedure, WEB_MAX_TRIALS)
+
+
+def within(seconds: float, fn):
+    """fn(), its Monte Carlo stopped (partial) after `seconds` or when the server stops."""
+    deadline = time.monotonic() + seconds
+    with stop_when(lambda: STOPPING.is_set() or time.monotonic() > deadline):
+        return fn()

@@ -1,0 +1,374 @@
+// odds web calculator: builds the form from GET api/procedures, asks GET api/<procedure>
+// (debounced) as the inputs change, and keeps the whole state in the URL query string.
+"use strict";
+
+const GAMES = { his: "Here I Stand", vq: "Virgin Queen", oath: "Oath", crusades: "Crusades" };
+const LISTS = ["cards", "ints", "pairs"];
+const DEBOUNCE_MS = 250;
+const $ = (id) => document.getElementById(id);
+
+let catalogue = null;   // the JSON of api/procedures
+let spec = null;        // the chosen procedure's description
+let controls = {};      // parameter name -> {get(): string|null, set(string|null)}
+let timer = 0, pending = null;
+
+function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else if (v !== null && v !== undefined && v !== false) e.setAttribute(k, v === true ? "" : v);
+  }
+  e.append(...children.filter((c) => c !== null && c !== undefined));
+  return e;
+}
+
+const words = (name) => name.replace(/_/g, " ");
+const pct = (p) => (p === null ? "–" : p > 0 && p < 0.0005 ? "<0.1%" : p < 1 && p > 0.9995 ? ">99.9%" : (100 * p).toFixed(1) + "%");
+const game = (name) => name.split(".")[0];
+
+// ---- values: every control reads and writes the text that goes into the query string ----
+
+function text(value) {
+  if (value === null || value === undefined) return null;
+  if (Array.isArray(value)) return value.join(",");
+  return String(value);
+}
+
+function stepper(p, id, onchange) {
+  const input = el("input", { id, type: "number", inputmode: "numeric", step: 1,
+                              min: p.low ?? null, max: p.high ?? null, oninput: onchange });
+  const bump = (d) => () => {
+    const now = input.value === "" ? (p.low ?? 0) - (d > 0 ? 1 : 0) : Number(input.value);
+    let next = now + d;
+    if (p.low !== undefined) next = Math.max(p.low, next);
+    if (p.high !== undefined) next = Math.min(p.high, next);
+    input.value = next;
+    onchange();
+  };
+  const box = el("span", { class: "stepper" },
+    el("button", { type: "button", "aria-label": "less " + words(p.name), onclick: bump(-1) }, "−"),
+    input,
+    el("button", { type: "button", "aria-label": "more " + words(p.name), onclick: bump(1) }, "+"));
+  return { node: box, get: () => (input.value === "" ? null : input.value),
+           set: (v) => { input.value = v ?? ""; } };
+}
+
+function leaderPicker(p, id, onchange) {
+  // a leader by name ("suleiman (2)" in the choices; the name goes in the query) or a rating
+  const sel = el("select", { id, onchange }, el("option", { value: "0" }, "no leader (0)"));
+  for (const choice of p.choices) {
+    const name = choice.split(" (")[0];
+    const label = choice.replace(/(^|-)(\w)/g, (_, dash, c) => (dash ? " " : "") + c.toUpperCase());
+    sel.append(el("option", { value: name }, label.replace(" Of ", " of ")));
+  }
+  for (let r = 1; r <= (p.high ?? 6); r++) sel.append(el("option", { value: String(r) }, `rating ${r}`));
+  return { node: sel, get: () => sel.value, set: (v) => {
+    const key = String(v ?? 0).split(" (")[0].toLowerCase();
+    if ([...sel.options].some((o) => o.value === key)) sel.value = key;
+  } };
+}
+
+function cardPicker(p, id, onchange) {
+  const chips = el("span", { class: "cards" });
+  const names = p.choices || Object.keys(catalogue.cards);
+  const add = el("select", { id, "aria-label": "add a card to " + words(p.name) });
+  const refresh = () => {
+    const used = new Set([...chips.querySelectorAll(".chip")].map((c) => c.dataset.card));
+    add.replaceChildren(el("option", { value: "" }, `+ ${label(p)}…`),
+      ...names.filter((n) => !used.has(n)).map((n) => el("option", { value: n }, n)));
+  };
+  const chip = (spec) => {
+    const [name, policy] = spec.split(":");
+    const policies = catalogue.cards[name]?.policies || [];
+    const c = el("span", { class: "chip", "data-card": name }, name);
+    if (policies.length) {
+      const ps = el("select", { "aria-label": name + " policy", onchange }, ...policies.map((x) => el("option", { value: x }, x)));
+      ps.value = policy || policies[0];
+      c.append(ps);
+    }
+    c.append(el("button", { type: "button", "aria-label": "remove " + name,
+                            onclick: () => { c.remove(); refresh(); onchange(); } }, "×"));
+    chips.insertBefore(c, add);
+  };
+  add.addEventListener("change", () => {
+    if (!add.value) return;
+    chip(add.value);
+    refresh();
+    onchange();
+  });
+  chips.append(add);
+  refresh();
+  return { node: chips, get: () => [...chips.querySelectorAll(".chip")].map((c) => {
+      const policy = c.querySelector("select");
+      return c.dataset.card + (policy ? ":" + policy.value : "");
+    }).join(","),
+    set: (v) => {
+      chips.querySelectorAll(".chip").forEach((c) => c.remove());
+      (v ? v.split(",") : []).filter(Boolean).forEach(chip);
+      refresh();
+    } };
+}
+
+function control(p, onchange) {
+  const id = "f-" + p.name;
+  if (p.kind === "leader") return leaderPicker(p, id, onchange);
+  if (p.kind === "int") return stepper(p, id, onchange);
+  if (p.kind === "bool") {
+    const box = el("input", { id, type: "checkbox", onchange });
+    return { node: box, get: () => String(box.checked), set: (v) => { box.checked = v === "true"; } };
+  }
+  if (p.kind === "choice") {
+    const sel = el("select", { id, onchange }, ...p.choices.map((c) => el("option", { value: c }, String(c))));
+    return { node: sel, get: () => sel.value, set: (v) => { if (v !== null) sel.value = v; } };
+  }
+  if (p.kind === "cards") return cardPicker(p, id, onchange);
+  const hint = LISTS.includes(p.kind) ? (p.kind === "pairs" ? "KEY=N, …" : "comma-separated") : "";
+  const box = el("input", { id, type: "text", placeholder: hint, inputmode: p.kind === "float" ? "decimal" : null, oninput: onchange });
+  return { node: box, get: () => (box.value.trim() === "" ? null : box.value.trim()),
+           set: (v) => { box.value = v ?? ""; } };
+}
+
+// ---- the form ----
+
+const GROUPS = ["attacker", "defender", "battle"];
+
+function group(p) {
+  const m = p.name.match(/^(attacker|defender)(_|$)/);
+  return m ? m[1] : "battle";
+}
+
+function label(p) {
+  return words(p.name.replace(/^(attacker|defender)(_|$)/, "")) || "units";
+}
+
+function buildForm(values) {
+  const form = $("form");
+  form.replaceChildren();
+  controls = {};
+  const sets = {};
+  const field = (p, parent) => {
+    const c = control(p, changed);
+    controls[p.name] = c;
+    const wide = p.kind === "cards" || (p.kind === "text" || LISTS.includes(p.kind));
+    parent.append(el("div", { class: "field" + (wide ? " wide" : ""), "data-name": p.name },
+      el("label", { for: "f-" + p.name }, label(p)),
+      c.node, p.help ? el("small", {}, p.help) : null));
+  };
+  for (const g of GROUPS) {
+    const ps = spec.parameters.filter((p) => group(p) === g);
+    if (!ps.length) continue;
+    form.append(sets[g] = el("fieldset", {}, el("legend", {}, g)));
+    ps.forEach((p) => field(p, sets[g]));
+  }
+  const engine = el("details", { class: "engine" }, el("summary", {}, "Engine (exact or Monte Carlo)"));
+  spec.engine.forEach((p) => field(p, engine));
+  form.append(engine);
+  for (const p of [...spec.parameters, ...spec.engine]) controls[p.name].set(initial(p, values));
+}
+
+function initial(p, values) {
+  if (values.has(p.name)) return values.get(p.name);
+  if (p.name in spec.start) return text(spec.start[p.name]);
+  return text(p.default);
+}
+
+function query() {
+  // every value that differs from the default (and every required one)
+  const q = new URLSearchParams();
+  for (const p of [...spec.parameters, ...spec.engine]) {
+    const v = controls[p.name].get();
+    if (v === null || (!p.required && v === (text(p.default) ?? ""))) continue;
+    if (v === "" && !LISTS.includes(p.kind)) continue;
+    q.set(p.name, v);
+  }
+  return q;
+}
+
+// ---- asking the server ----
+
+function changed() {
+  const q = query();
+  history.replaceState(null, "", "?" + new URLSearchParams([["procedure", spec.name], ...q]));
+  $("answer").classList.add("busy");
+  clearTimeout(timer);
+  timer = setTimeout(() => ask(q), DEBOUNCE_MS);
+}
+
+async function ask(q) {
+  if (pending) pending.abort();
+  const mine = pending = new AbortController();
+  let response, body;
+  try {
+    response = await fetch(`api/${spec.name}?${q}`, { signal: mine.signal });
+    body = await response.json();
+  } catch (e) {
+    if (e.name === "AbortError") return;
+    return showError("the server did not answer (" + e.message + ")");
+  }
+  if (mine !== pending) return;
+  pending = null;
+  if (response.status === 503) {
+    const wait = Number(response.headers.get("Retry-After") || 2);
+    showError(`busy: asking again in ${wait} s`);
+    timer = setTimeout(() => ask(q), wait * 1000);
+  } else if (!response.ok) showError(body.error);
+  else show(body);
+}
+
+function showError(message) {
+  $("answer").classList.remove("busy");
+  $("error").hidden = false;
+  $("error").textContent = message;
+}
+
+// ---- the answer ----
+
+const row = (name, text) => el("div", { class: "row" }, el("dt", {}, words(name)), el("dd", {}, text));
+
+let shown = null;  // the result on screen
+
+function show(r) {
+  shown = r;
+  $("answer").classList.remove("busy");
+  $("error").hidden = true;
+  const p = r[spec.main];
+  const pm = r.method === "exact" ? null : el("span", { class: "pm" }, `± ${pct(1.96 * r[spec.main + "_se"])}`);
+  $("headline").replaceChildren(spec.headline + " ", el("span", { class: "pct", id: "main-pct", "data-p": p }, pct(p)), ...(pm ? [" ", pm] : []));
+  $("peek").textContent = $("headline").textContent;
+  $("method").textContent = r.method === "exact" ? "exact"
+    : `Monte Carlo, ${r.trials.toLocaleString("en")} trials, seed ${r.seed}` + (r.partial ? " (stopped early)" : "");
+  const pmfs = pmfsOf(r);
+  const events = Object.keys(r).filter((k) => r[k + "_se"] !== undefined && k !== spec.main);
+  // an event is a probability; a family of them (e.g. win within k losses) is an object
+  const chance = (v) => (typeof v === "number" ? pct(v)
+    : Object.entries(v).map(([k, x]) => `${k}: ${pct(x)}`).join(", "));
+  $("events").replaceChildren(...events.map((k) => row(k, chance(r[k]))));
+  const extras = Object.keys(r).filter((k) => !META.includes(k) && !k.endsWith("_se")
+    && r[k + "_se"] === undefined && !pmfs.includes(k) && !k.startsWith("expected_") && !(k in r.settings));
+  $("settings").replaceChildren(...[...Object.entries(r.settings), ...extras.map((k) => [k, r[k]])]
+    .map(([k, v]) => row(k, plain(v))));
+  $("notes").replaceChildren(...[...(r.notes || []), ...(r.assumptions || [])].map((n) => el("li", {}, n)));
+  chart(r);
+}
+
+// a pmf is an object with its mean beside it; other objects are extra data (e.g. a ruleset)
+const pmfsOf = (r) => Object.keys(r).filter((k) => r["expected_" + k] !== undefined);
+const META = ["procedure", "method", "trials", "seed", "partial", "settings", "notes", "assumptions"];
+
+function plain(v) {
+  if (Array.isArray(v)) return v.join(", ") || "none";
+  if (v && typeof v === "object")
+    return Object.entries(v).map(([k, x]) => `${k}: ${Number.isInteger(x) || typeof x !== "number" ? x : pct(x)}`).join(", ");
+  return typeof v === "number" && !Number.isInteger(v) ? String(Number(v.toFixed(3))) : String(v);
+}
+
+function pairs(pmfs) {
+  // "attacker_losses" + "defender_losses" -> one chart "losses"; lone pmfs chart alone
+  const out = new Map();
+  for (const k of pmfs) {
+    const m = k.match(/^(attacker|defender)_(.+)$/);
+    const key = m ? m[2] : k;
+    if (!out.has(key)) out.set(key, []);
+    out.get(key).push(k);
+  }
+  return out;
+}
+
+let chartChoice = null;
+
+function chart(r) {
+  const groups = pairs(pmfsOf(r));
+  const fig = $("chart");
+  fig.replaceChildren();
+  if (!groups.size) return;
+  if (!groups.has(chartChoice))
+    chartChoice = [...groups.keys()].find((k) => /loss|lost/.test(k)) || groups.keys().next().value;
+  if (groups.size > 1) {
+    const sel = el("select", { "aria-label": "distribution", onchange: () => { chartChoice = sel.value; chart(r); } },
+      ...[...groups.keys()].map((k) => el("option", { value: k }, words(k))));
+    sel.value = chartChoice;
+    fig.append(sel);
+  }
+  const series = groups.get(chartChoice);
+  fig.append(bars(series.map((k) => r[k])), el("figcaption", { class: "legend" },
+    ...series.map((k, i) => el("span", {}, el("i", { style: `background: var(--${colour(k, i)})` }),
+                                        `${words(k)} (mean ${r["expected_" + k].toFixed(2)})`))));
+}
+
+const colour = (name, i) => (name.startsWith("defender") || i === 1 ? "defender" : "attacker");
+
+function bars(pmfs) {
+  // grouped bars: x = count, one bar per series, y = probability; labels on tall bars
+  const n = Math.max(...pmfs.map((p) => Object.keys(p).length));
+  const top = Math.max(...pmfs.flatMap((p) => Object.values(p)), 1e-9);
+  const W = Math.max(300, $("chart").clientWidth || 600), H = 220, left = 4, bottom = 22, topPad = 18;
+  const slot = (W - left) / n, bar = Math.min(28, (slot - 4) / pmfs.length);
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  svg.setAttribute("role", "img");
+  const add = (tag, attrs, txt) => {
+    const e = document.createElementNS(svg.namespaceURI, tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    if (txt !== undefined) e.textContent = txt;
+    svg.append(e);
+  };
+  add("line", { x1: left, x2: W, y1: H - bottom, y2: H - bottom, stroke: "#999" });
+  const every = Math.ceil(n / (W / 22));
+  for (let k = 0; k < n; k++) {
+    const x0 = left + k * slot + (slot - bar * pmfs.length) / 2;
+    if (k % every === 0)
+      add("text", { x: left + (k + 0.5) * slot, y: H - 6, "text-anchor": "middle", "font-size": 12, fill: "#5d6773" }, k);
+    pmfs.forEach((pmf, i) => {
+      const v = pmf[String(k)] || 0, h = (H - bottom - topPad) * v / top;
+      const name = i === 1 ? "defender" : "attacker";
+      add("rect", { x: x0 + i * bar, y: H - bottom - h, width: Math.max(bar - 1, 1), height: h,
+                    fill: `var(--${name})` });
+      if (v >= 0.05 && bar >= 22)
+        add("text", { x: x0 + (i + 0.5) * bar, y: H - bottom - h - 4, "text-anchor": "middle",
+                      "font-size": 10, fill: "#1d232b" }, Math.round(100 * v) + "%");
+    });
+  }
+  return svg;
+}
+
+// ---- choosing a game and procedure ----
+
+function choose(name, values = new URLSearchParams()) {
+  spec = catalogue.procedures.find((s) => s.name === name);
+  $("game").value = game(name);
+  $("procedure").replaceChildren(...catalogue.procedures.filter((s) => game(s.name) === game(name))
+    .map((s) => el("option", { value: s.name }, s.help || s.name)));
+  $("procedure").value = name;
+  buildForm(values);
+  changed();
+}
+
+async function start() {
+  catalogue = await (await fetch("api/procedures")).json();
+  const games = [...new Set(catalogue.procedures.map((s) => game(s.name)))];
+  $("game").replaceChildren(...games.map((g) => el("option", { value: g }, GAMES[g] || g)));
+  $("game").addEventListener("change", () =>
+    choose(catalogue.procedures.find((s) => game(s.name) === $("game").value).name));
+  $("procedure").addEventListener("change", () => choose($("procedure").value));
+  $("copy").addEventListener("click", async () => {
+    // the clipboard needs https or localhost; on a shared LAN address, offer the link to copy
+    try {
+      await navigator.clipboard.writeText(location.href);
+      $("copy").textContent = "Link copied";
+    } catch {
+      window.prompt("Copy this link", location.href);
+    }
+  });
+  // on a phone, the headline stays in view in a bar while the form is scrolled
+  new IntersectionObserver(([e]) => { $("peek").hidden = e.isIntersecting; }).observe($("headline"));
+  let resized = 0;
+  window.addEventListener("resize", () => {
+    clearTimeout(resized);
+    resized = setTimeout(() => shown && chart(shown), 100);
+  });
+  const values = new URLSearchParams(location.search);
+  const asked = catalogue.procedures.find((s) => s.name === values.get("procedure"));
+  choose((asked || catalogue.procedures[0]).name, values);
+}
+
+start().catch((e) => showError("the calculator could not load (" + e.message + ")"));

@@ -1,0 +1,90 @@
+"""The page in a real browser (Playwright driving Debian's Chromium) at phone and desktop sizes."""
+import shutil
+
+import pytest
+
+from odds import OddsError
+from odds.registry import get
+from web_server import running
+
+CHROMIUM = "/usr/bin/chromium"
+sync_api = pytest.importorskip("playwright.sync_api")
+pytestmark = pytest.mark.skipif(shutil.which(CHROMIUM) is None,
+                                reason=f"Debian's chromium is not installed at {CHROMIUM} (.ci/run installs it)")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
+
+
+@pytest.fixture(scope="module")
+def base():
+    with running() as srv:
+        yield f"http://127.0.0.1:{srv.config.port}/"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        browser.close()
+
+
+def shown(page, want):
+    """Wait until the page shows probability `want`; return the headline."""
+    page.wait_for_function("w => { const e = document.getElementById('main-pct');"
+                           " return e && Math.abs(Number(e.dataset.p) - w) < 1e-12; }",
+                           arg=want, timeout=20_000)
+    return page.inner_text("#headline")
+
+
+def box(page, selector):
+    return page.locator(selector).bounding_box()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_field_battle_set_with_the_controls_shows_the_librarys_odds_and_survives_a_reload(
+        base, browser, tmp_path, size):
+    width, height = SIZES[size]
+    page = browser.new_page(viewport={"width": width, "height": height})
+    errors = []
+    page.on("pageerror", lambda e: errors.append(e))
+    page.goto(base + "?procedure=his.field")
+    spec = get("his.field")
+    shown(page, spec.call(**spec.start).p)
+
+    page.click("[aria-label='more attacker']")
+    page.click("[aria-label='more attacker']")
+    page.select_option("#f-attacker_power", "ottoman")
+    page.select_option("#f-attacker_leader", "suleiman")
+    page.select_option("#f-attacker_cards", "janissaries")
+    page.select_option("[aria-label='janissaries policy']", "if-needed")
+    kwargs = {**spec.start, "attacker": spec.start["attacker"] + 2, "attacker_power": "ottoman",
+              "attacker_leader": "suleiman", "attacker_cards": ["janissaries:if-needed"]}
+    want = spec.call(**kwargs).p
+    assert shown(page, want) == f"Attacker wins {want:.1%}"
+    assert "attacker_leader=suleiman" in page.url and "attacker_cards=janissaries%3Aif-needed" in page.url
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    form, answer = box(page, "#form"), box(page, "#answer")
+    if size == "phone":
+        assert answer["y"] + answer["height"] <= form["y"]  # the answer first, the form below
+    else:
+        assert form["x"] + form["width"] <= answer["x"] and abs(form["y"] - answer["y"]) < 2
+    page.evaluate("window.scrollTo(0, 0)")
+    page.wait_for_selector("#peek", state="hidden")
+    page.screenshot(path=str(tmp_path / f"{size}.png"), full_page=True)
+
+    page.reload()
+    assert shown(page, want) == f"Attacker wins {want:.1%}"
+    assert page.input_value("#f-attacker") == str(kwargs["attacker"])
+    assert page.input_value("#f-attacker_leader") == "suleiman"
+    assert page.input_value("[aria-label='janissaries policy']") == "if-needed"
+    assert page.locator("#chart svg rect").count() > 4
+
+    page.fill("#f-attacker", "0")
+    page.wait_for_selector("#error:not([hidden])")
+    with pytest.raises(OddsError) as error:
+        spec.call(**{**kwargs, "attacker": 0})
+    assert page.inner_text("#error") == str(error.value)
+    assert errors == []
+    page.close()

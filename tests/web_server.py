@@ -1,0 +1,38 @@
+"""A real `odds serve` for the web tests: in a thread of this process, on a free port."""
+import socket
+import threading
+import time
+from contextlib import contextmanager
+
+from odds.web.app import server
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_listening(port: int, seconds: float = 30):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.05)
+    raise TimeoutError(f"nothing listens on port {port}")
+
+
+@contextmanager
+def running():
+    """The uvicorn Server, started; its app is `server.config.app`."""
+    srv = server("127.0.0.1", free_port())
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    wait_listening(srv.config.port)
+    try:
+        yield srv
+    finally:
+        srv.should_exit = True
+        thread.join(timeout=10)
