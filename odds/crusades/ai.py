@@ -6,9 +6,10 @@ that looks at the state and returns one of STOP, MOVE (target = cell), ATTACK or
 from ties, which `pick` breaks with the battle's RNG (setting ``tie_break``). To add a policy:
 write the function here, add its name to `scenario.POLICIES` and a branch to `decide`.
 
-Distance fields ``F[f, cell]`` are filled by the kernel each turn: F[0]/F[1] steps to the
-nearest active enemy for wall-climbing / non-climbing units, F[2] steps to the nearest empty
-wall cell; ``HQF[side, cls, cell]`` steps to the enemy headquarters (static).
+Distance fields are read cell by cell with `field_value`: field ENEMIES (steps to the nearest
+active enemy), EMPTY_WALLS (steps to the nearest empty wall cell), both from the source cells
+the kernel lists in ``SRC[f]`` when they may have changed, and HEADQUARTERS (``HQF[side, cls,
+cell]``, steps to the enemy headquarters, static). Class ``cls`` 0 climbs walls, 1 does not.
 """
 import numpy as np
 from numba import njit
@@ -20,6 +21,7 @@ from .state import (ACTIVE, C_LOF, C_METRIC, C_POLICY_A, C_POLICY_D, C_TIE, CITY
 STOP, MOVE, ATTACK, SHOOT = 0, 1, 2, 3
 ADVANCE, HOLD_WALLS, HOLD_LINE = 0, 1, 2  # codes in the order of scenario.POLICIES
 INF = 1 << 40
+ENEMIES, EMPTY_WALLS, HEADQUARTERS = 0, 1, 2  # distance fields
 DX = (0, 1, 0, -1)
 DY = (1, 0, -1, 0)
 
@@ -77,14 +79,19 @@ def can_shoot(i, j, U, T, TER, cfg):
 
 
 @njit(cache=True)
-def line_cell(x0, y0, x1, y1, k):
-    """The k-th cell (k >= 1) of the Bresenham line from (x0, y0) to (x1, y1), as (x, y)."""
+def friends_in_line(i, j, U, G, T, W, cfg, hit):
+    """How many of i's own units stand between i and j on the Bresenham line of fire (none
+    when line_of_fire is 'none' or j is mounted); with hit[:] they are listed too."""
+    if cfg[C_LOF] != 0 or T[TMOUNTED, U[UTYPE, j]] == 1:
+        return 0
+    x0, y0, x1, y1 = U[UX, i], U[UY, i], U[UX, j], U[UY, j]
     dx, dy = abs(x1 - x0), -abs(y1 - y0)
     sx = 1 if x0 < x1 else -1
     sy = 1 if y0 < y1 else -1
     err = dx + dy
     x, y = x0, y0
-    for _ in range(k):
+    m = 0
+    for _ in range(1, max(dx, -dy)):
         e2 = 2 * err
         if e2 >= dy:
             err += dy
@@ -92,19 +99,6 @@ def line_cell(x0, y0, x1, y1, k):
         if e2 <= dx:
             err += dx
             y += sy
-    return x, y
-
-
-@njit(cache=True)
-def friends_in_line(i, j, U, G, T, W, cfg, hit):
-    """How many of i's own units stand between i and j on the line of fire (none when
-    line_of_fire is 'none' or j is mounted); with hit[:] they are listed too."""
-    if cfg[C_LOF] != 0 or T[TMOUNTED, U[UTYPE, j]] == 1:
-        return 0
-    x0, y0, x1, y1 = U[UX, i], U[UY, i], U[UX, j], U[UY, j]
-    m = 0
-    for k in range(1, max(abs(x1 - x0), abs(y1 - y0))):
-        x, y = line_cell(x0, y0, x1, y1, k)
         f = G[y * W + x]
         if f >= 0 and U[USIDE, f] == U[USIDE, i]:
             if hit.shape[0] > m:
@@ -148,19 +142,39 @@ def best_adjacent(i, U, G, W, H, cfg, st):
 
 
 @njit(cache=True)
-def step_down(i, field, U, G, T, TER, W, H, cfg, st, only=-1, avoid=False):
-    """A neighbouring cell the unit can enter that is strictly closer on `field` (and of
-    terrain `only` if given), or -1. With `avoid`, cells next to an active enemy (where the
-    unit would be locked in melee) come after the others of the same distance."""
+def field_value(f, cls, s, c, W, SRC, DN, HQF):
+    """Steps from cell c to field f's nearest source for side s's class cls: a breadth-first
+    search over the terrain only (units do not block), so it is the Manhattan distance for
+    climbers or on a board without walls, else the precomputed ``DN[source, c]``."""
+    if f == HEADQUARTERS:
+        return HQF[s, cls, c]
+    best = INF
+    x, y = c % W, c // W
+    for k in range(1, SRC[f, 0] + 1):
+        src = SRC[f, k]
+        d = DN[src, c] if cls == 1 and DN.shape[0] > 0 else abs(x - src % W) + abs(y - src // W)
+        best = min(best, d)
+    return best
+
+
+@njit(cache=True)
+def step_down(i, f, cls, U, G, T, TER, W, H, cfg, SRC, DN, HQF, st, only, avoid):
+    """A neighbouring cell the unit can enter that is strictly closer on field f for class
+    cls (and of terrain `only` if >= 0), or -1. With `avoid`, cells next to an active enemy
+    (where the unit would be locked in melee) come after the others of the same distance."""
     x, y = U[UX, i], U[UY, i]
-    cur = field[y * W + x]
+    s = U[USIDE, i]
+    cur = field_value(f, cls, s, y * W + x, W, SRC, DN, HQF)
     best, bv, ties = -1, INF, 0
     for d in range(4):
         nx, ny = x + DX[d], y + DY[d]
         if 0 <= nx < W and 0 <= ny < H:
             c = ny * W + nx
-            if field[c] < cur and can_enter(i, c, U, G, T, TER, W) and (only < 0 or TER[ny, nx] == only):
-                v = 2 * field[c]
+            if not can_enter(i, c, U, G, T, TER, W) or (only >= 0 and TER[ny, nx] != only):
+                continue
+            fc = field_value(f, cls, s, c, W, SRC, DN, HQF)
+            if fc < cur:
+                v = 2 * fc
                 if avoid and next_to_enemy(i, nx, ny, U, G, W, H):
                     v += 1
                 take, ties, st = pick(v < bv, v == bv, ties, cfg, st)
@@ -206,7 +220,7 @@ def _strike(i, n, attacks, U, G, T, TER, W, H, cfg, st):
 
 
 @njit(cache=True)
-def advance(i, n, ap, attacks, U, G, T, TER, W, H, cfg, F, HQF, hq, st):
+def advance(i, n, ap, attacks, U, G, T, TER, W, H, cfg, SRC, DN, HQF, hq, st):
     """Close in on the nearest enemy, shoot when in range, take an empty enemy headquarters."""
     a, j, done, st = _strike(i, n, attacks, U, G, T, TER, W, H, cfg, st)
     if done:
@@ -214,22 +228,22 @@ def advance(i, n, ap, attacks, U, G, T, TER, W, H, cfg, F, HQF, hq, st):
     s, cls = U[USIDE, i], 1 - T[TCLIMB, U[UTYPE, i]]
     here = U[UY, i] * W + U[UX, i]
     if G[hq[1 - s]] < 0 and HQF[s, cls, here] <= ap:
-        c, st = step_down(i, HQF[s, cls], U, G, T, TER, W, H, cfg, st, -1, True)
+        c, st = step_down(i, HEADQUARTERS, cls, U, G, T, TER, W, H, cfg, SRC, DN, HQF, st, -1, True)
         if c >= 0:
             return MOVE, c, st
-    c, st = step_down(i, F[cls], U, G, T, TER, W, H, cfg, st)
+    c, st = step_down(i, ENEMIES, cls, U, G, T, TER, W, H, cfg, SRC, DN, HQF, st, -1, False)
     return (MOVE if c >= 0 else STOP), c, st
 
 
 @njit(cache=True)
-def hold_line(i, n, ap, attacks, U, G, T, TER, W, H, cfg, F, HQF, hq, st):
+def hold_line(i, n, ap, attacks, U, G, T, TER, W, H, cfg, SRC, DN, HQF, hq, st):
     """Keep position: shoot what is in range, fight what comes adjacent."""
     a, j, done, st = _strike(i, n, attacks, U, G, T, TER, W, H, cfg, st)
     return a, j, st
 
 
 @njit(cache=True)
-def hold_walls(i, n, ap, attacks, U, G, T, TER, W, H, cfg, F, HQF, hq, st):
+def hold_walls(i, n, ap, attacks, U, G, T, TER, W, H, cfg, SRC, DN, HQF, hq, st):
     """Man the walls: foot moves onto free wall cells, then along the wall towards the enemy;
     archers shoot; cavalry is a reserve that attacks only once an enemy is inside the city."""
     a, j, done, st = _strike(i, n, attacks, U, G, T, TER, W, H, cfg, st)
@@ -239,21 +253,21 @@ def hold_walls(i, n, ap, attacks, U, G, T, TER, W, H, cfg, F, HQF, hq, st):
     if T[TMOUNTED, k] == 1:
         for e in range(n):
             if enemy(U, i, e) and U[UST, e] == ACTIVE and TER[U[UY, e], U[UX, e]] == CITY:
-                return advance(i, n, ap, attacks, U, G, T, TER, W, H, cfg, F, HQF, hq, st)
+                return advance(i, n, ap, attacks, U, G, T, TER, W, H, cfg, SRC, DN, HQF, hq, st)
         return STOP, -1, st
     if TER[U[UY, i], U[UX, i]] == WALL:
-        c, st = step_down(i, F[0], U, G, T, TER, W, H, cfg, st, WALL)
+        c, st = step_down(i, ENEMIES, 0, U, G, T, TER, W, H, cfg, SRC, DN, HQF, st, WALL, False)
         return (MOVE if c >= 0 else STOP), c, st
-    c, st = step_down(i, F[2], U, G, T, TER, W, H, cfg, st)
+    c, st = step_down(i, EMPTY_WALLS, 0, U, G, T, TER, W, H, cfg, SRC, DN, HQF, st, -1, False)
     return (MOVE if c >= 0 else STOP), c, st
 
 
 @njit(cache=True)
-def decide(i, n, ap, attacks, U, G, T, TER, W, H, cfg, F, HQF, hq, st):
+def decide(i, n, ap, attacks, U, G, T, TER, W, H, cfg, SRC, DN, HQF, hq, st):
     """Dispatch to the policy of unit i's side."""
     p = cfg[C_POLICY_A] if U[USIDE, i] == 0 else cfg[C_POLICY_D]
     if p == ADVANCE:
-        return advance(i, n, ap, attacks, U, G, T, TER, W, H, cfg, F, HQF, hq, st)
+        return advance(i, n, ap, attacks, U, G, T, TER, W, H, cfg, SRC, DN, HQF, hq, st)
     if p == HOLD_WALLS:
-        return hold_walls(i, n, ap, attacks, U, G, T, TER, W, H, cfg, F, HQF, hq, st)
-    return hold_line(i, n, ap, attacks, U, G, T, TER, W, H, cfg, F, HQF, hq, st)
+        return hold_walls(i, n, ap, attacks, U, G, T, TER, W, H, cfg, SRC, DN, HQF, hq, st)
+    return hold_line(i, n, ap, attacks, U, G, T, TER, W, H, cfg, SRC, DN, HQF, hq, st)

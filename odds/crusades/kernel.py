@@ -10,16 +10,20 @@ mode, from a list (a 'random' first player then takes one die: 1-3 attacker).
 first player, invariant violations, units lost and upkeep lost per side, and per side, type
 and category (survived, killed, fled, captured, returned) the count of units.
 
-Everything runs through one entry point, `kernel` (one lane of the runner), so numba compiles once (about
-20-45 s cold, then loaded from the disk cache). Developers: numba's cache does not notice
-edits to ai.py or state.py; delete odds/crusades/__pycache__/*.nb* after changing them.
+Everything runs through one entry point, `kernel` (one lane of the runner), so numba compiles
+once, then loads it from the disk cache. Every call passes every argument (no defaults, no
+array-to-array slice copies), so each function has one specialisation and no error-formatting
+code. Nothing is allocated per battle: the workspace is made once per kernel call.
+Developers: numba's cache does not notice edits to ai.py or state.py; delete
+odds/crusades/__pycache__/*.nb* after changing them.
 """
 import numpy as np
 from numba import njit
 
 from ..core.montecarlo import CHUNK
 from ..core.rng import next_u64, seed_stream
-from .ai import ATTACK, DX, DY, HOLD_WALLS, INF, MOVE, STOP, decide, friends_in_line, locked
+from .ai import (ATTACK, DX, DY, EMPTY_WALLS, ENEMIES, HOLD_WALLS, INF, MOVE, STOP, decide,
+                 friends_in_line, locked)
 from .state import (ACTIVE, C_ATTACKS, C_BESIEGED, C_CHECK, C_FACING, C_FIRST, C_READING,
                     C_POLICY_A, C_POLICY_D, C_RETALIATION, C_RETURN, C_SIEGE_TURN, C_TIE, C_THRESHOLD, C_TURNS, CAPTURED, DEAD,
                     ESCAPED, FLEEING, MAX_UNITS, N_CAT, NFU, OUT_OF_DICE, TATTACK, TBONUS, TCLIMB,
@@ -43,16 +47,14 @@ def roll_d6(dice, pos, st):
 
 
 @njit(cache=True)
-def bfs(field, sources, nsrc, climb, TER, W, H, queue):
-    """Steps from the nearest source cell; non-climbers (climb=0) never cross walls."""
-    field[:] = INF
-    head, tail = 0, 0
-    for k in range(nsrc):
-        c = sources[k]
-        if field[c] != 0:
-            field[c] = 0
-            queue[tail] = c
-            tail += 1
+def bfs(field, source, TER, W, H, queue):
+    """field[c]: steps from cell `source` (which may be a wall) to c without entering a wall
+    (INF: no way)."""
+    for c in range(W * H):
+        field[c] = INF
+    field[source] = 0
+    queue[0] = source
+    head, tail = 0, 1
     while head < tail:
         c = queue[head]
         head += 1
@@ -61,33 +63,46 @@ def bfs(field, sources, nsrc, climb, TER, W, H, queue):
             nx, ny = x + DX[d], y + DY[d]
             if 0 <= nx < W and 0 <= ny < H:
                 nc = ny * W + nx
-                if field[nc] == INF and (climb == 1 or TER[ny, nx] != WALL):
+                if field[nc] == INF and TER[ny, nx] != WALL:
                     field[nc] = field[c] + 1
                     queue[tail] = nc
                     tail += 1
 
 
 @njit(cache=True)
-def enemy_fields(s, n, U, TER, W, H, F, walls, hold, G, queue, sources):
-    """F[0], F[1]: distance to side `s`'s active enemies for climbers / non-climbers (the
-    same without walls); F[2] (if a side holds the walls) to empty wall cells."""
+def wall_distances(TER):
+    """DN[a, c]: steps from cell a to cell c for units that cannot climb walls (`bfs`); empty (0 x 0)
+    on a board without walls, where every distance is the Manhattan distance (ai.field_value)."""
+    H, W = TER.shape
+    walls = False
+    for c in range(W * H):
+        walls = walls or TER[c // W, c % W] == WALL
+    if not walls:
+        return np.zeros((0, 0), np.int64)
+    DN = np.empty((W * H, W * H), np.int64)
+    queue = np.empty(W * H, np.int64)
+    for c in range(W * H):
+        bfs(DN[c], c, TER, W, H, queue)
+    return DN
+
+
+@njit(cache=True)
+def list_sources(s, n, U, G, TER, W, H, hold, SRC):
+    """SRC[ENEMIES]: side s's active enemies' cells; SRC[EMPTY_WALLS] (if a side holds the
+    walls): the empty wall cells; the count of each in column 0."""
     m = 0
     for j in range(n):
         if U[USIDE, j] != s and U[UST, j] == ACTIVE:
-            sources[m] = U[UY, j] * W + U[UX, j]
             m += 1
-    bfs(F[0], sources, m, 1, TER, W, H, queue)
-    if walls:
-        bfs(F[1], sources, m, 0, TER, W, H, queue)
-    else:
-        F[1, :] = F[0]
+            SRC[ENEMIES, m] = U[UY, j] * W + U[UX, j]
+    SRC[ENEMIES, 0] = m
     if hold:
         m = 0
         for c in range(W * H):
             if TER[c // W, c % W] == WALL and G[c] < 0:
-                sources[m] = c
                 m += 1
-        bfs(F[2], sources, m, 1, TER, W, H, queue)
+                SRC[EMPTY_WALLS, m] = c
+        SRC[EMPTY_WALLS, 0] = m
 
 
 @njit(cache=True)
@@ -137,11 +152,11 @@ def melee(i, j, U, G, T, W, cfg):
 
 
 @njit(cache=True)
-def shoot(i, j, U, G, T, W, cfg, sources):
-    """i shoots j; friendly units on the Bresenham line take the damage too (not at cavalry)."""
+def shoot(i, j, U, G, T, W, cfg, hit):
+    """i shoots j; friendly units on the Bresenham line take the damage too (not at cavalry).
+    `hit` is scratch space for their indices."""
     dmg = strike_damage(i, U, T)
     gone = False
-    hit = sources[:MAX_UNITS]  # scratch space, free during a turn's actions
     for k in range(friends_in_line(i, j, U, G, T, W, cfg, hit)):
         gone = deal(hit[k], dmg, False, U, G, W) or gone
     return deal(j, dmg, True, U, G, W) or gone
@@ -186,7 +201,7 @@ def flee(i, U, G, T, TER, W, H, cfg, st):
     return st
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _move(i, c, U, G, W):
     G[U[UY, i] * W + U[UX, i]] = -1
     G[c] = i
@@ -205,11 +220,12 @@ def active_count(side, n, U):
 
 
 @njit(cache=True)
-def side_turn(s, n, U, G, T, TER, W, H, cfg, F, HQF, hq, walls, hold, queue, sources, st):
+def side_turn(s, n, U, G, T, TER, W, H, cfg, SRC, DN, HQF, hq, hold, hit, st):
     """Side s moves every unit once. Returns (True if it took the enemy headquarters, st).
 
-    The distance fields are recomputed lazily: after a unit left the board, and only when a
-    unit that is not locked in melee is about to decide (locked units never move)."""
+    The distance fields' sources are listed again lazily: after a unit left the board or
+    stepped onto a wall, and only when a unit that is not locked in melee is about to decide
+    (locked units never move)."""
     dirty = True
     for i in range(n):
         if U[USIDE, i] != s:
@@ -224,9 +240,9 @@ def side_turn(s, n, U, G, T, TER, W, H, cfg, F, HQF, hq, walls, hold, queue, sou
         attacks = cfg[C_ATTACKS]
         while ap > 0:
             if dirty and not locked(i, U, G, W, H):
-                enemy_fields(s, n, U, TER, W, H, F, walls, hold, G, queue, sources)
+                list_sources(s, n, U, G, TER, W, H, hold, SRC)
                 dirty = False
-            act, arg, st = decide(i, n, ap, attacks, U, G, T, TER, W, H, cfg, F, HQF, hq, st)
+            act, arg, st = decide(i, n, ap, attacks, U, G, T, TER, W, H, cfg, SRC, DN, HQF, hq, st)
             if act == STOP or arg < 0:
                 break
             ap -= 1
@@ -242,7 +258,7 @@ def side_turn(s, n, U, G, T, TER, W, H, cfg, F, HQF, hq, walls, hold, queue, sou
                 if act == ATTACK:
                     gone = melee(i, arg, U, G, T, W, cfg)
                 else:
-                    gone = shoot(i, arg, U, G, T, W, cfg, sources)
+                    gone = shoot(i, arg, U, G, T, W, cfg, hit)
                 dirty = dirty or gone
                 if gone and active_count(1 - s, n, U) == 0:
                     return False, st  # routed: nothing is left to take a headquarters from
@@ -288,18 +304,20 @@ def deploy(counts, T, W, cells, order, U, G, eng):
     G[:] = -1
     U[:, :] = 0
     n = 0
+    room = cells.shape[2]
     for s in range(2):
-        ptr = np.zeros(2, np.int64)
+        next_cell = (0, 0)  # the next deployment cell to try, foot and mounted
         for t in range(order.shape[1]):
             k = order[s, t]
             m = T[TMOUNTED, k]
+            p = next_cell[m]
             for _ in range(eng[s, k]):
-                while ptr[m] < cells.shape[2] and cells[s, m, ptr[m]] >= 0 and G[cells[s, m, ptr[m]]] >= 0:
-                    ptr[m] += 1
-                if ptr[m] >= cells.shape[2] or cells[s, m, ptr[m]] < 0:
+                while p < room and cells[s, m, p] >= 0 and G[cells[s, m, p]] >= 0:
+                    p += 1
+                if p >= room or cells[s, m, p] < 0:
                     eng[s, k] -= 1  # no room: stays out of the battle
                     continue
-                c = cells[s, m, ptr[m]]
+                c = cells[s, m, p]
                 G[c] = n
                 U[UX, n], U[UY, n] = c % W, c // W
                 U[UHP, n] = T[THEALTH, k]
@@ -309,6 +327,7 @@ def deploy(counts, T, W, cells, order, U, G, eng):
                 U[UFIRST, n] = 1
                 U[UFACE, n] = 1 if s == 0 else -1
                 n += 1
+            next_cell = (p, next_cell[1]) if m == 0 else (next_cell[0], p)
     return n
 
 
@@ -334,15 +353,12 @@ def check_invariants(n, U, G, T, W):
 
 
 @njit(cache=True)
-def battle(counts, T, TER, cells, order, hq, HQF, cfg, dice, U, G, F, queue, sources, eng, st):
-    """One battle. Returns (outcome code, round of decision, first side, invariants ok,
-    units on the board, st)."""
+def battle(counts, T, TER, cells, order, hq, HQF, DN, cfg, dice, U, G, SRC, hit, eng, st):
+    """One battle on board TER (DN: its wall_distances). Returns (outcome code, round of
+    decision, first side, invariants ok, units on the board, st)."""
     H, W = TER.shape
     n = deploy(counts, T, W, cells, order, U, G, eng)
     hold = cfg[C_POLICY_A] == HOLD_WALLS or cfg[C_POLICY_D] == HOLD_WALLS
-    walls = False
-    for c in range(W * H):
-        walls = walls or TER[c // W, c % W] == WALL
     pos = 0
     first = cfg[C_FIRST]
     if first == 2:
@@ -354,7 +370,7 @@ def battle(counts, T, TER, cells, order, hq, HQF, cfg, dice, U, G, F, queue, sou
     for rnd in range(1, cfg[C_TURNS] + 1):
         for half in range(2):
             s = first if half == 0 else 1 - first
-            took, st = side_turn(s, n, U, G, T, TER, W, H, cfg, F, HQF, hq, walls, hold, queue, sources, st)
+            took, st = side_turn(s, n, U, G, T, TER, W, H, cfg, SRC, DN, HQF, hq, hold, hit, st)
             if cfg[C_CHECK] == 1:
                 ok = ok and check_invariants(n, U, G, T, W)
             if took:
@@ -397,19 +413,6 @@ def tally(n, U, counts, eng, cfg, res):
 
 
 @njit(cache=True)
-def _workspace(counts, TER):
-    H, W = TER.shape
-    U = np.zeros((NFU, MAX_UNITS), np.int64)
-    G = -np.ones(H * W, np.int64)
-    F = np.zeros((3, H * W), np.int64)
-    queue = np.zeros(H * W, np.int64)
-    sources = np.zeros(H * W, np.int64)
-    eng = np.zeros_like(counts)
-    res = np.zeros((2, counts.shape[1], N_CAT), np.int64)
-    return U, G, F, queue, sources, eng, res
-
-
-@njit(cache=True)
 def _record(hist, code, rnd, first, ok, counts, T, res):
     hist[0, code] += 1
     hist[1, rnd] += 1
@@ -432,26 +435,24 @@ BLOCK = 256
 
 
 @njit(cache=True)
-def battles_of(lane, lanes, first_chunk, chunk_trials, out_index):
-    """The global battle indices lane `lane` plays: blocks of BLOCK battles dealt round-robin.
-    Each battle's stream depends on its index only, so the split never changes the numbers."""
-    m, blk = 0, 0
+def block(b, chunk_trials):
+    """Block b of a batch as (chunk, first trial, end trial); chunk -1 past the end. Lanes
+    take blocks b = lane, lane + lanes, ...; each battle's stream depends on its index only,
+    so the split never changes the numbers."""
     for c in range(len(chunk_trials)):
-        for b0 in range(0, chunk_trials[c], BLOCK):
-            if blk % lanes == lane:
-                for t in range(b0, min(b0 + BLOCK, chunk_trials[c])):
-                    out_index[m] = (first_chunk + c) * CHUNK + t
-                    m += 1
-            blk += 1
-    return m
+        blocks = (chunk_trials[c] + BLOCK - 1) // BLOCK
+        if b < blocks:
+            return c, b * BLOCK, min(b * BLOCK + BLOCK, chunk_trials[c])
+        b -= blocks
+    return -1, 0, 0
 
 
 HOLDS, FALLS, CAPITULATES, LIFTED, DESTROYED = range(5)
 
 
 @njit(cache=True)
-def _siege(cur, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq, sHQF, scfg, plan,
-           start, port, capitulate_after, dice, U, G, F, queue, sources, eng, res, st):
+def _siege(cur, T, TER, cells, order, hq, HQF, DN, cfg, sTER, scells, sorder, shq, sHQF, sDN,
+           scfg, plan, start, port, capitulate_after, dice, U, G, SRC, hit, eng, res, st):
     """One siege (see siege.py): (how it ended, strategic turns it lasted, st)."""
     for p in range(len(plan)):
         turn = start + p
@@ -460,23 +461,25 @@ def _siege(cur, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq, s
         if act > 0:
             if act == 2:  # assault on the walled board
                 cfg[C_SIEGE_TURN] = turn
-                code, rnd, first, ok, n, st = battle(cur, T, TER, cells, order, hq, HQF, cfg, dice,
-                                                     U, G, F, queue, sources, eng, st)
+                code, rnd, first, ok, n, st = battle(cur, T, TER, cells, order, hq, HQF, DN, cfg,
+                                                     dice, U, G, SRC, hit, eng, st)
             else:  # sortie: the garrison attacks in the open
                 scfg[C_SIEGE_TURN] = turn
-                code, rnd, first, ok, n, st = battle(cur, T, sTER, scells, sorder, shq, sHQF, scfg,
-                                                     dice, U, G, F, queue, sources, eng, st)
+                code, rnd, first, ok, n, st = battle(cur, T, sTER, scells, sorder, shq, sHQF, sDN,
+                                                     scfg, dice, U, G, SRC, hit, eng, st)
             tally(n, U, cur, eng, cfg, res)
-            for s in range(2):
-                for k in range(cur.shape[1]):
-                    cur[s, k] = res[s, k, 4]
+            garrison, besieger = 0, 0
+            for k in range(cur.shape[1]):
+                cur[0, k], cur[1, k] = res[0, k, 4], res[1, k, 4]
+                besieger += cur[0, k]
+                garrison += cur[1, k]
             if act == 2 and code <= 1:
                 end = FALLS
             elif act == 1 and (code == 2 or code == 3):
                 end = LIFTED
-            elif cur[1].sum() == 0:
+            elif garrison == 0:
                 end = FALLS
-            elif cur[0].sum() == 0:
+            elif besieger == 0:
                 end = DESTROYED
         if end == HOLDS and port == 0 and turn >= capitulate_after:
             end = CAPITULATES
@@ -494,35 +497,50 @@ def kernel(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq
     - sieges (plan given): one count per siege in out[lane, how it ended, turns];
     - one battle (final has columns): battle number `first_chunk`, with `dice` if given,
       its final units in final[:NFU] and (code, round, first, ok, n) in final[NFU]."""
-    hist = np.zeros(out.shape[1:], np.int64)
-    U, G, F, queue, sources, eng, res = _workspace(counts, TER)
+    H, W = TER.shape
+    hist = out[lane]
+    hist[:, :] = 0
+    U = np.zeros((NFU, MAX_UNITS), np.int64)
+    G = np.empty(H * W, np.int64)
+    SRC = np.zeros((2, H * W + 1), np.int64)
+    hit = np.zeros(MAX_UNITS, np.int64)
+    eng = np.zeros_like(counts)
+    res = np.zeros((2, counts.shape[1], N_CAT), np.int64)
     cur = np.zeros_like(counts)
+    DN, sDN = wall_distances(TER), wall_distances(sTER)
     acfg, bcfg = cfg.copy(), scfg.copy()
-    index = np.zeros(max(1, chunk_trials.sum()), np.int64)
-    if final.shape[1] > 0:  # one battle: number `first_chunk`
-        m = 1
-        index[0] = first_chunk
-    else:
-        m = battles_of(lane, out.shape[0], first_chunk, chunk_trials, index)
-    for b in range(m):
-        st = seed_stream(seed, index[b])
-        if len(plan) == 0:
-            code, rnd, first, ok, n, st = battle(counts, T, TER, cells, order, hq, HQF, cfg, dice,
-                                                 U, G, F, queue, sources, eng, st)
-            tally(n, U, counts, eng, cfg, res)
-            if code != OUT_OF_DICE:
-                _record(hist, code, rnd, first, ok, counts, T, res)
-            if final.shape[1] > 0:
-                final[:NFU, :n] = U[:, :n]
-                final[NFU, 0] = code
-                final[NFU, 1] = rnd
-                final[NFU, 2] = first
-                final[NFU, 3] = 1 if ok else 0
-                final[NFU, 4] = n
+    one = final.shape[1] > 0
+    b = 0 if one else lane
+    while True:
+        if one:  # one battle: number `first_chunk`
+            c, t0, t1 = (0, first_chunk, first_chunk + 1) if b == 0 else (-1, 0, 0)
         else:
-            cur[:, :] = counts
-            end, when, st = _siege(cur, T, TER, cells, order, hq, HQF, acfg, sTER, scells, sorder,
-                                   shq, sHQF, bcfg, plan, start, port, capitulate_after, dice,
-                                   U, G, F, queue, sources, eng, res, st)
-            hist[end, when] += 1
-    out[lane] = hist
+            c, t0, t1 = block(b, chunk_trials)
+        if c < 0:
+            break
+        for t in range(t0, t1):
+            st = seed_stream(seed, t if one else (first_chunk + c) * CHUNK + t)
+            if len(plan) == 0:
+                code, rnd, first, ok, n, st = battle(counts, T, TER, cells, order, hq, HQF, DN,
+                                                     cfg, dice, U, G, SRC, hit, eng, st)
+                tally(n, U, counts, eng, cfg, res)
+                if code != OUT_OF_DICE:
+                    _record(hist, code, rnd, first, ok, counts, T, res)
+                if one:
+                    for f in range(NFU):
+                        for j in range(n):
+                            final[f, j] = U[f, j]
+                    final[NFU, 0] = code
+                    final[NFU, 1] = rnd
+                    final[NFU, 2] = first
+                    final[NFU, 3] = 1 if ok else 0
+                    final[NFU, 4] = n
+            else:
+                for s in range(2):
+                    for k in range(counts.shape[1]):
+                        cur[s, k] = counts[s, k]
+                end, when, st = _siege(cur, T, TER, cells, order, hq, HQF, DN, acfg, sTER, scells,
+                                       sorder, shq, sHQF, sDN, bcfg, plan, start, port,
+                                       capitulate_after, dice, U, G, SRC, hit, eng, res, st)
+                hist[end, when] += 1
+        b += 1 if one else out.shape[0]

@@ -49,39 +49,38 @@ def cap_counts(counts, out, max_units):
     """Cut both armies to `max_units` in total, proportionally, by largest remainder.
 
     `counts[side, type]` -> `out[side, type]` (engaged units). First the two sides share
-    `max_units`, then each side's share is split over its types the same way: each gets
-    floor(w * seats / total), the seats left go one each to the largest remainders (ties to
-    the attacker / the lower type index). One loop serves the three apportionments so that
-    numba can compile this very function (RULES §3: 11:9, 13:7).
+    `max_units` (one seat left at most: to the larger remainder, ties to the attacker), then
+    each side's share is split over its types the same way: floor(n * seats / total) each,
+    the seats left one each to the largest remainders, ties to the lower type (RULES §3:
+    11:9, 13:7). Plain loops, no allocation, no helper: numba compiles this very function.
     """
-    K = counts.shape[1]
-    share = np.zeros(2, np.int64)
-    for stage in range(3):
-        m = 2 if stage == 0 else K
-        w = np.zeros(m, np.int64)
+    a, d = 0, 0
+    for k in range(counts.shape[1]):
+        a += counts[0, k]
+        d += counts[1, k]
+    sa, sd = a, d
+    if a + d > max_units:
+        sa, sd = a * max_units // (a + d), d * max_units // (a + d)
+        if sa + sd < max_units:
+            if a * max_units % (a + d) >= d * max_units % (a + d):
+                sa += 1
+            else:
+                sd += 1
+    m = counts.shape[1]
+    for s in range(2):  # each side's share over its types
+        seats, total = (sa, a) if s == 0 else (sd, d)
+        given = 0
         for k in range(m):
-            w[k] = counts[k, :].sum() if stage == 0 else counts[stage - 1, k]
-        total = w.sum()
-        seats = max_units if stage == 0 else share[stage - 1]
-        r = np.zeros(m, np.int64)
-        if total <= seats:
-            r[:] = w
-        else:
-            used = np.zeros(m, np.bool_)
-            given = 0
+            out[s, k] = counts[s, k] if total <= seats else (counts[s, k] * seats) // total
+            given += out[s, k]
+        last_rem, last_k = -1, -1  # extra seats go in the order (remainder down, type up)
+        while given < seats:
+            best, best_rem = -1, -1
             for k in range(m):
-                r[k] = (w[k] * seats) // total
-                given += r[k]
-            while given < seats:
-                best, best_rem = -1, -1
-                for k in range(m):
-                    rem = (w[k] * seats) % total
-                    if not used[k] and rem > best_rem:
-                        best, best_rem = k, rem
-                used[best] = True
-                r[best] += 1
-                given += 1
-        if stage == 0:
-            share[:] = r
-        else:
-            out[stage - 1, :] = r
+                rem = (counts[s, k] * seats) % total
+                after = last_k < 0 or rem < last_rem or (rem == last_rem and k > last_k)
+                if after and rem > best_rem:
+                    best, best_rem = k, rem
+            out[s, best] += 1
+            given += 1
+            last_rem, last_k = best_rem, best
