@@ -58,9 +58,9 @@ def locked(i, U, G, W, H):
 
 
 @njit(cache=True)
-def can_enter(i, c, U, G, T, TER, W):
-    """An empty cell the unit's type may stand on (no walls for non-climbers)."""
-    return G[c] < 0 and (TER[c // W, c % W] != WALL or T[TCLIMB, U[UTYPE, i]] == 1)
+def can_enter(i, x, y, U, G, T, TER, W):
+    """Cell (x, y) is empty and the unit's type may stand on it (no walls for non-climbers)."""
+    return G[y * W + x] < 0 and (TER[y, x] != WALL or T[TCLIMB, U[UTYPE, i]] == 1)
 
 
 @njit(cache=True)
@@ -142,18 +142,22 @@ def best_adjacent(i, U, G, W, H, cfg, st):
 
 
 @njit(cache=True)
-def field_value(f, cls, s, c, W, SRC, DN, HQF):
-    """Steps from cell c to field f's nearest source for side s's class cls: a breadth-first
-    search over the terrain only (units do not block), so it is the Manhattan distance for
-    climbers or on a board without walls, else the precomputed ``DN[source, c]``."""
+def field_value(f, cls, s, x, y, W, SRC, DN, HQF):
+    """Steps from cell (x, y) to field f's nearest source for side s's class cls: a
+    breadth-first search over the terrain only (units do not block), so it is the Manhattan
+    distance for climbers or on a board without walls, else the precomputed DN[source, cell].
+    ``SRC[f, 0, 1:m+1]`` are the m = SRC[f, 0, 0] source cells, SRC[f, 1] and SRC[f, 2]
+    their x and y."""
+    c = y * W + x
     if f == HEADQUARTERS:
         return HQF[s, cls, c]
     best = INF
-    x, y = c % W, c // W
-    for k in range(1, SRC[f, 0] + 1):
-        src = SRC[f, k]
-        d = DN[src, c] if cls == 1 and DN.shape[0] > 0 else abs(x - src % W) + abs(y - src // W)
-        best = min(best, d)
+    if cls == 1 and DN.shape[0] > 0:
+        for k in range(1, SRC[f, 0, 0] + 1):
+            best = min(best, DN[SRC[f, 0, k], c])
+    else:
+        for k in range(1, SRC[f, 0, 0] + 1):
+            best = min(best, abs(x - SRC[f, 1, k]) + abs(y - SRC[f, 2, k]))
     return best
 
 
@@ -164,15 +168,15 @@ def step_down(i, f, cls, U, G, T, TER, W, H, cfg, SRC, DN, HQF, st, only, avoid)
     (where the unit would be locked in melee) come after the others of the same distance."""
     x, y = U[UX, i], U[UY, i]
     s = U[USIDE, i]
-    cur = field_value(f, cls, s, y * W + x, W, SRC, DN, HQF)
+    cur = field_value(f, cls, s, x, y, W, SRC, DN, HQF)
     best, bv, ties = -1, INF, 0
     for d in range(4):
         nx, ny = x + DX[d], y + DY[d]
         if 0 <= nx < W and 0 <= ny < H:
             c = ny * W + nx
-            if not can_enter(i, c, U, G, T, TER, W) or (only >= 0 and TER[ny, nx] != only):
+            if not can_enter(i, nx, ny, U, G, T, TER, W) or (only >= 0 and TER[ny, nx] != only):
                 continue
-            fc = field_value(f, cls, s, c, W, SRC, DN, HQF)
+            fc = field_value(f, cls, s, nx, ny, W, SRC, DN, HQF)
             if fc < cur:
                 v = 2 * fc
                 if avoid and next_to_enemy(i, nx, ny, U, G, W, H):

@@ -88,21 +88,29 @@ def wall_distances(TER):
 
 @njit(cache=True)
 def list_sources(s, n, U, G, TER, W, H, hold, SRC):
-    """SRC[ENEMIES]: side s's active enemies' cells; SRC[EMPTY_WALLS] (if a side holds the
-    walls): the empty wall cells; the count of each in column 0."""
+    """SRC[ENEMIES]: side s's active enemies; SRC[EMPTY_WALLS] (if a side holds the walls):
+    the empty wall cells (the layout is in ai.field_value)."""
     m = 0
     for j in range(n):
         if U[USIDE, j] != s and U[UST, j] == ACTIVE:
             m += 1
-            SRC[ENEMIES, m] = U[UY, j] * W + U[UX, j]
-    SRC[ENEMIES, 0] = m
+            _source(SRC, ENEMIES, m, U[UX, j], U[UY, j], W)
+    SRC[ENEMIES, 0, 0] = m
     if hold:
         m = 0
-        for c in range(W * H):
-            if TER[c // W, c % W] == WALL and G[c] < 0:
-                m += 1
-                SRC[EMPTY_WALLS, m] = c
-        SRC[EMPTY_WALLS, 0] = m
+        for y in range(H):
+            for x in range(W):
+                if TER[y, x] == WALL and G[y * W + x] < 0:
+                    m += 1
+                    _source(SRC, EMPTY_WALLS, m, x, y, W)
+        SRC[EMPTY_WALLS, 0, 0] = m
+
+
+@njit(cache=True)
+def _source(SRC, f, k, x, y, W):
+    SRC[f, 0, k] = y * W + x
+    SRC[f, 1, k] = x
+    SRC[f, 2, k] = y
 
 
 @njit(cache=True)
@@ -205,8 +213,7 @@ def flee(i, U, G, T, TER, W, H, cfg, st):
 def _move(i, c, U, G, W):
     G[U[UY, i] * W + U[UX, i]] = -1
     G[c] = i
-    U[UX, i] = c % W
-    U[UY, i] = c // W
+    U[UX, i], U[UY, i] = c % W, c // W
     U[UMOVED, i] += 1
 
 
@@ -502,7 +509,7 @@ def kernel(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq
     hist[:, :] = 0
     U = np.zeros((NFU, MAX_UNITS), np.int64)
     G = np.empty(H * W, np.int64)
-    SRC = np.zeros((2, H * W + 1), np.int64)
+    SRC = np.zeros((2, 3, H * W + 1), np.int64)
     hit = np.zeros(MAX_UNITS, np.int64)
     eng = np.zeros_like(counts)
     res = np.zeros((2, counts.shape[1], N_CAT), np.int64)
