@@ -26,7 +26,7 @@ DX = (0, 1, 0, -1)
 DY = (1, 0, -1, 0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def pick(better, tie, count, cfg, st):
     """Tie-break while scanning candidates: (take this one?, new tie count, st)."""
     if better:
@@ -40,30 +40,30 @@ def pick(better, tie, count, cfg, st):
     return (u >> np.uint64(11)) % np.uint64(count) == 0, count, st
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def distance(metric, x0, y0, x1, y1):
     dx, dy = abs(x0 - x1), abs(y0 - y1)
     return dx + dy if metric == 0 else max(dx, dy)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def enemy(U, i, j):
     return U[USIDE, j] != U[USIDE, i]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def locked(i, U, G, W, H):
     """True if an active enemy stands on one of the 4 neighbours (melee lock)."""
     return next_to_enemy(i, U[UX, i], U[UY, i], U, G, W, H)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def can_enter(i, x, y, U, G, T, TER, W):
     """Cell (x, y) is empty and the unit's type may stand on it (no walls for non-climbers)."""
     return G[y * W + x] < 0 and (TER[y, x] != WALL or T[TCLIMB, U[UTYPE, i]] == 1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def can_shoot(i, j, U, T, TER, cfg):
     """Unit i may shoot enemy j: in range, not adjacent-locked (checked by caller), not behind a wall."""
     if not enemy(U, i, j) or U[UST, j] > FLEEING:
@@ -78,7 +78,7 @@ def can_shoot(i, j, U, T, TER, cfg):
     return TER[U[UY, j], U[UX, j]] != CITY or TER[U[UY, i], U[UX, i]] != 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def friends_in_line(i, j, U, G, T, W, cfg, hit):
     """How many of i's own units stand between i and j on the Bresenham line of fire (none
     when line_of_fire is 'none' or j is mounted); with hit[:] they are listed too."""
@@ -107,7 +107,7 @@ def friends_in_line(i, j, U, G, T, W, cfg, hit):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def best_shot(i, n, U, G, T, TER, W, cfg, st):
     """The shootable enemy with the fewest own units in the line of fire, then the nearest,
     then the weakest (ties broken): unit index or -1."""
@@ -124,7 +124,7 @@ def best_shot(i, n, U, G, T, TER, W, cfg, st):
     return best, st
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def best_adjacent(i, U, G, W, H, cfg, st):
     """The adjacent enemy to strike: a fleeing one (sure capture) first, then the weakest."""
     x, y = U[UX, i], U[UY, i]
@@ -141,7 +141,7 @@ def best_adjacent(i, U, G, W, H, cfg, st):
     return best, st
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def field_value(f, cls, s, x, y, W, SRC, DN, HQF):
     """Steps from cell (x, y) to field f's nearest source for side s's class cls: a
     breadth-first search over the terrain only (units do not block), so it is the Manhattan
@@ -161,7 +161,7 @@ def field_value(f, cls, s, x, y, W, SRC, DN, HQF):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def step_down(i, f, cls, U, G, T, TER, W, H, cfg, SRC, DN, HQF, st, only, avoid):
     """A neighbouring cell the unit can enter that is strictly closer on field f for class
     cls (and of terrain `only` if >= 0), or -1. With `avoid`, cells next to an active enemy
@@ -187,7 +187,7 @@ def step_down(i, f, cls, U, G, T, TER, W, H, cfg, SRC, DN, HQF, st, only, avoid)
     return best, st
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def next_to_enemy(i, x, y, U, G, W, H):
     """True if cell (x, y) touches an active enemy of unit i."""
     for d in range(4):
@@ -199,7 +199,7 @@ def next_to_enemy(i, x, y, U, G, W, H):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _strike(i, n, attacks, U, G, T, TER, W, H, cfg, st):
     """Shared first steps: fight when locked, shoot when possible, capture an adjacent fugitive.
 
@@ -223,7 +223,7 @@ def _strike(i, n, attacks, U, G, T, TER, W, H, cfg, st):
     return STOP, -1, False, st
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def advance(i, n, ap, attacks, U, G, T, TER, W, H, cfg, SRC, DN, HQF, hq, st):
     """Close in on the nearest enemy, shoot when in range, take an empty enemy headquarters."""
     a, j, done, st = _strike(i, n, attacks, U, G, T, TER, W, H, cfg, st)
@@ -239,14 +239,14 @@ def advance(i, n, ap, attacks, U, G, T, TER, W, H, cfg, SRC, DN, HQF, hq, st):
     return (MOVE if c >= 0 else STOP), c, st
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hold_line(i, n, ap, attacks, U, G, T, TER, W, H, cfg, SRC, DN, HQF, hq, st):
     """Keep position: shoot what is in range, fight what comes adjacent."""
     a, j, done, st = _strike(i, n, attacks, U, G, T, TER, W, H, cfg, st)
     return a, j, st
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hold_walls(i, n, ap, attacks, U, G, T, TER, W, H, cfg, SRC, DN, HQF, hq, st):
     """Man the walls: foot moves onto free wall cells, then along the wall towards the enemy;
     archers shoot; cavalry is a reserve that attacks only once an enemy is inside the city."""
@@ -266,7 +266,7 @@ def hold_walls(i, n, ap, attacks, U, G, T, TER, W, H, cfg, SRC, DN, HQF, hq, st)
     return (MOVE if c >= 0 else STOP), c, st
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def decide(i, n, ap, attacks, U, G, T, TER, W, H, cfg, SRC, DN, HQF, hq, st):
     """Dispatch to the policy of unit i's side."""
     p = cfg[C_POLICY_A] if U[USIDE, i] == 0 else cfg[C_POLICY_D]

@@ -30,12 +30,12 @@ from .state import (ACTIVE, C_ATTACKS, C_BESIEGED, C_CHECK, C_FACING, C_FIRST, C
                     THEALTH, TMORALE, TMOUNTED, TSPEED, TUPKEEP, UDMG, UFACE, UFIRST, UHP, UMOVED,
                     UREAR, USIDE, UST, UTYPE, UX, UY, WALL, cap_counts)
 
-_cap = njit(cache=True)(cap_counts)
+_cap = njit(cache=True, _nrt=False)(cap_counts)
 
 ROWS_HEAD = 8  # outcome, round, first player, violations, lost a/d, upkeep lost a/d
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def roll_d6(dice, pos, st):
     """(die 1-6, next script position, st); -1 when a script has run out."""
     if dice.shape[0] > 0:
@@ -46,7 +46,7 @@ def roll_d6(dice, pos, st):
     return 1 + np.int64(((u >> np.uint64(32)) * np.uint64(6)) >> np.uint64(32)), pos, st
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def bfs(field, source, TER, W, H, queue):
     """field[c]: steps from cell `source` (which may be a wall) to c without entering a wall
     (INF: no way)."""
@@ -86,7 +86,7 @@ def wall_distances(TER):
     return DN
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def list_sources(s, n, U, G, TER, W, H, hold, SRC):
     """SRC[ENEMIES]: side s's active enemies; SRC[EMPTY_WALLS] (if a side holds the walls):
     the empty wall cells (the layout is in ai.field_value)."""
@@ -106,20 +106,20 @@ def list_sources(s, n, U, G, TER, W, H, hold, SRC):
         SRC[EMPTY_WALLS, 0, 0] = m
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _source(SRC, f, k, x, y, W):
     SRC[f, 0, k] = y * W + x
     SRC[f, 1, k] = x
     SRC[f, 2, k] = y
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def remove(j, U, G, W, state):
     G[U[UY, j] * W + U[UX, j]] = -1
     U[UST, j] = state
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def deal(j, dmg, by_enemy, U, G, W):
     """Damage unit j; a fleeing unit hit by the enemy surrenders. True if j left the board."""
     if dmg <= 0:
@@ -136,7 +136,7 @@ def deal(j, dmg, by_enemy, U, G, W):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def strike_damage(i, U, T):
     """Attack value, +1 on a first-attack-bonus unit's first attack (used up here)."""
     k = U[UTYPE, i]
@@ -147,7 +147,7 @@ def strike_damage(i, U, T):
     return dmg
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def melee(i, j, U, G, T, W, cfg):
     """i strikes adjacent j (rear attack if from the cell behind j); optional retaliation."""
     if cfg[C_FACING] == 0 and U[UST, j] == ACTIVE:
@@ -159,7 +159,7 @@ def melee(i, j, U, G, T, W, cfg):
     return gone
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def shoot(i, j, U, G, T, W, cfg, hit):
     """i shoots j; friendly units on the Bresenham line take the damage too (not at cavalry).
     `hit` is scratch space for their indices."""
@@ -170,7 +170,7 @@ def shoot(i, j, U, G, T, W, cfg, hit):
     return deal(j, dmg, True, U, G, W) or gone
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def flee(i, U, G, T, TER, W, H, cfg, st):
     """A fleeing unit walks to its own edge with speed +1 (sideways once if blocked) and leaves."""
     k = U[UTYPE, i]
@@ -209,7 +209,7 @@ def flee(i, U, G, T, TER, W, H, cfg, st):
     return st
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _move(i, c, U, G, W):
     G[U[UY, i] * W + U[UX, i]] = -1
     G[c] = i
@@ -217,7 +217,7 @@ def _move(i, c, U, G, W):
     U[UMOVED, i] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def active_count(side, n, U):
     m = 0
     for j in range(n):
@@ -226,7 +226,7 @@ def active_count(side, n, U):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def side_turn(s, n, U, G, T, TER, W, H, cfg, SRC, DN, HQF, hq, hold, hit, st):
     """Side s moves every unit once. Returns (True if it took the enemy headquarters, st).
 
@@ -274,7 +274,7 @@ def side_turn(s, n, U, G, T, TER, W, H, cfg, SRC, DN, HQF, hq, hold, hit, st):
     return False, st
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def morale_tests(o, n, U, G, T, TER, W, H, cfg, dice, pos, st):
     """After the enemy's turn: units of side o that took more than the threshold or were hit
     from the rear test a d6 with modifiers in their favour (-1 in melee, +1 for the defender
@@ -303,7 +303,7 @@ def morale_tests(o, n, U, G, T, TER, W, H, cfg, dice, pos, st):
     return pos, st, True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def deploy(counts, T, W, cells, order, U, G, eng):
     """Place the engaged units (cap of 20) side by side, type by type, on the next free
     deployment cell of their class. Returns the number of units on the board."""
@@ -338,7 +338,7 @@ def deploy(counts, T, W, cells, order, U, G, eng):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def check_invariants(n, U, G, T, W):
     """One unit per cell, no negative health, one valid state each, no move beyond speed."""
     on_board = 0
@@ -359,7 +359,7 @@ def check_invariants(n, U, G, T, W):
     return used == on_board
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def battle(counts, T, TER, cells, order, hq, HQF, DN, cfg, dice, U, G, SRC, hit, eng, st):
     """One battle on board TER (DN: its wall_distances). Returns (outcome code, round of
     decision, first side, invariants ok, units on the board, st)."""
@@ -395,7 +395,7 @@ def battle(counts, T, TER, cells, order, hq, HQF, DN, cfg, dice, U, G, SRC, hit,
     return 4, cfg[C_TURNS], first, ok, n, st
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def tally(n, U, counts, eng, cfg, res):
     """res[side, type, category]: survived (incl. units left out by the cap), killed, fled
     (fleeing or escaped), captured, returned (survived + half the fled)."""
@@ -419,7 +419,7 @@ def tally(n, U, counts, eng, cfg, res):
             res[s, k, 4] = res[s, k, 0] + (f // 2 if cfg[C_RETURN] == 0 else (f + 1) // 2)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _record(hist, code, rnd, first, ok, counts, T, res):
     hist[0, code] += 1
     hist[1, rnd] += 1
@@ -441,7 +441,7 @@ def _record(hist, code, rnd, first, ok, counts, T, res):
 BLOCK = 256
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def block(b, chunk_trials):
     """Block b of a batch as (chunk, first trial, end trial); chunk -1 past the end. Lanes
     take blocks b = lane, lane + lanes, ...; each battle's stream depends on its index only,
@@ -457,7 +457,7 @@ def block(b, chunk_trials):
 HOLDS, FALLS, CAPITULATES, LIFTED, DESTROYED = range(5)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _siege(cur, T, TER, cells, order, hq, HQF, DN, cfg, sTER, scells, sorder, shq, sHQF, sDN,
            scfg, plan, start, port, capitulate_after, dice, U, G, SRC, hit, eng, res, st):
     """One siege (see siege.py): (how it ended, strategic turns it lasted, st)."""
