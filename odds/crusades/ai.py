@@ -22,6 +22,9 @@ STOP, MOVE, ATTACK, SHOOT = 0, 1, 2, 3
 ADVANCE, HOLD_WALLS, HOLD_LINE = 0, 1, 2  # codes in the order of scenario.POLICIES
 INF = 1 << 40
 ENEMIES, EMPTY_WALLS, HEADQUARTERS = 0, 1, 2  # distance fields
+# Constants passed to a compiled function go through _i / _b: numba compiles one specialisation
+# per distinct literal argument, and a plain int64 / bool argument needs only one.
+_i, _b = np.int64, np.bool_
 DX = (0, 1, 0, -1)
 DY = (1, 0, -1, 0)
 
@@ -232,10 +235,10 @@ def advance(i, n, ap, attacks, U, G, T, TER, W, H, cfg, SRC, DN, HQF, hq, st):
     s, cls = U[USIDE, i], 1 - T[TCLIMB, U[UTYPE, i]]
     here = U[UY, i] * W + U[UX, i]
     if G[hq[1 - s]] < 0 and HQF[s, cls, here] <= ap:
-        c, st = step_down(i, HEADQUARTERS, cls, U, G, T, TER, W, H, cfg, SRC, DN, HQF, st, -1, True)
+        c, st = step_down(i, _i(HEADQUARTERS), cls, U, G, T, TER, W, H, cfg, SRC, DN, HQF, st, _i(-1), _b(True))
         if c >= 0:
             return MOVE, c, st
-    c, st = step_down(i, ENEMIES, cls, U, G, T, TER, W, H, cfg, SRC, DN, HQF, st, -1, False)
+    c, st = step_down(i, _i(ENEMIES), cls, U, G, T, TER, W, H, cfg, SRC, DN, HQF, st, _i(-1), _b(False))
     return (MOVE if c >= 0 else STOP), c, st
 
 
@@ -260,9 +263,9 @@ def hold_walls(i, n, ap, attacks, U, G, T, TER, W, H, cfg, SRC, DN, HQF, hq, st)
                 return advance(i, n, ap, attacks, U, G, T, TER, W, H, cfg, SRC, DN, HQF, hq, st)
         return STOP, -1, st
     if TER[U[UY, i], U[UX, i]] == WALL:
-        c, st = step_down(i, ENEMIES, 0, U, G, T, TER, W, H, cfg, SRC, DN, HQF, st, WALL, False)
+        c, st = step_down(i, _i(ENEMIES), _i(0), U, G, T, TER, W, H, cfg, SRC, DN, HQF, st, _i(WALL), _b(False))
         return (MOVE if c >= 0 else STOP), c, st
-    c, st = step_down(i, EMPTY_WALLS, 0, U, G, T, TER, W, H, cfg, SRC, DN, HQF, st, -1, False)
+    c, st = step_down(i, _i(EMPTY_WALLS), _i(0), U, G, T, TER, W, H, cfg, SRC, DN, HQF, st, _i(-1), _b(False))
     return (MOVE if c >= 0 else STOP), c, st
 
 

@@ -22,7 +22,7 @@ from numba import njit
 
 from ..core.montecarlo import CHUNK
 from ..core.rng import next_u64, seed_stream
-from .ai import (ATTACK, DX, DY, EMPTY_WALLS, ENEMIES, HOLD_WALLS, INF, MOVE, STOP, decide,
+from .ai import (ATTACK, DX, DY, EMPTY_WALLS, ENEMIES, HOLD_WALLS, INF, MOVE, STOP, _b, _i, decide,
                  friends_in_line, locked)
 from .state import (ACTIVE, C_ATTACKS, C_BESIEGED, C_CHECK, C_FACING, C_FIRST, C_READING,
                     C_POLICY_A, C_POLICY_D, C_RETALIATION, C_RETURN, C_SIEGE_TURN, C_TIE, C_THRESHOLD, C_TURNS, CAPTURED, DEAD,
@@ -94,7 +94,7 @@ def list_sources(s, n, U, G, TER, W, H, hold, SRC):
     for j in range(n):
         if U[USIDE, j] != s and U[UST, j] == ACTIVE:
             m += 1
-            _source(SRC, ENEMIES, m, U[UX, j], U[UY, j], W)
+            _source(SRC, _i(ENEMIES), m, U[UX, j], U[UY, j], W)
     SRC[ENEMIES, 0, 0] = m
     if hold:
         m = 0
@@ -102,7 +102,7 @@ def list_sources(s, n, U, G, TER, W, H, hold, SRC):
             for x in range(W):
                 if TER[y, x] == WALL and G[y * W + x] < 0:
                     m += 1
-                    _source(SRC, EMPTY_WALLS, m, x, y, W)
+                    _source(SRC, _i(EMPTY_WALLS), m, x, y, W)
         SRC[EMPTY_WALLS, 0, 0] = m
 
 
@@ -125,13 +125,13 @@ def deal(j, dmg, by_enemy, U, G, W):
     if dmg <= 0:
         return False
     if by_enemy and U[UST, j] == FLEEING:
-        remove(j, U, G, W, CAPTURED)
+        remove(j, U, G, W, _i(CAPTURED))
         return True
     U[UHP, j] = max(U[UHP, j] - dmg, 0)
     if by_enemy:
         U[UDMG, j] += dmg
     if U[UHP, j] == 0:
-        remove(j, U, G, W, DEAD)
+        remove(j, U, G, W, _i(DEAD))
         return True
     return False
 
@@ -153,9 +153,9 @@ def melee(i, j, U, G, T, W, cfg):
     if cfg[C_FACING] == 0 and U[UST, j] == ACTIVE:
         if U[UX, i] == U[UX, j] and U[UY, i] == U[UY, j] - U[UFACE, j]:
             U[UREAR, j] = 1
-    gone = deal(j, strike_damage(i, U, T), True, U, G, W)
+    gone = deal(j, strike_damage(i, U, T), _b(True), U, G, W)
     if cfg[C_RETALIATION] == 1 and not gone and U[UST, j] == ACTIVE:
-        gone = deal(i, T[TATTACK, U[UTYPE, j]], True, U, G, W) or gone
+        gone = deal(i, T[TATTACK, U[UTYPE, j]], _b(True), U, G, W) or gone
     return gone
 
 
@@ -166,8 +166,8 @@ def shoot(i, j, U, G, T, W, cfg, hit):
     dmg = strike_damage(i, U, T)
     gone = False
     for k in range(friends_in_line(i, j, U, G, T, W, cfg, hit)):
-        gone = deal(hit[k], dmg, False, U, G, W) or gone
-    return deal(j, dmg, True, U, G, W) or gone
+        gone = deal(hit[k], dmg, _b(False), U, G, W) or gone
+    return deal(j, dmg, _b(True), U, G, W) or gone
 
 
 @njit(cache=True, _nrt=False)
@@ -181,7 +181,7 @@ def flee(i, U, G, T, TER, W, H, cfg, st):
     while ap > 0:
         x, y = U[UX, i], U[UY, i]
         if y == edge:
-            remove(i, U, G, W, ESCAPED)
+            remove(i, U, G, W, _i(ESCAPED))
             return st
         c = (y + dy) * W + x
         if G[c] < 0 and (TER[y + dy, x] != WALL or T[TCLIMB, k] == 1):
@@ -366,7 +366,7 @@ def battle(counts, T, TER, cells, order, hq, HQF, DN, cfg, dice, U, G, SRC, hit,
     H, W = TER.shape
     n = deploy(counts, T, W, cells, order, U, G, eng)
     hold = cfg[C_POLICY_A] == HOLD_WALLS or cfg[C_POLICY_D] == HOLD_WALLS
-    pos = 0
+    pos = _i(0)
     first = cfg[C_FIRST]
     if first == 2:
         r, pos, st = roll_d6(dice, pos, st)
@@ -385,7 +385,7 @@ def battle(counts, T, TER, cells, order, hq, HQF, DN, cfg, dice, U, G, SRC, hit,
             pos, st, enough = morale_tests(1 - s, n, U, G, T, TER, W, H, cfg, dice, pos, st)
             if not enough:
                 return OUT_OF_DICE, rnd, first, ok, n, st
-            a, d = active_count(0, n, U), active_count(1, n, U)
+            a, d = active_count(_i(0), n, U), active_count(_i(1), n, U)
             if a == 0 and d == 0:
                 return 5, rnd, first, ok, n, st
             if d == 0:
