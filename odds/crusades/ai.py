@@ -15,8 +15,9 @@ import numpy as np
 from numba import njit
 
 from ..core.rng import next_u64
-from .state import (ACTIVE, C_LOF, C_METRIC, C_POLICY_A, C_POLICY_D, C_TIE, CITY, FLEEING, TCLIMB,
-                    TMOUNTED, TRANGE, TRANGED, UHP, USIDE, UST, UTYPE, UX, UY, WALL)
+from .state import (ACTIVE, C_LOF, C_METRIC, C_POLICY_A, C_POLICY_D, C_SHOOT_MELEE, C_SHOOT_OUT,
+                    C_TIE, CITY, FLEEING, OPEN, TCLIMB, TMOUNTED, TRANGE, TRANGED, TSPARES, UHP,
+                    USIDE, UST, UTYPE, UX, UY, WALL)
 
 STOP, MOVE, ATTACK, SHOOT = 0, 1, 2, 3
 ADVANCE, HOLD_WALLS, HOLD_LINE = 0, 1, 2  # codes in the order of scenario.POLICIES
@@ -67,8 +68,9 @@ def can_enter(i, x, y, U, G, T, TER, W):
 
 
 @njit(cache=True, _nrt=False)
-def can_shoot(i, j, U, T, TER, cfg):
-    """Unit i may shoot enemy j: in range, not adjacent-locked (checked by caller), not behind a wall."""
+def can_shoot(i, j, U, G, T, TER, W, H, cfg):
+    """Unit i may shoot enemy j: in range (i not locked in melee: checked by the caller), not
+    inside the walls from open ground; settings shoot_out_of_city and shoot_into_melee."""
     if not enemy(U, i, j) or U[UST, j] > FLEEING:
         return False
     k = U[UTYPE, i]
@@ -77,15 +79,19 @@ def can_shoot(i, j, U, T, TER, cfg):
     d = distance(cfg[C_METRIC], U[UX, i], U[UY, i], U[UX, j], U[UY, j])
     if d < 1 or d > T[TRANGE, k]:
         return False
-    # units inside the walls cannot be shot from outside (from open ground)
-    return TER[U[UY, j], U[UX, j]] != CITY or TER[U[UY, i], U[UX, i]] != 0
+    here, there = TER[U[UY, i], U[UX, i]], TER[U[UY, j], U[UX, j]]
+    if there == CITY and here == OPEN:  # units inside the walls cannot be shot from outside
+        return False
+    if here == CITY and there == OPEN and cfg[C_SHOOT_OUT] == 0:
+        return False
+    return cfg[C_SHOOT_MELEE] == 1 or not next_to_enemy(j, U[UX, j], U[UY, j], U, G, W, H)
 
 
 @njit(cache=True, _nrt=False)
 def friends_in_line(i, j, U, G, T, W, cfg, hit):
     """How many of i's own units stand between i and j on the Bresenham line of fire (none
-    when line_of_fire is 'none' or j is mounted); with hit[:] they are listed too."""
-    if cfg[C_LOF] != 0 or T[TMOUNTED, U[UTYPE, j]] == 1:
+    when line_of_fire is 'none' or j's type spares friends); with hit[:] they are listed too."""
+    if cfg[C_LOF] != 0 or T[TSPARES, U[UTYPE, j]] == 1:
         return 0
     x0, y0, x1, y1 = U[UX, i], U[UY, i], U[UX, j], U[UY, j]
     dx, dy = abs(x1 - x0), -abs(y1 - y0)
@@ -111,12 +117,12 @@ def friends_in_line(i, j, U, G, T, W, cfg, hit):
 
 
 @njit(cache=True, _nrt=False)
-def best_shot(i, n, U, G, T, TER, W, cfg, st):
+def best_shot(i, n, U, G, T, TER, W, H, cfg, st):
     """The shootable enemy with the fewest own units in the line of fire, then the nearest,
     then the weakest (ties broken): unit index or -1."""
     best, bf, bd, bh, ties = -1, INF, INF, INF, 0
     for j in range(n):
-        if can_shoot(i, j, U, T, TER, cfg):
+        if can_shoot(i, j, U, G, T, TER, W, H, cfg):
             f = friends_in_line(i, j, U, G, T, W, cfg, U[0, :0])
             d = distance(cfg[C_METRIC], U[UX, i], U[UY, i], U[UX, j], U[UY, j])
             h = U[UHP, j] if U[UST, j] == ACTIVE else 0
@@ -215,7 +221,7 @@ def _strike(i, n, attacks, U, G, T, TER, W, H, cfg, st):
         return ATTACK, j, True, st
     if attacks > 0:
         if T[TRANGED, U[UTYPE, i]] == 1:
-            j, st = best_shot(i, n, U, G, T, TER, W, cfg, st)
+            j, st = best_shot(i, n, U, G, T, TER, W, H, cfg, st)
             if j >= 0:
                 return SHOOT, j, True, st
         j, st = best_adjacent(i, U, G, W, H, cfg, st)

@@ -63,6 +63,10 @@ def config(sc: Scenario, check=False) -> np.ndarray:
     cfg[S.C_SIEGE_TURN] = sc.siege["turn"] if sc.siege["on"] else 1
     cfg[S.C_BESIEGED] = SIDES.index(sc.siege["besieged"]) if sc.siege["on"] else -1
     cfg[S.C_CHECK] = int(check)
+    cfg[S.C_CLIMB] = st["wall_climb_cost"]
+    cfg[S.C_FLEE_MELEE] = int(st["flee_breaks_melee"])
+    cfg[S.C_SHOOT_MELEE] = int(st["shoot_into_melee"])
+    cfg[S.C_SHOOT_OUT] = int(st["shoot_out_of_city"])
     return cfg
 
 
@@ -177,7 +181,7 @@ def _procedure(sc: Scenario, check=False, name="crusades.battle"):
 
 def run(scenario, *, battles=None, seed=None, overrides=(), dice=None, method="auto",
         threads=None, precision=None, progress=None, check=False) -> Result:
-    """Odds of a crusades tactical battle (RULES.md §3) by simulating `battles` battles.
+    """Odds of a crusades tactical battle (docs/rules_crusades.md) by simulating `battles` battles.
 
     `scenario` is a TOML path, a dict or a Scenario; `overrides` are ``KEY=VALUE`` strings (or
     a dict) applied before validation (`--set`). `battles`/`seed` default to the scenario's.
@@ -216,8 +220,14 @@ battle.__signature__ = inspect.Signature(
     + [inspect.Parameter(k, inspect.Parameter.KEYWORD_ONLY, default=v[0]) for k, v in SETTINGS.items()])
 
 
+ASSUMPTIONS = ("assumptions: the unit statistics are the scenario's, and every rule setting "
+               "above is a reading where the rules are silent or contradict themselves "
+               "(docs/rules_crusades.md)")
+
+
 def _wrap(res: Result, sc: Scenario, notes=()):
-    extra = tuple(notes) + (lanchester(sc),)
+    """The Result with its notes: the Lanchester estimate, the assumptions it rests on."""
+    extra = tuple(notes) + (lanchester(sc), ASSUMPTIONS)
     if sc.illustrative:
         extra += ("the unit numbers of this scenario are illustrative",)
     return res.with_changes(notes=tuple(res.notes) + extra)
@@ -280,7 +290,7 @@ def play(scenario, *, dice=None, seed=0, index=0, overrides=(), check=True) -> B
 
 def sensitivity(scenario, *, battles=None, seed=None, overrides=(), threads=None,
                 progress=False) -> Result:
-    """Flip each rule setting of RULES.md §3 one at a time; P(attacker wins) for each.
+    """Flip each rule setting (docs/rules_crusades.md) one at a time; P(attacker wins) for each.
 
     Probabilities are keyed 'base' and 'SETTING=VALUE'; every run uses the same seed (common
     random numbers), the notes give the change from the base.

@@ -1,4 +1,4 @@
-"""Numba simulator of the crusades tactical battle (RULES.md §3).
+"""Numba simulator of the crusades tactical battle (docs/rules_crusades.md).
 
 One battle: deploy (20-unit cap by largest remainder), then rounds in which each side moves
 all its units (`side_turn`), then the other side tests morale. Battle b of a run uses the RNG
@@ -24,11 +24,12 @@ from ..core.montecarlo import CHUNK
 from ..core.rng import next_u64, seed_stream
 from .ai import (ATTACK, DX, DY, EMPTY_WALLS, ENEMIES, HOLD_WALLS, INF, MOVE, STOP, _b, _i, decide,
                  friends_in_line, locked)
-from .state import (ACTIVE, C_ATTACKS, C_BESIEGED, C_CHECK, C_FACING, C_FIRST, C_READING,
-                    C_POLICY_A, C_POLICY_D, C_RETALIATION, C_RETURN, C_SIEGE_TURN, C_TIE, C_THRESHOLD, C_TURNS, CAPTURED, DEAD,
-                    ESCAPED, FLEEING, MAX_UNITS, N_CAT, NFU, OUT_OF_DICE, TATTACK, TBONUS, TCLIMB,
-                    THEALTH, TMORALE, TMOUNTED, TSPEED, TUPKEEP, UDMG, UFACE, UFIRST, UHP, UMOVED,
-                    UREAR, USIDE, UST, UTYPE, UX, UY, WALL, cap_counts)
+from .state import (ACTIVE, C_ATTACKS, C_BESIEGED, C_CHECK, C_CLIMB, C_FACING, C_FIRST,
+                    C_FLEE_MELEE, C_POLICY_A, C_POLICY_D, C_READING, C_RETALIATION, C_RETURN,
+                    C_SIEGE_TURN, C_THRESHOLD, C_TIE, C_TURNS, CAPTURED, DEAD, ESCAPED, FLEEING,
+                    MAX_UNITS, N_CAT, NFU, OUT_OF_DICE, TATTACK, TBONUS, TCLIMB, THEALTH, TMORALE,
+                    TMOUNTED, TSPEED, TUPKEEP, UDMG, UFACE, UFIRST, UHP, UMOVED, UREAR, USIDE, UST,
+                    UTYPE, UX, UY, WALL, cap_counts)
 
 _cap = njit(cache=True, _nrt=False)(cap_counts)
 
@@ -172,8 +173,11 @@ def shoot(i, j, U, G, T, W, cfg, hit):
 
 @njit(cache=True, _nrt=False)
 def flee(i, U, G, T, TER, W, H, cfg, st):
-    """A fleeing unit walks to its own edge with speed +1 (sideways once if blocked) and leaves."""
+    """A fleeing unit walks to its own edge with speed +1 (sideways once if blocked) and leaves
+    (unless flee_breaks_melee is off and an active enemy is adjacent)."""
     k = U[UTYPE, i]
+    if cfg[C_FLEE_MELEE] == 0 and locked(i, U, G, W, H):
+        return st  # setting flee_breaks_melee off: held in the melee
     ap = T[TSPEED, k] + 1
     dy = -1 if U[USIDE, i] == 0 else 1
     edge = 0 if U[USIDE, i] == 0 else H - 1
@@ -244,7 +248,7 @@ def side_turn(s, n, U, G, T, TER, W, H, cfg, SRC, DN, HQF, hq, hold, hit, st):
         if U[UST, i] != ACTIVE or active_count(1 - s, n, U) == 0:
             continue
         ap = T[TSPEED, U[UTYPE, i]]
-        attacks = cfg[C_ATTACKS]
+        attacks = cfg[C_ATTACKS] if cfg[C_ATTACKS] > 0 else ap  # 0: once per action point
         while ap > 0:
             if dirty and not locked(i, U, G, W, H):
                 list_sources(s, n, U, G, TER, W, H, hold, SRC)
@@ -256,6 +260,10 @@ def side_turn(s, n, U, G, T, TER, W, H, cfg, SRC, DN, HQF, hq, hold, hit, st):
             if act == MOVE:
                 if locked(i, U, G, W, H):
                     break
+                if TER[arg // W, arg % W] == WALL and TER[U[UY, i], U[UX, i]] != WALL:
+                    if ap + 1 < cfg[C_CLIMB]:
+                        break  # not enough action points left to climb this turn
+                    ap -= cfg[C_CLIMB] - 1
                 _move(i, arg, U, G, W)
                 if arg == hq[1 - s]:
                     return True, st

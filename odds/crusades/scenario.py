@@ -1,7 +1,7 @@
 """Crusades scenarios: a TOML file (read with tomllib), validated into a `Scenario`.
 
 Every problem raises OddsError naming the file, the key and what is wrong. Every open rule
-of RULES.md §3 is a setting under ``[rules]`` with the default in `SETTINGS`; ``--set
+of docs/rules_crusades.md is a setting under ``[rules]`` with the default in `SETTINGS`; ``--set
 KEY=VALUE`` overrides any key before validation (``rules.`` may be left out for a setting).
 """
 from __future__ import annotations
@@ -28,20 +28,27 @@ SETTINGS = {
     "retaliation": (False, bool, "a unit attacked in melee that survives strikes back at once"),
     "facing": ("enemy-edge", ("enemy-edge", "none"),
                "enemy-edge: units face the enemy edge (fleeing units their own), an attack from the cell behind is a rear attack; none: no rear attacks"),
-    "attacks_per_turn": (1, (1, 10), "shots plus melee attacks a unit may make in its turn (each costs one action point)"),
+    "attacks_per_turn": (0, (0, 10), "shots plus melee attacks a unit may make in its turn, each costing one action point; 0: no limit (the seed: once per action point)"),
     "fled_return": ("half-down", ("half-down", "half-up"), "half of the fled units of each type return, rounded down or up"),
     "tie_break": ("random", ("random", "first"), "AI ties: a seeded random pick or the first candidate"),
     "range_metric": ("manhattan", ("manhattan", "chebyshev"), "distance for shooting range"),
+    "wall_climb_cost": (1, (1, 10), "action points a climbing unit spends to step onto a wall cell from off the wall"),
+    "gates": ("closed", ("closed", "open"), "gate cells ('g' on the board): closed = wall; open = open ground anyone may cross, no wall bonus"),
+    "flee_breaks_melee": (True, bool, "a unit that flees leaves a melee (false: it cannot move while an active enemy is adjacent)"),
+    "shoot_into_melee": (True, bool, "a unit may shoot an enemy that is in melee with its own side (false: not while an own unit is adjacent to the target)"),
+    "sortie_morale_penalty": (True, bool, "the garrison's -1 morale from the siege's second turn applies in its sorties too"),
+    "shoot_out_of_city": (True, bool, "units in the city interior may shoot at units on open ground, which cannot shoot back at them (false: the wall blocks both ways)"),
 }
 # what `sensitivity` flips an integer setting to (choices and booleans flip to every other value)
-INT_ALTERNATIVES = {"morale_damage_threshold": (2,), "turn_limit": (15,), "attacks_per_turn": (2,)}
+INT_ALTERNATIVES = {"morale_damage_threshold": (2,), "turn_limit": (15,), "attacks_per_turn": (1,),
+                    "wall_climb_cost": (2,)}
 
 POLICIES = ("advance", "hold-walls", "hold-line")  # add a name here and its function in ai.py
 SIDES = ("attacker", "defender")
 SIEGE_ACTIONS = ("wait", "sortie", "assault")
 UNIT_LIMITS = {"health": (1, 100), "attack": (0, 50), "speed": (0, 10), "morale": (0, 7),
                "range": (1, 20), "upkeep": (0, 100)}
-UNIT_FLAGS = ("mounted", "climbs_walls", "first_attack_bonus", "ranged")
+UNIT_FLAGS = ("mounted", "climbs_walls", "first_attack_bonus", "ranged", "spares_friends")
 MAX_UPKEEP_LOST = 5000
 
 
@@ -187,8 +194,8 @@ def _validate(raw, name) -> Scenario:
         if counts[s].sum() == 0:
             c.fail(f"{side}.army", "the army has no units")
         policies.append(c.choice(f"{side}.policy", table.get("policy", "advance"), POLICIES))
-    terrain, rows, hq = _board(c, c.table("board", raw.get("board", {})))
     settings = _settings(c, c.table("rules", raw.get("rules", {})))
+    terrain, rows, hq = _board(c, c.table("board", raw.get("board", {})), settings["gates"])
     siege = _siege(c, c.table("siege", raw.get("siege", {})))
     sc = Scenario(name, str(raw.get("title", Path(name).stem)), tuple(type_names), types, counts,
                   tuple(policies), terrain, rows, hq, siege, settings,
@@ -218,9 +225,10 @@ def _units(c, units):
         col[S.TMOUNTED] = mounted
         col[S.TCLIMB] = c.bool(f"units.{tname}.climbs_walls", spec.get("climbs_walls", not mounted))
         if mounted and col[S.TCLIMB]:
-            c.fail(f"units.{tname}.climbs_walls", "mounted units cannot climb walls (RULES §3)")
+            c.fail(f"units.{tname}.climbs_walls", "mounted units cannot climb walls (the rules)")
         col[S.TBONUS] = c.bool(f"units.{tname}.first_attack_bonus", spec.get("first_attack_bonus", False))
         col[S.TRANGED] = c.bool(f"units.{tname}.ranged", spec.get("ranged", spec["range"] > 1))
+        col[S.TSPARES] = c.bool(f"units.{tname}.spares_friends", spec.get("spares_friends", False))
         if col[S.TRANGED] and col[S.TRANGE] < 2:
             c.fail(f"units.{tname}.range", "a ranged unit needs range 2 or more")
         names.append(tname)
@@ -228,7 +236,7 @@ def _units(c, units):
     return names, np.stack(columns, axis=1)
 
 
-def _board(c, board):
+def _board(c, board, gates):
     c.unknown("board.", board, ("width", "height", "terrain", "attacker_rows", "defender_rows",
                                 "attacker_hq", "defender_hq"))
     w = c.int("board.width", board.get("width", 12), 1, 32)
@@ -243,8 +251,9 @@ def _board(c, board):
         for x, ch in enumerate(line):
             if ch not in S.TERRAIN_CHARS:
                 c.fail(f"board.terrain[{y}]", f"{ch!r} at column {x} is not a terrain "
-                       "('.' open, '#' wall, 'c' city interior)")
-            terrain[y, x] = S.TERRAIN_CHARS[ch]
+                       "('.' open, '#' wall, 'c' city interior, 'g' gate)")
+            code = S.TERRAIN_CHARS[ch]
+            terrain[y, x] = code if code is not None else S.WALL if gates == "closed" else S.OPEN
     rows = []
     for side, default in (("attacker", [0, 1]), ("defender", [h - 2, h - 1])):
         key = f"{side}_rows"

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 
-MAX_UNITS = 20  # RULES §3: at most 20 units take part in a battle
+MAX_UNITS = 20  # docs/rules_crusades.md: at most 20 units take part in a battle
 
 # terrain codes
 OPEN, WALL, CITY = 0, 1, 2
-TERRAIN_CHARS = {".": OPEN, "#": WALL, "c": CITY}
+TERRAIN_CHARS = {".": OPEN, "#": WALL, "c": CITY, "g": None}  # a gate: setting `gates`
 
 # unit states: every unit is in exactly one
 ACTIVE, FLEEING, DEAD, CAPTURED, ESCAPED = 0, 1, 2, 3, 4
@@ -24,15 +24,17 @@ UX, UY, UHP, UST, USIDE, UTYPE, UFIRST, UDMG, UREAR, UFACE, UMOVED = range(11)
 NFU = 11
 
 # type fields (rows of T)
-THEALTH, TATTACK, TSPEED, TMORALE, TRANGE, TUPKEEP, TMOUNTED, TCLIMB, TBONUS, TRANGED = range(10)
-NFT = 10
+(THEALTH, TATTACK, TSPEED, TMORALE, TRANGE, TUPKEEP, TMOUNTED, TCLIMB, TBONUS, TRANGED,
+ TSPARES) = range(11)
+NFT = 11
 TYPE_FIELDS = ("health", "attack", "speed", "morale", "range", "upkeep", "mounted",
-               "climbs_walls", "first_attack_bonus", "ranged")
+               "climbs_walls", "first_attack_bonus", "ranged", "spares_friends")
 
 # configuration vector (settings as codes); the kernel reads cfg[C_...]
 (C_THRESHOLD, C_READING, C_TURNS, C_FIRST, C_LOF, C_RETALIATION, C_FACING, C_ATTACKS,
- C_RETURN, C_TIE, C_METRIC, C_POLICY_A, C_POLICY_D, C_SIEGE_TURN, C_BESIEGED, C_CHECK) = range(16)
-NCFG = 16
+ C_RETURN, C_TIE, C_METRIC, C_POLICY_A, C_POLICY_D, C_SIEGE_TURN, C_BESIEGED, C_CHECK,
+ C_CLIMB, C_FLEE_MELEE, C_SHOOT_MELEE, C_SHOOT_OUT) = range(20)
+NCFG = 20
 
 # per-type outcome categories reported after a battle
 CATEGORIES = ("survived", "killed", "fled", "captured", "returned")
@@ -51,7 +53,7 @@ def cap_counts(counts, out, max_units):
     `counts[side, type]` -> `out[side, type]` (engaged units). First the two sides share
     `max_units` (one seat left at most: to the larger remainder, ties to the attacker), then
     each side's share is split over its types the same way: floor(n * seats / total) each,
-    the seats left one each to the largest remainders, ties to the lower type (RULES §3:
+    the seats left one each to the largest remainders, ties to the lower type (docs/rules_crusades.md:
     11:9, 13:7). Plain loops, no allocation, no helper: numba compiles this very function.
     """
     a, d = 0, 0
