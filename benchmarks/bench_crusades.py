@@ -7,7 +7,8 @@ the siege scenario; the first crusades run (2,000 battles) in a fresh process wi
 empty NUMBA_CACHE_DIR, now and before. Every timing runs in its own subprocess, new and old
 alternating, best of the rounds.
 
-Run: ``python benchmarks/bench_crusades.py [--quick]``.
+Run: ``python benchmarks/bench_crusades.py [--quick] [--now REV]`` (REV: time that commit
+instead of the working tree).
 """
 import json
 import os
@@ -60,25 +61,27 @@ def _python(code, root, cache, *args, jit=True):
     return out.stdout.strip().splitlines()[-1]
 
 
-def _before(tmp):
-    """The package as of BEFORE, unpacked into tmp (None if git cannot give it)."""
+def _extract(rev, tmp):
+    """The package as of commit `rev`, unpacked into the new folder tmp (None if git cannot)."""
     try:
-        data = subprocess.run(["git", "archive", BEFORE, "odds"], cwd=ROOT, capture_output=True,
+        data = subprocess.run(["git", "archive", rev, "odds"], cwd=ROOT, capture_output=True,
                               check=True).stdout
     except (OSError, subprocess.CalledProcessError):
         return None
+    tmp.mkdir()
     subprocess.run(["tar", "-x", "-C", str(tmp)], input=data, check=True)
     return tmp
 
 
-def measure(quick=False):
+def measure(quick=False, now=None):
     n = 20_000 if quick else 100_000
     rounds = 1 if quick else 2
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        (tmp / "old").mkdir()
-        old = _before(tmp / "old")
-        trees = {"now": ROOT} if old is None else {"now": ROOT, "before": old}
+        old = _extract(BEFORE, tmp / "old")
+        trees = {"now": ROOT if now is None else _extract(now, tmp / "now")}
+        if old is not None:
+            trees["before"] = old
         rates = {k: {} for k in trees}
         cold = {k: float("inf") for k in trees}
         for r in range(rounds):
@@ -91,7 +94,7 @@ def measure(quick=False):
         interpreted = 100 / float(_python(
             "import time; from odds import crusades as c; t = time.perf_counter(); "
             "c.run(c.EXAMPLES / 'field.toml', battles=100, threads=1, progress=False); "
-            "print(time.perf_counter() - t)", ROOT, tmp / "nojit", jit=False))
+            "print(time.perf_counter() - t)", trees["now"], tmp / "nojit", jit=False))
     before = rates.get("before", {})
     rows = [Row("MC crusades battle, 10 v 10 on 12 x 10", rates["now"]["field"], "/s",
                 interpreted, "same code without numba", ">= 60,000 /s")]
@@ -107,4 +110,5 @@ def measure(quick=False):
 
 
 if __name__ == "__main__":
-    print(table(measure("--quick" in sys.argv)))
+    rev = sys.argv[sys.argv.index("--now") + 1] if "--now" in sys.argv else None
+    print(table(measure("--quick" in sys.argv, rev)))

@@ -29,7 +29,8 @@ from .state import (ACTIVE, C_ATTACKS, C_BESIEGED, C_CHECK, C_CLIMB, C_FACING, C
                     C_SIEGE_TURN, C_THRESHOLD, C_TIE, C_TURNS, CAPTURED, DEAD, ESCAPED, FLEEING,
                     MAX_UNITS, N_CAT, NFU, OUT_OF_DICE, TATTACK, TBONUS, TCLIMB, THEALTH, TMORALE,
                     TMOUNTED, TSPEED, TUPKEEP, UDMG, UFACE, UFIRST, UHP, UMOVED, UREAR, USIDE, UST,
-                    UTYPE, UX, UY, WALL, cap_counts)
+                    UTYPE, UX, UY, WALL, EV_ESCAPE, EV_HIT, EV_MELEE, EV_MORALE, EV_MOVE,
+                    EV_SHOT, EV_TURN, cap_counts)
 
 _cap = njit(cache=True, _nrt=False)(cap_counts)
 
@@ -115,26 +116,38 @@ def _source(SRC, f, k, x, y, W):
 
 
 @njit(cache=True, _nrt=False)
+def note(LOG, kind, a, b, c, d, e):
+    """Append event (kind, a..e) to the trace LOG (LOG[0, 0]: events so far); a LOG of one
+    row (every run but `trace`) records nothing."""
+    m = LOG[0, 0] + 1
+    if m < LOG.shape[0]:
+        LOG[m, 0], LOG[m, 1], LOG[m, 2], LOG[m, 3], LOG[m, 4], LOG[m, 5] = kind, a, b, c, d, e
+        LOG[0, 0] = m
+
+
+@njit(cache=True, _nrt=False)
 def remove(j, U, G, W, state):
     G[U[UY, j] * W + U[UX, j]] = -1
     U[UST, j] = state
 
 
 @njit(cache=True, _nrt=False)
-def deal(j, dmg, by_enemy, U, G, W):
+def deal(j, dmg, by_enemy, U, G, W, LOG):
     """Damage unit j; a fleeing unit hit by the enemy surrenders. True if j left the board."""
     if dmg <= 0:
         return False
+    gone = True
     if by_enemy and U[UST, j] == FLEEING:
         remove(j, U, G, W, _i(CAPTURED))
-        return True
-    U[UHP, j] = max(U[UHP, j] - dmg, 0)
-    if by_enemy:
-        U[UDMG, j] += dmg
-    if U[UHP, j] == 0:
-        remove(j, U, G, W, _i(DEAD))
-        return True
-    return False
+    else:
+        U[UHP, j] = max(U[UHP, j] - dmg, 0)
+        if by_enemy:
+            U[UDMG, j] += dmg
+        gone = U[UHP, j] == 0
+        if gone:
+            remove(j, U, G, W, _i(DEAD))
+    note(LOG, _i(EV_HIT), j, dmg, U[UHP, j], U[UST, j], _i(1 if by_enemy else 0))
+    return gone
 
 
 @njit(cache=True, _nrt=False)
@@ -149,30 +162,33 @@ def strike_damage(i, U, T):
 
 
 @njit(cache=True, _nrt=False)
-def melee(i, j, U, G, T, W, cfg):
+def melee(i, j, U, G, T, W, cfg, LOG):
     """i strikes adjacent j (rear attack if from the cell behind j); optional retaliation."""
     if cfg[C_FACING] == 0 and U[UST, j] == ACTIVE:
         if U[UX, i] == U[UX, j] and U[UY, i] == U[UY, j] - U[UFACE, j]:
             U[UREAR, j] = 1
-    gone = deal(j, strike_damage(i, U, T), _b(True), U, G, W)
+    note(LOG, _i(EV_MELEE), i, j, U[UREAR, j], _i(0), _i(0))
+    gone = deal(j, strike_damage(i, U, T), _b(True), U, G, W, LOG)
     if cfg[C_RETALIATION] == 1 and not gone and U[UST, j] == ACTIVE:
-        gone = deal(i, T[TATTACK, U[UTYPE, j]], _b(True), U, G, W) or gone
+        note(LOG, _i(EV_MELEE), j, i, _i(0), _i(0), _i(0))
+        gone = deal(i, T[TATTACK, U[UTYPE, j]], _b(True), U, G, W, LOG) or gone
     return gone
 
 
 @njit(cache=True, _nrt=False)
-def shoot(i, j, U, G, T, W, cfg, hit):
+def shoot(i, j, U, G, T, W, cfg, hit, LOG):
     """i shoots j; friendly units on the Bresenham line take the damage too (not at cavalry).
     `hit` is scratch space for their indices."""
     dmg = strike_damage(i, U, T)
     gone = False
+    note(LOG, _i(EV_SHOT), i, j, _i(0), _i(0), _i(0))
     for k in range(friends_in_line(i, j, U, G, T, W, cfg, hit)):
-        gone = deal(hit[k], dmg, _b(False), U, G, W) or gone
-    return deal(j, dmg, _b(True), U, G, W) or gone
+        gone = deal(hit[k], dmg, _b(False), U, G, W, LOG) or gone
+    return deal(j, dmg, _b(True), U, G, W, LOG) or gone
 
 
 @njit(cache=True, _nrt=False)
-def flee(i, U, G, T, TER, W, H, cfg, st):
+def flee(i, U, G, T, TER, W, H, cfg, st, LOG):
     """A fleeing unit walks to its own edge with speed +1 (sideways once if blocked) and leaves
     (unless flee_breaks_melee is off and an active enemy is adjacent)."""
     k = U[UTYPE, i]
@@ -186,10 +202,11 @@ def flee(i, U, G, T, TER, W, H, cfg, st):
         x, y = U[UX, i], U[UY, i]
         if y == edge:
             remove(i, U, G, W, _i(ESCAPED))
+            note(LOG, _i(EV_ESCAPE), i, _i(0), _i(0), _i(0), _i(0))
             return st
         c = (y + dy) * W + x
         if G[c] < 0 and (TER[y + dy, x] != WALL or T[TCLIMB, k] == 1):
-            _move(i, c, U, G, W)
+            _move(i, c, U, G, W, LOG)
         elif side_steps == 0:
             side_steps = 1
             best = -1
@@ -206,7 +223,7 @@ def flee(i, U, G, T, TER, W, H, cfg, st):
                                 best = nc
             if best < 0:
                 return st
-            _move(i, best, U, G, W)
+            _move(i, best, U, G, W, LOG)
         else:
             return st
         ap -= 1
@@ -214,10 +231,11 @@ def flee(i, U, G, T, TER, W, H, cfg, st):
 
 
 @njit(cache=True, _nrt=False)
-def _move(i, c, U, G, W):
+def _move(i, c, U, G, W, LOG):
     G[U[UY, i] * W + U[UX, i]] = -1
     G[c] = i
     U[UX, i], U[UY, i] = c % W, c // W
+    note(LOG, _i(EV_MOVE), i, U[UX, i], U[UY, i], _i(0), _i(0))
     U[UMOVED, i] += 1
 
 
@@ -231,7 +249,7 @@ def active_count(side, n, U):
 
 
 @njit(cache=True, _nrt=False)
-def side_turn(s, n, U, G, T, TER, W, H, cfg, SRC, DN, HQF, hq, hold, hit, st):
+def side_turn(s, n, U, G, T, TER, W, H, cfg, SRC, DN, HQF, hq, hold, hit, st, LOG):
     """Side s moves every unit once. Returns (True if it took the enemy headquarters, st).
 
     The distance fields' sources are listed again lazily: after a unit left the board or
@@ -243,7 +261,7 @@ def side_turn(s, n, U, G, T, TER, W, H, cfg, SRC, DN, HQF, hq, hold, hit, st):
             continue
         U[UMOVED, i] = 0
         if U[UST, i] == FLEEING:
-            st = flee(i, U, G, T, TER, W, H, cfg, st)
+            st = flee(i, U, G, T, TER, W, H, cfg, st, LOG)
             continue
         if U[UST, i] != ACTIVE or active_count(1 - s, n, U) == 0:
             continue
@@ -264,16 +282,16 @@ def side_turn(s, n, U, G, T, TER, W, H, cfg, SRC, DN, HQF, hq, hold, hit, st):
                     if ap + 1 < cfg[C_CLIMB]:
                         break  # not enough action points left to climb this turn
                     ap -= cfg[C_CLIMB] - 1
-                _move(i, arg, U, G, W)
+                _move(i, arg, U, G, W, LOG)
                 if arg == hq[1 - s]:
                     return True, st
                 dirty = dirty or (hold and TER[arg // W, arg % W] == WALL)
             else:
                 attacks -= 1
                 if act == ATTACK:
-                    gone = melee(i, arg, U, G, T, W, cfg)
+                    gone = melee(i, arg, U, G, T, W, cfg, LOG)
                 else:
-                    gone = shoot(i, arg, U, G, T, W, cfg, hit)
+                    gone = shoot(i, arg, U, G, T, W, cfg, hit, LOG)
                 dirty = dirty or gone
                 if gone and active_count(1 - s, n, U) == 0:
                     return False, st  # routed: nothing is left to take a headquarters from
@@ -283,7 +301,7 @@ def side_turn(s, n, U, G, T, TER, W, H, cfg, SRC, DN, HQF, hq, hold, hit, st):
 
 
 @njit(cache=True, _nrt=False)
-def morale_tests(o, n, U, G, T, TER, W, H, cfg, dice, pos, st):
+def morale_tests(o, n, U, G, T, TER, W, H, cfg, dice, pos, st, LOG):
     """After the enemy's turn: units of side o that took more than the threshold or were hit
     from the rear test a d6 with modifiers in their favour (-1 in melee, +1 for the defender
     on a wall, -1 for the besieged after the siege's first turn): 'flee-above' flees on a roll
@@ -302,7 +320,9 @@ def morale_tests(o, n, U, G, T, TER, W, H, cfg, dice, pos, st):
             if r < 0:
                 return pos, st, False
             m = T[TMORALE, U[UTYPE, j]]
-            if (r > m + mod) if cfg[C_READING] == 0 else (r < m - mod):
+            flees = (r > m + mod) if cfg[C_READING] == 0 else (r < m - mod)
+            note(LOG, _i(EV_MORALE), j, r, mod, U[UDMG, j], _i(1 if flees else 0))
+            if flees:
                 U[UST, j] = FLEEING
                 U[UFACE, j] = -U[UFACE, j]
     for j in range(n):
@@ -368,7 +388,7 @@ def check_invariants(n, U, G, T, W):
 
 
 @njit(cache=True, _nrt=False)
-def battle(counts, T, TER, cells, order, hq, HQF, DN, cfg, dice, U, G, SRC, hit, eng, st):
+def battle(counts, T, TER, cells, order, hq, HQF, DN, cfg, dice, U, G, SRC, hit, eng, st, LOG):
     """One battle on board TER (DN: its wall_distances). Returns (outcome code, round of
     decision, first side, invariants ok, units on the board, st)."""
     H, W = TER.shape
@@ -385,12 +405,13 @@ def battle(counts, T, TER, cells, order, hq, HQF, DN, cfg, dice, U, G, SRC, hit,
     for rnd in range(1, cfg[C_TURNS] + 1):
         for half in range(2):
             s = first if half == 0 else 1 - first
-            took, st = side_turn(s, n, U, G, T, TER, W, H, cfg, SRC, DN, HQF, hq, hold, hit, st)
+            note(LOG, _i(EV_TURN), rnd, s, _i(0), _i(0), _i(0))
+            took, st = side_turn(s, n, U, G, T, TER, W, H, cfg, SRC, DN, HQF, hq, hold, hit, st, LOG)
             if cfg[C_CHECK] == 1:
                 ok = ok and check_invariants(n, U, G, T, W)
             if took:
                 return 1 if s == 0 else 3, rnd, first, ok, n, st
-            pos, st, enough = morale_tests(1 - s, n, U, G, T, TER, W, H, cfg, dice, pos, st)
+            pos, st, enough = morale_tests(1 - s, n, U, G, T, TER, W, H, cfg, dice, pos, st, LOG)
             if not enough:
                 return OUT_OF_DICE, rnd, first, ok, n, st
             a, d = active_count(_i(0), n, U), active_count(_i(1), n, U)
@@ -467,7 +488,7 @@ HOLDS, FALLS, CAPITULATES, LIFTED, DESTROYED = range(5)
 
 @njit(cache=True, _nrt=False)
 def _siege(cur, T, TER, cells, order, hq, HQF, DN, cfg, sTER, scells, sorder, shq, sHQF, sDN,
-           scfg, plan, start, port, capitulate_after, dice, U, G, SRC, hit, eng, res, st):
+           scfg, plan, start, port, capitulate_after, dice, U, G, SRC, hit, eng, res, st, LOG):
     """One siege (see siege.py): (how it ended, strategic turns it lasted, st)."""
     for p in range(len(plan)):
         turn = start + p
@@ -477,11 +498,11 @@ def _siege(cur, T, TER, cells, order, hq, HQF, DN, cfg, sTER, scells, sorder, sh
             if act == 2:  # assault on the walled board
                 cfg[C_SIEGE_TURN] = turn
                 code, rnd, first, ok, n, st = battle(cur, T, TER, cells, order, hq, HQF, DN, cfg,
-                                                     dice, U, G, SRC, hit, eng, st)
+                                                     dice, U, G, SRC, hit, eng, st, LOG)
             else:  # sortie: the garrison attacks in the open
                 scfg[C_SIEGE_TURN] = turn
                 code, rnd, first, ok, n, st = battle(cur, T, sTER, scells, sorder, shq, sHQF, sDN,
-                                                     scfg, dice, U, G, SRC, hit, eng, st)
+                                                     scfg, dice, U, G, SRC, hit, eng, st, LOG)
             tally(n, U, cur, eng, cfg, res)
             garrison, besieger = 0, 0
             for k in range(cur.shape[1]):
@@ -505,13 +526,14 @@ def _siege(cur, T, TER, cells, order, hq, HQF, DN, cfg, sTER, scells, sorder, sh
 
 @njit(cache=True, nogil=True)
 def kernel(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq, sHQF, scfg,
-           plan, start, port, capitulate_after, dice, final, seed, first_chunk, chunk_trials,
+           plan, start, port, capitulate_after, dice, final, LOG, seed, first_chunk, chunk_trials,
            out, lane):
     """The one compiled entry point (one compile for every use), one lane of the runner:
     - battles (plan empty): one count per battle in each row of out[lane, row, value];
     - sieges (plan given): one count per siege in out[lane, how it ended, turns];
     - one battle (final has columns): battle number `first_chunk`, with `dice` if given,
-      its final units in final[:NFU] and (code, round, first, ok, n) in final[NFU]."""
+      its final units in final[:NFU] and (code, round, first, ok, n) in final[NFU], and its
+      events in LOG if LOG has more than one row (see `note`)."""
     H, W = TER.shape
     hist = out[lane]
     hist[:, :] = 0
@@ -537,7 +559,7 @@ def kernel(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq
             st = seed_stream(seed, t if one else (first_chunk + c) * CHUNK + t)
             if len(plan) == 0:
                 code, rnd, first, ok, n, st = battle(counts, T, TER, cells, order, hq, HQF, DN,
-                                                     cfg, dice, U, G, SRC, hit, eng, st)
+                                                     cfg, dice, U, G, SRC, hit, eng, st, LOG)
                 tally(n, U, counts, eng, cfg, res)
                 if code != OUT_OF_DICE:
                     _record(hist, code, rnd, first, ok, counts, T, res)
@@ -556,6 +578,6 @@ def kernel(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq
                         cur[s, k] = counts[s, k]
                 end, when, st = _siege(cur, T, TER, cells, order, hq, HQF, DN, acfg, sTER, scells,
                                        sorder, shq, sHQF, sDN, bcfg, plan, start, port,
-                                       capitulate_after, dice, U, G, SRC, hit, eng, res, st)
+                                       capitulate_after, dice, U, G, SRC, hit, eng, res, st, LOG)
                 hist[end, when] += 1
         b += 1 if one else out.shape[0]

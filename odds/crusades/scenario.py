@@ -43,6 +43,8 @@ SETTINGS = {
 INT_ALTERNATIVES = {"morale_damage_threshold": (2,), "turn_limit": (15,), "attacks_per_turn": (1,),
                     "wall_climb_cost": (2,)}
 
+SCENARIO_KEYS = ("title", "illustrative", "battles", "seed", "units", "attacker", "defender", "board",
+                 "siege", "rules")
 POLICIES = ("advance", "hold-walls", "hold-line")  # add a name here and its function in ai.py
 SIDES = ("attacker", "defender")
 SIEGE_ACTIONS = ("wait", "sortie", "assault")
@@ -106,6 +108,17 @@ def load(source, overrides=(), name=None) -> Scenario:
     return _validate(raw, name)
 
 
+def settings_text() -> str:
+    """Every rule setting: its default, the values allowed, what it means (docs/rules_crusades.md)."""
+    lines = ["rule settings (scenario [rules] table, or --set KEY=VALUE):"]
+    for key, (default, allowed, meaning) in SETTINGS.items():
+        values = ("true, false" if allowed is bool else f"{allowed[0]} to {allowed[1]}"
+                  if isinstance(allowed[0], int) else ", ".join(allowed))
+        shown = str(default).lower() if isinstance(default, bool) else default
+        lines.append(f"  {key} = {shown}  (allowed: {values})\n      {meaning}")
+    return "\n".join(lines)
+
+
 def _copy(d):
     return {k: _copy(v) if isinstance(v, dict) else v for k, v in d.items()}
 
@@ -131,6 +144,9 @@ def _apply(raw, key, value):
     if key in SETTINGS:
         key = "rules." + key
     parts = key.split(".")
+    if parts[0] not in SCENARIO_KEYS:
+        raise OddsError(f"--set {key}: unknown key (rule settings: {', '.join(SETTINGS)}; "
+                        f"scenario keys: {', '.join(SCENARIO_KEYS)})")
     node = raw
     for p in parts[:-1]:
         node = node.setdefault(p, {})
@@ -178,8 +194,7 @@ class _Checker:
 
 def _validate(raw, name) -> Scenario:
     c = _Checker(name)
-    c.unknown("", raw, ("title", "illustrative", "battles", "seed", "units", "attacker",
-                        "defender", "board", "siege", "rules"))
+    c.unknown("", raw, SCENARIO_KEYS)
     type_names, types = _units(c, c.table("units", raw.get("units", {})))
     counts = np.zeros((2, len(type_names)), np.int64)
     policies = []

@@ -23,7 +23,7 @@ import numpy as np
 
 from ..core.engine import McOptions, Procedure, solve
 from ..errors import OddsError
-from .battle import BattleResult, kernel_args, scenario_of, settings_of
+from .battle import BattleResult, kernel_args, scenario_of, settings_of, with_warnings
 from .scenario import SIEGE_ACTIONS, load
 from .state import C_BESIEGED
 
@@ -79,4 +79,4 @@ def siege(scenario, *, sieges=None, seed=None, overrides=(), threads=None, preci
                      None, ("odds.crusades.kernel", "kernel"), args, settings, BattleResult)
     res = solve(proc, "mc", mc)
     notes = ("the unit numbers of this scenario are illustrative",) if sc.illustrative else ()
-    return res.with_changes(notes=tuple(res.notes) + notes)
+    return with_warnings(res.with_changes(notes=tuple(res.notes) + notes))

@@ -36,6 +36,10 @@ TYPE_FIELDS = ("health", "attack", "speed", "morale", "range", "upkeep", "mounte
  C_CLIMB, C_FLEE_MELEE, C_SHOOT_MELEE, C_SHOOT_OUT) = range(20)
 NCFG = 20
 
+# trace events (kernel.note): kind, then up to five numbers
+EV_TURN, EV_MOVE, EV_SHOT, EV_MELEE, EV_HIT, EV_MORALE, EV_ESCAPE = range(7)
+NEV = 6  # columns of a trace row
+
 # per-type outcome categories reported after a battle
 CATEGORIES = ("survived", "killed", "fled", "captured", "returned")
 N_CAT = len(CATEGORIES)
