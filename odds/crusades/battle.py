@@ -13,10 +13,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core.engine import McOptions, Procedure, solve
+from ..core.engine import McOptions, Procedure
 from ..core.result import Result
 from ..errors import OddsError
 from . import state as S
+from .runner import simulate
 from .scenario import (INT_ALTERNATIVES, POLICIES, SETTINGS, SIDES, Scenario, _override_items,
                        deployment_cells, load, type_order)
 
@@ -24,15 +25,25 @@ ROWS_HEAD = 8
 
 
 class BattleResult(Result):
-    """A Result whose JSON also carries `battles` and each side's mean units lost."""
+    """A Result whose JSON also carries `battles` and each side's mean units lost, and is
+    strict (null, never NaN)."""
 
     def to_json(self) -> dict:
+        """Strict JSON: a number that is undefined (no battle completed) is null."""
         out = super().to_json()
         out["battles"] = self.trials
         for side in SIDES:
             if f"{side}_units_lost" in self.pmfs:
                 out[f"{side}_mean_units_lost"] = self.expected(f"{side}_units_lost")
-        return out
+        return _finite(out)
+
+
+def _finite(value):
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_finite(v) for v in value]
+    return None if isinstance(value, float) and not math.isfinite(value) else value
 
 
 def scenario_of(scenario, overrides=()) -> Scenario:
@@ -100,8 +111,8 @@ def arrays(sc: Scenario, check=False, counts=None):
 def kernel_args(sc: Scenario, check=False, dice=None, final=0, siege=None, events=0):
     """Arguments of kernel.kernel before (seed, first_chunk, chunk_trials, out): this board,
     the sortie board and plan of a siege (`siege` = (sortie Scenario, plan, start, port,
-    capitulate_after)), the scripted `dice`, `final` columns for one battle's units, and
-    room for `events` trace events."""
+    capitulate_after)), the scripted `dice`, `final` columns for one battle's units, room
+    for `events` trace events, and the number of the run's first battle (runner.simulate)."""
     own = arrays(sc, check)
     if siege is None:
         field, plan, start, port, after = own, np.zeros(0, np.int64), 1, 1, 1
@@ -109,7 +120,8 @@ def kernel_args(sc: Scenario, check=False, dice=None, final=0, siege=None, event
         field, plan, start, port, after = arrays(siege[0], check), *siege[1:]
     dice = np.zeros(0, np.int64) if dice is None else np.asarray(dice, np.int64)
     return (*own, *field[2:], plan, start, port, after, dice,
-            np.zeros((S.NFU + 1, final), np.int64), np.zeros((events + 1, S.NEV), np.int64))
+            np.zeros((S.NFU + 1, final), np.int64), np.zeros((events + 1, S.NEV), np.int64),
+            np.zeros(1, np.int64))
 
 
 def shape(sc: Scenario):
@@ -196,7 +208,7 @@ def run(scenario, *, battles=None, seed=None, overrides=(), dice=None, method="a
         return play(sc, dice=dice, seed=sc.seed if seed is None else seed).result
     mc = McOptions.make(sc.battles if battles is None else battles,
                         sc.seed if seed is None else seed, precision, 10**9, threads, progress)
-    res = solve(_procedure(sc, check), method, mc)
+    res = simulate(_procedure(sc, check), method, mc)
     return with_warnings(_wrap(res, sc))
 
 
@@ -308,10 +320,10 @@ def one_battle(sc: Scenario, dice, seed, index, check=True, events=0):
     out = np.zeros((1,) + shape(sc), np.int64)
     args = kernel_args(sc, check, dice, S.MAX_UNITS, events=events)
     kernel(*args, np.uint64(seed), int(index), np.ones(1, np.int64), out, 0)
-    if args[-2][S.NFU, 0] == S.OUT_OF_DICE:
+    if args[-3][S.NFU, 0] == S.OUT_OF_DICE:
         raise OddsError(f"dice: the script {dice.tolist()} ran out before the battle ended "
                         "(give more rolls)")
-    return out[0], args[-2], args[-1]
+    return out[0], args[-3], args[-2]
 
 
 def play(scenario, *, dice=None, seed=0, index=0, overrides=(), check=True) -> Battle:

@@ -40,6 +40,9 @@ def _show(result, args) -> int:
         print(f"odds: warning: {warning}", file=sys.stderr)
     if result.partial:
         print("odds: interrupted: partial result", file=sys.stderr)
+        import gc
+
+        gc.freeze()  # exiting: skip collecting numba's object graph (seconds on a busy machine)
         return 130
     return 0
 

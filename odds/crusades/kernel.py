@@ -526,10 +526,12 @@ def _siege(cur, T, TER, cells, order, hq, HQF, DN, cfg, sTER, scells, sorder, sh
 
 @njit(cache=True, nogil=True)
 def kernel(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq, sHQF, scfg,
-           plan, start, port, capitulate_after, dice, final, LOG, seed, first_chunk, chunk_trials,
-           out, lane):
+           plan, start, port, capitulate_after, dice, final, LOG, base, seed, first_chunk,
+           chunk_trials, out, lane):
     """The one compiled entry point (one compile for every use), one lane of the runner:
-    - battles (plan empty): one count per battle in each row of out[lane, row, value];
+    - battles (plan empty): one count per battle in each row of out[lane, row, value]; the
+      battles are numbered base[0] + (first_chunk + c) * CHUNK + t (runner.simulate slices a
+      run by moving base[0]: the numbers never depend on the slicing);
     - sieges (plan given): one count per siege in out[lane, how it ended, turns];
     - one battle (final has columns): battle number `first_chunk`, with `dice` if given,
       its final units in final[:NFU] and (code, round, first, ok, n) in final[NFU], and its
@@ -556,7 +558,7 @@ def kernel(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq
         if c < 0:
             break
         for t in range(t0, t1):
-            st = seed_stream(seed, t if one else (first_chunk + c) * CHUNK + t)
+            st = seed_stream(seed, t if one else base[0] + (first_chunk + c) * CHUNK + t)
             if len(plan) == 0:
                 code, rnd, first, ok, n, st = battle(counts, T, TER, cells, order, hq, HQF, DN,
                                                      cfg, dice, U, G, SRC, hit, eng, st, LOG)

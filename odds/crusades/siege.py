@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.engine import McOptions, Procedure, solve
+from ..core.engine import McOptions, Procedure
 from ..errors import OddsError
 from .battle import BattleResult, kernel_args, scenario_of, settings_of, with_warnings
+from .runner import simulate
 from .scenario import SIEGE_ACTIONS, load
 from .state import C_BESIEGED
 
@@ -77,6 +78,6 @@ def siege(scenario, *, sieges=None, seed=None, overrides=(), threads=None, preci
                     sortie="garrison advance, moves first; besieger hold-line; open board")
     proc = Procedure("crusades.siege", (len(ENDS), len(plan) + 1), summarise, "falls_by_assault",
                      None, ("odds.crusades.kernel", "kernel"), args, settings, BattleResult)
-    res = solve(proc, "mc", mc)
+    res = simulate(proc, "mc", mc)
     notes = ("the unit numbers of this scenario are illustrative",) if sc.illustrative else ()
     return with_warnings(res.with_changes(notes=tuple(res.notes) + notes))
