@@ -31,8 +31,9 @@ def simulate(proc: Procedure, method: str, mc: McOptions) -> Result:
     main = lambda h: proc.summarise(h)[0][proc.main]
     hist = np.zeros(proc.shape, np.int64)
     done, size, bar, partial, met = 0, FIRST_SLICE, None, False, None
-    started = time.perf_counter()
     try:
+        montecarlo.run(kernel, args, proc.shape, 0, mc.seed, threads=1, progress=False)  # load
+        started = time.perf_counter()
         while done < mc.trials:
             n = min(size, mc.trials - done)
             base[0] = done
