@@ -1,57 +1,114 @@
-"""Crusades battle throughput: the numba kernel against the same simulator run as plain
-Python + numpy (numba disabled, in a subprocess), 10 v 10 on a 12 x 10 board
-(examples/field.toml), plus the siege scenario (examples/assault.toml).
+"""Crusades battle throughput and cold start, against the same simulator before the speed-up.
 
-Run: ``python benchmarks/bench_crusades.py [--quick]``.
-A battle is a sequence of dependent unit decisions on a grid, so there is no honest
-vectorised-numpy version of it; the baseline is the identical code interpreted.
+Rows: battles/s (2 threads, in process) on the three example scenarios, with the pre-change
+package (commit BEFORE, extracted with `git archive` into a temp dir) timed in the same run as
+the baseline; the 10 v 10 field battle also against the same code interpreted (numba off);
+the siege scenario; the first crusades run (2,000 battles) in a fresh process with an
+empty NUMBA_CACHE_DIR, now and before. Every timing runs in its own subprocess, new and old
+alternating, best of the rounds.
+
+Run: ``python benchmarks/bench_crusades.py [--quick] [--now REV]`` (REV: time that commit
+instead of the working tree).
 """
+import json
 import os
 import subprocess
 import sys
-import time
+import tempfile
+from pathlib import Path
 
 from common import Row, table
-from odds import crusades
 
-FIELD = crusades.EXAMPLES / "field.toml"
+ROOT = Path(__file__).resolve().parents[1]
+BEFORE = "d7445ae"  # the commit before the crusades speed-up (docs/performance.md)
+EXAMPLES = ("field", "sortie", "assault")
+
+RATES = """
+import json, sys, time
+from odds import crusades as c
+n, out = int(sys.argv[1]), {}
+for name in sys.argv[2:]:
+    path = c.EXAMPLES / f"{name}.toml"
+    c.run(path, battles=1000, progress=False)  # compile or load the cache
+    best = float("inf")
+    for _ in range(3):
+        t = time.perf_counter()
+        c.run(path, battles=n, seed=1, progress=False)
+        best = min(best, time.perf_counter() - t)
+    out[name] = n / best
+c.siege(c.EXAMPLES / "assault.toml", sieges=1000, progress=False)
+t = time.perf_counter()
+c.siege(c.EXAMPLES / "assault.toml", sieges=n, progress=False)
+out["siege_seconds"] = time.perf_counter() - t
+print(json.dumps(out))
+"""
+
+COLD = """
+import time
+t = time.perf_counter()
+from odds import crusades as c
+c.run(c.EXAMPLES / "field.toml", battles=2000, seed=1, progress=False)
+print(time.perf_counter() - t)
+"""
 
 
-def numba_rate(path, battles, threads=None):
-    crusades.run(path, battles=1000, threads=threads)  # compile / load the cache
-    t = time.perf_counter()
-    crusades.run(path, battles=battles, seed=1, threads=threads, progress=False)
-    return battles / (time.perf_counter() - t)
+def _python(code, root, cache, *args, jit=True):
+    env = {**os.environ, "PYTHONPATH": str(root), "NUMBA_CACHE_DIR": str(cache)}
+    if not jit:
+        env["NUMBA_DISABLE_JIT"] = "1"
+    out = subprocess.run([sys.executable, "-c", code, *map(str, args)], env=env, cwd=root,
+                         capture_output=True, text=True, check=True)
+    return out.stdout.strip().splitlines()[-1]
 
 
-def interpreted_rate(battles=100):
-    """Battles/s of the same code with NUMBA_DISABLE_JIT=1 (plain Python + numpy)."""
-    code = ("import time; from odds import crusades as c; t = time.perf_counter(); "
-            f"c.run({str(FIELD)!r}, battles={battles}, threads=1, progress=False); "
-            "print(time.perf_counter() - t)")
-    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                         check=True)
-    return battles / float(out.stdout.strip().splitlines()[-1])
+def _extract(rev, tmp):
+    """The package as of commit `rev`, unpacked into the new folder tmp (None if git cannot)."""
+    try:
+        data = subprocess.run(["git", "archive", rev, "odds"], cwd=ROOT, capture_output=True,
+                              check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    tmp.mkdir()
+    subprocess.run(["tar", "-x", "-C", str(tmp)], input=data, check=True)
+    return tmp
 
 
-def siege_seconds(sieges):
-    path = crusades.EXAMPLES / "assault.toml"
-    crusades.siege(path, sieges=1000)
-    t = time.perf_counter()
-    crusades.siege(path, sieges=sieges, progress=False)
-    return time.perf_counter() - t
-
-
-def measure(quick=False):
+def measure(quick=False, now=None):
     n = 20_000 if quick else 100_000
-    return [
-        Row("MC crusades battle, 10 v 10 on 12 x 10", numba_rate(FIELD, n), "/s",
-            interpreted_rate(), "same code without numba", ">= 20,000 /s"),
-        Row(f"crusades siege (wait, assault, assault), {n:,} sieges", siege_seconds(n), "s",
-            target="100,000 in < 60 s"),
-    ]
+    rounds = 1 if quick else 2
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        old = _extract(BEFORE, tmp / "old")
+        trees = {"now": ROOT if now is None else _extract(now, tmp / "now")}
+        if old is not None:
+            trees["before"] = old
+        rates = {k: {} for k in trees}
+        cold = {k: float("inf") for k in trees}
+        for r in range(rounds):
+            for k, root in trees.items():
+                cold[k] = min(cold[k], float(_python(COLD, root, tmp / f"cold-{k}-{r}")))
+                got = json.loads(_python(RATES, root, tmp / f"warm-{k}", n, *EXAMPLES))
+                for name, v in got.items():
+                    better = min if name == "siege_seconds" else max
+                    rates[k][name] = better(rates[k].get(name, v), v)
+        interpreted = 100 / float(_python(
+            "import time; from odds import crusades as c; t = time.perf_counter(); "
+            "c.run(c.EXAMPLES / 'field.toml', battles=100, threads=1, progress=False); "
+            "print(time.perf_counter() - t)", trees["now"], tmp / "nojit", jit=False))
+    before = rates.get("before", {})
+    rows = [Row("MC crusades battle, 10 v 10 on 12 x 10", rates["now"]["field"], "/s",
+                interpreted, "same code without numba", ">= 60,000 /s")]
+    for name in EXAMPLES:
+        rows.append(Row(f"crusades {name}.toml battles", rates["now"][name], "/s",
+                        before.get(name), f"same scenario, code of {BEFORE}", ""))
+    rows.append(Row(f"crusades siege (wait, assault, assault), {n:,} sieges",
+                    rates["now"]["siege_seconds"], "s", before.get("siege_seconds"),
+                    f"code of {BEFORE}", "100,000 in < 60 s"))
+    rows.append(Row("first crusades run (2,000 battles), cold cache, whole process", cold["now"],
+                    "s", cold.get("before"), f"code of {BEFORE}", "<= 8 s"))
+    return rows
 
 
 if __name__ == "__main__":
-    print(table(measure("--quick" in sys.argv)))
+    rev = sys.argv[sys.argv.index("--now") + 1] if "--now" in sys.argv else None
+    print(table(measure("--quick" in sys.argv, rev)))

@@ -1,4 +1,4 @@
-"""Crusades tactical battle (RULES.md §3): a grid simulator with morale, walls and sieges.
+"""Crusades tactical battle (docs/rules_crusades.md): a grid simulator with morale, walls and sieges.
 
 Scenarios are TOML files (see examples/); `run` simulates many battles with the AI policies
 and returns a Result; `play` replays one battle (seeded or with scripted dice); `siege` plays

@@ -14,11 +14,12 @@ from pathlib import Path
 
 import numpy as np
 
-from ..core.engine import McOptions, Procedure, solve
+from ..core.engine import McOptions, Procedure
 from ..core.result import Result
 from ..errors import OddsError
 from ..registry import Example, Param, Spec, register
 from . import state as S
+from .runner import simulate
 from .scenario import (INT_ALTERNATIVES, POLICIES, SETTINGS, SIDES, Scenario, _override_items,
                        deployment_cells, load, type_order)
 
@@ -26,15 +27,25 @@ ROWS_HEAD = 8
 
 
 class BattleResult(Result):
-    """A Result whose JSON also carries `battles` and each side's mean units lost."""
+    """A Result whose JSON also carries `battles` and each side's mean units lost, and is
+    strict (null, never NaN)."""
 
     def to_json(self) -> dict:
+        """Strict JSON: a number that is undefined (no battle completed) is null."""
         out = super().to_json()
         out["battles"] = self.trials
         for side in SIDES:
             if f"{side}_units_lost" in self.pmfs:
                 out[f"{side}_mean_units_lost"] = self.expected(f"{side}_units_lost")
-        return out
+        return _finite(out)
+
+
+def _finite(value):
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_finite(v) for v in value]
+    return None if isinstance(value, float) and not math.isfinite(value) else value
 
 
 def scenario_of(scenario, overrides=()) -> Scenario:
@@ -65,6 +76,10 @@ def config(sc: Scenario, check=False) -> np.ndarray:
     cfg[S.C_SIEGE_TURN] = sc.siege["turn"] if sc.siege["on"] else 1
     cfg[S.C_BESIEGED] = SIDES.index(sc.siege["besieged"]) if sc.siege["on"] else -1
     cfg[S.C_CHECK] = int(check)
+    cfg[S.C_CLIMB] = st["wall_climb_cost"]
+    cfg[S.C_FLEE_MELEE] = int(st["flee_breaks_melee"])
+    cfg[S.C_SHOOT_MELEE] = int(st["shoot_into_melee"])
+    cfg[S.C_SHOOT_OUT] = int(st["shoot_out_of_city"])
     return cfg
 
 
@@ -95,10 +110,11 @@ def arrays(sc: Scenario, check=False, counts=None):
             type_order(sc), hq, hqf, config(sc, check))
 
 
-def kernel_args(sc: Scenario, check=False, dice=None, final=0, siege=None):
+def kernel_args(sc: Scenario, check=False, dice=None, final=0, siege=None, events=0):
     """Arguments of kernel.kernel before (seed, first_chunk, chunk_trials, out): this board,
     the sortie board and plan of a siege (`siege` = (sortie Scenario, plan, start, port,
-    capitulate_after)), the scripted `dice`, and `final` columns for one battle's units."""
+    capitulate_after)), the scripted `dice`, `final` columns for one battle's units, room
+    for `events` trace events, and the number of the run's first battle (runner.simulate)."""
     own = arrays(sc, check)
     if siege is None:
         field, plan, start, port, after = own, np.zeros(0, np.int64), 1, 1, 1
@@ -106,7 +122,8 @@ def kernel_args(sc: Scenario, check=False, dice=None, final=0, siege=None):
         field, plan, start, port, after = arrays(siege[0], check), *siege[1:]
     dice = np.zeros(0, np.int64) if dice is None else np.asarray(dice, np.int64)
     return (*own, *field[2:], plan, start, port, after, dice,
-            np.zeros((S.NFU + 1, final), np.int64))
+            np.zeros((S.NFU + 1, final), np.int64), np.zeros((events + 1, S.NEV), np.int64),
+            np.zeros(1, np.int64))
 
 
 def shape(sc: Scenario):
@@ -179,7 +196,7 @@ def _procedure(sc: Scenario, check=False, name="crusades.battle"):
 
 def run(scenario, *, battles=None, seed=None, overrides=(), dice=None, method="auto",
         threads=None, precision=None, progress=None, check=False) -> Result:
-    """Odds of a crusades tactical battle (RULES.md §3) by simulating `battles` battles.
+    """Odds of a crusades tactical battle (docs/rules_crusades.md) by simulating `battles` battles.
 
     `scenario` is a TOML path, a dict or a Scenario; `overrides` are ``KEY=VALUE`` strings (or
     a dict) applied before validation (`--set`). `battles`/`seed` default to the scenario's.
@@ -193,8 +210,8 @@ def run(scenario, *, battles=None, seed=None, overrides=(), dice=None, method="a
         return play(sc, dice=dice, seed=sc.seed if seed is None else seed).result
     mc = McOptions.make(sc.battles if battles is None else battles,
                         sc.seed if seed is None else seed, precision, 10**9, threads, progress)
-    res = solve(_procedure(sc, check), method, mc)
-    return _wrap(res, sc)
+    res = simulate(_procedure(sc, check), method, mc)
+    return with_warnings(_wrap(res, sc))
 
 
 def battle(scenario, *, overrides=(), method="auto", trials=None, seed=None, precision=None,
@@ -218,11 +235,57 @@ battle.__signature__ = inspect.Signature(
     + [inspect.Parameter(k, inspect.Parameter.KEYWORD_ONLY, default=v[0]) for k, v in SETTINGS.items()])
 
 
+ASSUMPTIONS = ("assumptions: the unit statistics are the scenario's, and every rule setting "
+               "above is a reading where the rules are silent or contradict themselves "
+               "(docs/rules_crusades.md)")
+
+
 def _wrap(res: Result, sc: Scenario, notes=()):
-    extra = tuple(notes) + (lanchester(sc),)
+    """The Result with its notes: the Lanchester estimate, the assumptions it rests on."""
+    extra = tuple(notes) + (lanchester(sc), ASSUMPTIONS)
     if sc.illustrative:
         extra += ("the unit numbers of this scenario are illustrative",)
     return res.with_changes(notes=tuple(res.notes) + extra)
+
+
+def brief(res: Result) -> str:
+    """The answer in a few lines: the outcomes' probabilities (sensitivity: each setting's change)."""
+    what = "sieges" if res.procedure == "crusades.siege" else "battles"
+    how = f"Monte Carlo, {res.trials:,} {what}, seed {res.seed}{', PARTIAL' if res.partial else ''}"
+    if res.procedure == "crusades.sensitivity":
+        lines = [f"P(attacker wins) {res.p:.1%} with the scenario's settings ({how})"]
+        lines += [f"  {k}: {v - res.p:+.1%}" for k, v in res.probabilities.items() if k != "base"]
+        return "\n".join(lines)
+    keys = [k for k in ("attacker_win", "defender_win", "undecided") if k in res.probabilities] \
+        or list(res.probabilities)
+    text = ", ".join(f"{k.replace('_', ' ')} {res[k]:.1%}" for k in keys)
+    lines = [f"{text} (± {1.96 * res.se(res.p):.1%}; {how})"]
+    if "attacker_units_lost" in res.pmfs:
+        lines.append("mean units lost: " + ", ".join(
+            f"{side} {res.expected(f'{side}_units_lost'):.1f}" for side in SIDES))
+    return "\n".join(lines)
+
+
+def degenerate(res: Result) -> list:
+    """Warnings for a run that tells nothing: every battle ended the same way, or no setting
+    changed the answer of a sensitivity run."""
+    if not res.trials or res.trials < 2:
+        return []
+    if res.procedure == "crusades.sensitivity":
+        if all(v == res.p for v in res.probabilities.values()):
+            return [f"no rule setting changes P(attacker wins) ({res.p:.1%}) in this scenario"]
+        return []
+    sure = [k for k, v in res.probabilities.items() if v == 1 and k in
+            ("attacker_win", "defender_win", "undecided", "holds", "falls_by_assault",
+             "capitulates", "lifted_by_sortie", "besieger_destroyed")]
+    what = "sieges" if res.procedure == "crusades.siege" else "battles"
+    return [f"degenerate scenario: all {res.trials:,} {what} ended '{k.replace('_', ' ')}' "
+            "(100%, no uncertainty): check the armies and settings" for k in sure]
+
+
+def with_warnings(res: Result) -> Result:
+    """The Result with `degenerate` warnings added to its notes."""
+    return res.with_changes(notes=tuple(res.notes) + tuple(f"warning: {w}" for w in degenerate(res)))
 
 
 @dataclass(frozen=True)
@@ -239,32 +302,43 @@ class Battle:
     result: Result
 
 
+def script(dice) -> np.ndarray:
+    """The scripted morale dice as the kernel's array (empty: dice from the seed)."""
+    if dice is None:
+        return np.zeros(0, np.int64)
+    for d in dice:
+        if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or not 1 <= d <= 6:
+            raise OddsError(f"dice: {d!r} is not a d6 roll (allowed: 1 to 6)")
+    if not dice:
+        raise OddsError("dice: empty script (give at least one roll, 1 to 6)")
+    return np.array(dice, np.int64)
+
+
+def one_battle(sc: Scenario, dice, seed, index, check=True, events=0):
+    """Run battle `index` of `seed` (morale dice from the array `dice` if it is not empty):
+    its histogram row, final units (kernel `final`) and trace events (kernel `note`)."""
+    from .kernel import kernel
+
+    out = np.zeros((1,) + shape(sc), np.int64)
+    args = kernel_args(sc, check, dice, S.MAX_UNITS, events=events)
+    kernel(*args, np.uint64(seed), int(index), np.ones(1, np.int64), out, 0)
+    if args[-3][S.NFU, 0] == S.OUT_OF_DICE:
+        raise OddsError(f"dice: the script {dice.tolist()} ran out before the battle ended "
+                        "(give more rolls)")
+    return out[0], args[-3], args[-2]
+
+
 def play(scenario, *, dice=None, seed=0, index=0, overrides=(), check=True) -> Battle:
     """Play battle `index` of `seed`, or one battle whose morale dice are `dice` (scripted).
 
     Scripted dice are used in order for every morale test (and, with first_player='random',
     one die first: 1-3 the attacker moves first). Running out raises OddsError.
     """
-    from .kernel import kernel
-
     sc = scenario_of(scenario, overrides)
-    script = np.zeros(0, np.int64)
-    if dice is not None:
-        dice = list(dice)
-        for d in dice:
-            if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or not 1 <= d <= 6:
-                raise OddsError(f"dice: {d!r} is not a d6 roll (allowed: 1 to 6)")
-        script = np.array(dice, np.int64) if dice else np.zeros(0, np.int64)
-        if not dice:
-            raise OddsError("dice: empty script (give at least one roll, 1 to 6)")
-    out = np.zeros((1,) + shape(sc), np.int64)
-    args = kernel_args(sc, check, script, S.MAX_UNITS)
-    kernel(*args, np.uint64(seed), int(index), np.ones(1, np.int64), out, 0)
-    hist, final = out[0], args[-1]
+    dice = None if dice is None else list(dice)
+    hist, final, _ = one_battle(sc, script(dice), seed, index, check)
     code, rnd, first, ok, n = final[S.NFU, :5]
     U = final[:S.NFU, :n]
-    if code == S.OUT_OF_DICE:
-        raise OddsError(f"dice: the script {dice} ran out before the battle ended (give more rolls)")
     units = [{"side": SIDES[U[S.USIDE, j]], "type": sc.type_names[U[S.UTYPE, j]],
               "x": int(U[S.UX, j]), "y": int(U[S.UY, j]), "health": int(U[S.UHP, j]),
               "state": S.STATE_NAMES[U[S.UST, j]]} for j in range(n)]
@@ -282,7 +356,7 @@ def play(scenario, *, dice=None, seed=0, index=0, overrides=(), check=True) -> B
 
 def sensitivity(scenario, *, battles=None, seed=None, overrides=(), threads=None,
                 progress=False) -> Result:
-    """Flip each rule setting of RULES.md §3 one at a time; P(attacker wins) for each.
+    """Flip each rule setting (docs/rules_crusades.md) one at a time; P(attacker wins) for each.
 
     Probabilities are keyed 'base' and 'SETTING=VALUE'; every run uses the same seed (common
     random numbers), the notes give the change from the base.
@@ -304,9 +378,9 @@ def sensitivity(scenario, *, battles=None, seed=None, overrides=(), threads=None
             label = f"{key}={str(v).lower() if isinstance(v, bool) else v}"
             probabilities[label] = r.p
             notes.append(f"{label}: P(attacker wins) {r.p - base.p:+.2%}")
-    return BattleResult("crusades.sensitivity", "mc", probabilities, {}, "base",
-                        trials=base.trials, seed=base.seed, settings=settings_of(sc),
-                        notes=tuple(notes))
+    return with_warnings(BattleResult("crusades.sensitivity", "mc", probabilities, {}, "base",
+                                      trials=base.trials, seed=base.seed,
+                                      settings=settings_of(sc), notes=tuple(notes)))
 
 
 

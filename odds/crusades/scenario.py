@@ -1,11 +1,14 @@
 """Crusades scenarios: a TOML file (read with tomllib), validated into a `Scenario`.
 
 Every problem raises OddsError naming the file, the key and what is wrong. Every open rule
-of RULES.md §3 is a setting under ``[rules]`` with the default in `SETTINGS`; ``--set
+of docs/rules_crusades.md is a setting under ``[rules]`` with the default in `SETTINGS`; ``--set
 KEY=VALUE`` overrides any key before validation (``rules.`` may be left out for a setting).
 """
 from __future__ import annotations
 
+import os
+import re
+import stat
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,21 +31,34 @@ SETTINGS = {
     "retaliation": (False, bool, "a unit attacked in melee that survives strikes back at once"),
     "facing": ("enemy-edge", ("enemy-edge", "none"),
                "enemy-edge: units face the enemy edge (fleeing units their own), an attack from the cell behind is a rear attack; none: no rear attacks"),
-    "attacks_per_turn": (1, (1, 10), "shots plus melee attacks a unit may make in its turn (each costs one action point)"),
+    "attacks_per_turn": (0, (0, 10), "shots plus melee attacks a unit may make in its turn, each costing one action point; 0: no limit (the seed: once per action point)"),
     "fled_return": ("half-down", ("half-down", "half-up"), "half of the fled units of each type return, rounded down or up"),
     "tie_break": ("random", ("random", "first"), "AI ties: a seeded random pick or the first candidate"),
     "range_metric": ("manhattan", ("manhattan", "chebyshev"), "distance for shooting range"),
+    "wall_climb_cost": (1, (1, 10), "action points a climbing unit spends to step onto a wall cell from off the wall"),
+    "gates": ("closed", ("closed", "open"), "gate cells ('g' on the board): closed = wall; open = open ground anyone may cross, no wall bonus"),
+    "flee_breaks_melee": (True, bool, "a unit that flees leaves a melee (false: it cannot move while an active enemy is adjacent)"),
+    "shoot_into_melee": (True, bool, "a unit may shoot an enemy that is in melee with its own side (false: not while an own unit is adjacent to the target)"),
+    "sortie_morale_penalty": (True, bool, "the garrison's -1 morale from the siege's second turn applies in its sorties too"),
+    "shoot_out_of_city": (True, bool, "units in the city interior may shoot at units on open ground, which cannot shoot back at them (false: the wall blocks both ways)"),
 }
 # what `sensitivity` flips an integer setting to (choices and booleans flip to every other value)
-INT_ALTERNATIVES = {"morale_damage_threshold": (2,), "turn_limit": (15,), "attacks_per_turn": (2,)}
+INT_ALTERNATIVES = {"morale_damage_threshold": (2,), "turn_limit": (15,), "attacks_per_turn": (1,),
+                    "wall_climb_cost": (2,)}
 
+SCENARIO_KEYS = ("title", "illustrative", "battles", "seed", "units", "attacker", "defender", "board",
+                 "siege", "rules")
 POLICIES = ("advance", "hold-walls", "hold-line")  # add a name here and its function in ai.py
 SIDES = ("attacker", "defender")
 SIEGE_ACTIONS = ("wait", "sortie", "assault")
 UNIT_LIMITS = {"health": (1, 100), "attack": (0, 50), "speed": (0, 10), "morale": (0, 7),
                "range": (1, 20), "upkeep": (0, 100)}
-UNIT_FLAGS = ("mounted", "climbs_walls", "first_attack_bonus", "ranged")
+UNIT_FLAGS = ("mounted", "climbs_walls", "first_attack_bonus", "ranged", "spares_friends")
 MAX_UPKEEP_LOST = 5000
+MAX_UNIT_TYPES = 32
+MAX_SCENARIO_BYTES = 1 << 18
+MAX_NESTING = 64
+_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"|\'[^\']*\'')  # TOML strings on one line
 
 
 @dataclass(frozen=True)
@@ -85,18 +101,60 @@ def load(source, overrides=(), name=None) -> Scenario:
     `name` is what error messages call it (default: the path, or '<scenario>')."""
     if isinstance(source, dict):
         raw, name = _copy(source), name or "<scenario>"
-    else:
+    elif isinstance(source, (str, os.PathLike)):
         name = str(source)
-        try:
-            with open(source, "rb") as f:
-                raw = tomllib.load(f)
-        except FileNotFoundError:
-            raise OddsError(f"{name}: no such scenario file") from None
-        except tomllib.TOMLDecodeError as e:
-            raise OddsError(f"{name}: not valid TOML ({e})") from None
+        raw = _parse(_read(source, name), name)
+    else:
+        raise OddsError(f"scenario: {source!r} is not a TOML file path or a table")
     for item in _override_items(overrides, name):
         _apply(raw, *item)
     return _validate(raw, name)
+
+
+def _read(path, name) -> str:
+    """The file's text: a regular file of at most MAX_SCENARIO_BYTES bytes of UTF-8."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise OddsError(f"{name}: not a regular file (a scenario is a TOML file)")
+        with open(path, "rb") as f:
+            data = f.read(MAX_SCENARIO_BYTES + 1)
+    except FileNotFoundError:
+        raise OddsError(f"{name}: no such scenario file") from None
+    except OSError as e:
+        raise OddsError(f"{name}: cannot read the scenario ({e.strerror or e})") from None
+    if len(data) > MAX_SCENARIO_BYTES:
+        raise OddsError(f"{name}: larger than {MAX_SCENARIO_BYTES:,} bytes (allowed: a scenario "
+                        f"of at most {MAX_SCENARIO_BYTES:,} bytes)")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise OddsError(f"{name}: not UTF-8 text (byte {e.start})") from None
+
+
+def _parse(text, name) -> dict:
+    """tomllib, with nesting bounded first (deep dotted keys parse in quadratic time)."""
+    for number, line in enumerate(text.splitlines(), 1):
+        bare = _STRINGS.sub("", line)
+        if bare.count(".") + bare.count("{") + bare.count("[") > MAX_NESTING:
+            raise OddsError(f"{name}: line {number}: nested too deep (allowed: at most "
+                            f"{MAX_NESTING} dots and brackets outside strings on a line)")
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise OddsError(f"{name}: not valid TOML ({e})") from None
+    except RecursionError:
+        raise OddsError(f"{name}: not valid TOML (arrays or tables nested too deep)") from None
+
+
+def settings_text() -> str:
+    """Every rule setting: its default, the values allowed, what it means (docs/rules_crusades.md)."""
+    lines = ["rule settings (scenario [rules] table, or --set KEY=VALUE):"]
+    for key, (default, allowed, meaning) in SETTINGS.items():
+        values = ("true, false" if allowed is bool else f"{allowed[0]} to {allowed[1]}"
+                  if isinstance(allowed[0], int) else ", ".join(allowed))
+        shown = str(default).lower() if isinstance(default, bool) else default
+        lines.append(f"  {key} = {shown}  (allowed: {values})\n      {meaning}")
+    return "\n".join(lines)
 
 
 def _copy(d):
@@ -124,6 +182,9 @@ def _apply(raw, key, value):
     if key in SETTINGS:
         key = "rules." + key
     parts = key.split(".")
+    if parts[0] not in SCENARIO_KEYS:
+        raise OddsError(f"--set {key}: unknown key (rule settings: {', '.join(SETTINGS)}; "
+                        f"scenario keys: {', '.join(SCENARIO_KEYS)})")
     node = raw
     for p in parts[:-1]:
         node = node.setdefault(p, {})
@@ -171,8 +232,7 @@ class _Checker:
 
 def _validate(raw, name) -> Scenario:
     c = _Checker(name)
-    c.unknown("", raw, ("title", "illustrative", "battles", "seed", "units", "attacker",
-                        "defender", "board", "siege", "rules"))
+    c.unknown("", raw, SCENARIO_KEYS)
     type_names, types = _units(c, c.table("units", raw.get("units", {})))
     counts = np.zeros((2, len(type_names)), np.int64)
     policies = []
@@ -187,8 +247,8 @@ def _validate(raw, name) -> Scenario:
         if counts[s].sum() == 0:
             c.fail(f"{side}.army", "the army has no units")
         policies.append(c.choice(f"{side}.policy", table.get("policy", "advance"), POLICIES))
-    terrain, rows, hq = _board(c, c.table("board", raw.get("board", {})))
     settings = _settings(c, c.table("rules", raw.get("rules", {})))
+    terrain, rows, hq = _board(c, c.table("board", raw.get("board", {})), settings["gates"])
     siege = _siege(c, c.table("siege", raw.get("siege", {})))
     sc = Scenario(name, str(raw.get("title", Path(name).stem)), tuple(type_names), types, counts,
                   tuple(policies), terrain, rows, hq, siege, settings,
@@ -205,6 +265,8 @@ def _validate(raw, name) -> Scenario:
 def _units(c, units):
     if not units:
         c.fail("units", "no unit types defined")
+    if len(units) > MAX_UNIT_TYPES:
+        c.fail("units", f"{len(units)} unit types (allowed: at most {MAX_UNIT_TYPES})")
     names, columns = [], []
     for tname, spec in units.items():
         spec = c.table(f"units.{tname}", spec)
@@ -218,9 +280,10 @@ def _units(c, units):
         col[S.TMOUNTED] = mounted
         col[S.TCLIMB] = c.bool(f"units.{tname}.climbs_walls", spec.get("climbs_walls", not mounted))
         if mounted and col[S.TCLIMB]:
-            c.fail(f"units.{tname}.climbs_walls", "mounted units cannot climb walls (RULES §3)")
+            c.fail(f"units.{tname}.climbs_walls", "mounted units cannot climb walls (the rules)")
         col[S.TBONUS] = c.bool(f"units.{tname}.first_attack_bonus", spec.get("first_attack_bonus", False))
         col[S.TRANGED] = c.bool(f"units.{tname}.ranged", spec.get("ranged", spec["range"] > 1))
+        col[S.TSPARES] = c.bool(f"units.{tname}.spares_friends", spec.get("spares_friends", False))
         if col[S.TRANGED] and col[S.TRANGE] < 2:
             c.fail(f"units.{tname}.range", "a ranged unit needs range 2 or more")
         names.append(tname)
@@ -228,7 +291,7 @@ def _units(c, units):
     return names, np.stack(columns, axis=1)
 
 
-def _board(c, board):
+def _board(c, board, gates):
     c.unknown("board.", board, ("width", "height", "terrain", "attacker_rows", "defender_rows",
                                 "attacker_hq", "defender_hq"))
     w = c.int("board.width", board.get("width", 12), 1, 32)
@@ -243,8 +306,9 @@ def _board(c, board):
         for x, ch in enumerate(line):
             if ch not in S.TERRAIN_CHARS:
                 c.fail(f"board.terrain[{y}]", f"{ch!r} at column {x} is not a terrain "
-                       "('.' open, '#' wall, 'c' city interior)")
-            terrain[y, x] = S.TERRAIN_CHARS[ch]
+                       "('.' open, '#' wall, 'c' city interior, 'g' gate)")
+            code = S.TERRAIN_CHARS[ch]
+            terrain[y, x] = code if code is not None else S.WALL if gates == "closed" else S.OPEN
     rows = []
     for side, default in (("attacker", [0, 1]), ("defender", [h - 2, h - 1])):
         key = f"{side}_rows"

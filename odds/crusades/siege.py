@@ -1,4 +1,4 @@
-"""Sieges over strategic turns (RULES.md §3): the besieged may wait or sortie, the besieger
+"""Sieges over strategic turns (docs/rules_crusades.md): the besieged may wait or sortie, the besieger
 may assault; the garrison carries its losses from battle to battle.
 
 The scenario is the assault: its board has the walls, the attacker is the besieger and the
@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.engine import McOptions, Procedure, solve
+from ..core.engine import McOptions, Procedure
 from ..errors import OddsError
-from .battle import BattleResult, kernel_args, scenario_of, settings_of
+from .battle import BattleResult, kernel_args, scenario_of, settings_of, with_warnings
+from .runner import simulate
 from .scenario import SIEGE_ACTIONS, load
 from .state import C_BESIEGED
 
@@ -31,8 +32,10 @@ ENDS = ("holds", "falls_by_assault", "capitulates", "lifted_by_sortie", "besiege
 
 
 def sortie_scenario(sc):
-    """The open-field board a sortie is fought on (same size and armies, no walls)."""
+    """The open-field board a sortie is fought on (same size and armies, no walls); the
+    garrison is besieged there (its morale penalty) if the setting sortie_morale_penalty says so."""
     raw = {k: v for k, v in sc.raw.items() if k not in ("board", "attacker", "defender", "rules")}
+    raw["siege"] = {**sc.raw.get("siege", {}), "on": sc.settings["sortie_morale_penalty"]}
     raw["board"] = {"width": sc.width, "height": sc.height}
     raw["attacker"] = {**sc.raw.get("attacker", {}), "policy": "hold-line"}
     raw["defender"] = {**sc.raw.get("defender", {}), "policy": "advance"}
@@ -66,7 +69,7 @@ def siege(scenario, *, sieges=None, seed=None, overrides=(), threads=None, preci
 
     def args():
         a = kernel_args(sc, siege=siege_args)
-        a[7][C_BESIEGED] = a[13][C_BESIEGED] = 1  # the garrison, in both battles' cfg
+        a[7][C_BESIEGED] = 1  # the garrison (the sortie's cfg says it: sortie_scenario)
         return a
 
     settings = settings_of(sc)
@@ -75,6 +78,6 @@ def siege(scenario, *, sieges=None, seed=None, overrides=(), threads=None, preci
                     sortie="garrison advance, moves first; besieger hold-line; open board")
     proc = Procedure("crusades.siege", (len(ENDS), len(plan) + 1), summarise, "falls_by_assault",
                      None, ("odds.crusades.kernel", "kernel"), args, settings, BattleResult)
-    res = solve(proc, "mc", mc)
+    res = simulate(proc, "mc", mc)
     notes = ("the unit numbers of this scenario are illustrative",) if sc.illustrative else ()
-    return res.with_changes(notes=tuple(res.notes) + notes)
+    return with_warnings(res.with_changes(notes=tuple(res.notes) + notes))

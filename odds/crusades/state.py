@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 
-MAX_UNITS = 20  # RULES §3: at most 20 units take part in a battle
+MAX_UNITS = 20  # docs/rules_crusades.md: at most 20 units take part in a battle
 
 # terrain codes
 OPEN, WALL, CITY = 0, 1, 2
-TERRAIN_CHARS = {".": OPEN, "#": WALL, "c": CITY}
+TERRAIN_CHARS = {".": OPEN, "#": WALL, "c": CITY, "g": None}  # a gate: setting `gates`
 
 # unit states: every unit is in exactly one
 ACTIVE, FLEEING, DEAD, CAPTURED, ESCAPED = 0, 1, 2, 3, 4
@@ -24,15 +24,21 @@ UX, UY, UHP, UST, USIDE, UTYPE, UFIRST, UDMG, UREAR, UFACE, UMOVED = range(11)
 NFU = 11
 
 # type fields (rows of T)
-THEALTH, TATTACK, TSPEED, TMORALE, TRANGE, TUPKEEP, TMOUNTED, TCLIMB, TBONUS, TRANGED = range(10)
-NFT = 10
+(THEALTH, TATTACK, TSPEED, TMORALE, TRANGE, TUPKEEP, TMOUNTED, TCLIMB, TBONUS, TRANGED,
+ TSPARES) = range(11)
+NFT = 11
 TYPE_FIELDS = ("health", "attack", "speed", "morale", "range", "upkeep", "mounted",
-               "climbs_walls", "first_attack_bonus", "ranged")
+               "climbs_walls", "first_attack_bonus", "ranged", "spares_friends")
 
 # configuration vector (settings as codes); the kernel reads cfg[C_...]
 (C_THRESHOLD, C_READING, C_TURNS, C_FIRST, C_LOF, C_RETALIATION, C_FACING, C_ATTACKS,
- C_RETURN, C_TIE, C_METRIC, C_POLICY_A, C_POLICY_D, C_SIEGE_TURN, C_BESIEGED, C_CHECK) = range(16)
-NCFG = 16
+ C_RETURN, C_TIE, C_METRIC, C_POLICY_A, C_POLICY_D, C_SIEGE_TURN, C_BESIEGED, C_CHECK,
+ C_CLIMB, C_FLEE_MELEE, C_SHOOT_MELEE, C_SHOOT_OUT) = range(20)
+NCFG = 20
+
+# trace events (kernel.note): kind, then up to five numbers
+EV_TURN, EV_MOVE, EV_SHOT, EV_MELEE, EV_HIT, EV_MORALE, EV_ESCAPE = range(7)
+NEV = 6  # columns of a trace row
 
 # per-type outcome categories reported after a battle
 CATEGORIES = ("survived", "killed", "fled", "captured", "returned")
@@ -49,39 +55,38 @@ def cap_counts(counts, out, max_units):
     """Cut both armies to `max_units` in total, proportionally, by largest remainder.
 
     `counts[side, type]` -> `out[side, type]` (engaged units). First the two sides share
-    `max_units`, then each side's share is split over its types the same way: each gets
-    floor(w * seats / total), the seats left go one each to the largest remainders (ties to
-    the attacker / the lower type index). One loop serves the three apportionments so that
-    numba can compile this very function (RULES §3: 11:9, 13:7).
+    `max_units` (one seat left at most: to the larger remainder, ties to the attacker), then
+    each side's share is split over its types the same way: floor(n * seats / total) each,
+    the seats left one each to the largest remainders, ties to the lower type (docs/rules_crusades.md:
+    11:9, 13:7). Plain loops, no allocation, no helper: numba compiles this very function.
     """
-    K = counts.shape[1]
-    share = np.zeros(2, np.int64)
-    for stage in range(3):
-        m = 2 if stage == 0 else K
-        w = np.zeros(m, np.int64)
+    a, d = 0, 0
+    for k in range(counts.shape[1]):
+        a += counts[0, k]
+        d += counts[1, k]
+    sa, sd = a, d
+    if a + d > max_units:
+        sa, sd = a * max_units // (a + d), d * max_units // (a + d)
+        if sa + sd < max_units:
+            if a * max_units % (a + d) >= d * max_units % (a + d):
+                sa += 1
+            else:
+                sd += 1
+    m = counts.shape[1]
+    for s in range(2):  # each side's share over its types
+        seats, total = (sa, a) if s == 0 else (sd, d)
+        given = 0
         for k in range(m):
-            w[k] = counts[k, :].sum() if stage == 0 else counts[stage - 1, k]
-        total = w.sum()
-        seats = max_units if stage == 0 else share[stage - 1]
-        r = np.zeros(m, np.int64)
-        if total <= seats:
-            r[:] = w
-        else:
-            used = np.zeros(m, np.bool_)
-            given = 0
+            out[s, k] = counts[s, k] if total <= seats else (counts[s, k] * seats) // total
+            given += out[s, k]
+        last_rem, last_k = -1, -1  # extra seats go in the order (remainder down, type up)
+        while given < seats:
+            best, best_rem = -1, -1
             for k in range(m):
-                r[k] = (w[k] * seats) // total
-                given += r[k]
-            while given < seats:
-                best, best_rem = -1, -1
-                for k in range(m):
-                    rem = (w[k] * seats) % total
-                    if not used[k] and rem > best_rem:
-                        best, best_rem = k, rem
-                used[best] = True
-                r[best] += 1
-                given += 1
-        if stage == 0:
-            share[:] = r
-        else:
-            out[stage - 1, :] = r
+                rem = (counts[s, k] * seats) % total
+                after = last_k < 0 or rem < last_rem or (rem == last_rem and k > last_k)
+                if after and rem > best_rem:
+                    best, best_rem = k, rem
+            out[s, best] += 1
+            given += 1
+            last_rem, last_k = best_rem, best
