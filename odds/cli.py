@@ -91,6 +91,7 @@ def main(argv=None) -> int:
         emit(result, getattr(args, "json", False))
         if result.partial:
             print("odds: interrupted: partial result", file=sys.stderr)
+            return 130
         return 0
     except OddsError as e:
         return fail(str(e))

@@ -4,6 +4,8 @@
 MAX_UNITS = 200  # land units on one side
 MAX_LEADER = 6  # best battle or naval rating
 MAX_SHIPS = 50  # ships (or corsairs) of one kind on one side
+MAX_NAVAL_DICE = 300  # dice one side rolls in a naval combat, cards included (~3 s exact)
+MAX_SIEGE_STATES = 250_000  # (attackers + 1) x (defenders + 1) x assaults of an exact siege (~2 s)
 MAX_ASSAULTS = 100  # assaults in one siege
 MAX_WITHDRAW = 4  # land units that may withdraw into a fortified space (HIS §14.1)
 
@@ -11,6 +13,9 @@ MAX_WITHDRAW = 4  # land units that may withdraw into a fortified space (HIS §1
 MAX_WARBANDS = 60
 MAX_DICE = 60
 MAX_DEFENDERS = 200
+
+# memory: a run whose outcome histograms would need more than this is refused before it starts
+MEMORY_BUDGET_FRACTION = 0.25  # of the machine's memory; ODDS_MEMORY_BUDGET (bytes) overrides
 
 # Monte Carlo runner
 CHUNK = 1 << 16  # trials per chunk (one RNG stream each)

@@ -86,21 +86,13 @@ def _title(result):
     return f"{result.procedure}: {_label(result.main)} {result.p:.1%} ({how})"
 
 
-# events that partition a procedure's outcome (the first set whose names a result has)
-PARTITIONS = (("success", "siege_continues", "withdraw", "cancelled"),
-              ("captured", "siege_broken", "still_besieged"),
-              ("attacker_win", "defender_win", "undecided"))
-
-
 def outcome_names(result):
-    """(label, probability) of the events that partition the outcome."""
-    p = result.probabilities
-    for names in PARTITIONS:
-        if all(n in p for n in names):
-            return [(_label(n), p[n]) for n in names]
-    if "attacker_win" in p:
-        return [("attacker wins", p["attacker_win"]), ("defender wins", 1 - p["attacker_win"])]
-    return [(_label(n), v) for n, v in p.items()]
+    """(label, probability) of the events that partition the outcome (core.result.partition),
+    or every probability of the result when it has no such set."""
+    from .core.result import partition
+
+    return [(_label(n), v) for n, v in partition(result)] or \
+        [(_label(n), v) for n, v in result.probabilities.items()]
 
 
 def outcomes(result, ax=None):

@@ -88,7 +88,7 @@ def test_help_lists_powers_cards_policies_and_what_counts_include(capsys):
     text = " ".join(capsys.readouterr().out.split())
     for words in ("ottoman, hapsburg, england, france, papacy, protestant, other",
                   "janissaries[:always|if-needed]", "tercios", "mercenaries and cavalry included",
-                  "(0 to 6)"):
+                  "(0 to 6, or one of: suleiman (2)"):
         assert words in text, words
 
 

@@ -13,6 +13,7 @@ from typing import Callable
 import numpy as np
 
 from ..errors import OddsError, check_choice
+from ..config import MEMORY_BUDGET_FRACTION
 from . import montecarlo
 from .result import Result
 
@@ -73,16 +74,47 @@ class Procedure:
     result_type: type = Result  # a Result subclass that adds JSON keys, if the procedure has one
     assumptions: tuple = ()  # readings the answer rests on (Result.assumptions)
     notes: tuple = ()  # what the user should know about this answer (Result.notes)
+    explain: tuple = ()  # the dice each side rolls and why, in words (Result.explain)
+
+
+def memory_budget() -> int:
+    """Bytes a run may use for its outcome histograms: ODDS_MEMORY_BUDGET, else a fraction
+    of the machine's memory."""
+    import os
+
+    text = os.environ.get("ODDS_MEMORY_BUDGET")
+    if text:
+        try:
+            return int(float(text))
+        except ValueError:
+            raise OddsError(f"ODDS_MEMORY_BUDGET: {text!r} is not a number of bytes") from None
+    total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    return int(total * MEMORY_BUDGET_FRACTION)
+
+
+def check_memory(shape, method: str, threads: int | None):
+    """Refuse a run whose histograms would not fit the budget: the exact engine holds a few
+    copies of the joint, Monte Carlo one per lane plus the sum (8 bytes a cell)."""
+    import os
+
+    copies = 4 if method == "exact" else (threads or os.cpu_count() or 1) + 2
+    need = int(np.prod(shape, dtype=np.float64)) * 8 * copies
+    budget = memory_budget()
+    if need > budget:
+        raise OddsError(f"memory: this run needs about {need / 1e9:.1f} GB for its outcome table "
+                        f"of {'x'.join(map(str, shape))} cells (allowed: at most "
+                        f"{budget / 1e9:.1f} GB; fewer units or ships, or set ODDS_MEMORY_BUDGET)")
 
 
 def solve(proc: Procedure, method: str, mc: McOptions) -> Result:
     """Answer `proc` with the chosen engine."""
     method = pick_method(method, proc.exact is not None)
+    check_memory(proc.shape, method, mc.threads)
     if method == "exact":
         probabilities, pmfs = proc.summarise(proc.exact())
         return proc.result_type(proc.name, "exact", probabilities, pmfs, proc.main,
                                 settings=proc.settings, assumptions=proc.assumptions,
-                                notes=proc.notes)
+                                notes=proc.notes, explain=proc.explain)
     from .kernel_cache import load
 
     kernel = load(*proc.kernel)
@@ -97,4 +129,5 @@ def solve(proc: Procedure, method: str, mc: McOptions) -> Result:
     return proc.result_type(proc.name, "mc", {k: v / n for k, v in counts.items()},
                   {k: np.asarray(v) / n for k, v in pmf_counts.items()}, proc.main,
                   trials=n, seed=mc.seed, partial=run.partial,
-                  settings=proc.settings, notes=proc.notes + notes, assumptions=proc.assumptions)
+                  settings=proc.settings, notes=proc.notes + notes, assumptions=proc.assumptions,
+                  explain=proc.explain)

@@ -29,6 +29,9 @@ class Result:
     settings: dict = field(default_factory=dict)
     notes: tuple = ()
     assumptions: tuple = ()  # numbers this answer rests on that are readings, not rule text
+    explain: tuple = ()  # lines in words: the dice each side rolls and why
+
+    ZERO = {}  # pmf name -> what its entry 0 means when it is not a count (no mean shown)
 
     def __post_init__(self):
         probabilities = {k: _clip(v) for k, v in dict(self.probabilities).items()}
@@ -93,22 +96,41 @@ class Result:
         return out
 
     def summary(self, width: int = 30) -> str:
-        """The text the CLI prints: probabilities with 95% intervals and pmfs as text bars."""
+        """The text the CLI prints: the answer in words, the dice, the outcomes that partition
+        100% (other events indented under them), the distributions as text bars, settings."""
         how = "exact" if self.method == "exact" else f"Monte Carlo, {self.trials:,} trials, seed {self.seed}"
         lines = [f"{headline(self.main)} {self.p:.1%} ({how}"
                  f"{', PARTIAL: interrupted' if self.partial else ''})  [{self.procedure}]"]
+        lines += [f"  {line}" for line in self.explain]
+        parts = partition(self)
+        shown = {name for name, _ in parts}
+        lines.append("  outcomes:" if parts else "  events:")
+        for name, p in parts:
+            lines.append(self._line(name, p, width, 4))
         for name, p in self.probabilities.items():
-            pm = "" if self.method == "exact" else f" ± {1.96 * self.se(p):.2%}"
-            lines.append(f"  {_label(name):<28} {p:8.2%}{pm}  {_bar(p, width)}")
+            if name not in shown and not (p == 0 and self.method == "exact"):  # impossible
+                lines.append(self._line(name, p, width, 6 if parts else 4))
+                if name in WHY and p > 0:
+                    lines.append(f"{'':8}({WHY[name]})")
         for name, pmf in self.pmfs.items():
-            lines.append(f"  {_label(name)} (mean {self.expected(name):.2f}):")
-            lines += [f"    {k:>3}  {v:8.2%}  {_bar(v, width)}" for k, v in enumerate(pmf) if v > 0]
+            if len(pmf) < 2:  # nothing that can be lost (no corsairs, say)
+                continue
+            zero = self.ZERO.get(name)
+            mean = "" if zero else f" (mean {self.expected(name):.2f})"
+            lines.append(f"  {_label(name)}{mean}:")
+            lines += [f"    {zero if zero and k == 0 else k:>3}  {v:8.2%}  {_bar(v, width)}"
+                      for k, v in enumerate(pmf) if v > 0]
         if self.settings:
             lines.append("  settings: " + ", ".join(f"{k}={_text(v)}" for k, v in self.settings.items()))
         lines += [f"  note: {n}" for n in self.notes]
         if self.assumptions:
             lines.append("  assumes: " + "; ".join(self.assumptions))
         return "\n".join(lines)
+
+    def _line(self, name, p, width, indent) -> str:
+        pm = "" if self.method == "exact" else f" ± {1.96 * self.se(p):.2%}"
+        label = f"{'':{indent}}{_label(name)}"
+        return f"{label:<32} {p:8.2%}{pm}  {_bar(p, width)}"
 
     def plot(self, ax=None):
         """The natural picture of this result (see odds.plot); returns the Axes."""
@@ -118,6 +140,30 @@ class Result:
 
 
 HEADLINES = {"attacker_win": "Attacker wins", "success": "Succeeds", "captured": "Captured"}
+
+# events that partition a procedure's outcome (the first set whose names a result has)
+PARTITIONS = (("success", "siege_continues", "withdraw", "cancelled"),
+              ("captured", "siege_broken", "still_besieged"),
+              ("attacker_win", "defender_win", "undecided"))
+
+# what an event means, where its name does not say it
+WHY = {"both_eliminated_rule": "both sides wiped out: the side that rolled more dice kept one "
+                               "unit, the defender on equal dice",
+       "both_destroyed_rule": "both fleets destroyed: the side that rolled more dice kept one "
+                              "ship, the defender on equal dice",
+       "siege_begins": "the attacker won and has more units left than withdrew inside"}
+
+
+def partition(result) -> list:
+    """(name, probability) of the events that partition the outcome (they sum to 1): a known
+    set, else attacker wins / defender wins; [] when the result has neither."""
+    p = result.probabilities
+    for names in PARTITIONS:
+        if all(n in p for n in names):
+            return [(n, p[n]) for n in names]
+    if "attacker_win" in p:
+        return [("attacker_win", p["attacker_win"]), ("defender_win", 1 - p["attacker_win"])]
+    return []
 
 
 def headline(main: str) -> str:

@@ -38,7 +38,7 @@ SEED_CARDS = ("mercenaries-bribed", "surprise-attack")  # the seed's extra assau
 
 
 def _siege_mining(me, enemy, procedure, policy):
-    me.dice += 3
+    me.add_dice("siege-mining", 3)
 
 
 def _restless(me, enemy, procedure, policy):
@@ -97,6 +97,20 @@ def rows_after(a, d, cavalry_first):
                      lambda *loss: roll_pmf(d, 0, cavalry_first, *loss))
     return play_after(rows, a, d, lambda attacker, ah, dh: fails(ah, dh, a.units, d.units),
                       surprise(a, d))
+
+
+def explain(a, d, cavalry_first) -> tuple:
+    """The dice each side rolls and why, in words (the first assault, before any loss)."""
+    halved = int(d.units > 0)
+    lines = []
+    for side, halves in ((a, halved), (d, 0)):
+        infantry = side.units - side.cavalry
+        units = f"{infantry} infantry" + (", halved rounded up" if halves else "")
+        if side.cavalry:
+            units += f" ({side.cavalry} cavalry roll none)"
+        n = roll_pmf(side, halves, cavalry_first)[1]
+        lines.append(side.story(f"{n} dice: {units}"))
+    return tuple(lines)
 
 
 def exact_joint(a, d, cavalry_first) -> np.ndarray:
@@ -210,7 +224,8 @@ def assault(attacker, defender, *, attacker_mercenaries=0, attacker_cavalry=0,
                      lambda: exact_joint(a, d, cavalry_first),
                      ("odds.his.assault_kernel", "assault_lane"),
                      lambda: _kernel_args(a, d, cavalry_first), settings,
-                     assumptions=assumptions(att, dfn), notes=notes)
+                     assumptions=assumptions(att, dfn), notes=notes,
+                     explain=explain(a, d, cavalry_first))
     return solve(proc, method, mc)
 
 

@@ -43,10 +43,26 @@ class Side:
     surprise: bool = False
     after: list = field(default_factory=list)  # AfterRoll entries, in play order
     notes: list = field(default_factory=list)  # what a card did not do, in words
+    parts: list = field(default_factory=list)  # (why, dice) of every change to the dice
 
     @property
     def regulars(self) -> int:
         return self.units - self.mercenaries - self.cavalry
+
+    def add_dice(self, why: str, n: int):
+        """`n` more dice hitting on 5-6 (fewer if negative), recorded with the reason."""
+        if n:
+            self.dice += n
+            self.parts.append((why, n))
+
+    def story(self, rolled: str) -> str:
+        """The dice this side rolls and why, in words: `rolled` says the main roll's dice."""
+        words = [rolled] + [f"{'+' if n > 0 else '-'} {why} {abs(n)}" for why, n in self.parts]
+        words += [f"+ tercios {n} dice on {t}-6" for n, t in self.extra]  # the only such group
+        text = f"{self.role} rolls " + " ".join(words)
+        for card in self.after:
+            text += f"; then {card.card} ({card.count} dice) {card.policy.replace('-', ' ')}"
+        return text
 
     def add_mercenaries(self, n: int):
         self.units += n
@@ -128,9 +144,9 @@ def _surprise(me, enemy, procedure, policy):
     me.surprise = True
 
 
-def _dice(n_default, n_strong=None, strong=()):
+def _dice(name, n_default, n_strong=None, strong=()):
     def effect(me, enemy, procedure, policy):
-        me.dice += n_strong if me.power in strong else n_default
+        me.add_dice(name, n_strong if me.power in strong else n_default)
     return effect
 
 
@@ -139,6 +155,7 @@ def _tercios(me, enemy, procedure, policy):
         me.extra.append((3, 4))
     elif enemy.regulars >= 3:
         enemy.penalty += 3
+        enemy.parts.append(("tercios against it", -3))
     else:
         me.notes.append(f"tercios had no effect: the Hapsburg force has {enemy.regulars} "
                         "regulars (it costs 3 dice only to a force of 3 or more)")
@@ -171,8 +188,8 @@ for _card in (
          not_by=("ottoman",), not_against=("ottoman",)),
     Card("surprise-attack", "combat", ("field",), _surprise,
          "roll first; the enemy counts its dice after its losses"),
-    Card("arquebusiers", "combat", ("field", "naval"), _dice(2), "+2 dice"),
-    Card("field-artillery", "combat", ("field",), _dice(2, 3, ("france", "ottoman")),
+    Card("arquebusiers", "combat", ("field", "naval"), _dice("arquebusiers", 2), "+2 dice"),
+    Card("field-artillery", "combat", ("field",), _dice("field-artillery", 2, 3, ("france", "ottoman")),
          "+2 dice, +3 for France or the Ottomans"),
     Card("tercios", "combat", ("field",), _tercios,
          "Hapsburg: +3 dice hitting on 4-6; against 3+ Hapsburg regulars: they roll 3 fewer",

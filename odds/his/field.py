@@ -26,10 +26,11 @@ from .sequence import grid, main_roll, play_after, surprise
 
 def setup(attacker: Force, defender: Force, procedure: str = "field", allowed=None):
     """Both sides' Side records after every card: leader dice, the defender's +1, card effects."""
-    a = Side("attacker", attacker.power, attacker.units, attacker.mercenaries, attacker.cavalry,
-             dice=attacker.leader)
-    d = Side("defender", defender.power, defender.units, defender.mercenaries, defender.cavalry,
-             dice=defender.leader + 1)
+    a = Side("attacker", attacker.power, attacker.units, attacker.mercenaries, attacker.cavalry)
+    d = Side("defender", defender.power, defender.units, defender.mercenaries, defender.cavalry)
+    for side, force in ((a, attacker), (d, defender)):
+        side.add_dice(f"leader {force.leader_name or ''}".rstrip(), force.leader)
+    d.add_dice("defending", 1)
     play(procedure, a, d, attacker.cards, defender.cards, allowed)
     return a, d
 
@@ -141,7 +142,8 @@ def field_battle(attacker, defender, *, attacker_mercenaries=0, attacker_cavalry
         lambda j: summarise(j, withdraw_inside, bool(fortified)), "attacker_win",
         lambda: exact_joint(a, d), ("odds.his.field_kernel", "field_lane"),
         lambda: _kernel_args(a, d), settings, assumptions=assumptions(att, dfn),
-        notes=tuple(a.notes + d.notes))
+        notes=tuple(a.notes + d.notes),
+        explain=tuple(s.story(f"{roll_pmf(s)[1]} dice: {s.units} units") for s in (a, d)))
     return solve(proc, method, mc)
 
 

@@ -38,7 +38,7 @@ import numpy as np
 from ..core.dice import binomial_pmf
 from ..core.engine import McOptions, Procedure, solve
 from ..core.result import Result
-from ..config import MAX_LEADER, MAX_SHIPS
+from ..config import MAX_LEADER, MAX_NAVAL_DICE, MAX_SHIPS
 from ..errors import OddsError, check_bool, check_choice, check_int
 from .cards import AfterRoll, Card, Side, parse, play, register
 from ..registry import Example, Param, Spec, register as register_procedure
@@ -444,6 +444,11 @@ def naval_battle(*, attacker_galleys=0, attacker_galleons=0, attacker_race_built
                      defender_corsairs, defender_leader, defender_power, defender_cards)
     mc = McOptions.make(trials, seed, precision, max_trials, threads, progress)
     b = setup(att, dfn, rules, location, port)
+    for side, dice, after in (("attacker", b.a_dice, b.a_after), ("defender", b.d_dice, b.d_after)):
+        total = dice + sum(c.count for c in after)
+        if total > MAX_NAVAL_DICE:
+            raise OddsError(f"{side}: {total} dice with cards (allowed: at most {MAX_NAVAL_DICE} "
+                            "per side; fewer ships or fewer dice_per)")
     settings = {"ruleset": rules.name, "location": location, "port": port,
                 "attacker_power": att.power, "defender_power": dfn.power,
                 "attacker_leader": str(Leader(att.leader, att.leader_name)),
@@ -452,8 +457,26 @@ def naval_battle(*, attacker_galleys=0, attacker_galleons=0, attacker_race_built
                 "attacker_dice": b.a_dice, "defender_dice": b.d_dice, **rules.numbers()}
     proc = Procedure(f"{rules.name}.naval", b.shape, lambda j: summarise(j, port), "attacker_win",
                      lambda: exact_joint(b), ("odds.his.naval_kernel", "naval_lane"),
-                     lambda: _kernel_args(b), settings, NavalResult, _assumptions(rules, att, dfn))
+                     lambda: _kernel_args(b), settings, NavalResult, _assumptions(rules, att, dfn),
+                     explain=explain(b, rules, att, dfn, port))
     return solve(proc, method, mc)
+
+
+def explain(b: Battle, rules: Ruleset, att: Fleet, dfn: Fleet, port: bool) -> tuple:
+    """The dice each side rolls and why, in words."""
+    lines = []
+    for fleet, dice, after in ((att, b.a_dice, b.a_after), (dfn, b.d_dice, b.d_after)):
+        words = [f"{n} {kind.replace('_', '-')} x {rules.dice_per[kind]}"
+                 for kind, n in fleet.ships.items() if n]
+        words += [f"{fleet.corsairs} corsairs x {rules.dice_per[CORSAIR]}"] if fleet.corsairs else []
+        words += [f"leader {fleet.leader_name or ''} {fleet.leader}".replace("  ", " ")] if fleet.leader else []
+        words += [f"port {rules.dice_per[PORT]}"] if port and fleet.side == "defender" else []
+        words += [f"{c} {rules.dice_per[c]}" for c in fleet.cards if parse(c, "")[0].timing != "after"]
+        text = f"{fleet.side} rolls {dice} dice: " + " + ".join(words)
+        for card in after:
+            text += f"; then {card.card} ({card.count} dice) {card.policy.replace('-', ' ')}"
+        lines.append(text)
+    return tuple(lines)
 
 
 SHIP_KEYWORDS = {"vq": ("galleys", "galleons", "race_built"), "his": ("squadrons",)}

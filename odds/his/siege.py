@@ -30,7 +30,7 @@ import numpy as np
 from ..core.engine import McOptions, Procedure, solve
 from ..core.result import Result
 from ..errors import OddsError, check_int
-from ..config import MAX_ASSAULTS
+from ..config import MAX_ASSAULTS, MAX_SIEGE_STATES
 from ..registry import Example, Param, Spec, register
 from .assault import (BREAKS, check_seed_cards, check_settings, forces, restless_breaks,
                       rows_after, setting_params)
@@ -188,6 +188,8 @@ def summarise(joint):
 class SiegeResult(Result):
     """A Result that also reports `captured_by`: k -> P(captured at or before assault k)."""
 
+    ZERO = {"captured_at": "not within K"}
+
     @property
     def captured_by(self) -> dict:
         return {k: float(v) for k, v in enumerate(np.cumsum(self.pmfs["captured_at"][1:]), 1)}
@@ -244,12 +246,28 @@ def siege(attacker, defender, *, assaults, attacker_mercenaries=0, attacker_cava
                 "siege_artillery_if_needed": "played whenever the assault would otherwise fail",
                 "attacker_units_at_first_roll": p.sides[0][0].units,
                 "defender_units_at_first_roll": p.sides[0][1].units}
+    method, notes = exact_or_mc(method, p, assaults)
     proc = Procedure("his.siege", (3, assaults, max_losses(p, assaults) + 1), summarise,
                      "captured", lambda: exact_joint(p, assaults, cavalry_first),
                      ("odds.his.siege_kernel", "siege_lane"),
                      lambda: _kernel_args(p, assaults, cavalry_first), settings, SiegeResult,
-                     assumptions(att, dfn), (BREAKS,) if p.breaks else ())
+                     assumptions(att, dfn), ((BREAKS,) if p.breaks else ()) + notes)
     return solve(proc, method, mc)
+
+
+def exact_or_mc(method, p: Plan, assaults) -> tuple:
+    """(method, notes): the exact chain's size, (attackers + 1) x (defenders + 1) x assaults,
+    is bounded (MAX_SIEGE_STATES): beyond it 'auto' runs Monte Carlo and says so, 'exact' is
+    refused."""
+    a0, d0 = p.sides[0]
+    size = (max_losses(p, assaults) + 1) * (d0.units + (assaults - 1) * p.add[1] + 1) * assaults
+    if size <= MAX_SIEGE_STATES or method == "mc":
+        return method, ()
+    why = (f"the exact siege chain would have {size:,} states x assaults (allowed: at most "
+           f"{MAX_SIEGE_STATES:,})")
+    if method == "exact":
+        raise OddsError(f"method: 'exact': {why}; use method='mc' or fewer units or assaults")
+    return "mc", (f"Monte Carlo: {why}",)
 
 
 SPEC = register(Spec(

@@ -183,6 +183,22 @@ COMMIT_QUANTILE = 0.5  # New Foundations default: commit what beats the median d
 SACRIFICE_POLICIES = "as-needed, never, at-most:K (K >= 0), to-beat:P (new-foundations, P 1-100)"
 
 
+IMPERIAL_ALWAYS = ("the imperial title's +1 follows the seed's wording (always); the printed rule "
+                   "gives it only while the Chancellor holds the Oathkeeper title "
+                   "(imperial_title='chancellor-oathkeeper')")
+COMMIT_MEDIAN = ("a New Foundations attacker commits what beats the median defense (a reading of "
+                 "what a player would do; sacrifice='to-beat:P' changes it)")
+
+
+def _assumptions(title, imperial_title, edition, sacrifice) -> tuple:
+    """The readings a campaign's answer rests on."""
+    out = (IMPERIAL_ALWAYS,) if title == "imperial" and imperial_title == "always" else ()
+    committed = edition == "new-foundations" and parse_sacrifice(sacrifice, edition)[0] != 0
+    if committed and not str(sacrifice).strip().lower().startswith("to-beat"):
+        out += (COMMIT_MEDIAN,)
+    return out
+
+
 def parse_sacrifice(policy, edition="law") -> tuple[int | None, float | None]:
     """(cap, commit quantile) of a sacrifice policy (any case).
 
@@ -287,12 +303,18 @@ def campaign(warbands, *, attack_dice=None, defense_dice=None, sites=(), relics=
                 "attack_dice_rolled": rules.setup.attack_dice, "defense_dice": defense,
                 "defense_dice_rolled": rules.setup.defense_dice, "defenders": defenders,
                 "bandits": bool(bandits), "sacrifice": sacrifice, "plans": plans, "edition": edition}
+    explain = (f"attacker rolls {rules.setup.attack_dice} attack dice ({attack_dice} chosen of "
+               f"{warbands} warbands, after plans)",
+               f"defender rolls {rules.setup.defense_dice} defense dice ({defense} from "
+               f"{'the targets' if defense_dice is None else 'the count given'}, after plans) "
+               f"+ {defenders} {'bandits' if bandits else 'warbands'}")
     if title == "imperial":
         settings["imperial_title"] = imperial_title
         settings["chancellor_oathkeeper"] = bool(chancellor_oathkeeper)
     proc = Procedure("oath.campaign", rules.shape, summarise, "attacker_win",
                      lambda: exact_joint(rules), ("odds.oath.kernel", "campaign_lane"),
-                     lambda: _kernel_args(rules), settings, CampaignResult)
+                     lambda: _kernel_args(rules), settings, CampaignResult,
+                     _assumptions(title, imperial_title, edition, sacrifice), explain=explain)
     result = solve(proc, method, mc)
     if not optimise:
         return result
