@@ -247,13 +247,15 @@ function show(r) {
     && r[k + "_se"] === undefined && !pmfs.includes(k) && !k.startsWith("expected_") && !(k in r.settings));
   $("settings").replaceChildren(...[...Object.entries(r.settings), ...extras.map((k) => [k, r[k]])]
     .map(([k, v]) => row(k, plain(v))));
+  $("explain").replaceChildren(...(r.explain || []).map((line) => el("li", {}, line)));
   $("notes").replaceChildren(...[...(r.notes || []), ...(r.assumptions || [])].map((n) => el("li", {}, n)));
   chart(r);
 }
 
 // a pmf is an object with its mean beside it; other objects are extra data (e.g. a ruleset)
 const pmfsOf = (r) => Object.keys(r).filter((k) => r["expected_" + k] !== undefined);
-const META = ["procedure", "method", "trials", "seed", "partial", "settings", "notes", "assumptions"];
+const META = ["procedure", "method", "trials", "seed", "partial", "settings", "notes", "assumptions",
+              "explain"];
 
 function plain(v) {
   if (Array.isArray(v)) return v.join(", ") || "none";
