@@ -20,10 +20,10 @@ _TYPES = {"int": whole, "ints": whole, "float": number}
 
 
 def _tools():
-    from . import demo, serve, sweep_cli
+    from . import demo, serve, sweep_cli, warmup
     from .crusades import cli as crusades_cli
 
-    return [demo, crusades_cli, sweep_cli, serve]
+    return [demo, warmup, crusades_cli, sweep_cli, serve]
 
 
 def add_param(p: argparse.ArgumentParser, param: registry.Param, default):

@@ -6,18 +6,22 @@ import sys
 from . import registry
 
 
-def examples():
-    """(title, Result) pairs: each procedure's examples marked for the demo, in order."""
+def examples(say=None):
+    """(title, Result) pairs: each procedure's examples marked for the demo, in order;
+    `say(text)` hears what is being computed (the first Monte Carlo run compiles a kernel)."""
     for spec in registry.specs().values():
         for example in spec.examples:
             if example.demo:
+                if say and (example.mc.get("method") == "mc" or not spec.exact):
+                    say(f"{spec.name}: Monte Carlo (compiles its kernel on the first run)")
                 yield example.title, spec.call(**example.kwargs, **example.mc)
 
 
 def run(args) -> int:
-    print("(the first run compiles the Monte Carlo kernels, about a minute; later runs take "
-          "seconds)", file=sys.stderr, flush=True)
-    for title, result in examples():
+    print("(a fresh install compiles each Monte Carlo kernel on its first use; `odds warmup` "
+          "compiles them all up front)", file=sys.stderr, flush=True)
+    say = lambda text: print(f"... {text}", file=sys.stderr, flush=True)  # noqa: E731
+    for title, result in examples(say):
         print(f"== {title}")
         print(result.summary())
         print(flush=True)

@@ -104,3 +104,10 @@ def test_summary_starts_with_the_answer_in_words(capsys):
     _, out, _ = run(capsys, "his", "field", "--attacker", "5", "--defender", "4")
     p = odds.his.field_battle(5, 4).p
     assert out.splitlines()[0] == f"Attacker wins {p:.1%} (exact)  [his.field]"
+
+
+def test_warmup_runs_every_kernel_once(capsys):
+    assert main(["warmup"]) == 0
+    out = capsys.readouterr().out
+    with_kernels = [s.name for s in odds.registry.specs().values() if s.kernels]
+    assert [line.split()[0] for line in out.splitlines()] == with_kernels

@@ -2,8 +2,8 @@
 
 The rules of assault_rules.py (dice, casualty order, success, resolve) are compiled here and
 the chance sequence comes from sequence_kernel.py, so every engine reads one description.
-The table width is compile-time (core.rng.static); who surprises and the Siege Artillery
-policy are read at run time. The siege kernel plays each of its assaults with `assault_roll`.
+The table width and who surprises are compile-time (core.rng.static); the Siege Artillery
+policy is read at run time. The siege kernel plays each of its assaults with `assault_roll`.
 """
 from collections import namedtuple
 
@@ -16,7 +16,7 @@ from ..core.rng import draw, seed_stream, static
 from .assault_rules import dice, fails, resolve
 from .cards import NO_CARD, POLICY_CODES
 from .sequence import surprise
-from .sequence_kernel import after_roll, main_roll, surprised_out_nb
+from .sequence_kernel import after_roll, sequence, surprised_out_nb
 
 _dice = rule(dice)
 _fails = rule(fails)
@@ -52,12 +52,12 @@ def fighters(a, d):
 
 
 def kernel_args(a, d, cavalry_first):
-    """(table width literal, who surprises, Siege Artillery policy code, attacker Fighter,
-    defender Fighter, AssaultDice) for assault_lane."""
+    """(mode literals, Siege Artillery policy code, attacker Fighter, defender Fighter,
+    AssaultDice) for assault_lane."""
     fa, fd = fighters(a, d)
     top = max(dice(*f, 0, cavalry_first, False)[0] for f in (fa, fd))
     width, tables = dice_tables(top, cavalry_first)
-    return static(width), surprise(a, d), artillery_policy(a), fa, fd, tables
+    return (static(width), static(surprise(a, d))), artillery_policy(a), fa, fd, tables
 
 
 @njit(cache=True, inline="always")
@@ -68,11 +68,14 @@ def _roll(st, s, lost, surprised, t, width):
     return hits, n, st
 
 
+_main_roll = sequence(_roll)
+
+
 @njit(cache=True, inline="always")
 def assault_roll(st, first, policy, a, d, t, width):
     """(attacker hits, defender hits, Siege Artillery played, state) of one assault: the main
     roll (`first`: who surprises), then Siege Artillery under its policy code."""
-    ah, _, dh, _, st = main_roll(st, first, _roll, a, d, t, width)
+    ah, _, dh, _, st = _main_roll(st, first, a, d, t, width)
     ua, ud = a.infantry + a.cavalry, d.infantry + d.cavalry
     a_out, _ = surprised_out_nb(first, ah, dh, ua, ud)
     more, played, st = after_roll(st, policy, _fails(ah, dh, ua, ud), not a_out, t.art,
@@ -81,10 +84,10 @@ def assault_roll(st, first, policy, a, d, t, width):
 
 
 @njit(cache=True, nogil=True)
-def assault_lane(width_t, first, policy, a, d, t, seed, first_chunk, chunk_trials, out, lane):
+def assault_lane(modes, policy, a, d, t, seed, first_chunk, chunk_trials, out, lane):
     """One lane of the runner: one count per assault in out[lane, hit, attacker losses,
-    defender losses] (width_t: the table width as a core.rng.static tuple)."""
-    width = len(width_t)
+    defender losses] (modes: table width, who surprises, as core.rng.static tuples)."""
+    width, first = len(modes[0]), len(modes[1])
     ua, ud = a.infantry + a.cavalry, d.infantry + d.cavalry
     hist = np.zeros(out.shape[1:], dtype=np.int64)
     for c in range(lane, len(chunk_trials), out.shape[0]):

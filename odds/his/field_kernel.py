@@ -1,9 +1,9 @@
 """Numba Monte Carlo kernel of the field battle (fills the joint of field.py).
 
-The kernel's mode (table width, plain or not, whether card dice exist) is compiled in
-(core.rng.static), so the hot loop of a plain battle carries no branch for the cards it does
-not have. Who surprises and the after-roll cards are read at run time (one compiled kernel
-serves them all). Each side is one `FieldSide` record.
+The kernel's mode (table width, whether card dice exist, who surprises, plain or not) is
+compiled in (core.rng.static), so the hot loop of a plain battle carries no branch for the
+cards it does not have; after-roll cards are read at run time (one compiled kernel serves
+every card and policy). Each side is one `FieldSide` record.
 """
 from collections import namedtuple
 
@@ -16,7 +16,7 @@ from ..core.rng import draw, seed_stream, static
 from .cards import NO_CARD, POLICY_CODES
 from .field_rules import cell_index, dice, needs_help, resolve
 from .sequence import surprise
-from .sequence_kernel import after_roll, main_roll, surprised_out_nb
+from .sequence_kernel import after_roll, sequence, surprised_out_nb
 
 _dice = rule(dice)
 _resolve = rule(resolve)
@@ -31,8 +31,7 @@ FieldSide = namedtuple("FieldSide", [
 
 
 def kernel_args(a, d):
-    """(mode literals, who surprises, attacker FieldSide, defender FieldSide, plain-roll cell
-    table)."""
+    """(mode literals, attacker FieldSide, defender FieldSide, plain-roll cell table)."""
     tables = [_tables(s) for s in (a, d)]
     width = max(t.shape[1] for side in tables for t in side[::2])
     sides = []
@@ -47,7 +46,7 @@ def kernel_args(a, d):
                        na, nd, a.units, d.units)
     plain = not (surprise(a, d) or a.after or d.after)
     extras = any(s.extra for s in (a, d))
-    return (static(width), static(plain), static(extras)), surprise(a, d), *sides, cells
+    return (static(width), static(extras), static(surprise(a, d)), static(plain)), *sides, cells
 
 
 def _tables(s, width=8):
@@ -71,12 +70,15 @@ def _roll(st, s, lost, surprised, extras, width):
     return hits, n + s.n_extra * rolls, st
 
 
+_main_roll = sequence(_roll)
+
+
 @njit(cache=True, nogil=True)
-def field_lane(modes, first, a, d, cells, seed, first_chunk, chunk_trials, out, lane):
+def field_lane(modes, a, d, cells, seed, first_chunk, chunk_trials, out, lane):
     """One lane of the runner: adds one count per battle to out[lane, code, attacker losses,
-    defender losses] for chunks lane, lane + lanes, ... (modes: core.rng.static tuples;
-    `first`: who surprises, as sequence.surprise)."""
-    width, plain, extras = len(modes[0]), len(modes[1]), len(modes[2])
+    defender losses] for chunks lane, lane + lanes, ... (modes: core.rng.static tuples; who
+    surprises as sequence.surprise)."""
+    width, extras, first, plain = len(modes[0]), len(modes[1]), len(modes[2]), len(modes[3])
     hist = np.zeros(out.shape[1:], dtype=np.int64)
     flat = hist.reshape(-1)
     na, nd = _dice(a.units, a.bonus, 0, False)[0], _dice(d.units, d.bonus, 0, False)[0]
@@ -94,7 +96,7 @@ def field_lane(modes, first, a, d, cells, seed, first_chunk, chunk_trials, out, 
                     dh += more
                 flat[cells[ah, dh]] += 1
                 continue
-            ah, adice, dh, ddice, st = main_roll(st, first, _roll, a, d, extras, width)
+            ah, adice, dh, ddice, st = _main_roll(st, first, a, d, extras, width)
             a_out, d_out = surprised_out_nb(first, ah, dh, a.units, d.units)
             h, played, st = after_roll(st, a.policy, _needs(True, ah, dh), not a_out, a.tj, a.bj,
                                        width)

@@ -1,9 +1,9 @@
 """The chance sequence of sequence.py for the numba kernels (inlined into each lane).
 
-A procedure passes its own roll, `roll(st, side, lost, surprised, shared, width) -> (hits, dice
-rolled, state)`, which reads its dice rule (field_rules.dice, assault_rules.dice); the
-sequence decides who rolls first and after which losses, and whether an after-roll card is
-played.
+A procedure builds its main roll with `sequence(roll)` from its own roll, `roll(st, side, lost,
+surprised, shared, width) -> (hits, dice rolled, state)`, which reads its dice rule
+(field_rules.dice, assault_rules.dice); the sequence decides who rolls first and after which
+losses, and `after_roll` whether an after-roll card is played.
 """
 from numba import njit
 
@@ -16,17 +16,22 @@ _plays = rule(plays)
 surprised_out_nb = rule(surprised_out)
 
 
-@njit(cache=True, inline="always")
-def main_roll(st, first, roll, a, d, shared, width):
-    """(attacker hits, attacker dice, defender hits, defender dice, state) of the main roll;
+def sequence(roll):
+    """main_roll(st, first, a, d, shared, width) -> (attacker hits, attacker dice, defender
+    hits, defender dice, state) of the main roll, with the procedure's `roll` inlined;
     `first`: 0 both at once, 1 the attacker surprises, 2 the defender surprises."""
-    if first == 2:
-        dh, dn, st = roll(st, d, 0, False, shared, width)
-        ah, an, st = roll(st, a, dh, True, shared, width)
-    else:
-        ah, an, st = roll(st, a, 0, False, shared, width)
-        dh, dn, st = roll(st, d, ah * (first == 1), first == 1, shared, width)
-    return ah, an, dh, dn, st
+
+    @njit(inline="always")
+    def main_roll(st, first, a, d, shared, width):
+        if first == 2:
+            dh, dn, st = roll(st, d, 0, False, shared, width)
+            ah, an, st = roll(st, a, dh, True, shared, width)
+        else:
+            ah, an, st = roll(st, a, 0, False, shared, width)
+            dh, dn, st = roll(st, d, ah * (first == 1), first == 1, shared, width)
+        return ah, an, dh, dn, st
+
+    return main_roll
 
 
 @njit(cache=True, inline="always")

@@ -23,12 +23,12 @@ Siege = namedtuple("Siege", [
     "assaults", "ai", "ac", "di", "dc", "art",  # K; the state before the first assault
     "policy", "art_every",  # Siege Artillery's policy code; held for every assault?
     "add_a", "add_d",  # units the every-assault cards add before each later assault
-    "bonus_a", "bonus_d", "first",  # per phase: dice beyond one per unit, who surprises
+    "bonus_a", "bonus_d",  # per phase: dice beyond one per unit
 ])
 
 
 def kernel_args(p, assaults, cavalry_first):
-    """(table width literal, Siege, AssaultDice) for siege_lane from a siege.Plan."""
+    """(mode literals, Siege, AssaultDice) for siege_lane from a siege.Plan."""
     (a0, d0), _ = p.sides
     ua = a0.units + (assaults - 1) * p.add[0]
     ud = d0.units + (assaults - 1) * p.add[1]
@@ -36,16 +36,17 @@ def kernel_args(p, assaults, cavalry_first):
     width, tables = dice_tables(top, cavalry_first)
     phases = lambda f: np.array([f(a, d) for a, d in p.sides], dtype=np.int64)
     siege = Siege(assaults, *p.start(), artillery_policy(a0), int(p.artillery_every), *p.add,
-                  phases(lambda a, d: a.dice - a.penalty), phases(lambda a, d: d.dice - d.penalty),
-                  phases(surprise))
-    return static(width), siege, tables
+                  phases(lambda a, d: a.dice - a.penalty), phases(lambda a, d: d.dice - d.penalty))
+    first = [static(surprise(a, d)) for a, d in p.sides]
+    return (static(width), *first), siege, tables
 
 
 @njit(cache=True, nogil=True)
-def siege_lane(width_t, s, t, seed, first_chunk, chunk_trials, out, lane):
+def siege_lane(modes, s, t, seed, first_chunk, chunk_trials, out, lane):
     """One lane of the runner: one count per siege in out[lane, end, assault index, attacker
-    losses] (width_t: the table width as a core.rng.static tuple)."""
-    width = len(width_t)
+    losses] (modes: table width, who surprises at the first and at later assaults, as
+    core.rng.static tuples)."""
+    width, first0, first1 = len(modes[0]), len(modes[1]), len(modes[2])
     hist = np.zeros(out.shape[1:], dtype=np.int64)
     for c in range(lane, len(chunk_trials), out.shape[0]):
         st = seed_stream(seed, first_chunk + c)
@@ -62,7 +63,10 @@ def siege_lane(width_t, s, t, seed, first_chunk, chunk_trials, out, lane):
                 ud = di + dc
                 a = Fighter(ai, ac, s.bonus_a[ph], (ud > 0) * 1)
                 d = Fighter(di, dc, s.bonus_d[ph], 0)
-                ah, dh, played, st = assault_roll(st, s.first[ph], s.policy * art, a, d, t, width)
+                if k == 0:
+                    ah, dh, played, st = assault_roll(st, first0, s.policy * art, a, d, t, width)
+                else:
+                    ah, dh, played, st = assault_roll(st, first1, s.policy * art, a, d, t, width)
                 art = art * (1 - played) * s.art_every
                 _, al, dl = _resolve(ah, dh, ua, ud)
                 lost += al
