@@ -23,7 +23,7 @@ def test_rows_come_in_grid_order_with_parameters_first():
 
 
 def test_vectorised_exact_path_matches_single_queries_with_cards():
-    grid = {"attacker": list(range(1, 9)), "defender": list(range(0, 8)),
+    grid = {"attacker": list(range(1, 9)), "defender": list(range(1, 8)),
             "attacker_cards": [[], ["landsknechts"], ["tercios"]]}
     fixed = {"attacker_power": "hapsburg", "defender_mercenaries": 0}
     fast = sweep("his.field", grid, fixed)

@@ -95,8 +95,10 @@ def rows_after(a, d, cavalry_first):
     halved = int(d.units > 0)
     rows = main_roll(surprise(a, d), lambda *loss: roll_pmf(a, halved, cavalry_first, *loss),
                      lambda *loss: roll_pmf(d, 0, cavalry_first, *loss))
-    return play_after(rows, a, d, lambda attacker, ah, dh: fails(ah, dh, a.units, d.units),
-                      surprise(a, d))
+    rows, (played, _) = play_after(rows, a, d,
+                                   lambda attacker, ah, dh: fails(ah, dh, a.units, d.units),
+                                   surprise(a, d))
+    return rows, played
 
 
 def explain(a, d, cavalry_first) -> tuple:
@@ -113,11 +115,17 @@ def explain(a, d, cavalry_first) -> tuple:
     return tuple(lines)
 
 
+def joint_shape(a, d) -> tuple:
+    """[code, attacker losses, defender losses]: code bit 0 the attacker hit at least once,
+    bit 1 it played Siege Artillery."""
+    return (4 if a.after else 2, a.units + 1, d.units + 1)
+
+
 def exact_joint(a, d, cavalry_first) -> np.ndarray:
-    (ah, dh, _, _, p), _ = rows_after(a, d, cavalry_first)
+    (ah, dh, _, _, p), played = rows_after(a, d, cavalry_first)
     hit, al, dl = resolve(ah, dh, a.units, d.units)
-    shape = (2, a.units + 1, d.units + 1)
-    index = np.ravel_multi_index((hit, al, dl), shape)
+    shape = joint_shape(a, d)
+    index = np.ravel_multi_index((hit + 2 * played, al, dl), shape)
     return np.bincount(index, weights=p, minlength=np.prod(shape)).reshape(shape)
 
 
@@ -130,7 +138,7 @@ def summarise(joint, cancel=0.0, attacker_has_leader=True, defender_has_leader=T
     total = joint.sum()
     a_left = ua - np.arange(ua + 1)[:, None]
     d_left = ud - np.arange(ud + 1)[None, :]
-    won = joint[1] * ((d_left == 0) & (a_left > 0))
+    won = joint[1::2].sum(axis=0) * ((d_left == 0) & (a_left > 0))
     failed = joint.sum(axis=0) - won
     keep = 1.0 - cancel
     success = won.sum() * keep
@@ -144,6 +152,8 @@ def summarise(joint, cancel=0.0, attacker_has_leader=True, defender_has_leader=T
         "leaders_captured": success if defender_has_leader else 0.0 * total,
         "leaders_displaced": eliminated if attacker_has_leader else 0.0 * total,
     }
+    if len(joint) == 4:
+        probabilities["attacker_plays_siege_artillery"] = joint[2:].sum() * keep
     pmfs = {}
     for name, pmf in (("attacker_losses", joint.sum(axis=(0, 2))),
                       ("defender_losses", joint.sum(axis=(0, 1)))):
@@ -220,7 +230,7 @@ def assault(attacker, defender, *, attacker_mercenaries=0, attacker_cavalry=0,
                 "attacker_units_at_roll": a.units, "defender_units_at_roll": d.units}
     present = leader("attacker_leader", attacker_leader).present  # Gout or not
     summary = lambda j: summarise(j, cancel, present, dfn.has_leader)
-    proc = Procedure("his.assault", (2, a.units + 1, d.units + 1), summary, "success",
+    proc = Procedure("his.assault", joint_shape(a, d), summary, "success",
                      lambda: exact_joint(a, d, cavalry_first),
                      ("odds.his.assault_kernel", "assault_lane"),
                      lambda: _kernel_args(a, d, cavalry_first), settings,

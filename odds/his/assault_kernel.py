@@ -85,15 +85,16 @@ def assault_roll(st, first, policy, a, d, t, width):
 
 @njit(cache=True, nogil=True)
 def assault_lane(modes, policy, a, d, t, seed, first_chunk, chunk_trials, out, lane):
-    """One lane of the runner: one count per assault in out[lane, hit, attacker losses,
-    defender losses] (modes: table width, who surprises, as core.rng.static tuples)."""
+    """One lane of the runner: one count per assault in out[lane, code, attacker losses,
+    defender losses], code as assault.joint_shape (modes: table width, who surprises, as
+    core.rng.static tuples)."""
     width, first = len(modes[0]), len(modes[1])
     ua, ud = a.infantry + a.cavalry, d.infantry + d.cavalry
     hist = np.zeros(out.shape[1:], dtype=np.int64)
     for c in range(lane, len(chunk_trials), out.shape[0]):
         st = seed_stream(seed, first_chunk + c)
         for _ in range(chunk_trials[c]):
-            ah, dh, _, st = assault_roll(st, first, policy, a, d, t, width)
+            ah, dh, played, st = assault_roll(st, first, policy, a, d, t, width)
             hit, al, dl = _resolve(ah, dh, ua, ud)
-            hist[hit, al, dl] += 1
+            hist[hit + 2 * played, al, dl] += 1
     out[lane] = hist

@@ -18,7 +18,7 @@ from ..core.engine import McOptions, Procedure, solve
 from ..config import MAX_WITHDRAW
 from ..errors import check_bool, check_int
 from ..registry import Example, Param, Spec, register
-from .cards import Side, help_for, play
+from .cards import ROLES, Side, help_for, play
 from .field_rules import cell_index, dice, needs_help
 from .forces import Force, assumptions, land_params, settings as force_settings
 from .sequence import grid, main_roll, play_after, surprise
@@ -54,36 +54,50 @@ def _cells(n_a, n_d, adice, ddice, ua, ud):
 
 def exact_joint(a: Side, d: Side) -> np.ndarray:
     """The joint outcome distribution, enumerated."""
-    size = 4 * (a.units + 1) * (d.units + 1)
-    shape = (4, a.units + 1, d.units + 1)
+    shape = joint_shape(a, d)
+    size = int(np.prod(shape))
     if not (a.surprise or d.surprise or a.after or d.after):
         pa, na = roll_pmf(a)
         pd, nd = roll_pmf(d)
         cells = _cells(len(pa), len(pd), na, nd, a.units, d.units)
         return np.bincount(cells, np.outer(pa, pd).ravel(), size).reshape(shape)
     rows = main_roll(surprise(a, d), lambda *loss: roll_pmf(a, *loss), lambda *loss: roll_pmf(d, *loss))
-    (ah, dh, adice, ddice, p), _ = play_after(rows, a, d, needs_help, surprise(a, d))
-    return np.bincount(cell_index(ah, dh, adice, ddice, a.units, d.units), p, size).reshape(shape)
+    (ah, dh, adice, ddice, p), (pa, pd) = play_after(rows, a, d, needs_help, surprise(a, d))
+    cells = cell_index(ah, dh, adice, ddice, a.units, d.units) + \
+        (4 * pa + 8 * pd) * (a.units + 1) * (d.units + 1)
+    return np.bincount(cells, p, size).reshape(shape)
 
 
-def summarise(joint, withdraw_inside=None, fortified=False):
-    """Probabilities and loss pmfs from the joint (linear: works on counts too)."""
+def joint_shape(a: Side, d: Side) -> tuple:
+    """[code, attacker losses, defender losses]: code bit 0 the attacker won, bit 1 the
+    both-eliminated rule, bits 2 and 3 the attacker's / defender's after-roll card played."""
+    return (16 if a.after or d.after else 4, a.units + 1, d.units + 1)
+
+
+def summarise(joint, withdraw_inside=None, fortified=False, cards=(None, None)):
+    """Probabilities and loss pmfs from the joint (linear: works on counts too); `cards`: the
+    after-roll card each side holds (None), for how often it is played."""
     add = np.add.reduce
     by_attacker = add(joint, axis=2)  # [code, attacker losses]
     a_losses, d_losses = add(by_attacker, axis=0), add(add(joint, axis=1), axis=0)
     by_code = add(by_attacker, axis=1)
+    code = np.arange(len(by_code))
     probabilities = {
-        "attacker_win": by_code[1] + by_code[3],
+        "attacker_win": add(by_code * (code & 1)),
         "attacker_eliminated": a_losses[-1],
         "defender_eliminated": d_losses[-1],
-        "both_eliminated_rule": by_code[2] + by_code[3],
+        "both_eliminated_rule": add(by_code * (code >> 1 & 1)),
     }
+    for bit, (role, card) in enumerate(zip(ROLES, cards), 2):
+        if card:
+            probabilities[f"{role}_plays_{card.replace('-', '_')}"] = add(by_code * (code >> bit & 1))
     if fortified:
         ua, ud = joint.shape[1] - 1, joint.shape[2] - 1
         a_left = ua - np.arange(ua + 1)[:, None]
         d_left = ud - np.arange(ud + 1)[None, :]
         inside = np.minimum(d_left, MAX_WITHDRAW if withdraw_inside is None else withdraw_inside)
-        probabilities["siege_begins"] = ((joint[1] + joint[3]) * (a_left > inside)).sum()
+        won = add(joint * (code & 1)[:, None, None], axis=0)
+        probabilities["siege_begins"] = (won * (a_left > inside)).sum()
     return probabilities, {"attacker_losses": a_losses, "defender_losses": d_losses}
 
 
@@ -136,9 +150,10 @@ def field_battle(attacker, defender, *, attacker_mercenaries=0, attacker_cavalry
     if fortified:
         settings["withdraw_inside"] = (f"survivors, at most {MAX_WITHDRAW}" if withdraw_inside is None
                                        else withdraw_inside)
+    cards = tuple(s.after[0].card if s.after else None for s in (a, d))  # one each at most
     proc = Procedure(
-        "his.field", (4, a.units + 1, d.units + 1),
-        lambda j: summarise(j, withdraw_inside, bool(fortified)), "attacker_win",
+        "his.field", joint_shape(a, d),
+        lambda j: summarise(j, withdraw_inside, bool(fortified), cards), "attacker_win",
         lambda: exact_joint(a, d), ("odds.his.field_kernel", "field_lane"),
         lambda: _kernel_args(a, d), settings, assumptions=assumptions(att, dfn),
         notes=tuple(a.notes + d.notes),

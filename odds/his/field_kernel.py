@@ -98,14 +98,14 @@ def field_lane(modes, a, d, cells, seed, first_chunk, chunk_trials, out, lane):
                 continue
             ah, adice, dh, ddice, st = _main_roll(st, first, a, d, extras, width)
             a_out, d_out = surprised_out_nb(first, ah, dh, a.units, d.units)
-            h, played, st = after_roll(st, a.policy, _needs(True, ah, dh), not a_out, a.tj, a.bj,
-                                       width)
+            h, a_played, st = after_roll(st, a.policy, _needs(True, ah, dh), not a_out, a.tj,
+                                         a.bj, width)
             ah += h
-            adice += a.count * played
-            h, played, st = after_roll(st, d.policy, _needs(False, ah, dh), not d_out, d.tj, d.bj,
-                                       width)
+            adice += a.count * a_played
+            h, d_played, st = after_roll(st, d.policy, _needs(False, ah, dh), not d_out, d.tj,
+                                         d.bj, width)
             dh += h
-            ddice += d.count * played
+            ddice += d.count * d_played
             code, al, dl = _resolve(ah, dh, adice, ddice, a.units, d.units)
-            hist[code, al, dl] += 1
+            hist[code + 4 * a_played + 8 * d_played, al, dl] += 1
     out[lane] = hist

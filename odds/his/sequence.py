@@ -83,18 +83,18 @@ def after_roll(cols, p, card, table, side: int, needed, able=True):
 
 
 def play_after(rows, a, d, needs, first):
-    """(rows, played) after both sides' after-roll cards of a land battle, the attacker's
-    first: rows (ah, dh, adice, ddice, p) of `main_roll`; `needs(is_attacker, ah, dh)` says
-    where a side needs its card; a side `surprised_out` plays none; `played` marks the rows
-    where the attacker's last card was played."""
+    """(rows, (attacker played, defender played)) after both sides' after-roll cards of a land
+    battle, the attacker's first: rows (ah, dh, adice, ddice, p) of `main_roll`;
+    `needs(is_attacker, ah, dh)` says where a side needs its card; a side `surprised_out`
+    plays none; `played` marks the rows where each side's last card was played."""
     cols, p = list(rows[:4]), rows[4]
     out = surprised_out(first, cols[0], cols[1], a.units, d.units)
-    played = np.zeros(len(p), bool)
+    played = [np.zeros(len(p), bool), np.zeros(len(p), bool)]
     for who, side in enumerate((a, d)):
         for card in side.after:
             table = pool_pmf([(card.count, card.threshold)])[:, None]
             cols, p, fired, kept = after_roll(cols, p, card, table, who,
                                               needs(who == 0, cols[0], cols[1]), ~out[who])
             out = (out[0][kept], out[1][kept])
-            played = fired if who == 0 else played[kept]
-    return (*cols, p), played
+            played = [fired if side == who else was[kept] for side, was in enumerate(played)]
+    return (*cols, p), tuple(played)
