@@ -22,9 +22,14 @@ def run(args):
     if not 1 <= args.port <= 65535:
         raise OddsError(f"--port: {args.port} is out of range (allowed: 1 to 65535)")
     _check_free(args.host, args.port)
+    import threading
+
+    from .warmup import warm
     from .web.app import server
 
     print(f"odds calculator on http://{args.host}:{args.port}/ (Ctrl-C stops it)", flush=True)
+    # the Monte Carlo kernels load (or compile, once) while the first visitors ask exact questions
+    threading.Thread(target=warm, args=(False,), name="odds-warmup", daemon=True).start()
     server(args.host, args.port).run()
     return 0
 

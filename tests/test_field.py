@@ -231,8 +231,3 @@ def test_bad_input_raises_odds_error(kwargs, words):
         field_battle(**kwargs)
     assert "\n" not in str(info.value)
 
-
-def test_settings_give_the_dice_of_the_main_roll():
-    r = field_battle(5, 4, attacker_leader=2, attacker_cards=["field-artillery"],
-                     defender_power="ottoman", defender_cards=["janissaries:if-needed"])
-    assert (r.settings["attacker_dice"], r.settings["defender_dice"]) == (9, 5)

@@ -80,6 +80,7 @@ def test_a_field_battle_set_with_the_controls_shows_the_librarys_odds_and_surviv
     assert page.input_value("#f-attacker_leader") == "suleiman"
     assert page.input_value("[aria-label='janissaries policy']") == "if-needed"
     assert page.locator("#chart svg rect").count() > 4
+    assert page.inner_text("#explain").startswith("attacker rolls")
 
     page.fill("#f-attacker", "0")
     page.wait_for_selector("#error:not([hidden])")

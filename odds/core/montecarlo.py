@@ -30,7 +30,8 @@ _STOP: ContextVar = ContextVar("odds_stop", default=None)
 
 @contextmanager
 def stop_when(test):
-    """Runs inside this block stop (partial) once `test()` is true, tested every chunk per lane.
+    """Runs inside this block stop (partial) once `test(seconds sampling so far)` is true,
+    tested every chunk per lane (compiling or loading the kernel does not count).
 
     The precision target is still tested every BATCH_CHUNKS chunks, so results do not change.
     """
@@ -116,7 +117,7 @@ def run(kernel, args, shape, trials, seed, *, main=None, precision=None, threads
                 if met:
                     break
             bar = _progress(bar, progress, done, trials, started)
-            if stop is not None and done < trials and stop():
+            if stop is not None and done < trials and stop(time.perf_counter() - started):
                 partial = True
                 break
     except KeyboardInterrupt:

@@ -80,7 +80,8 @@ class Result:
         return pd.DataFrame(rows, columns=["outcome", "value", "p", "p_at_least", "p_at_most", "se"])
 
     def to_json(self) -> dict:
-        """A JSON-ready dict: metadata, each probability with its `_se`, pmfs keyed by strings."""
+        """A JSON-ready dict: metadata, each probability with its `_se`, pmfs keyed by strings,
+        settings, assumptions, the explanation (the dice each side rolls) and notes."""
         out = {"procedure": self.procedure, "method": self.method,
                "trials": self.trials, "seed": self.seed, "partial": self.partial}
         for name, p in self.probabilities.items():
@@ -91,6 +92,8 @@ class Result:
             out["expected_" + name] = _number(self.expected(name))
         out["settings"] = _jsonable(self.settings)
         out["assumptions"] = list(self.assumptions)
+        if self.explain:
+            out["explain"] = list(self.explain)
         if self.notes:
             out["notes"] = list(self.notes)
         return out

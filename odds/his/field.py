@@ -146,8 +146,7 @@ def field_battle(attacker, defender, *, attacker_mercenaries=0, attacker_cavalry
     mc = McOptions.make(trials, seed, precision, max_trials, threads, progress)
     a, d = setup(att, dfn)
     settings = {**force_settings(att, dfn),
-                "attacker_units_at_roll": a.units, "defender_units_at_roll": d.units,
-                "attacker_dice": roll_pmf(a)[1], "defender_dice": roll_pmf(d)[1]}
+                "attacker_units_at_roll": a.units, "defender_units_at_roll": d.units}
     if fortified:
         settings["withdraw_inside"] = (f"survivors, at most {MAX_WITHDRAW}" if withdraw_inside is None
                                        else withdraw_inside)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import time
 from concurrent.futures import ThreadPoolExecutor
 
 from ..config import WEB_MAX_TRIALS, WEB_MAX_TRIALS_OF
@@ -62,7 +61,7 @@ def max_trials(procedure: str) -> int:
 
 
 def within(seconds: float, fn):
-    """fn(), its Monte Carlo stopped (partial) after `seconds` or when the server stops."""
-    deadline = time.monotonic() + seconds
-    with stop_when(lambda: STOPPING.is_set() or time.monotonic() > deadline):
+    """fn(), its Monte Carlo stopped (partial) after `seconds` of sampling or when the server
+    stops."""
+    with stop_when(lambda sampling: STOPPING.is_set() or sampling > seconds):
         return fn()

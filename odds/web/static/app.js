@@ -149,7 +149,7 @@ function buildForm(values) {
   const field = (p, parent) => {
     const c = control(p, changed);
     controls[p.name] = c;
-    const wide = p.kind === "cards" || (p.kind === "text" || LISTS.includes(p.kind));
+    const wide = p.kind === "text" || LISTS.includes(p.kind);
     parent.append(el("div", { class: "field" + (wide ? " wide" : ""), "data-name": p.name },
       el("label", { for: "f-" + p.name }, label(p)),
       c.node, p.help ? el("small", {}, p.help) : null));
@@ -247,13 +247,15 @@ function show(r) {
     && r[k + "_se"] === undefined && !pmfs.includes(k) && !k.startsWith("expected_") && !(k in r.settings));
   $("settings").replaceChildren(...[...Object.entries(r.settings), ...extras.map((k) => [k, r[k]])]
     .map(([k, v]) => row(k, plain(v))));
+  $("explain").replaceChildren(...(r.explain || []).map((line) => el("li", {}, line)));
   $("notes").replaceChildren(...[...(r.notes || []), ...(r.assumptions || [])].map((n) => el("li", {}, n)));
   chart(r);
 }
 
 // a pmf is an object with its mean beside it; other objects are extra data (e.g. a ruleset)
 const pmfsOf = (r) => Object.keys(r).filter((k) => r["expected_" + k] !== undefined);
-const META = ["procedure", "method", "trials", "seed", "partial", "settings", "notes", "assumptions"];
+const META = ["procedure", "method", "trials", "seed", "partial", "settings", "notes", "assumptions",
+              "explain"];
 
 function plain(v) {
   if (Array.isArray(v)) return v.join(", ") || "none";
@@ -290,15 +292,15 @@ function chart(r) {
     fig.append(sel);
   }
   const series = groups.get(chartChoice);
-  fig.append(bars(series.map((k) => r[k])), el("figcaption", { class: "legend" },
+  fig.append(bars(series.map((k) => r[k]), series.map(colour)), el("figcaption", { class: "legend" },
     ...series.map((k, i) => el("span", {}, el("i", { style: `background: var(--${colour(k, i)})` }),
                                         `${words(k)} (mean ${r["expected_" + k].toFixed(2)})`))));
 }
 
 const colour = (name, i) => (name.startsWith("defender") || i === 1 ? "defender" : "attacker");
 
-function bars(pmfs) {
-  // grouped bars: x = count, one bar per series, y = probability; labels on tall bars
+function bars(pmfs, colours) {
+  // grouped bars: x = count, one bar per series (in its colour), y = probability; labels on tall bars
   const n = Math.max(...pmfs.map((p) => Object.keys(p).length));
   const top = Math.max(...pmfs.flatMap((p) => Object.values(p)), 1e-9);
   const W = Math.max(300, $("chart").clientWidth || 600), H = 220, left = 4, bottom = 22, topPad = 18;
@@ -320,9 +322,8 @@ function bars(pmfs) {
       add("text", { x: left + (k + 0.5) * slot, y: H - 6, "text-anchor": "middle", "font-size": 12, fill: "#5d6773" }, k);
     pmfs.forEach((pmf, i) => {
       const v = pmf[String(k)] || 0, h = (H - bottom - topPad) * v / top;
-      const name = i === 1 ? "defender" : "attacker";
       add("rect", { x: x0 + i * bar, y: H - bottom - h, width: Math.max(bar - 1, 1), height: h,
-                    fill: `var(--${name})` });
+                    fill: `var(--${colours[i]})` });
       if (v >= 0.05 && bar >= 22)
         add("text", { x: x0 + (i + 0.5) * bar, y: H - bottom - h - 4, "text-anchor": "middle",
                       "font-size": 10, fill: "#1d232b" }, Math.round(100 * v) + "%");
