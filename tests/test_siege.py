@@ -60,14 +60,15 @@ def test_one_assault_siege_is_an_assault():
     np.testing.assert_allclose(s["attacker_losses"], a["attacker_losses"])
 
 
-def test_artillery_is_spent_in_the_first_assault():
-    # `always` plays it at once; `if-needed` plays it whenever the first assault would fail
-    # (the RULES.md reading), so a held card never survives the first assault either.
+def test_held_artillery_first_and_if_needed_capture_alike_a_fresh_copy_every_assault_more():
+    # `first` plays it at once; `if-needed` whenever the first assault would fail, so it is
+    # spent by the end of that assault unless the space fell: same P(captured). A fresh copy
+    # in every assault (the what-if list) helps every assault.
     first = siege(5, 3, assaults=4, attacker_cards=["siege-artillery:always"])
-    for spec in ("siege-artillery:always", "siege-artillery:if-needed"):
-        every = siege(5, 3, assaults=4, attacker_cards_every=[spec])
-        assert every.p == pytest.approx(first.p)
-    assert first.p > siege(5, 3, assaults=4).p
+    needed = siege(5, 3, assaults=4, attacker_cards=["siege-artillery:if-needed"])
+    assert needed.p == pytest.approx(first.p)
+    fresh = siege(5, 3, assaults=4, attacker_cards_every=["siege-artillery:if-needed"])
+    assert fresh.p > first.p > siege(5, 3, assaults=4).p
 
 
 def test_casualty_order_matters_for_later_assaults():
