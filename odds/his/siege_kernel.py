@@ -42,6 +42,18 @@ def kernel_args(p, assaults, cavalry_first):
 
 
 @njit(cache=True, inline="always")
+def at_assault(s, k, ai, ac, di, dc):
+    """(phase, attacking infantry, defending infantry, attacker Fighter, defender Fighter) at
+    assault k (0-based): later assaults add the every-assault cards' units first."""
+    ph = min(k, 1)
+    if k > 0:
+        ai += s.add_a
+        di += s.add_d
+    return (ph, ai, di, Fighter(ai, ac, s.bonus_a[ph], (di + dc > 0) * 1),
+            Fighter(di, dc, s.bonus_d[ph], 0))
+
+
+@njit(cache=True, inline="always")
 def settle(ah, dh, ai, ac, di, dc, cavalry_first):
     """(end: 0 captured, 1 broken, 2 goes on; attacker losses, defender losses; the forces
     left: ai, ac, di, dc) of one assault's hits."""
@@ -70,13 +82,7 @@ def siege_lane(width_t, s, t, seed, first_chunk, chunk_trials, out, lane):
             end = 2
             k = 0
             while k < s.assaults:
-                ph = min(k, 1)
-                if k > 0:
-                    ai += s.add_a
-                    di += s.add_d
-                ud = di + dc
-                a = Fighter(ai, ac, s.bonus_a[ph], (ud > 0) * 1)
-                d = Fighter(di, dc, s.bonus_d[ph], 0)
+                ph, ai, di, a, d = at_assault(s, k, ai, ac, di, dc)
                 ah, dh, _, st = assault_roll(st, s.first[ph], s.policy * art, a, d, t, width)
                 art = art * s.art_every  # a fresh copy every assault
                 end, al, _, ai, ac, di, dc = settle(ah, dh, ai, ac, di, dc, t.cavalry_first)

@@ -12,11 +12,11 @@ from numba import njit
 
 from ..core.jit import rule
 from ..core.rng import seed_stream
-from .assault_kernel import Fighter, _roll
+from .assault_kernel import _roll
 from .assault_rules import fails, succeeds
 from .cards import IF_NEEDED
 from .sequence_kernel import after_roll, main_roll, surprised_out_nb
-from .siege_kernel import kernel_args as siege_args, settle
+from .siege_kernel import at_assault, kernel_args as siege_args, settle
 from .siege_timing_rules import OPTIMAL, TIMINGS, plays_held
 
 _fails = rule(fails)
@@ -61,14 +61,8 @@ def held_lane(width_t, s, t, h, seed, first_chunk, chunk_trials, out, lane):
             end = 2
             k = 0
             while k < s.assaults:
-                ph = min(k, 1)
-                if k > 0:
-                    ai += s.add_a
-                    di += s.add_d
-                ua = ai + ac
-                ud = di + dc
-                a = Fighter(ai, ac, s.bonus_a[ph], (ud > 0) * 1)
-                d = Fighter(di, dc, s.bonus_d[ph], 0)
+                ph, ai, di, a, d = at_assault(s, k, ai, ac, di, dc)
+                ua, ud = ai + ac, di + dc
                 ah, _, dh, _, st = main_roll(st, s.first[ph], _roll, a, d, t, width)
                 a_out, _ = surprised_out_nb(s.first[ph], ah, dh, ua, ud)
                 able = card == 1 and not a_out and not (k == 0 and h.breaks == 1)
