@@ -97,7 +97,7 @@ def test_held_card_with_first_assault_cards_and_surprise():
     kw = dict(attacker=7, attacker_cavalry=2, defender=3, defender_cavalry=1, assaults=3,
               attacker_cards=["siege-artillery:optimal"],
               defender_cards=["surprise-attack"], allow_bribed_surprise=True,
-              attacker_cards_every=["siege-mining"])
+              attacker_fresh_cards=["siege-mining"])
     engines_agree(siege, kw, trials=100_000, seed=3)
 
 

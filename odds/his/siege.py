@@ -5,7 +5,7 @@ attacking survivors no longer outnumber the defending ones, cavalry counted; thi
 attacking force wiped out), or K assaults were made. Survivors assault again: each side's
 casualties come off in the `casualties` order, which changes the next roll's dice.
 
-Cards come in two lists per side: `*_cards` for the first assault, `*_cards_every` a fresh
+Cards come in two lists per side: `*_cards` for the first assault, `*_fresh_cards` a fresh
 copy in every assault (a designer's what-if: each card exists once in the deck). Siege
 Artillery among `attacker_cards` is one copy held through the siege and played under a
 timing (`first`/`always`, `if-needed`, `if-it-helps`, `optimal`: siege_timing.py); the
@@ -64,11 +64,11 @@ class Plan:
 def plan(att, dfn, every_a, every_d, leader, allowed) -> Plan:
     """Apply first-assault + every-assault cards to the forces, every-assault cards to templates."""
     for side, power, specs in (("attacker", att.power, every_a), ("defender", dfn.power, every_d)):
-        check_seed_cards(f"{side}_cards_every", specs, allowed)
+        check_seed_cards(f"{side}_fresh_cards", specs, allowed)
         for spec in specs:
-            name = parse(spec, f"{side}_cards_every")[0].name
+            name = parse(spec, f"{side}_fresh_cards")[0].name
             if name in FIRST_ONLY or (name == "landsknechts" and power == "ottoman"):
-                raise OddsError(f"{side}_cards_every: {name!r} depends on the mercenaries present "
+                raise OddsError(f"{side}_fresh_cards: {name!r} depends on the mercenaries present "
                                 f"and can be given for the first assault only")
     a0, d0 = setup(replace(att, cards=att.cards + tuple(every_a)),
                    replace(dfn, cards=dfn.cards + tuple(every_d)), "assault", allowed)
@@ -229,16 +229,16 @@ def _kernel_args(p, assaults, cavalry_first):
 
 
 def siege(attacker, defender, *, assaults, attacker_mercenaries=0, attacker_cavalry=0,
-          attacker_leader=0, attacker_power="other", attacker_cards=(), attacker_cards_every=(),
+          attacker_leader=0, attacker_power="other", attacker_cards=(), attacker_fresh_cards=(),
           gout=None, defender_mercenaries=0, defender_cavalry=0, defender_leader=0,
-          defender_power="other", defender_cards=(), defender_cards_every=(),
+          defender_power="other", defender_cards=(), defender_fresh_cards=(),
           casualties="cavalry-first", allow_bribed_surprise=False, method="auto", trials=None,
           seed=None, precision=None, max_trials=10**9, threads=None, progress=None):
     """Odds of a siege: up to `assaults` (K) assaults, one per impulse (see the module doc).
 
     Forces, cards and settings as in `assault`; `*_cards` count for the first assault only,
     except Siege Artillery, one copy held through the siege ('siege-artillery:TIMING', TIMING
-    first/always, if-needed, if-it-helps, optimal); `*_cards_every`: a fresh copy in every
+    first/always, if-needed, if-it-helps, optimal); `*_fresh_cards`: a fresh copy in every
     assault (a what-if); `gout` (next-best rating) for the first assault only.
     Returns a SiegeResult: captured, siege_broken, still_besieged (sum to 1), with a held
     card card_kept (P(still in hand at the end)), the pmfs captured_at (entry k = falls at
@@ -249,21 +249,21 @@ def siege(attacker, defender, *, assaults, attacker_mercenaries=0, attacker_cava
 
     assaults = check_int("assaults", assaults, 1, MAX_ASSAULTS)
     attacker_cards, timing = held(attacker_cards)
-    if isinstance(attacker_cards_every, str):
-        attacker_cards_every = (attacker_cards_every,)
-    if isinstance(defender_cards_every, str):
-        defender_cards_every = (defender_cards_every,)
+    if isinstance(attacker_fresh_cards, str):
+        attacker_fresh_cards = (attacker_fresh_cards,)
+    if isinstance(defender_fresh_cards, str):
+        defender_fresh_cards = (defender_fresh_cards,)
     att, dfn = forces(attacker, defender, attacker_mercenaries, attacker_cavalry, attacker_leader,
                       attacker_power, attacker_cards, defender_mercenaries, defender_cavalry,
                       defender_leader, defender_power, defender_cards, gout=gout,
                       allow_bribed_surprise=allow_bribed_surprise)
     cavalry_first, allowed = check_settings(casualties, allow_bribed_surprise)
     mc = McOptions.make(trials, seed, precision, max_trials, threads, progress)
-    p = plan(att, dfn, tuple(attacker_cards_every), tuple(defender_cards_every),
+    p = plan(att, dfn, tuple(attacker_fresh_cards), tuple(defender_fresh_cards),
              leader("attacker_leader", attacker_leader).rating, allowed)
     settings = {"assaults": assaults, **force_settings(att, dfn),
-                "attacker_cards_every": list(attacker_cards_every),
-                "defender_cards_every": list(defender_cards_every),
+                "attacker_fresh_cards": list(attacker_fresh_cards),
+                "defender_fresh_cards": list(defender_fresh_cards),
                 "gout_first_assault": gout is not None, "casualties": casualties,
                 "allow_bribed_surprise": allow_bribed_surprise,
                 "siege_artillery_if_needed": "played whenever the assault would otherwise fail",
@@ -289,8 +289,9 @@ SPEC = register(Spec(
     + setting_params() + (
         Param("assaults", "int", "at most K assaults, one per impulse", low=1, high=MAX_ASSAULTS,
               metavar="K"),
-        *(Param(f"{side}_cards_every", "cards", "what-if: a fresh copy of the card in every "
-                "assault (each card exists once in the deck), repeatable", flag=f"{side}-card-every", metavar="CARD[:POLICY]")
+        *(Param(f"{side}_fresh_cards", "cards", "what-if: a fresh copy of the card in every "
+                "assault (each card exists once in the deck), repeatable",
+                flag=f"{side}-fresh-card", metavar="CARD[:POLICY]")
           for side in ("attacker", "defender"))),
     "a siege: one assault per impulse, at most K", ("his", "siege"), "captured",
     kernels=("odds.his.siege_kernel",), start={"attacker": 6, "defender": 2, "assaults": 4},
@@ -306,15 +307,15 @@ SPEC = register(Spec(
         Example("plain", dict(attacker=6, defender=2, attacker_leader=1, assaults=5)),
         Example("cavalry both, artillery held", dict(
             attacker=8, attacker_cavalry=3, defender=4, defender_cavalry=1, defender_leader=1,
-            attacker_cards=["siege-mining"], attacker_cards_every=["siege-artillery:if-needed"],
+            attacker_cards=["siege-mining"], attacker_fresh_cards=["siege-artillery:if-needed"],
             assaults=6), "what-if: a fresh Siege Artillery in every assault"),
         Example("infantry first, landsknechts every assault", dict(
             attacker=8, attacker_cavalry=3, defender=4, defender_cavalry=2,
             attacker_power="hapsburg", casualties="infantry-first",
-            attacker_cards_every=["landsknechts", "siege-mining"], assaults=4)),
+            attacker_fresh_cards=["landsknechts", "siege-mining"], assaults=4)),
         Example("surprise every assault, restless first", dict(
             attacker=9, attacker_mercenaries=3, attacker_cavalry=2, defender=4,
-            defender_cavalry=2, attacker_cards_every=["surprise-attack"],
+            defender_cavalry=2, attacker_fresh_cards=["surprise-attack"],
             allow_bribed_surprise=True, defender_cards=["mercenaries-grow-restless"],
             assaults=5)),
         Example("empty space, gout", dict(attacker=3, attacker_cavalry=1, defender=0,
