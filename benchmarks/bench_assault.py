@@ -15,7 +15,7 @@ FORCES = dict(attacker_cavalry=2, attacker_leader=1, defender_leader=1)
 ASSAULT = dict(attacker=8, defender=3, attacker_cards=["siege-artillery:if-needed"], **FORCES)
 FIELD = dict(attacker=8, defender=3, attacker_leader=1, defender_leader=1)
 SIEGE = dict(attacker=10, defender=4, assaults=10, attacker_cavalry=2, attacker_leader=1,
-             defender_leader=1, attacker_cards_every=["siege-artillery:if-needed"])
+             defender_leader=1, attacker_fresh_cards=["siege-artillery:if-needed"])
 
 
 def numpy_assault(n, rng):

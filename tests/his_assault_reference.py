@@ -86,7 +86,7 @@ def siege(ai, ac, di, dc, bonus_first, bonus_later, assaults, artillery=None,
             else:
                 nai, nac = take_losses(ai, ac, al, cavalry_first)
                 ndi, ndc = take_losses(di, dc, dl, cavalry_first)
-                go(k + 1, nai, nac, ndi, ndc, art and artillery_every and not played,
+                go(k + 1, nai, nac, ndi, ndc, art and artillery_every,
                    lost + al, p * q)
 
     go(1, ai, ac, di, dc, artillery is not None, 0, F(1))

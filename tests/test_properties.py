@@ -138,9 +138,9 @@ def test_exact_and_monte_carlo_agree_on_sampled_inputs(name):
 @given(st.integers(2, 8), st.integers(1, 4), st.integers(1, 4),
        st.sampled_from([[], ["siege-artillery:if-needed"]]))
 def test_sieges_are_distributions_and_agree(attackers, defenders, assaults, cards):
-    exact = check(lambda: siege(attackers, defenders, assaults=assaults, attacker_cards_every=cards))
+    exact = check(lambda: siege(attackers, defenders, assaults=assaults, attacker_fresh_cards=cards))
     if exact is not None:
-        agree(exact, siege(attackers, defenders, assaults=assaults, attacker_cards_every=cards,
+        agree(exact, siege(attackers, defenders, assaults=assaults, attacker_fresh_cards=cards,
                            method="mc", trials=60_000, seed=2))
 
 

@@ -19,7 +19,7 @@ def test_matches_slow_reference(ai, ac, di, dc, aleader, dleader, k, art, every,
     cards = [f"siege-artillery:{art}"] if art else []
     r = siege(ai + ac, di + dc, attacker_cavalry=ac, defender_cavalry=dc, attacker_leader=aleader,
               defender_leader=dleader, assaults=k,
-              attacker_cards=[] if every else cards, attacker_cards_every=cards if every else [],
+              attacker_cards=[] if every else cards, attacker_fresh_cards=cards if every else [],
               casualties="cavalry-first" if cav_first else "infantry-first")
     want = ref.siege(ai, ac, di, dc, (aleader, dleader + 1), (aleader, dleader + 1), k, art, every,
                      cav_first)
@@ -60,14 +60,15 @@ def test_one_assault_siege_is_an_assault():
     np.testing.assert_allclose(s["attacker_losses"], a["attacker_losses"])
 
 
-def test_artillery_is_spent_in_the_first_assault():
-    # `always` plays it at once; `if-needed` plays it whenever the first assault would fail
-    # (the RULES.md reading), so a held card never survives the first assault either.
+def test_held_artillery_first_and_if_needed_capture_alike_a_fresh_copy_every_assault_more():
+    # `first` plays it at once; `if-needed` whenever the first assault would fail, so it is
+    # spent by the end of that assault unless the space fell: same P(captured). A fresh copy
+    # in every assault (the what-if list) helps every assault.
     first = siege(5, 3, assaults=4, attacker_cards=["siege-artillery:always"])
-    for spec in ("siege-artillery:always", "siege-artillery:if-needed"):
-        every = siege(5, 3, assaults=4, attacker_cards_every=[spec])
-        assert every.p == pytest.approx(first.p)
-    assert first.p > siege(5, 3, assaults=4).p
+    needed = siege(5, 3, assaults=4, attacker_cards=["siege-artillery:if-needed"])
+    assert needed.p == pytest.approx(first.p)
+    fresh = siege(5, 3, assaults=4, attacker_fresh_cards=["siege-artillery:if-needed"])
+    assert fresh.p > first.p > siege(5, 3, assaults=4).p
 
 
 def test_casualty_order_matters_for_later_assaults():
@@ -84,12 +85,12 @@ def test_casualty_order_matters_for_later_assaults():
     dict(assaults=101),
     dict(assaults=2.5),
     dict(assaults=3, attacker_cavalry=9),
-    dict(assaults=3, defender_cards_every=["mercenaries-grow-restless"]),
-    dict(assaults=3, attacker_cards_every=["surprise-attack"]),
-    dict(assaults=3, attacker_cards_every=["mercenaries-bribed"], allow_bribed_surprise=True),
-    dict(assaults=3, attacker_power="ottoman", attacker_cards_every=["landsknechts"]),
-    dict(assaults=3, attacker_cards=["siege-mining"], attacker_cards_every=["siege-mining"]),
-    dict(assaults=3, attacker_cards_every=["janissaries:always"]),
+    dict(assaults=3, defender_fresh_cards=["mercenaries-grow-restless"]),
+    dict(assaults=3, attacker_fresh_cards=["surprise-attack"]),
+    dict(assaults=3, attacker_fresh_cards=["mercenaries-bribed"], allow_bribed_surprise=True),
+    dict(assaults=3, attacker_power="ottoman", attacker_fresh_cards=["landsknechts"]),
+    dict(assaults=3, attacker_cards=["siege-mining"], attacker_fresh_cards=["siege-mining"]),
+    dict(assaults=3, attacker_fresh_cards=["janissaries:always"]),
 ])
 def test_bad_input_raises_odds_error(kw):
     with pytest.raises(OddsError):
@@ -99,7 +100,7 @@ def test_bad_input_raises_odds_error(kw):
 @pytest.mark.parametrize("argv", [
     ["--attacker", "5", "--defender", "2", "--assaults", "0"],
     ["--attacker", "5", "--defender", "2"],
-    ["--attacker", "5", "--defender", "2", "--assaults", "3", "--defender-card-every",
+    ["--attacker", "5", "--defender", "2", "--assaults", "3", "--defender-fresh-card",
      "mercenaries-grow-restless"],
 ])
 def test_cli_bad_input_is_one_line_and_exit_2(argv, capsys):

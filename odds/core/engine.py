@@ -75,6 +75,7 @@ class Procedure:
     assumptions: tuple = ()  # readings the answer rests on (Result.assumptions)
     notes: tuple = ()  # what the user should know about this answer (Result.notes)
     explain: tuple = ()  # the dice each side rolls and why, in words (Result.explain)
+    sample: Callable | None = None  # (McOptions) -> montecarlo.Run: composes other kernels
 
 
 def memory_budget() -> int:
@@ -115,12 +116,14 @@ def solve(proc: Procedure, method: str, mc: McOptions) -> Result:
         return proc.result_type(proc.name, "exact", probabilities, pmfs, proc.main,
                                 settings=proc.settings, assumptions=proc.assumptions,
                                 notes=proc.notes, explain=proc.explain)
-    from .kernel_cache import load
+    if proc.sample is not None:
+        run = proc.sample(mc)
+    else:
+        from .kernel_cache import load
 
-    kernel = load(*proc.kernel)
-    run = montecarlo.run(kernel, proc.kernel_args(), proc.shape, mc.trials, mc.seed,
-                         main=lambda h: proc.summarise(h)[0][proc.main],
-                         precision=mc.precision, threads=mc.threads, progress=mc.progress)
+        run = montecarlo.run(load(*proc.kernel), proc.kernel_args(), proc.shape, mc.trials,
+                             mc.seed, main=lambda h: proc.summarise(h)[0][proc.main],
+                             precision=mc.precision, threads=mc.threads, progress=mc.progress)
     counts, pmf_counts = proc.summarise(run.hist)
     n = run.trials
     notes = ()

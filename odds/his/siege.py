@@ -5,21 +5,22 @@ attacking survivors no longer outnumber the defending ones, cavalry counted; thi
 attacking force wiped out), or K assaults were made. Survivors assault again: each side's
 casualties come off in the `casualties` order, which changes the next roll's dice.
 
-Cards come in two lists per side: `*_cards` for the first assault only, `*_cards_every` for
-every assault. Siege Artillery held for every assault is played once, under its policy; one
-given for the first assault only is gone after it. With the RULES.md reading of `if-needed`
-(played whenever the assault would otherwise fail) a held card is spent by the end of the
-first assault too: that assault either succeeds without it or plays it. Gout keeps the best leader out of the
-first assault only. Cards whose effect depends on the mercenaries present (Mercenaries Grow
-Restless, Mercenaries Bribed, Landsknechts played by the Ottomans) are first-assault only:
-the chain tracks infantry and cavalry, not which infantry are mercenaries.
+Cards come in two lists per side: `*_cards` for the first assault, `*_fresh_cards` a fresh
+copy in every assault (a designer's what-if: each card exists once in the deck). Siege
+Artillery among `attacker_cards` is one copy held through the siege and played under a
+timing (`first`/`always`, `if-needed`, `if-it-helps`, `optimal`: siege_timing.py); the
+result then reports `card_kept` and compares the timings. Gout keeps the best leader out of
+the first assault only. Cards whose effect depends on the mercenaries present (Mercenaries
+Grow Restless, Mercenaries Bribed, Landsknechts played by the Ottomans) are first-assault
+only: the chain tracks infantry and cavalry, not which infantry are mercenaries.
 Foul Weather is not modelled in a siege (a cancelled impulse would also raise the question
 of what happens to the first-assault cards); use `assault(cancel_probability=...)`.
 
 Exact engine: a Markov chain over (attacking infantry, attacking cavalry, defending infantry,
 defending cavalry, Siege Artillery in hand) with the attacker's losses so far; each step is
 the assault procedure of assault.py. Outcome joint: ``joint[end, k, attacker_losses]`` with
-end 0 captured, 1 siege broken, 2 still besieged after assault k (0-based).
+end 0 captured, 1 siege broken, 2 still besieged after assault k (0-based); with a held copy,
+siege_timing.py's joint, which adds the defender's losses and the card kept.
 """
 from __future__ import annotations
 
@@ -63,11 +64,11 @@ class Plan:
 def plan(att, dfn, every_a, every_d, leader, allowed) -> Plan:
     """Apply first-assault + every-assault cards to the forces, every-assault cards to templates."""
     for side, power, specs in (("attacker", att.power, every_a), ("defender", dfn.power, every_d)):
-        check_seed_cards(f"{side}_cards_every", specs, allowed)
+        check_seed_cards(f"{side}_fresh_cards", specs, allowed)
         for spec in specs:
-            name = parse(spec, f"{side}_cards_every")[0].name
+            name = parse(spec, f"{side}_fresh_cards")[0].name
             if name in FIRST_ONLY or (name == "landsknechts" and power == "ottoman"):
-                raise OddsError(f"{side}_cards_every: {name!r} depends on the mercenaries present "
+                raise OddsError(f"{side}_fresh_cards: {name!r} depends on the mercenaries present "
                                 f"and can be given for the first assault only")
     a0, d0 = setup(replace(att, cards=att.cards + tuple(every_a)),
                    replace(dfn, cards=dfn.cards + tuple(every_d)), "assault", allowed)
@@ -120,7 +121,7 @@ def transition(p: Plan, phase, state, cavalry_first, codec):
     np.add.at(absorbed, ((~won * 1)[~goes_on], al[~goes_on]), pr[~goes_on])
     nai = infantry_left(ai, ac, al, cavalry_first)
     ndi = infantry_left(di, dc, dl, cavalry_first)
-    keep_art = art & ~played & p.artillery_every
+    keep_art = art & p.artillery_every  # a fresh copy every assault
     code = codec.encode(nai + p.add[0], sa - nai, ndi + p.add[1], sd - ndi, keep_art * 1)[goes_on]
     codes, inverse = np.unique(code, return_inverse=True)
     return absorbed, codes, np.bincount(inverse.ravel(), weights=pr[goes_on], minlength=len(codes))
@@ -186,7 +187,11 @@ def summarise(joint):
 
 @dataclass(frozen=True)
 class SiegeResult(Result):
-    """A Result that also reports `captured_by`: k -> P(captured at or before assault k)."""
+    """A Result that also reports `captured_by`: k -> P(captured at or before assault k), and,
+    with a held Siege Artillery, the timings side by side and the optimal rule (exact)."""
+
+    timings: tuple = ()  # rows: timing, captured, card_kept, expected_attacker_losses
+    rule: tuple = ()  # rows: assault, then per situation play / keep / depends
 
     ZERO = {"captured_at": "not within K"}
 
@@ -197,11 +202,25 @@ class SiegeResult(Result):
     def to_json(self) -> dict:
         out = super().to_json()
         out["captured_by"] = {str(k): v for k, v in self.captured_by.items()}
+        if self.timings:
+            out["timings"] = list(self.timings)
+            out["optimal_rule"] = list(self.rule)
         return out
 
     def summary(self, width: int = 30) -> str:
         lines = [super().summary(width), "  captured by assault k:"]
         lines += [f"    {k:>3}  {v:8.2%}" for k, v in self.captured_by.items()]
+        if self.timings:
+            lines.append("  held Siege Artillery, each timing (exact):")
+            lines.append(f"    {'timing':<12} {'P(captured)':>11} {'P(card kept)':>12} "
+                         f"{'expected losses':>15}")
+            lines += [f"    {r['timing']:<12} {r['captured']:11.2%} {r['card_kept']:12.2%} "
+                      f"{r['expected_attacker_losses']:15.2f}" for r in self.timings]
+            names = [n for n in self.rule[0] if n != "assault"]
+            lines.append("  optimal rule (play / keep / depends on the forces left): assault | "
+                         + " | ".join(names))
+            lines += [f"    {r['assault']:>3} | " + " | ".join(r[n] for n in names)
+                      for r in self.rule]
         return "\n".join(lines)
 
 
@@ -212,41 +231,52 @@ def _kernel_args(p, assaults, cavalry_first):
 
 
 def siege(attacker, defender, *, assaults, attacker_mercenaries=0, attacker_cavalry=0,
-          attacker_leader=0, attacker_power="other", attacker_cards=(), attacker_cards_every=(),
+          attacker_leader=0, attacker_power="other", attacker_cards=(), attacker_fresh_cards=(),
           gout=None, defender_mercenaries=0, defender_cavalry=0, defender_leader=0,
-          defender_power="other", defender_cards=(), defender_cards_every=(),
+          defender_power="other", defender_cards=(), defender_fresh_cards=(),
           casualties="cavalry-first", allow_bribed_surprise=False, method="auto", trials=None,
           seed=None, precision=None, max_trials=10**9, threads=None, progress=None):
     """Odds of a siege: up to `assaults` (K) assaults, one per impulse (see the module doc).
 
     Forces, cards and settings as in `assault`; `*_cards` count for the first assault only,
-    `*_cards_every` for every assault; `gout` (next-best rating) for the first assault only.
-    Returns a SiegeResult: captured, siege_broken, still_besieged (sum to 1), the pmfs
-    captured_at (entry k = falls at assault k; entry 0 = not captured within K) and
-    attacker_losses (units lost to defender hits over the whole siege), and `captured_by`.
+    except Siege Artillery, one copy held through the siege ('siege-artillery:TIMING', TIMING
+    first/always, if-needed, if-it-helps, optimal); `*_fresh_cards`: a fresh copy in every
+    assault (a what-if); `gout` (next-best rating) for the first assault only.
+    Returns a SiegeResult: captured, siege_broken, still_besieged (sum to 1), with a held
+    card card_kept (P(still in hand at the end)), the pmfs captured_at (entry k = falls at
+    assault k; entry 0 = not captured within K) and attacker_losses (units lost to defender
+    hits over the whole siege), `captured_by`, and with a held card `timings` and `rule`.
     """
+    from .siege_timing import HELD, held, held_siege
+
     assaults = check_int("assaults", assaults, 1, MAX_ASSAULTS)
-    if isinstance(attacker_cards_every, str):
-        attacker_cards_every = (attacker_cards_every,)
-    if isinstance(defender_cards_every, str):
-        defender_cards_every = (defender_cards_every,)
+    attacker_cards, timing = held(attacker_cards)
+    if isinstance(attacker_fresh_cards, str):
+        attacker_fresh_cards = (attacker_fresh_cards,)
+    if isinstance(defender_fresh_cards, str):
+        defender_fresh_cards = (defender_fresh_cards,)
     att, dfn = forces(attacker, defender, attacker_mercenaries, attacker_cavalry, attacker_leader,
                       attacker_power, attacker_cards, defender_mercenaries, defender_cavalry,
                       defender_leader, defender_power, defender_cards, gout=gout,
                       allow_bribed_surprise=allow_bribed_surprise)
     cavalry_first, allowed = check_settings(casualties, allow_bribed_surprise)
     mc = McOptions.make(trials, seed, precision, max_trials, threads, progress)
-    p = plan(att, dfn, tuple(attacker_cards_every), tuple(defender_cards_every),
+    p = plan(att, dfn, tuple(attacker_fresh_cards), tuple(defender_fresh_cards),
              leader("attacker_leader", attacker_leader).rating, allowed)
     settings = {"assaults": assaults, **force_settings(att, dfn),
-                "attacker_cards_every": list(attacker_cards_every),
-                "defender_cards_every": list(defender_cards_every),
+                "attacker_fresh_cards": list(attacker_fresh_cards),
+                "defender_fresh_cards": list(defender_fresh_cards),
                 "gout_first_assault": gout is not None, "casualties": casualties,
                 "allow_bribed_surprise": allow_bribed_surprise,
                 "siege_artillery_if_needed": "played whenever the assault would otherwise fail",
                 "attacker_units_at_first_roll": p.sides[0][0].units,
                 "defender_units_at_first_roll": p.sides[0][1].units}
     method, notes = exact_or_mc(method, p, assaults)
+    if timing is not None:
+        settings["attacker_cards"] = [c.partition(":")[0] + f":{timing}" if c.startswith(HELD)
+                                      else c for c in settings["attacker_cards"]]
+        return held_siege(p, assaults, cavalry_first, timing, settings, method, mc,
+                          assumptions(att, dfn), ((BREAKS,) if p.breaks else ()) + notes)
     proc = Procedure("his.siege", (3, assaults, max_losses(p, assaults) + 1), summarise,
                      "captured", lambda: exact_joint(p, assaults, cavalry_first),
                      ("odds.his.siege_kernel", "siege_lane"),
@@ -272,33 +302,38 @@ def exact_or_mc(method, p: Plan, assaults) -> tuple:
 
 SPEC = register(Spec(
     "his.siege", siege,
-    land_params("assault", help_for("assault") + " (first assault only)") + setting_params() + (
+    land_params("assault", help_for("assault") + " (first assault only; siege-artillery is one "
+                "copy held through the siege, timing first|always|if-needed|if-it-helps|optimal)")
+    + setting_params() + (
         Param("assaults", "int", "at most K assaults, one per impulse", low=1, high=MAX_ASSAULTS,
               metavar="K"),
-        *(Param(f"{side}_cards_every", "cards", "a card played in every assault (a fresh copy "
-                "each time), repeatable", choices=names_for("assault"), flag=f"{side}-card-every",
-                metavar="CARD[:POLICY]")
+        *(Param(f"{side}_fresh_cards", "cards", "what-if: a fresh copy of the card in every "
+                "assault (each card exists once in the deck), repeatable",
+                choices=names_for("assault"), flag=f"{side}-fresh-card", metavar="CARD[:POLICY]")
           for side in ("attacker", "defender"))),
     "a siege: one assault per impulse, at most K", ("his", "siege"), "captured",
     kernels=("odds.his.siege_kernel",), start={"attacker": 6, "defender": 2, "assaults": 4},
     examples=(
         Example("artillery held", dict(attacker=7, attacker_cavalry=2, attacker_leader=1,
                                        defender=3, defender_leader=1, assaults=6,
-                                       attacker_cards_every=["siege-artillery:if-needed"]),
+                                       attacker_cards=["siege-artillery:optimal"]),
                 "Here I Stand siege: 7 units (2 cavalry) + leader 1 assault 3 defenders + "
-                "leader 1 up to 6 times (Siege Artillery if needed in each)", demo=True),
+                "leader 1 up to 6 times, one Siege Artillery held and played when it raises "
+                "P(captured)", demo=True),
+        Example("artillery if it helps", dict(attacker=6, defender=3, assaults=4,
+                                              attacker_cards=["siege-artillery:if-it-helps"])),
         Example("plain", dict(attacker=6, defender=2, attacker_leader=1, assaults=5)),
         Example("cavalry both, artillery held", dict(
             attacker=8, attacker_cavalry=3, defender=4, defender_cavalry=1, defender_leader=1,
-            attacker_cards=["siege-mining"], attacker_cards_every=["siege-artillery:if-needed"],
-            assaults=6)),
+            attacker_cards=["siege-mining"], attacker_fresh_cards=["siege-artillery:if-needed"],
+            assaults=6), "what-if: a fresh Siege Artillery in every assault"),
         Example("infantry first, landsknechts every assault", dict(
             attacker=8, attacker_cavalry=3, defender=4, defender_cavalry=2,
             attacker_power="hapsburg", casualties="infantry-first",
-            attacker_cards_every=["landsknechts", "siege-mining"], assaults=4)),
+            attacker_fresh_cards=["landsknechts", "siege-mining"], assaults=4)),
         Example("surprise every assault, restless first", dict(
             attacker=9, attacker_mercenaries=3, attacker_cavalry=2, defender=4,
-            defender_cavalry=2, attacker_cards_every=["surprise-attack"],
+            defender_cavalry=2, attacker_fresh_cards=["surprise-attack"],
             allow_bribed_surprise=True, defender_cards=["mercenaries-grow-restless"],
             assaults=5)),
         Example("empty space, gout", dict(attacker=3, attacker_cavalry=1, defender=0,

@@ -41,6 +41,34 @@ def kernel_args(p, assaults, cavalry_first):
     return (static(width), *first), siege, tables
 
 
+@njit(cache=True, inline="always")
+def at_assault(s, k, ai, ac, di, dc):
+    """(phase, attacking infantry, defending infantry, attacker Fighter, defender Fighter) at
+    assault k (0-based): later assaults add the every-assault cards' units first."""
+    ph = min(k, 1)
+    if k > 0:
+        ai += s.add_a
+        di += s.add_d
+    return (ph, ai, di, Fighter(ai, ac, s.bonus_a[ph], (di + dc > 0) * 1),
+            Fighter(di, dc, s.bonus_d[ph], 0))
+
+
+@njit(cache=True, inline="always")
+def settle(ah, dh, ai, ac, di, dc, cavalry_first):
+    """(end: 0 captured, 1 broken, 2 goes on; attacker losses, defender losses; the forces
+    left: ai, ac, di, dc) of one assault's hits."""
+    ua, ud = ai + ac, di + dc
+    _, al, dl = _resolve(ah, dh, ua, ud)
+    if _succeeds(ah, dh, ua, ud):
+        return 0, al, dl, ai, ac, di, dc
+    sa, sd = ua - al, ud - dl
+    if sa <= sd:
+        return 1, al, dl, ai, ac, di, dc
+    nai = _infantry_left(ai, ac, al, cavalry_first)
+    ndi = _infantry_left(di, dc, dl, cavalry_first)
+    return 2, al, dl, nai, sa - nai, ndi, sd - ndi
+
+
 @njit(cache=True, nogil=True)
 def siege_lane(modes, s, t, seed, first_chunk, chunk_trials, out, lane):
     """One lane of the runner: one count per siege in out[lane, end, assault index, attacker
@@ -55,33 +83,16 @@ def siege_lane(modes, s, t, seed, first_chunk, chunk_trials, out, lane):
             end = 2
             k = 0
             while k < s.assaults:
-                ph = min(k, 1)
-                if k > 0:
-                    ai += s.add_a
-                    di += s.add_d
-                ua = ai + ac
-                ud = di + dc
-                a = Fighter(ai, ac, s.bonus_a[ph], (ud > 0) * 1)
-                d = Fighter(di, dc, s.bonus_d[ph], 0)
+                ph, ai, di, a, d = at_assault(s, k, ai, ac, di, dc)
                 if k == 0:
-                    ah, dh, played, st = assault_roll(st, first0, s.policy * art, a, d, t, width)
+                    ah, dh, _, st = assault_roll(st, first0, s.policy * art, a, d, t, width)
                 else:
-                    ah, dh, played, st = assault_roll(st, first1, s.policy * art, a, d, t, width)
-                art = art * (1 - played) * s.art_every
-                _, al, dl = _resolve(ah, dh, ua, ud)
+                    ah, dh, _, st = assault_roll(st, first1, s.policy * art, a, d, t, width)
+                art = art * s.art_every  # a fresh copy every assault
+                end, al, _, ai, ac, di, dc = settle(ah, dh, ai, ac, di, dc, t.cavalry_first)
                 lost += al
-                if _succeeds(ah, dh, ua, ud):
-                    end = 0
+                if end < 2:
                     break
-                sa = ua - al
-                sd = ud - dl
-                if sa <= sd:
-                    end = 1
-                    break
-                ai = _infantry_left(ai, ac, al, t.cavalry_first)
-                ac = sa - ai
-                di = _infantry_left(di, dc, dl, t.cavalry_first)
-                dc = sd - di
                 k += 1
             hist[end, min(k, s.assaults - 1), lost] += 1
     out[lane] = hist

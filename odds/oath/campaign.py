@@ -19,6 +19,7 @@ import numpy as np
 from ..core.engine import McOptions, Procedure, solve
 from ..core.result import Result
 from ..errors import OddsError, check_bool, check_choice, check_int
+from . import decision
 from .dice import attack_pmf, defense_values
 from ..config import MAX_DEFENDERS, MAX_DICE, MAX_WARBANDS
 from ..registry import Example, Param, Spec, register
@@ -114,9 +115,12 @@ def summarise(joint):
 
 @dataclass(frozen=True)
 class CampaignResult(Result):
-    """A Result with the win-within-losses curve grouped and, if asked, the dice optimiser."""
+    """A Result with the win-within-losses curve grouped and, if asked, the decision table
+    (decision.py): rows of choices, the goal, and the index of the best row."""
 
-    optimiser: tuple = ()  # rows: dict(attack_dice, attacker_win, expected_attacker_losses)
+    optimiser: tuple = ()  # rows: decision.row dicts
+    goal: str = "max-win"
+    best: int | None = None
 
     @property
     def win_within_losses(self) -> dict:
@@ -134,29 +138,15 @@ class CampaignResult(Result):
         out["win_within_losses"] = within
         out["win_within_losses_se"] = {k: float(self.se(p)) for k, p in within.items()}
         if self.optimiser:
-            out["optimise"] = {"table": list(self.optimiser), **best_dice(self.optimiser)}
+            out["optimise"] = {"table": list(self.optimiser), "goal": self.goal,
+                               "best": self.optimiser[self.best]}
         return out
 
     def summary(self, width: int = 30) -> str:
         text = super().summary(width)
         if not self.optimiser:
             return text
-        best = best_dice(self.optimiser)
-        lines = ["  attack dice   P(win)   expected losses   (exact)"]
-        for row in self.optimiser:
-            marks = [m for m, key in (("best P(win)", "max_win_dice"), ("fewest losses", "min_losses_dice"))
-                     if best[key] == row["attack_dice"]]
-            lines.append(f"  {row['attack_dice']:>11}  {row['attacker_win']:7.2%}  "
-                         f"{row['expected_attacker_losses']:16.2f}   {', '.join(marks)}")
-        return text + "\n" + "\n".join(lines)
-
-
-def best_dice(table) -> dict:
-    """The dice count with the highest P(win) and the one with the lowest expected losses
-    (ties within rounding error: fewer dice)."""
-    win = max(table, key=lambda r: (round(r["attacker_win"], 12), -r["attack_dice"]))
-    loss = min(table, key=lambda r: (round(r["expected_attacker_losses"], 12), r["attack_dice"]))
-    return {"max_win_dice": win["attack_dice"], "min_losses_dice": loss["attack_dice"]}
+        return "\n".join([text, *decision.table_text(self.optimiser, self.goal, self.best)])
 
 
 def target_dice(sites=(), relics=(), banners=(), pawn_and_favor=False, title="none",
@@ -251,7 +241,7 @@ def _kernel_args(r: Rules):
 def campaign(warbands, *, attack_dice=None, defense_dice=None, sites=(), relics=(), banners=(),
              pawn_and_favor=False, title="none", imperial_title="always", chancellor_oathkeeper=False,
              defenders=0, bandits=False, sacrifice="as-needed", plans=(), edition="law",
-             optimise=False, method="auto", trials=None, seed=None, precision=None,
+             optimise=False, goal="max-win", method="auto", trials=None, seed=None, precision=None,
              max_trials=10**9, threads=None, progress=None) -> CampaignResult:
     """Odds of an Oath campaign.
 
@@ -265,8 +255,9 @@ def campaign(warbands, *, attack_dice=None, defense_dice=None, sites=(), relics=
     parse_sacrifice). `plans`: names with optional ':ARG' (see
     odds.oath.plans.PLANS). `edition`: 'law' or 'new-foundations' (attacker rolls first and
     commits its sacrifice before the defense roll: by default what beats the median
-    defense). `optimise`: add the exact P(win) and
-    expected losses for every attack dice count.
+    defense). `optimise`: add the decision table (decision.py: every attack dice count and
+    sacrifice policy, exact P(win), expected losses, losses per win, P(win within k losses)),
+    the best row for `goal` ('max-win', 'min-losses', 'win-within:K') marked.
 
     Returns a CampaignResult: attacker_win, win_within_losses_k for every k, pmfs
     attacker_losses and defender_losses (warbands).
@@ -281,6 +272,7 @@ def campaign(warbands, *, attack_dice=None, defense_dice=None, sites=(), relics=
     title = check_choice("title", title, tuple(TITLES))
     imperial_title = check_choice("imperial_title", imperial_title, IMPERIAL_TITLE)
     parse_sacrifice(sacrifice, edition)
+    decision.parse_goal(goal)
     if isinstance(plans, str):
         plans = [plans]
     plans = list(plans)
@@ -318,17 +310,10 @@ def campaign(warbands, *, attack_dice=None, defense_dice=None, sites=(), relics=
     result = solve(proc, method, mc)
     if not optimise:
         return result
-    return result.with_changes(optimiser=tuple(
-        optimiser_row(n, warbands, defense, defenders, bandits, sacrifice, plans, edition)
-        for n in range(warbands + 1)))
-
-
-def optimiser_row(n, warbands, defense, defenders, bandits, sacrifice, plans, edition) -> dict:
-    """Exact P(win) and expected attacker losses when rolling `n` attack dice."""
-    joint = exact_joint(make_rules(warbands, n, defense, defenders, bandits, sacrifice, plans, edition))
-    losses = joint.sum(axis=(0, 2))
-    return {"attack_dice": n, "attacker_win": float(joint[1].sum()),
-            "expected_attacker_losses": float(np.dot(np.arange(len(losses)), losses))}
+    rows = tuple(decision.row(n, policy, exact_joint(make_rules(
+        warbands, n, defense, defenders, bandits, policy, plans, edition)))
+        for n, policy in decision.choices(warbands, edition, sacrifice))
+    return result.with_changes(optimiser=rows, goal=goal, best=decision.best(rows, goal))
 
 
 SPEC = register(Spec(
@@ -357,12 +342,16 @@ SPEC = register(Spec(
         Param("plans", "cards", "a battle plan, repeatable: " + ", ".join(PLANS), flag="plan",
               choices=tuple(PLANS), metavar="NAME[:ARG]"),
         Param("edition", "choice", "rules edition", choices=EDITIONS),
-        Param("optimise", "bool", "add exact P(win) and expected losses for every dice count")),
+        Param("optimise", "bool", "add the decision table: every dice count and sacrifice "
+              "policy, exact P(win), expected losses, losses per win, P(win within k losses)"),
+        Param("goal", "text", "the best row of the decision table: " + decision.GOALS,
+              metavar="GOAL")),
     "campaign: attack and defense dice, sacrifice, battle plans", ("oath", "campaign"),
     "attacker_win", kernels=("odds.oath.kernel",), start={"warbands": 6, "defense_dice": 4},
     examples=(
         Example("optimise two sites", dict(warbands=8, sites=[1, 1], defenders=2,
-                                           sacrifice="at-most:1", optimise=True),
+                                           sacrifice="at-most:1", optimise=True,
+                                           goal="win-within:2"),
                 "Oath campaign: 8 warbands against two sites and 2 defending warbands, "
                 "sacrificing at most 1: the dice count that wins most is not the one that "
                 "loses fewest", demo=True),

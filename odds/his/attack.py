@@ -1,0 +1,286 @@
+"""The whole attack on a fortified space (Here I Stand §13.3, §14, §15): one chain.
+
+avoid battle (if the defender tries: 2d6 + its leader >= 9, intercept.py) -> field battle
+(field.py, every card and policy) -> the attacker lost: it retreats, the chain ends; the
+attacker won: the defending survivors withdraw inside (at most `withdraw_inside`, at most 4,
+non-cavalry first), the others retreat; a siege begins when the attacker's survivors
+outnumber those inside -> up to K assaults (siege_timing.py: first-assault `siege_cards`,
+one held Siege Artillery under its timing). A battle avoided leaves the space empty: the
+whole stack besieges it. `foreign_war`: the field battle only, the defender without its +1
+die and nobody retreating; the space counts as captured when the battle is won.
+Readings in docs/rules.md.
+
+Outcome joint: ``joint[path, assaults made, attacker losses, defender losses, card kept]``,
+path 0 avoided and captured, 1 avoided and not captured, 2 battle lost, 3 battle won and no
+siege, 4 won and captured, 5 won and not captured (siege broken or still besieged); losses
+are units over the whole chain (the defender's: in the battle, then inside). Exact: the
+field battle's joint, each winning cell composed with the exact siege from its survivors.
+Monte Carlo: the same composition of samples: the avoid-battle kernel's count, the field
+kernel's counts, and for each siege start the held-siege kernel run that many times.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+import numpy as np
+
+from ..config import MAX_ASSAULTS, MAX_WITHDRAW
+from ..core import montecarlo
+from ..core.engine import McOptions, Procedure, solve
+from ..errors import OddsError, check_bool, check_int
+from ..registry import Example, Param, Spec, register
+from . import intercept
+from .assault import CASUALTIES, check_settings
+from .assault_rules import infantry_left
+from .cards import help_for
+from .field import exact_joint as field_joint, forces, setup
+from .forces import Force, assumptions, land_params, settings as force_settings
+from .siege import plan
+from .siege_timing import Chain, decider, exact_joint as siege_joint, held, optimal_table
+
+AVOID_ON = 9  # an avoid-battle roll succeeds on 9 or more (HIS §13.3)
+PATHS = ("avoided_captured", "avoided_not_captured", "battle_lost", "won_no_siege",
+         "won_captured", "won_not_captured")
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What the chain needs beyond the field battle's Sides."""
+
+    attacker: Force  # as given (a battle avoided: the whole stack besieges)
+    defender: Force
+    siege_cards: tuple
+    timing: str | None
+    assaults: int
+    cavalry_first: bool
+    inside_cap: int
+    foreign_war: bool
+
+
+class AttackChain:
+    """The field battle's sides, the sieges that may follow (cached), and the composition."""
+
+    def __init__(self, s: Setup, a, d, avoid: bool):
+        self.s, self.a, self.d, self.avoid = s, a, d, avoid
+        self.held = int(s.timing is not None)
+        self.shape = (len(PATHS), s.assaults + 1, max(a.units, s.attacker.units) + 1,
+                      d.units + 1, 2)
+
+    @lru_cache(maxsize=None)
+    def chain(self, ai, ac, di, dc, defender_leader) -> Chain:
+        """The siege from these forces at its first roll."""
+        s = self.s
+        att = Force.make("attacker", ai + ac, 0, ac, s.attacker.leader, s.attacker.power,
+                         s.siege_cards, min_units=1, procedure="assault")
+        dfn = Force.make("defender", di + dc, 0, dc, defender_leader, s.defender.power, (),
+                         procedure="assault")
+        return Chain(plan(att, dfn, (), (), att.leader, None), s.assaults, s.cavalry_first,
+                     bool(self.held))
+
+    def after_avoid(self):
+        """The siege of the empty space by the whole stack."""
+        f = self.s.attacker
+        return (f.units - f.cavalry, f.cavalry, 0, 0, 0)
+
+    def after_battle(self, al, dl):
+        """The siege after a won battle with these losses, or None (no siege begins)."""
+        a, d, cf = self.a, self.d, self.s.cavalry_first
+        ai = int(infantry_left(a.units - a.cavalry, a.cavalry, al, cf))
+        di = int(infantry_left(d.units - d.cavalry, d.cavalry, dl, cf))
+        left_a, left_d = a.units - al, d.units - dl
+        inside = min(left_d, self.s.inside_cap)
+        if left_a <= inside:
+            return None
+        i_in = min(di, inside)
+        return (ai, left_a - ai, i_in, inside - i_in, self.s.defender.leader if inside else 0)
+
+    def fill(self, avoided, field, siege_of) -> np.ndarray:
+        """The attack joint from the weight of a battle avoided (probability or count), the
+        field battle's joint[code, al, dl] (ditto) and siege_of(start, weight) -> that
+        siege's joint (siege_timing.py) times the weight, or its counts."""
+        joint = np.zeros(self.shape)
+        if avoided:
+            self._siege(joint, 0, 0, 0, siege_of(self.after_avoid(), avoided))
+        for code, al, dl in zip(*np.nonzero(field)):
+            w = field[code, al, dl]
+            start = None if self.s.foreign_war or not code & 1 else self.after_battle(al, dl)
+            if start is None:
+                path = 4 if self.s.foreign_war and code & 1 else 2 if not code & 1 else 3
+                joint[path, 0, al, dl, self.held] += w
+            else:
+                self._siege(joint, 4, al, dl, siege_of(start, w))
+        return joint
+
+    @staticmethod
+    def _siege(joint, path, al, dl, sj):
+        """Add a siege's joint[end, k, al, dl, kept] after losses (al, dl) so far."""
+        _, k, wa, wd, _ = sj.shape
+        cell = (slice(1, k + 1), slice(al, al + wa), slice(dl, dl + wd))
+        joint[(path, *cell)] += sj[0]
+        joint[(path + 1, *cell)] += sj[1] + sj[2]
+
+    def exact(self) -> np.ndarray:
+        p_avoid = avoid_probability(self.s.defender.leader) if self.avoid else 0.0
+        return self.fill(p_avoid, field_joint(self.a, self.d) * (1 - p_avoid),
+                         lambda start, w: siege_joint(self.chain(*start), self._decide(start)) * w)
+
+    def _decide(self, start):
+        return decider(self.chain(*start), self.s.timing or "first")
+
+    def sample(self, mc: McOptions) -> montecarlo.Run:
+        """Monte Carlo through the chain: each stage's kernel run as many times as trials
+        reach it, with a seed per stage (so the answer does not depend on the threads)."""
+        from ..core.kernel_cache import load
+        from .field_kernel import kernel_args as field_args
+        from .intercept_kernel import kernel_args as avoid_args
+        from .siege_timing_kernel import kernel_args as siege_args
+
+        runs = []
+
+        def run(module, name, args, shape, n):
+            seed = (mc.seed + 0x9E3779B97F4A7C15 * len(runs)) % 2**63
+            r = montecarlo.run(load(module, name), args, shape, int(n), seed,
+                               threads=mc.threads, progress=mc.progress) if n else None
+            runs.append(r)
+            return np.zeros(shape, np.int64) if r is None else r.hist
+
+        avoided = 0
+        if self.avoid:
+            avoided = int(run("odds.his.intercept_kernel", "intercept_lane", avoid_args(
+                intercept.TWO_DICE, self.s.defender.leader, AVOID_ON, 0, 0),
+                (2, 2, 2, len(intercept.TWO_DICE)), mc.trials)[1].sum())
+        field = run("odds.his.field_kernel", "field_lane", field_args(self.a, self.d),
+                    (4, self.a.units + 1, self.d.units + 1), mc.trials - avoided)
+
+        def siege_of(start, n):
+            c = self.chain(*start)
+            table = optimal_table(c)[0] if self.s.timing == "optimal" else {}
+            return run("odds.his.siege_timing_kernel", "held_lane",
+                       siege_args(c, self.s.timing or "first", table), c.shape, n)
+
+        hist = self.fill(avoided, field, siege_of).astype(np.int64)
+        return montecarlo.Run(hist, int(hist.sum()), any(r is not None and r.partial for r in runs),
+                              None)
+
+
+def avoid_probability(leader: int) -> float:
+    """P(2d6 + leader >= 9), exact."""
+    return float(intercept.exact_joint(leader, AVOID_ON, 0, 0)[1].sum())
+
+
+def summarise(joint):
+    """Probabilities of each path and of capture, the pmfs of losses and of assaults made
+    (linear in the joint)."""
+    by_path = joint.sum(axis=(1, 2, 3, 4))
+    probabilities = {
+        "captured": by_path[0] + by_path[4],
+        "battle_avoided": by_path[0] + by_path[1],
+        "battle_lost": by_path[2],
+        "battle_won": by_path[3:].sum(),
+        "siege_begins": by_path[[0, 1, 4, 5]].sum() - joint[[0, 1, 4, 5], 0].sum(),
+        "card_kept": joint[..., 1].sum(),
+    }
+    pmfs = {"attacker_losses": joint.sum(axis=(0, 1, 3, 4)),
+            "defender_losses": joint.sum(axis=(0, 1, 2, 4)),
+            "assaults": joint.sum(axis=(0, 2, 3, 4))}
+    return probabilities, pmfs
+
+
+def _siege_cards(cards, att: Force, dfn: Force, field_name="siege_cards"):
+    """(siege cards for the plan, held timing); legality checked as the attacker's in an
+    assault, refusals naming `siege_cards`."""
+    cards, timing = held(cards, field_name)
+    try:
+        setup(Force.make("attacker", 1, 0, 0, 0, att.power, cards, procedure="assault"),
+              Force.make("defender", 1, power=dfn.power, procedure="assault"), "assault")
+    except OddsError as e:
+        raise OddsError(str(e).replace("attacker_cards", field_name)) from None
+    return cards, timing
+
+
+def attack(attacker, defender, *, assaults, attacker_mercenaries=0, attacker_cavalry=0,
+           attacker_leader=0, attacker_power="other", attacker_cards=(), defender_mercenaries=0,
+           defender_cavalry=0, defender_leader=0, defender_power="other", defender_cards=(),
+           avoid_battle=False, withdraw_inside=None, siege_cards=(), foreign_war=False,
+           casualties="cavalry-first", method="auto", trials=None, seed=None, precision=None,
+           max_trials=10**9, threads=None, progress=None):
+    """Odds of the whole attack on a fortified space (see the module doc).
+
+    Forces and `*_cards` as in `field_battle` (the battle's cards); `avoid_battle`: the
+    defender tries to avoid battle (2d6 + its leader >= 9); `withdraw_inside`: defending
+    survivors that withdraw inside after a lost battle (default: all, at most 4);
+    `siege_cards`: the attacker's siege cards (siege-mining for the first assault,
+    siege-artillery:TIMING held); `assaults`: at most K; `foreign_war`: battle only, no
+    defender +1 die, no retreat; `casualties` as in a siege (also which units the battle
+    kills). Returns a Result: captured, battle_avoided, battle_lost, battle_won,
+    siege_begins, card_kept (the held Siege Artillery still in hand at the end; 0 without
+    one), pmfs attacker_losses, defender_losses (units, whole chain) and assaults (made).
+    """
+    assaults = check_int("assaults", assaults, 1, MAX_ASSAULTS)
+    att, dfn = forces(attacker, defender, attacker_mercenaries, attacker_cavalry, attacker_leader,
+                      attacker_power, attacker_cards, defender_mercenaries, defender_cavalry,
+                      defender_leader, defender_power, defender_cards)
+    avoid, foreign_war = check_bool("avoid_battle", avoid_battle), check_bool("foreign_war", foreign_war)
+    if avoid and foreign_war:
+        raise OddsError("avoid_battle: a foreign war's defender does not avoid battle "
+                        "(allowed: False with foreign_war=True)")
+    cap = MAX_WITHDRAW if withdraw_inside is None else check_int(
+        "withdraw_inside", withdraw_inside, 0, MAX_WITHDRAW)
+    cavalry_first, _ = check_settings(casualties, False)
+    cards, timing = _siege_cards(siege_cards, att, dfn)
+    mc = McOptions.make(trials, seed, precision, max_trials, threads, progress)
+    a, d = setup(att, dfn)
+    if foreign_war:
+        d = replace(d, dice=d.dice - 1)
+    chain = AttackChain(Setup(att, dfn, cards, timing, assaults, cavalry_first, cap, foreign_war),
+                        a, d, avoid)
+    settings = {**force_settings(att, dfn), "assaults": assaults, "avoid_battle": avoid,
+                "avoid_battle_on": AVOID_ON, "withdraw_inside": f"survivors, at most {cap}",
+                "siege_cards": [c if not c.startswith("siege-artillery") else
+                                f"siege-artillery:{timing}" for c in cards],
+                "foreign_war": foreign_war, "casualties": casualties,
+                "attacker_units_at_roll": a.units, "defender_units_at_roll": d.units}
+    notes = tuple(a.notes + d.notes)
+    if precision is not None and method != "exact":
+        notes += ("precision: the chain runs each stage for the trials that reach it; "
+                  "the precision target is not applied",)
+    proc = Procedure("his.attack", chain.shape, summarise, "captured", chain.exact, (),
+                     lambda: (), settings, assumptions=assumptions(att, dfn), notes=notes,
+                     sample=chain.sample)
+    return solve(proc, method, mc)
+
+
+SPEC = register(Spec(
+    "his.attack", attack,
+    land_params("field", help_for("field") + " (the field battle's cards)") + (
+        Param("assaults", "int", "at most K assaults, one per impulse", low=1, high=MAX_ASSAULTS,
+              metavar="K"),
+        Param("avoid_battle", "bool", "the defender tries to avoid battle (2d6 + its leader "
+              f">= {AVOID_ON})"),
+        Param("withdraw_inside", "int", "defending survivors that withdraw inside after a lost "
+              f"battle (default: all of them, at most {MAX_WITHDRAW})", low=0, high=MAX_WITHDRAW,
+              metavar="K"),
+        Param("siege_cards", "cards", "an attacker card in the siege, repeatable: siege-mining "
+              "(first assault), siege-artillery[:first|always|if-needed|if-it-helps|optimal] "
+              "(one copy held)", flag="siege-card", metavar="CARD[:TIMING]"),
+        Param("foreign_war", "bool", "a foreign war: the field battle only, no defender +1 die, "
+              "no retreat"),
+        Param("casualties", "choice", "which units each side loses first", choices=CASUALTIES)),
+    "the whole attack: avoid battle, field battle, withdrawal, siege", ("his", "attack"),
+    "captured", kernels=("odds.his.field_kernel", "odds.his.intercept_kernel",
+                         "odds.his.siege_timing_kernel"),
+    start={"attacker": 8, "defender": 4, "assaults": 3},
+    examples=(
+        Example("march on a fortress", dict(
+            attacker=8, attacker_cavalry=2, attacker_leader=2, defender=4, defender_leader=1,
+            avoid_battle=True, assaults=3, siege_cards=["siege-artillery:optimal"]),
+            "Here I Stand: 8 units (2 cavalry) + leader 2 march on a fortress held by 4 units + "
+            "leader 1 who try to avoid battle; up to 3 assaults, Siege Artillery held", demo=True),
+        Example("plain", dict(attacker=6, defender=3, assaults=2)),
+        Example("withdraw two, mining", dict(attacker=7, attacker_leader=1, defender=5,
+                                             defender_cavalry=1, withdraw_inside=2, assaults=3,
+                                             siege_cards=["siege-mining"])),
+        Example("foreign war", dict(attacker=5, attacker_leader=1, defender=4, foreign_war=True,
+                                    assaults=1)),
+    )))

@@ -1,0 +1,122 @@
+"""Siege Artillery held through a siege: timings, the optimal rule, exact vs Monte Carlo."""
+import itertools
+
+import numpy as np
+import pytest
+
+from agreement import engines_agree
+from odds import OddsError, cli
+from odds.his import siege
+from odds.his import siege_timing as T
+from odds.his.assault import forces
+from odds.his.siege import plan
+
+TIMINGS = ("first", "if-needed", "if-it-helps", "optimal")
+
+
+def chain(a, d, k, leader=0, defender_leader=0):
+    att, dfn = forces(a, d, 0, 0, leader, "other", ("siege-artillery:always",), 0, 0,
+                      defender_leader, "other", ())
+    return T.Chain(plan(att, dfn, (), (), leader, None), k, True, True)
+
+
+def test_one_assault_by_hand():
+    # 2 infantry vs 1: the attacker rolls 1 die (halved), P(hit) 1/3; the defender 2 dice
+    # (unit + 1): 0, 1, 2 hits with 4/9, 4/9, 1/9; 2 hits wipe the attacker out. The card:
+    # 2 dice on 3-6, at least one hit 8/9. Without it: 1/3 * 8/9 = 8/27.
+    # With it, played when the roll misses and the attacker survives (the only time it can
+    # help): 8/9 * (1/3 + 2/3 * 8/9) = 200/243, whatever the timing.
+    # Card kept: if-needed keeps it only when the roll wins anyway (8/27); if-it-helps and
+    # optimal also keep it when nothing can win (dh = 2): 1 - 2/3 * 8/9 = 11/27; first: 0.
+    kept = {"first": 0, "if-needed": 8 / 27, "if-it-helps": 11 / 27, "optimal": 11 / 27}
+    assert siege(2, 1, assaults=1)["captured"] == pytest.approx(8 / 27)
+    for timing, want in kept.items():
+        r = siege(2, 1, assaults=1, attacker_cards=[f"siege-artillery:{timing}"])
+        assert r["captured"] == pytest.approx(200 / 243)
+        assert r["card_kept"] == pytest.approx(want)
+    assert [row["captured"] for row in r.timings] == pytest.approx([200 / 243] * 4)
+    assert r.rule == ({"assault": 1, "wins without it": "keep", "it can win the assault": "play",
+                       "it cannot win the assault": "keep"},)
+
+
+def lexicographic(row):
+    return round(row["captured"], 12), round(row["card_kept"], 12)
+
+
+@pytest.mark.parametrize("a,d,k,leader", [(a, d, k, leader) for a in (2, 4, 6) for d in (1, 3)
+                                          for k in (1, 2, 3) for leader in (0, 1) if a > d])
+def test_optimal_is_at_least_every_naive_timing(a, d, k, leader):
+    rows = {r["timing"]: r for r in T.compare(chain(a, d, k, leader))}
+    best = lexicographic(rows["optimal"])
+    for timing in TIMINGS[:3]:
+        assert rows["optimal"]["captured"] >= rows[timing]["captured"] - 1e-12
+        assert best >= lexicographic(rows[timing])
+    assert T.optimal_table(chain(a, d, k, leader))[1] == pytest.approx(
+        (rows["optimal"]["captured"], rows["optimal"]["card_kept"]))
+
+
+def brute_force(c, only_failing):
+    """The best (P(captured), P(kept)) over every deterministic rule: each decision point (an
+    assault, a state the card can be held at, a roll the attacker can play after) on or off."""
+    table = T.optimal_table(c)[0]
+    points = []
+    for (k, state) in table:
+        _, _, pr, able, fail, _ = c.rows(k, state)
+        ok = able & (pr > 0) & (fail if only_failing else True)
+        points += [(k, state, i) for i in np.flatnonzero(ok)]
+    best = (-1, -1)
+    for bits in itertools.product((False, True), repeat=len(points)):
+        rule = {key: np.zeros(len(c.rows(*key)[2]), bool) for key in table}
+        for (k, state, i), b in zip(points, bits):
+            rule[(k, state)][i] = b
+        joint = T.exact_joint(c, lambda k, state: rule[(k, state)])
+        best = max(best, (round(joint[0].sum(), 12), round(joint[..., 1].sum(), 12)))
+    return best, len(points)
+
+
+@pytest.mark.parametrize("a,d,k,only_failing", [(2, 1, 2, False), (3, 1, 2, True)])
+def test_optimal_equals_brute_force_on_tiny_sieges(a, d, k, only_failing):
+    # only_failing: rolls that win without the card are left 'keep' (playing there cannot
+    # raise P(captured) and loses the card), which keeps the search small
+    c = chain(a, d, k)
+    best, n = brute_force(c, only_failing)
+    assert 10 <= n <= 12
+    value = T.optimal_table(c)[1]
+    assert best == (round(value[0], 12), round(value[1], 12))
+
+
+@pytest.mark.parametrize("timing", TIMINGS)
+def test_exact_and_monte_carlo_agree_for_every_timing(timing):
+    kw = dict(attacker=6, attacker_cavalry=1, defender=3, attacker_leader=1, assaults=3,
+              attacker_cards=[f"siege-artillery:{timing}"])
+    exact, mc = engines_agree(siege, kw, trials=100_000, seed=11)
+    assert "card_kept" in mc.probabilities
+
+
+def test_held_card_with_first_assault_cards_and_surprise():
+    kw = dict(attacker=7, attacker_cavalry=2, defender=3, defender_cavalry=1, assaults=3,
+              attacker_cards=["siege-artillery:optimal"],
+              defender_cards=["surprise-attack"], allow_bribed_surprise=True,
+              attacker_fresh_cards=["siege-mining"])
+    engines_agree(siege, kw, trials=100_000, seed=3)
+
+
+def test_json_and_summary_compare_the_timings():
+    r = siege(6, 3, assaults=4, attacker_cards=["siege-artillery:optimal"])
+    out = r.to_json()
+    assert out["card_kept"] == r["card_kept"]
+    assert [row["timing"] for row in out["timings"]] == list(TIMINGS)
+    assert len(out["optimal_rule"]) == 4
+    assert "optimal rule" in r.summary() and out["settings"]["attacker_cards"] == [
+        "siege-artillery:optimal"]
+
+
+@pytest.mark.parametrize("cards", [["siege-artillery:sometimes"], ["siege-artillery:later"]])
+def test_bad_timing_is_one_line(cards, capsys):
+    with pytest.raises(OddsError, match="attacker_cards: .*allowed: always, first, if-needed"):
+        siege(5, 2, assaults=2, attacker_cards=cards)
+    argv = ["his", "siege", "--attacker", "5", "--defender", "2", "--assaults", "2",
+            "--attacker-card", cards[0]]
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
