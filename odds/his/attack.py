@@ -34,7 +34,7 @@ from . import intercept
 from .assault import CASUALTIES, check_settings
 from .assault_rules import infantry_left
 from .cards import help_for
-from .field import exact_joint as field_joint, forces, setup
+from .field import exact_joint as field_joint, forces, joint_shape as field_shape, setup
 from .forces import Force, assumptions, land_params, settings as force_settings
 from .siege import plan
 from .siege_timing import Chain, decider, exact_joint as siege_joint, held, optimal_table
@@ -151,7 +151,7 @@ class AttackChain:
                 intercept.TWO_DICE, self.s.defender.leader, AVOID_ON, 0, 0),
                 (2, 2, 2, len(intercept.TWO_DICE)), mc.trials)[1].sum())
         field = run("odds.his.field_kernel", "field_lane", field_args(self.a, self.d),
-                    (4, self.a.units + 1, self.d.units + 1), mc.trials - avoided)
+                    field_shape(self.a, self.d), mc.trials - avoided)
 
         def siege_of(start, n):
             c = self.chain(*start)
