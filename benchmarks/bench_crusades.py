@@ -2,7 +2,8 @@
 
 Rows: battles/s (2 threads, in process) on the three example scenarios, with the pre-change
 package (commit BEFORE, extracted with `git archive` into a temp dir) timed in the same run as
-the baseline; the 10 v 10 field battle also against the same code interpreted (numba off);
+the baseline (the current code plays BEFORE's rules, OLD_RULES, so both play the very same
+battles); the 10 v 10 field battle also against the same code interpreted (numba off);
 the siege scenario; the first crusades run (2,000 battles) in a fresh process with an
 empty NUMBA_CACHE_DIR, now and before. Every timing runs in its own subprocess, new and old
 alternating, best of the rounds.
@@ -22,23 +23,26 @@ from common import Row, table
 ROOT = Path(__file__).resolve().parents[1]
 BEFORE = "d7445ae"  # the commit before the crusades speed-up (docs/performance.md)
 EXAMPLES = ("field", "sortie", "assault")
+# BEFORE's rules, so that both versions play the very same battles: one attack per turn, and
+# shots at any mounted unit spare friends (now the `spares_friends` flag, light cavalry only)
+OLD_RULES = {"attacks_per_turn": 1, "units.knights.spares_friends": True}
 
 RATES = """
 import json, sys, time
 from odds import crusades as c
-n, out = int(sys.argv[1]), {}
-for name in sys.argv[2:]:
+n, over, out = int(sys.argv[1]), json.loads(sys.argv[2]), {}
+for name in sys.argv[3:]:
     path = c.EXAMPLES / f"{name}.toml"
-    c.run(path, battles=1000, progress=False)  # compile or load the cache
+    c.run(path, battles=1000, overrides=over, progress=False)  # compile or load the cache
     best = float("inf")
     for _ in range(3):
         t = time.perf_counter()
-        c.run(path, battles=n, seed=1, progress=False)
+        c.run(path, battles=n, seed=1, overrides=over, progress=False)
         best = min(best, time.perf_counter() - t)
     out[name] = n / best
-c.siege(c.EXAMPLES / "assault.toml", sieges=1000, progress=False)
+c.siege(c.EXAMPLES / "assault.toml", sieges=1000, overrides=over, progress=False)
 t = time.perf_counter()
-c.siege(c.EXAMPLES / "assault.toml", sieges=n, progress=False)
+c.siege(c.EXAMPLES / "assault.toml", sieges=n, overrides=over, progress=False)
 out["siege_seconds"] = time.perf_counter() - t
 print(json.dumps(out))
 """
@@ -87,7 +91,8 @@ def measure(quick=False, now=None):
         for r in range(rounds):
             for k, root in trees.items():
                 cold[k] = min(cold[k], float(_python(COLD, root, tmp / f"cold-{k}-{r}")))
-                got = json.loads(_python(RATES, root, tmp / f"warm-{k}", n, *EXAMPLES))
+                over = json.dumps(OLD_RULES if k == "now" and old is not None else {})
+                got = json.loads(_python(RATES, root, tmp / f"warm-{k}", n, over, *EXAMPLES))
                 for name, v in got.items():
                     better = min if name == "siege_seconds" else max
                     rates[k][name] = better(rates[k].get(name, v), v)

@@ -7,7 +7,6 @@ imports numba: the kernel compiles `cap_counts` itself, so the cap is written on
 """
 from __future__ import annotations
 
-
 MAX_UNITS = 20  # docs/rules_crusades.md: at most 20 units take part in a battle
 
 # terrain codes
