@@ -6,6 +6,7 @@ MAX_LEADER = 6  # best battle or naval rating
 MAX_SHIPS = 50  # ships (or corsairs) of one kind on one side
 MAX_ASSAULTS = 100  # assaults in one siege
 MAX_WITHDRAW = 4  # land units that may withdraw into a fortified space (HIS §14.1)
+MAX_HELD_STEPS = 20_000  # (assault, forces) pairs the held Siege Artillery engine solves (~15 s)
 
 # Oath
 MAX_WARBANDS = 60

@@ -120,3 +120,8 @@ def test_bad_timing_is_one_line(cards, capsys):
     assert cli.main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_a_siege_too_large_to_solve_is_refused_in_one_line_not_a_hang():
+    with pytest.raises(OddsError, match=r"attacker_cards: .*more than 20000 .*allowed: fewer"):
+        siege(200, 100, assaults=100, attacker_cards=["siege-artillery:optimal"])
