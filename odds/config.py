@@ -8,6 +8,7 @@ MAX_NAVAL_DICE = 300  # dice one side rolls in a naval combat, cards included (~
 MAX_SIEGE_STATES = 250_000  # (attackers + 1) x (defenders + 1) x assaults of an exact siege (~2 s)
 MAX_ASSAULTS = 100  # assaults in one siege
 MAX_WITHDRAW = 4  # land units that may withdraw into a fortified space (HIS §14.1)
+MAX_HELD_STEPS = 20_000  # (assault, forces) pairs the held Siege Artillery engine solves (~15 s)
 
 # Oath
 MAX_WARBANDS = 60

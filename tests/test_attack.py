@@ -98,3 +98,8 @@ def test_bad_input_is_one_line(kw, capsys):
         assert cli.main(argv) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_an_attack_too_large_to_solve_is_refused_in_one_line_not_a_hang():
+    with pytest.raises(OddsError, match=r"assaults: .*more than 20000 .*allowed: fewer"):
+        attack(200, 100, assaults=100)

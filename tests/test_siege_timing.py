@@ -120,3 +120,16 @@ def test_bad_timing_is_one_line(cards, capsys):
     assert cli.main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_a_siege_too_large_to_solve_is_refused_in_one_line_not_a_hang():
+    with pytest.raises(OddsError, match=r"attacker_cards: .*more than 20000 .*allowed: fewer"):
+        siege(200, 100, assaults=100, attacker_cards=["siege-artillery:optimal"])
+
+
+def test_restless_mercenaries_breaking_the_siege_leave_the_card_in_hand():
+    # 6 units, 3 of them mercenaries, against 3: Mercenaries Grow Restless leaves 3 against 3,
+    # the siege breaks before any roll, and the held copy is never played
+    r = siege(6, 3, attacker_mercenaries=3, defender_cards=["mercenaries-grow-restless"],
+              attacker_cards=["siege-artillery:optimal"], assaults=3)
+    assert r["siege_broken"] == 1 and r["card_kept"] == 1

@@ -64,6 +64,7 @@ class AttackChain:
     def __init__(self, s: Setup, a, d, avoid: bool):
         self.s, self.a, self.d, self.avoid = s, a, d, avoid
         self.held = int(s.timing is not None)
+        self.steps = [0]  # (assault, forces) pairs solved by all its sieges (siege_timing.Chain)
         self.shape = (len(PATHS), s.assaults + 1, max(a.units, s.attacker.units) + 1,
                       d.units + 1, 2)
 
@@ -76,7 +77,7 @@ class AttackChain:
         dfn = Force.make("defender", di + dc, 0, dc, defender_leader, s.defender.power, (),
                          procedure="assault")
         return Chain(plan(att, dfn, (), (), att.leader, None), s.assaults, s.cavalry_first,
-                     bool(self.held))
+                     bool(self.held), "siege_cards" if self.held else "assaults", self.steps)
 
     def after_avoid(self):
         """The siege of the empty space by the whole stack."""

@@ -217,8 +217,9 @@ class SiegeResult(Result):
             lines += [f"    {r['timing']:<12} {r['captured']:11.2%} {r['card_kept']:12.2%} "
                       f"{r['expected_attacker_losses']:15.2f}" for r in self.timings]
             names = [n for n in self.rule[0] if n != "assault"]
-            lines.append("  optimal rule (play / keep / depends on the forces left): assault | "
-                         + " | ".join(names))
+            lines.append("  optimal rule: play the copy only where that raises P(captured within "
+                         "K); keep it otherwise (ties keep it). By assault and roll (play / keep "
+                         "/ depends on the forces left): assault | " + " | ".join(names))
             lines += [f"    {r['assault']:>3} | " + " | ".join(r[n] for n in names)
                       for r in self.rule]
         return "\n".join(lines)

@@ -20,6 +20,7 @@ from collections import defaultdict
 
 import numpy as np
 
+from ..config import MAX_HELD_STEPS
 from ..core.dice import pool_pmf
 from ..core.engine import Procedure, solve
 from ..errors import OddsError
@@ -40,8 +41,11 @@ SITUATIONS = ("wins without it", "it can win the assault", "it cannot win the as
 class Chain:
     """A siege with one held copy: its plan, K, the casualty order, and one assault's rows."""
 
-    def __init__(self, p: Plan, assaults: int, cavalry_first: bool, held: bool):
+    def __init__(self, p: Plan, assaults: int, cavalry_first: bool, held: bool,
+                 field: str = "attacker_cards", steps=None):
         self.p, self.assaults, self.cavalry_first, self.held = p, assaults, cavalry_first, held
+        self.field = field
+        self.steps = [0] if steps is None else steps  # shared by the sieges of one query
         a0, d0 = p.sides[0]
         self.units0 = (a0.units, d0.units)
         self.shape = (3, assaults, a0.units + (assaults - 1) * p.add[0] + 1,
@@ -50,6 +54,15 @@ class Chain:
 
     def start(self):
         return tuple(self.p.start()[:4])
+
+    def step(self):
+        """Count one (assault, forces) pair solved; refuse beyond MAX_HELD_STEPS (no hang)."""
+        self.steps[0] += 1
+        if self.steps[0] > MAX_HELD_STEPS:
+            what = "the held Siege Artillery is solved exactly, and " if self.held else ""
+            raise OddsError(f"{self.field}: {what}the siege has more than {MAX_HELD_STEPS} "
+                            "(assault, forces) pairs to solve exactly (allowed: fewer units "
+                            "or assaults)")
 
     def lost(self, k, state):
         """(attacker, defender) units lost before assault k, reaching `state` (at the roll)."""
@@ -115,6 +128,7 @@ def exact_joint(chain: Chain, decide) -> np.ndarray:
     for k in range(chain.assaults):
         nxt = defaultdict(float)
         for (state, card), q in dist.items():
+            chain.step()
             if card:
                 ah, dh, pr, played, _ = chain.play(k, state, decide(k, state))
             else:
@@ -142,6 +156,7 @@ def optimal_table(chain: Chain):
             return 0.0, float(card)
         if (k, state, card) in memo:
             return memo[(k, state, card)]
+        chain.step()
         ah, dh, pr, able = chain.rows(k, state)[:4]
         keep = outcome_values(k, state, ah, dh, card)
         if card:
