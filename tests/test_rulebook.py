@@ -231,3 +231,11 @@ def test_at_most_four_units_withdraw_inside():
     assert r["siege_begins"] > field_battle(9, 6, withdraw_inside=4).p * 0
     with pytest.raises(OddsError, match="withdraw_inside: 5 is out of range \\(allowed: 0 to 4\\)"):
         field_battle(9, 6, withdraw_inside=5)
+
+
+def test_probabilities_never_exceed_one():
+    """Summing many floating-point terms overshoots 1 (a 50-galley fleet gave 1 + 6e-14)."""
+    r = naval_battle(attacker_galleys=50, defender_galleys=1, location="mediterranean")
+    assert all(0 <= p <= 1 for p in r.probabilities.values())
+    assert all(((pmf >= 0) & (pmf <= 1)).all() for pmf in r.pmfs.values())
+    assert r.p == 1.0

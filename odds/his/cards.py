@@ -205,10 +205,11 @@ def names_for(procedure: str) -> tuple:
     return tuple(sorted(n for n, c in CARDS.items() if procedure in c.procedures))
 
 
-def help_for(procedure: str) -> str:
-    """The cards a procedure admits, with the policies of after-roll cards, for --help."""
-    return ", ".join(n + ("[:" + "|".join(POLICIES) + "]" if CARDS[n].timing == "after" else "")
-                     for n in names_for(procedure))
+def help_for(procedure: str, names=None) -> str:
+    """The cards a procedure admits (or `names`), each with the policies of an after-roll card
+    and its effect in a few words, for --help."""
+    return "; ".join(f"{n}{'[:' + '|'.join(POLICIES) + ']' if CARDS[n].timing == 'after' else ''}"
+                     f" ({CARDS[n].text})" for n in (names or names_for(procedure)))
 
 
 def canonical(spec, field_name: str) -> str:

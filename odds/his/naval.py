@@ -40,10 +40,9 @@ from ..core.engine import McOptions, Procedure, solve
 from ..core.result import Result
 from ..config import MAX_LEADER, MAX_NAVAL_DICE, MAX_SHIPS
 from ..errors import OddsError, check_bool, check_choice, check_int
-from .cards import AfterRoll, Card, Side, parse, play, register
+from .cards import AfterRoll, Card, Side, canonical, help_for, parse, play, register
 from ..registry import Example, Param, Spec, register as register_procedure
 from . import leaders
-from .cards import CARDS, POLICIES, canonical
 from .leaders import Leader
 from .forces import POWERS
 from .naval_rules import five_share, needs_help, outcome_index, settle_grid
@@ -484,11 +483,6 @@ SHIP_HELP = {"galleys": "galleys", "galleons": "galleons",
              "race_built": "race-built galleons (England only)", "squadrons": "naval squadrons"}
 
 
-def _card_help(rules: Ruleset) -> str:
-    return ", ".join(n + (f"[:{'|'.join(POLICIES)}]" if CARDS[n].timing == "after" else "")
-                     for n in rules.cards)
-
-
 def naval_params(ruleset: str) -> tuple:
     """The keywords of a naval combat under `ruleset`: ships by type, corsairs, leader, power,
     cards per side, then the place and the ruleset's numbers."""
@@ -505,7 +499,7 @@ def naval_params(ruleset: str) -> tuple:
                 Param(f"{side}_power", "choice", "the major power", choices=rules.powers,
                       metavar="POWER"),
                 Param(f"{side}_cards", "cards", f"a card the {side} plays, repeatable: "
-                      f"{_card_help(rules)}", choices=rules.cards, flag=f"{side}-card",
+                      f"{help_for('naval', rules.cards)}", choices=rules.cards, flag=f"{side}-card",
                       metavar="CARD[:POLICY]")]
     if ruleset == "vq":
         out.append(Param("location", "choice", "the sea zone (or the zone of the port); the "
