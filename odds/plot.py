@@ -7,6 +7,7 @@
 - `difference`: the difference between two values of a column (two variants, two card
   settings) over two parameters, on a colour scale centred on 0.
 - `card_value`: P(main event) with and without a card, per army size.
+- `show`: display a figure in Jupyter with alternative text for screen readers.
 Monte Carlo results carry 95% intervals as error bars. Nothing calls plt.show().
 """
 from __future__ import annotations
@@ -288,3 +289,25 @@ def card_value(procedure: str, card: str, size: str = "attacker", sizes=range(1,
     ax.legend()
     ax.grid(alpha=0.3)
     return ax
+
+
+def describe(fig) -> str:
+    """Alternative text for a figure: each plot's title and what its axes show, in words."""
+    parts = []
+    for ax in fig.axes:
+        title = ax.get_title().replace("\n", "; ")
+        x, y = ax.get_xlabel(), ax.get_ylabel()
+        if title or x or y:
+            parts.append((title or "a chart") + (f": {y or 'value'} against {x}" if x else ""))
+    return "Chart. " + ". ".join(parts) if parts else "Chart."
+
+
+def show(obj=None, alt: str | None = None):
+    """Display a figure (or an Axes' figure; default the current one) in Jupyter with `alt`
+    text for screen readers (default: `describe`), then close it so it is shown once."""
+    import matplotlib.pyplot as plt
+    from IPython.display import display
+
+    fig = plt.gcf() if obj is None else getattr(obj, "figure", obj)
+    display(fig, metadata={"image/png": {"alt": alt or describe(fig)}})
+    plt.close(fig)

@@ -107,3 +107,9 @@ def test_no_fifty_percent_contour_for_a_count():
     assert len(ax.collections) == 1  # the mesh only
     with pytest.raises(odds.OddsError, match="not a numeric column"):
         plot.heatmap(df.assign(method="exact"), "attacker", "defender", "method")
+
+
+def test_alternative_text_names_the_title_and_axes():
+    ax = plot.losses(odds.his.field_battle(5, 4))
+    text = plot.describe(ax.figure)
+    assert text.startswith("Chart. ") and ax.get_title() in text and ax.get_xlabel() in text
