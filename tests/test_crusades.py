@@ -140,7 +140,7 @@ def test_examples_invariants_every_battle(path):
     assert_pmfs_sum_to_one(r)
     assert abs(r["attacker_win"] + r["defender_win"] + r["undecided"] - 1) < 1e-12
     assert abs(r["ended_by_rout"] + r["ended_by_headquarters"] + r["ended_by_turn_limit"] - 1) < 1e-12
-    assert "illustrative" in " ".join(r.notes)
+    assert "illustrative" in " ".join(r.assumptions)
     for key in crusades.SETTINGS:
         assert key in r.settings
 

@@ -135,8 +135,9 @@ def test_sortie_morale_penalty(penalty, outcome):
 
 def test_results_say_they_rest_on_assumptions():
     r = crusades.run(crusades.EXAMPLES / "field.toml", battles=200, seed=1)
-    assert any(n.startswith("assumptions:") for n in r.notes)
-    assert "assumptions:" in r.summary() and any("assumptions:" in n for n in r.to_json()["notes"])
+    assert any("every rule setting is a reading" in a for a in r.assumptions)
+    assert "assumes: the unit statistics" in r.summary()
+    assert r.to_json()["assumptions"] == list(r.assumptions)
 
 
 def test_rules_document_lists_every_setting_with_its_default():

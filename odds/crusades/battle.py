@@ -235,17 +235,17 @@ battle.__signature__ = inspect.Signature(
     + [inspect.Parameter(k, inspect.Parameter.KEYWORD_ONLY, default=v[0]) for k, v in SETTINGS.items()])
 
 
-ASSUMPTIONS = ("assumptions: the unit statistics are the scenario's, and every rule setting "
-               "above is a reading where the rules are silent or contradict themselves "
-               "(docs/rules_crusades.md)")
+ASSUMPTIONS = ("the unit statistics are the scenario's, and every rule setting is a reading where "
+               "the rules are silent or contradict themselves (docs/rules_crusades.md)",)
 
 
 def _wrap(res: Result, sc: Scenario, notes=()):
-    """The Result with its notes: the Lanchester estimate, the assumptions it rests on."""
-    extra = tuple(notes) + (lanchester(sc), ASSUMPTIONS)
+    """The Result with its notes (the Lanchester estimate) and the assumptions it rests on."""
+    assumed = ASSUMPTIONS
     if sc.illustrative:
-        extra += ("the unit numbers of this scenario are illustrative",)
-    return res.with_changes(notes=tuple(res.notes) + extra)
+        assumed += ("the unit numbers of this scenario are illustrative",)
+    return res.with_changes(notes=tuple(res.notes) + tuple(notes) + (lanchester(sc),),
+                            assumptions=tuple(res.assumptions) + assumed)
 
 
 def brief(res: Result) -> str:
