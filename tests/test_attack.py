@@ -103,3 +103,13 @@ def test_bad_input_is_one_line(kw, capsys):
 def test_an_attack_too_large_to_solve_is_refused_in_one_line_not_a_hang():
     with pytest.raises(OddsError, match=r"assaults: .*more than 20000 .*allowed: fewer"):
         attack(200, 100, assaults=100)
+
+
+@pytest.mark.parametrize("kw, ways", [
+    (dict(defender_power="ottoman", defender_cavalry=1, defender_leader=1), 21),  # 2d6 >= 7
+    (dict(attacker_power="ottoman", attacker_cavalry=1, defender_leader=1), 10),  # 2d6 >= 9
+    (dict(defender_leader=1), 15),                                                # 2d6 >= 8
+])
+def test_avoid_battle_reads_the_cavalry_modifiers(kw, ways):
+    r = attack(attacker=5, defender=3, avoid_battle=True, assaults=1, **kw)
+    assert r["battle_avoided"] == pytest.approx(ways / 36, abs=1e-15)

@@ -69,6 +69,13 @@ class AttackChain:
                       d.units + 1, 2)
 
     @lru_cache(maxsize=None)
+    def avoid_modifier(self) -> int:
+        """The defender's avoid-battle modifier: its leader, +1 for an Ottoman stack with
+        cavalry, -1 for a non-Ottoman stack facing Ottoman cavalry (HIS §13.3)."""
+        att, dfn = self.s.attacker, self.s.defender
+        return (dfn.leader + (dfn.power == "ottoman" and dfn.cavalry > 0)
+                - (dfn.power != "ottoman" and att.power == "ottoman" and att.cavalry > 0))
+
     def chain(self, ai, ac, di, dc, defender_leader) -> Chain:
         """The siege from these forces at its first roll."""
         s = self.s
@@ -122,7 +129,7 @@ class AttackChain:
         joint[(path + 1, *cell)] += sj[1] + sj[2]
 
     def exact(self) -> np.ndarray:
-        p_avoid = avoid_probability(self.s.defender.leader) if self.avoid else 0.0
+        p_avoid = avoid_probability(self.avoid_modifier()) if self.avoid else 0.0
         return self.fill(p_avoid, field_joint(self.a, self.d) * (1 - p_avoid),
                          lambda start, w: siege_joint(self.chain(*start), self._decide(start)) * w)
 
@@ -149,7 +156,7 @@ class AttackChain:
         avoided = 0
         if self.avoid:
             avoided = int(run("odds.his.intercept_kernel", "intercept_lane", avoid_args(
-                intercept.TWO_DICE, self.s.defender.leader, AVOID_ON, 0, 0),
+                intercept.TWO_DICE, self.avoid_modifier(), AVOID_ON, 0, 0),
                 (2, 2, 2, len(intercept.TWO_DICE)), mc.trials)[1].sum())
         field = run("odds.his.field_kernel", "field_lane", field_args(self.a, self.d),
                     field_shape(self.a, self.d), mc.trials - avoided)
@@ -165,9 +172,9 @@ class AttackChain:
                               None)
 
 
-def avoid_probability(leader: int) -> float:
-    """P(2d6 + leader >= 9), exact."""
-    return float(intercept.exact_joint(leader, AVOID_ON, 0, 0)[1].sum())
+def avoid_probability(modifier: int) -> float:
+    """P(2d6 + modifier >= 9), exact."""
+    return float(intercept.exact_joint(modifier, AVOID_ON, 0, 0)[1].sum())
 
 
 def summarise(joint):
