@@ -239,3 +239,28 @@ def test_probabilities_never_exceed_one():
     assert all(0 <= p <= 1 for p in r.probabilities.values())
     assert all(((pmf >= 0) & (pmf <= 1)).all() for pmf in r.pmfs.values())
     assert r.p == 1.0
+
+
+def _binomial(n):
+    from math import comb
+
+    return [comb(n, k) * (1 / 3) ** k * (2 / 3) ** (n - k) for k in range(n + 1)]
+
+
+def test_how_often_an_after_roll_card_is_played_by_hand():
+    """If-needed: played exactly when its side would not win as the dice stand."""
+    two, three = _binomial(2), _binomial(3)
+    # naval, 1 galley each (2 dice each): the defender (ties win) needs Galleasses when a > d
+    needs = sum(two[a] * two[d] for a in range(3) for d in range(3) if a > d)
+    r = naval_battle(attacker_galleys=1, defender_galleys=1, defender_power="ottoman",
+                     defender_cards=["galleasses"], location="mediterranean")
+    assert needs == pytest.approx(24 / 81) and r["defender_plays_galleasses"] == pytest.approx(needs)
+    # field, 2 v 2: the Ottoman defender (3 dice) needs Janissaries when the attacker (2) is ahead
+    needs = sum(two[a] * three[d] for a in range(3) for d in range(4) if a > d)
+    f = field_battle(2, 2, defender_power="ottoman", defender_cards=["janissaries"])
+    assert f["defender_plays_janissaries"] == pytest.approx(needs, abs=1e-15)
+    # assault, 2 v 1: Siege Artillery when the assault would fail; the attacker rolls 1 die
+    # (halved), the defender 2: success needs the hit and one of the 2 attackers left (at most
+    # one defender hit): 1/3 * 8/9
+    s = assault(2, 1, attacker_cards=["siege-artillery"])
+    assert s["attacker_plays_siege_artillery"] == pytest.approx(1 - (1 / 3) * (8 / 9), abs=1e-15)

@@ -238,7 +238,10 @@ class Battle:
 
     @property
     def shape(self):
-        return (4, self.a_ships + 1, self.d_ships + 1, self.a_corsairs + 1, self.d_corsairs + 1)
+        """[code, ships lost, ships lost, corsairs lost, corsairs lost]: code bits 0-1 as in
+        `summarise`, bit 2 + i: the i-th after-roll card (attacker's first) was played."""
+        return (4 << len(self.a_after) + len(self.d_after), self.a_ships + 1, self.d_ships + 1,
+                self.a_corsairs + 1, self.d_corsairs + 1)
 
     @property
     def table(self) -> np.ndarray:
@@ -323,11 +326,13 @@ def _merge(cols, p):
     return list(keys), np.bincount(inv.ravel(), weights=p)
 
 
-def _after(cols, p, card: AfterRoll, is_attacker: bool, fives: bool):
-    """Rows (ah, dh, adice, ddice, af, df) after one after-roll card under its policy, merged."""
+def _after(cols, p, card: AfterRoll, is_attacker: bool, fives: bool, bit: int):
+    """Rows (ah, dh, adice, ddice, af, df, played bits) after one after-roll card under its
+    policy, merged; `bit` marks the rows where it was played."""
     table = hits_fives(card.count, card.threshold, fives)
     needed = needs_help(is_attacker, cols[0], cols[1])
-    cols, p, _, _ = after_roll(cols, p, card, table, 0 if is_attacker else 1, needed)
+    cols, p, played, _ = after_roll(cols, p, card, table, 0 if is_attacker else 1, needed)
+    cols[6] = cols[6] + bit * played
     return _merge(cols, p)
 
 
@@ -341,40 +346,46 @@ def exact_joint(b: Battle) -> np.ndarray:
     ah, dh = np.repeat(ia, len(idd)), np.tile(idd, len(ia))
     af, df = np.repeat(ja, len(idd)), np.tile(jd, len(ia))
     p = np.outer(pa[ia, ja], pd[idd, jd]).ravel()
-    cols = [ah, dh, np.full(len(p), b.a_dice), np.full(len(p), b.d_dice), af, df]
-    for card in b.a_after:
-        cols, p = _after(cols, p, card, True, a_fives)
-    for card in b.d_after:
-        cols, p = _after(cols, p, card, False, d_fives)
-    ah, dh, adice, ddice, af, df = cols
-    index = outcome_index(b.table, ah, dh, af, df, adice, ddice, b.a_race, b.d_race, *b.caps)
+    cols = [ah, dh, np.full(len(p), b.a_dice), np.full(len(p), b.d_dice), af, df,
+            np.zeros(len(p), int)]
+    for i, (card, is_attacker) in enumerate([(c, True) for c in b.a_after] +
+                                            [(c, False) for c in b.d_after]):
+        cols, p = _after(cols, p, card, is_attacker, a_fives if is_attacker else d_fives, 1 << i)
+    ah, dh, adice, ddice, af, df, bits = cols
+    rest = int(np.prod(b.shape[1:]))
+    index = outcome_index(b.table, ah, dh, af, df, adice, ddice, b.a_race, b.d_race, *b.caps) \
+        + 4 * bits * rest
     return np.bincount(index, weights=p, minlength=int(np.prod(b.shape))).reshape(b.shape)
 
 
 # --- summary ---------------------------------------------------------------------------------
 
-def summarise(joint, port: bool):
+def summarise(joint, port: bool, cards=()):
     """Probabilities and loss pmfs from the joint (linear: works on counts too).
 
     A side is destroyed when it has no ship and no corsair left (its naval leaders go to the
     turn track). It retreats when it has survivors and either lost or attacked a port.
+    `cards`: (role, name) of the after-roll cards in play order, for how often each is played.
     """
     sa, sd, ca, cd = (n - 1 for n in joint.shape[1:])
     a_dead = joint[:, sa, :, ca, :].sum()
     d_dead = joint[:, :, sd, :, cd].sum()
     by_code = joint.sum(axis=(1, 2, 3, 4))
-    a_win = by_code[1] + by_code[3]
-    d_win = by_code[0] + by_code[2]
+    code = np.arange(len(by_code))
+    a_win = (by_code * (code & 1)).sum()
+    d_win = (by_code * (1 - (code & 1))).sum()
     a_dead_loses = joint[0::2, sa, :, ca, :].sum()
     d_dead_loses = joint[1::2, :, sd, :, cd].sum()
     probabilities = {
         "attacker_win": a_win,
         "attacker_destroyed": a_dead,
         "defender_destroyed": d_dead,
-        "both_destroyed_rule": by_code[2] + by_code[3],
+        "both_destroyed_rule": (by_code * (code >> 1 & 1)).sum(),
         "attacker_retreats": (a_win + d_win - a_dead) if port else d_win - a_dead_loses,
         "defender_retreats": 0 * a_win if port else a_win - d_dead_loses,
     }
+    for i, (role, card) in enumerate(cards, 2):
+        probabilities[f"{role}_plays_{card.replace('-', '_')}"] = (by_code * (code >> i & 1)).sum()
     pmfs = {"attacker_losses": joint.sum(axis=(0, 2, 3, 4)),
             "defender_losses": joint.sum(axis=(0, 1, 3, 4)),
             "attacker_corsair_losses": joint.sum(axis=(0, 1, 2, 4)),
@@ -454,7 +465,9 @@ def naval_battle(*, attacker_galleys=0, attacker_galleons=0, attacker_race_built
                 "defender_leader": str(Leader(dfn.leader, dfn.leader_name)),
                 "attacker_cards": list(att.cards), "defender_cards": list(dfn.cards),
                 "attacker_dice": b.a_dice, "defender_dice": b.d_dice, **rules.numbers()}
-    proc = Procedure(f"{rules.name}.naval", b.shape, lambda j: summarise(j, port), "attacker_win",
+    cards = [("attacker", c.card) for c in b.a_after] + [("defender", c.card) for c in b.d_after]
+    proc = Procedure(f"{rules.name}.naval", b.shape, lambda j: summarise(j, port, cards),
+                     "attacker_win",
                      lambda: exact_joint(b), ("odds.his.naval_kernel", "naval_lane"),
                      lambda: _kernel_args(b), settings, NavalResult, _assumptions(rules, att, dfn),
                      explain=explain(b, rules, att, dfn, port))

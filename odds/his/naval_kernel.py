@@ -69,6 +69,7 @@ def naval_lane(modes, pools, settle, seed, first_chunk, chunk_trials, out, lane)
     width, fives = len(modes[0]), len(modes[1])
     hit_t, hit_b, five_t, five_b, ndice = pools.hit_t, pools.hit_b, pools.five_t, pools.five_b, pools.ndice
     hist = np.zeros(out[lane].size, dtype=np.int64)
+    rest = hist.size // out.shape[1]  # cells per code: code bit 2 + i, after-roll pool i played
     a_row, a_base, d_row, d_base = hit_t[0], hit_b[0], hit_t[1], hit_b[1]
     for c in range(lane, len(chunk_trials), out.shape[0]):
         st = seed_stream(seed, first_chunk + c)
@@ -83,12 +84,14 @@ def naval_lane(modes, pools, settle, seed, first_chunk, chunk_trials, out, lane)
                 df, st = draw(st, five_t[1, dh], five_b[1, dh], width)
             adice = ndice[0]
             ddice = ndice[1]
+            bits = 0
             for p in range(2, len(ndice)):  # after-roll pools, in play order
                 att = pools.owner[p] == 0
                 h, played, st = after_roll(st, pools.policy[p], _needs(att, ah, dh), True,
                                            hit_t[p], hit_b[p], width)
                 if not played:
                     continue
+                bits += 1 << (p - 2)
                 if att:
                     ah += h
                     adice += ndice[p]
@@ -102,5 +105,5 @@ def naval_lane(modes, pools, settle, seed, first_chunk, chunk_trials, out, lane)
                         f, st = draw(st, five_t[p, h], five_b[p, h], width)
                         df += f
             hist[_outcome(settle.table, ah, dh, af, df, adice, ddice, settle.ra, settle.rd, settle.cap_a,
-                          settle.cap_d)] += 1
+                          settle.cap_d) + 4 * bits * rest] += 1
     out[lane] = hist.reshape(out[lane].shape)
