@@ -224,7 +224,7 @@ def test_cli_scripted_and_errors(capsys):
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "attacker.army.archers" in err[0]
     assert main(["crusades", "run", "missing.toml"]) == 2
-    assert "missing.toml: no such scenario file" in capsys.readouterr().err
+    assert "scenario: missing.toml: no such file" in capsys.readouterr().err
     assert main(["crusades", "run", path, "--dice", "a,b"]) == 2
     assert main(["crusades", "run", path, "--set", "nokey"]) == 2
     assert "KEY=VALUE" in capsys.readouterr().err

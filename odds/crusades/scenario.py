@@ -7,8 +7,6 @@ KEY=VALUE`` overrides any key before validation (``rules.`` may be left out for 
 from __future__ import annotations
 
 import os
-import re
-import stat
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,6 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import OddsError
+from ..files import parse_toml, read_text
 from . import state as S
 
 # name: (default, allowed: tuple of choices | (low, high) for ints | bool, what it means)
@@ -57,8 +56,6 @@ UNIT_FLAGS = ("mounted", "climbs_walls", "first_attack_bonus", "ranged", "spares
 MAX_UPKEEP_LOST = 5000
 MAX_UNIT_TYPES = 32
 MAX_SCENARIO_BYTES = 1 << 18
-MAX_NESTING = 64
-_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"|\'[^\']*\'')  # TOML strings on one line
 
 
 @dataclass(frozen=True)
@@ -103,47 +100,12 @@ def load(source, overrides=(), name=None) -> Scenario:
         raw, name = _copy(source), name or "<scenario>"
     elif isinstance(source, (str, os.PathLike)):
         name = str(source)
-        raw = _parse(_read(source, name), name)
+        raw = parse_toml(read_text(source, "scenario", MAX_SCENARIO_BYTES), name)
     else:
         raise OddsError(f"scenario: {source!r} is not a TOML file path or a table")
     for item in _override_items(overrides, name):
         _apply(raw, *item)
     return _validate(raw, name)
-
-
-def _read(path, name) -> str:
-    """The file's text: a regular file of at most MAX_SCENARIO_BYTES bytes of UTF-8."""
-    try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            raise OddsError(f"{name}: not a regular file (a scenario is a TOML file)")
-        with open(path, "rb") as f:
-            data = f.read(MAX_SCENARIO_BYTES + 1)
-    except FileNotFoundError:
-        raise OddsError(f"{name}: no such scenario file") from None
-    except OSError as e:
-        raise OddsError(f"{name}: cannot read the scenario ({e.strerror or e})") from None
-    if len(data) > MAX_SCENARIO_BYTES:
-        raise OddsError(f"{name}: larger than {MAX_SCENARIO_BYTES:,} bytes (allowed: a scenario "
-                        f"of at most {MAX_SCENARIO_BYTES:,} bytes)")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise OddsError(f"{name}: not UTF-8 text (byte {e.start})") from None
-
-
-def _parse(text, name) -> dict:
-    """tomllib, with nesting bounded first (deep dotted keys parse in quadratic time)."""
-    for number, line in enumerate(text.splitlines(), 1):
-        bare = _STRINGS.sub("", line)
-        if bare.count(".") + bare.count("{") + bare.count("[") > MAX_NESTING:
-            raise OddsError(f"{name}: line {number}: nested too deep (allowed: at most "
-                            f"{MAX_NESTING} dots and brackets outside strings on a line)")
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise OddsError(f"{name}: not valid TOML ({e})") from None
-    except RecursionError:
-        raise OddsError(f"{name}: not valid TOML (arrays or tables nested too deep)") from None
 
 
 def settings_text() -> str:
