@@ -202,6 +202,15 @@ def select(df, pairs):
     return df
 
 
+def _as_in(df, column, text):
+    """The value of `column` that `text` names, in any of --where's spellings (else the text)."""
+    if column in df.columns:
+        for v in df[column]:
+            if normal(v) == normal(text):
+                return v
+    return text.strip()
+
+
 def _show(value) -> str:
     if isinstance(value, tuple):
         return "[" + ", ".join(value) + "]"
@@ -222,9 +231,10 @@ def run_plot(args):
     where = ", ".join(args.where)
     if args.diff:
         column, _, pair = args.diff.partition("=")
-        a, _, b = pair.partition(",")
-        if not (column and a and b):
+        values = _split(pair)
+        if not column or len(values) != 2:
             raise OddsError(f"--diff: {args.diff!r} must be COLUMN=A,B (e.g. variant=vq,galleys-roll-1)")
+        a, b = (_as_in(df, column.strip(), v) for v in values)
         if not args.y:
             raise OddsError("--diff: needs --y (a difference map is over two parameters)")
         ax = plot.difference(df, args.x, args.y, column, a, b, args.value, where=where)

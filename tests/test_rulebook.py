@@ -221,14 +221,14 @@ def test_restless_mercenaries_can_break_the_siege_before_the_assault():
     assert gone["withdraw"] == 1 and gone["attacker_eliminated"] == 0
     # still outnumbering after they leave: the assault is rolled as usual
     rolled = assault(5, 2, attacker_mercenaries=2, defender_cards=["mercenaries-grow-restless"])
-    assert rolled == rolled and 0 < rolled["success"] < 1 and not rolled.notes
+    assert 0 < rolled["success"] < 1 and not rolled.notes
 
 
 def test_at_most_four_units_withdraw_inside():
     """9 attack 6 in a fortified space; by default the survivors withdraw, at most 4."""
     r = field_battle(9, 6, fortified=True)
     assert r["siege_begins"] == field_battle(9, 6, withdraw_inside=4)["siege_begins"]
-    assert r["siege_begins"] > field_battle(9, 6, withdraw_inside=4).p * 0
+    assert field_battle(9, 6, withdraw_inside=2)["siege_begins"] > r["siege_begins"] > 0
     with pytest.raises(OddsError, match="withdraw_inside: 5 is out of range \\(allowed: 0 to 4\\)"):
         field_battle(9, 6, withdraw_inside=5)
 

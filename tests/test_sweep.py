@@ -330,3 +330,13 @@ def test_sigint_stops_a_sweep_and_keeps_the_finished_cells(tmp_path):
     assert proc.returncode == 130, err[-500:]
     written = pd.read_csv(out)
     assert 1 <= len(written) < 60 and "cells missing" in err
+
+
+def test_diff_accepts_list_values_in_where_spellings(tmp_path, capsys):
+    df = sweep("his.field", {"attacker": [3, 5], "defender": [2, 3],
+                             "attacker_cards": [[], ["field-artillery"]]})
+    path = tmp_path / "r.parquet"
+    df.to_parquet(path)
+    assert main(["plot", str(path), "--x", "attacker", "--y", "defender", "--diff",
+                 'attacker_cards=["field-artillery"],[]', "--out", str(tmp_path / "d.png")]) == 0
+    assert "minus" in capsys.readouterr().out

@@ -94,7 +94,7 @@ def test_procedures_describe_every_registered_procedure(get):
         names = [q["name"] for q in p["parameters"]]
         assert names == [q.name for q in specs()[p["name"]].params]
         assert all({"kind", "required", "help"} <= set(q) for q in p["parameters"])
-    assert body["cards"]["janissaries"]["policies"] == ["always", "if-needed"]
+    assert body["cards"]["janissaries"]["policies"] == ["if-needed", "always"]  # default first
 
 
 BAD = [

@@ -147,6 +147,7 @@ HEADLINES = {"attacker_win": "Attacker wins", "success": "Succeeds", "captured":
 # events that partition a procedure's outcome (the first set whose names a result has)
 PARTITIONS = (("success", "siege_continues", "withdraw", "cancelled"),
               ("captured", "siege_broken", "still_besieged"),
+              ("battle_avoided", "battle_lost", "battle_won"),
               ("attacker_win", "defender_win", "undecided"))
 
 # what an event means, where its name does not say it

@@ -58,10 +58,11 @@ class Answers:
 @cache
 def catalogue() -> dict:
     """Every procedure's form, and the policies of each card."""
-    from ..his.cards import CARDS, POLICIES
+    from ..his.cards import CARDS, DEFAULT_POLICY, POLICIES
 
     return {"procedures": [api.describe(s) for s in registry.specs().values()],
-            "cards": {name: {"policies": list(POLICIES) if card.timing == "after" else []}
+            "cards": {name: {"policies": sorted(POLICIES, key=lambda x: x != DEFAULT_POLICY)
+                              if card.timing == "after" else []}
                       for name, card in sorted(CARDS.items())}}
 
 
