@@ -8,8 +8,11 @@ Ctrl-C, or a caller's stop test (`stop_when`, e.g. a web server's time budget), 
 partial result.
 
 A kernel is one lane: ``kernel(*args, seed, first_chunk, chunk_trials, out, lane)``, compiled
-with ``nogil=True``, runs chunks lane, lane + lanes, ... of the batch and writes its counts to
-``out[lane]``. The runner runs the lanes on a pool of threads, one per core.
+with ``nogil=True``, runs chunks lane, lane + lanes, ... of the batch and adds its counts to
+``out[lane]``, which the runner zeroes before each batch (a kernel counting into a local array
+and copying it at the end costs seconds more to compile: numba's shape check of an
+array-to-array copy formats its error message in compiled code). The runner runs the lanes on
+a pool of threads, one per core.
 """
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
 """Numba Monte Carlo kernel of the interception roll (fills the joint of intercept.py)."""
-import numpy as np
 from numba import njit
 
 from ..core.dice import inverse_cdf_table
@@ -20,11 +19,10 @@ def kernel_args(two_dice, modifier, target, roller_policy, other_policy):
 def intercept_lane(table, base, width, modifier, target, roller_policy, other_policy,
                    seed, first_chunk, chunk_trials, out, lane):
     """One lane: one count per roll in out[lane, success, roller played, other played, 2d6]."""
-    hist = np.zeros(out.shape[1:], dtype=np.int64)
+    hist = out[lane]  # zeroed by the runner (no array copy: core.montecarlo)
     for c in range(lane, len(chunk_trials), out.shape[0]):
         st = seed_stream(seed, first_chunk + c)
         for _ in range(chunk_trials[c]):
             total, st = draw(st, table, base, width)
             ok, mine, theirs = _settle(total, modifier, target, roller_policy, other_policy)
             hist[ok, mine, theirs, total] += 1
-    out[lane] = hist

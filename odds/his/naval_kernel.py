@@ -68,7 +68,7 @@ def naval_lane(modes, pools, settle, seed, first_chunk, chunk_trials, out, lane)
     a corsairs, d corsairs] (modes: table width, whose 5s matter)."""
     width, fives = len(modes[0]), len(modes[1])
     hit_t, hit_b, five_t, five_b, ndice = pools.hit_t, pools.hit_b, pools.five_t, pools.five_b, pools.ndice
-    hist = np.zeros(out[lane].size, dtype=np.int64)
+    hist = out[lane].reshape(-1)  # zeroed by the runner (no array copy: core.montecarlo)
     rest = hist.size // out.shape[1]  # cells per code: code bit 2 + i, after-roll pool i played
     a_row, a_base, d_row, d_base = hit_t[0], hit_b[0], hit_t[1], hit_b[1]
     for c in range(lane, len(chunk_trials), out.shape[0]):
@@ -106,4 +106,3 @@ def naval_lane(modes, pools, settle, seed, first_chunk, chunk_trials, out, lane)
                         df += f
             hist[_outcome(settle.table, ah, dh, af, df, adice, ddice, settle.ra, settle.rd, settle.cap_a,
                           settle.cap_d) + 4 * bits * rest] += 1
-    out[lane] = hist.reshape(out[lane].shape)

@@ -75,7 +75,7 @@ def siege_lane(modes, s, t, seed, first_chunk, chunk_trials, out, lane):
     losses] (modes: table width, who surprises at the first and at later assaults, as
     core.rng.static tuples)."""
     width, first0, first1 = len(modes[0]), len(modes[1]), len(modes[2])
-    hist = np.zeros(out.shape[1:], dtype=np.int64)
+    hist = out[lane]  # zeroed by the runner (no array copy: core.montecarlo)
     for c in range(lane, len(chunk_trials), out.shape[0]):
         st = seed_stream(seed, first_chunk + c)
         for _ in range(chunk_trials[c]):
@@ -95,4 +95,3 @@ def siege_lane(modes, s, t, seed, first_chunk, chunk_trials, out, lane):
                     break
                 k += 1
             hist[end, min(k, s.assaults - 1), lost] += 1
-    out[lane] = hist

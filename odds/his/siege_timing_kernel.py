@@ -54,7 +54,7 @@ def held_lane(modes, s, t, h, seed, first_chunk, chunk_trials, out, lane):
     """One lane of the runner: one count per siege in out[lane, end, assault index, attacker
     losses, defender losses, card kept] (modes: as siege_kernel.siege_lane's)."""
     width, first0, first1 = len(modes[0]), len(modes[1]), len(modes[2])
-    hist = np.zeros(out.shape[1:], dtype=np.int64)
+    hist = out[lane]  # zeroed by the runner (no array copy: core.montecarlo)
     for c in range(lane, len(chunk_trials), out.shape[0]):
         st = seed_stream(seed, first_chunk + c)
         for _ in range(chunk_trials[c]):
@@ -84,4 +84,3 @@ def held_lane(modes, s, t, h, seed, first_chunk, chunk_trials, out, lane):
                     break
                 k += 1
             hist[end, min(k, s.assaults - 1), la, ld, card] += 1
-    out[lane] = hist
