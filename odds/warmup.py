@@ -1,7 +1,8 @@
 """`odds warmup`: compile every Monte Carlo kernel once, so the first real answer is fast.
 
-Each registered procedure with a kernel runs its first example by Monte Carlo with a few
-trials; numba caches the compiled kernels on disk (see core.kernel_cache), so later processes
+Each registered procedure with a kernel runs every example by Monte Carlo with a few trials
+(the examples cover each kernel and compiled mode: a field battle with fixed dice uses the
+shared core.pair_kernel, one with cards or a surprise its own); numba caches the compiled kernels on disk (see core.kernel_cache), so later processes
 load them instead of compiling. For users and CI images that want to pay the cost up front.
 """
 from __future__ import annotations
@@ -20,13 +21,16 @@ def warm(progress=True) -> list:
 
     specs = [s for s in registry.specs().values() if s.kernels]
     done = []
-    bar = tqdm(specs, unit="kernel", disable=not progress, file=sys.stderr)
-    for spec in bar:
+    bar = tqdm(total=sum(len(s.examples) for s in specs), unit="example", disable=not progress,
+               file=sys.stderr)
+    for spec in specs:
         bar.set_description(f"compiling {spec.name}")
         start = time.perf_counter()
-        spec.call(**spec.examples[0].kwargs, method="mc", trials=WARM_TRIALS, seed=0,
-                  progress=False)
+        for example in spec.examples:
+            spec.call(**example.kwargs, method="mc", trials=WARM_TRIALS, seed=0, progress=False)
+            bar.update()
         done.append((spec.name, time.perf_counter() - start))
+    bar.close()
     return done
 
 

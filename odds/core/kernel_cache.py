@@ -144,11 +144,26 @@ def _without_caching():
         Dispatcher.enable_caching = enable
 
 
+def _skip_blas_probe() -> None:
+    """Import numba's array functions without their BLAS probe: it imports scipy.linalg (about
+    0.3 s of every process that loads a kernel, where scipy is installed) only to choose how
+    numba's np.convolve/np.correlate multiply, which no kernel uses. numba's linear algebra
+    still imports scipy when something compiles it."""
+    if "numba.np.arraymath" in sys.modules or "scipy.linalg" in sys.modules:
+        return
+    sys.modules["scipy.linalg.cython_blas"] = None  # the probe's import fails at once
+    try:
+        import numba.np.arraymath  # noqa: F401
+    finally:
+        del sys.modules["scipy.linalg.cython_blas"]
+
+
 def load(module: str, name: str):
     """The kernel `name` of `module`, its cache first made fresh (or skipped, with one warning
     line, where no cache folder is writable)."""
     global _warned
     if module not in _loaded:
+        _skip_blas_probe()
         files = sources(module)
         if all(folder(path) for path in files):
             refresh(module, files)

@@ -28,6 +28,7 @@ from ..errors import OddsError, check_int
 from ..config import BATCH_CHUNKS, CHUNK, DEFAULT_TRIALS, MAX_TRIALS, PROGRESS_AFTER_SECONDS
 
 Z95 = 1.959963984540054
+PAIR_LANE = ("odds.core.pair_kernel", "pair_lane")  # two fixed rolls and an outcome table
 _STOP: ContextVar = ContextVar("odds_stop", default=None)
 
 

@@ -24,6 +24,7 @@ import numpy as np
 
 from ..core.dice import pool_pmf
 from ..core.engine import McOptions, Procedure, solve
+from ..core.montecarlo import PAIR_LANE
 from ..errors import OddsError, check_bool, check_choice, check_int, check_probability
 from ..registry import Example, Param, Spec, register as register_procedure
 from .assault_rules import dice, fails, resolve
@@ -31,7 +32,7 @@ from .cards import AfterRoll, Card, help_for, register
 from .field import forces as field_forces, setup
 from .forces import assumptions, land_params, settings as force_settings
 from .leaders import leader
-from .sequence import main_roll, play_after, surprise
+from .sequence import fixed_dice, main_roll, play_after, surprise
 
 CASUALTIES = ("cavalry-first", "infantry-first")
 SEED_CARDS = ("mercenaries-bribed", "surprise-attack")  # the seed's extra assault cards
@@ -191,6 +192,12 @@ def check_settings(casualties, allow_bribed_surprise):
     return casualties == "cavalry-first", SEED_CARDS if allow_bribed_surprise else None
 
 
+def kernel(a, d) -> tuple:
+    """(module, name) of the Monte Carlo kernel of this assault; assault_kernel.kernel_args are
+    its arguments."""
+    return PAIR_LANE if fixed_dice(a, d) else ("odds.his.assault_kernel", "assault_lane")
+
+
 def _kernel_args(a, d, cavalry_first):
     from .assault_kernel import kernel_args
 
@@ -232,7 +239,7 @@ def assault(attacker, defender, *, attacker_mercenaries=0, attacker_cavalry=0,
     summary = lambda j: summarise(j, cancel, present, dfn.has_leader)
     proc = Procedure("his.assault", joint_shape(a, d), summary, "success",
                      lambda: exact_joint(a, d, cavalry_first),
-                     ("odds.his.assault_kernel", "assault_lane"),
+                     kernel(a, d),
                      lambda: _kernel_args(a, d, cavalry_first), settings,
                      assumptions=assumptions(att, dfn), notes=notes,
                      explain=explain(a, d, cavalry_first))
@@ -255,7 +262,7 @@ SPEC = register_procedure(Spec(
         Param("cancel_probability", "float", "chance that Foul Weather cancels the assault",
               low=0.0, high=1.0, metavar="Q"),),
     "one assault of a besieged fortified space", ("his", "assault"), "success",
-    kernels=("odds.his.assault_kernel",), start={"attacker": 6, "defender": 2},
+    kernels=("odds.core.pair_kernel", "odds.his.assault_kernel"), start={"attacker": 6, "defender": 2},
     examples=(
         Example("artillery if needed, foul weather", dict(
             attacker=7, attacker_cavalry=2, attacker_leader=1, defender=3, defender_leader=1,

@@ -7,14 +7,16 @@ policy is read at run time. The siege kernel plays each of its assaults with `as
 """
 from collections import namedtuple
 
+import numpy as np
 from numba import njit
 
 from ..core.dice import binomial_pmf, inverse_cdf_table, pool_pmf
 from ..core.jit import rule
+from ..core.pair_kernel import pair_args
 from ..core.rng import draw, seed_stream, static
 from .assault_rules import dice, fails, resolve
 from .cards import NO_CARD, POLICY_CODES
-from .sequence import surprise
+from .sequence import fixed_dice, surprise
 from .sequence_kernel import after_roll, sequence, surprised_out_nb
 
 _dice = rule(dice)
@@ -51,11 +53,17 @@ def fighters(a, d):
 
 
 def kernel_args(a, d, cavalry_first):
-    """(mode literals, Siege Artillery policy code, attacker Fighter, defender Fighter,
+    """Arguments of assault.kernel(a, d): core.pair_kernel's for an assault with fixed dice,
+    else (mode literals, Siege Artillery policy code, attacker Fighter, defender Fighter,
     AssaultDice) for assault_lane."""
     fa, fd = fighters(a, d)
-    top = max(dice(*f, 0, cavalry_first, False)[0] for f in (fa, fd))
-    width, tables = dice_tables(top, cavalry_first)
+    n = [dice(*f, 0, cavalry_first, False)[0] for f in (fa, fd)]
+    width, tables = dice_tables(max(n), cavalry_first)
+    if fixed_dice(a, d):
+        ah, dh = np.meshgrid(np.arange(n[0] + 1), np.arange(n[1] + 1), indexing="ij")
+        hit, al, dl = resolve(ah, dh, a.units, d.units)
+        cells = np.ravel_multi_index((hit, al, dl), (2, a.units + 1, d.units + 1))
+        return pair_args(tables.t56[n], tables.b56[n], cells)
     return (static(width), static(surprise(a, d))), artillery_policy(a), fa, fd, tables
 
 

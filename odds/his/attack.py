@@ -34,7 +34,8 @@ from . import intercept
 from .assault import CASUALTIES, check_settings
 from .assault_rules import infantry_left
 from .cards import help_for
-from .field import exact_joint as field_joint, forces, joint_shape as field_shape, setup
+from .field import (exact_joint as field_joint, forces, joint_shape as field_shape,
+                    kernel as field_kernel, setup)
 from .forces import Force, assumptions, land_params, settings as force_settings
 from .siege import plan
 from .siege_timing import Chain, decider, exact_joint as siege_joint, held, optimal_table
@@ -158,7 +159,7 @@ class AttackChain:
             avoided = int(run("odds.his.intercept_kernel", "intercept_lane", avoid_args(
                 intercept.TWO_DICE, self.avoid_modifier(), AVOID_ON, 0, 0),
                 (2, 2, 2, len(intercept.TWO_DICE)), mc.trials)[1].sum())
-        field = run("odds.his.field_kernel", "field_lane", field_args(self.a, self.d),
+        field = run(*field_kernel(self.a, self.d), field_args(self.a, self.d),
                     field_shape(self.a, self.d), mc.trials - avoided)
 
         def siege_of(start, n):
@@ -276,8 +277,8 @@ SPEC = register(Spec(
               "no retreat"),
         Param("casualties", "choice", "which units each side loses first", choices=CASUALTIES)),
     "the whole attack: avoid battle, field battle, withdrawal, siege", ("his", "attack"),
-    "captured", kernels=("odds.his.field_kernel", "odds.his.intercept_kernel",
-                         "odds.his.siege_timing_kernel"),
+    "captured", kernels=("odds.core.pair_kernel", "odds.his.field_kernel",
+                         "odds.his.intercept_kernel", "odds.his.siege_timing_kernel"),
     start={"attacker": 8, "defender": 4, "assaults": 3},
     examples=(
         Example("march on a fortress", dict(

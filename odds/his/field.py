@@ -15,13 +15,14 @@ import numpy as np
 
 from ..core.dice import binomial_pmf, pool_pmf
 from ..core.engine import McOptions, Procedure, solve
+from ..core.montecarlo import PAIR_LANE
 from ..config import MAX_WITHDRAW
 from ..errors import check_bool, check_int
 from ..registry import Example, Param, Spec, register
 from .cards import ROLES, Side, help_for, play
 from .field_rules import cell_index, dice, needs_help
 from .forces import Force, assumptions, land_params, settings as force_settings
-from .sequence import grid, main_roll, play_after, surprise
+from .sequence import fixed_dice, grid, main_roll, play_after, surprise
 
 
 def setup(attacker: Force, defender: Force, procedure: str = "field", allowed=None):
@@ -101,6 +102,12 @@ def summarise(joint, withdraw_inside=None, fortified=False, cards=(None, None)):
     return probabilities, {"attacker_losses": a_losses, "defender_losses": d_losses}
 
 
+def kernel(a, d) -> tuple:
+    """(module, name) of the Monte Carlo kernel of this battle; field_kernel.kernel_args(a, d)
+    are its arguments."""
+    return PAIR_LANE if fixed_dice(a, d) else ("odds.his.field_kernel", "field_lane")
+
+
 def _kernel_args(a, d):
     from .field_kernel import kernel_args
 
@@ -154,7 +161,7 @@ def field_battle(attacker, defender, *, attacker_mercenaries=0, attacker_cavalry
     proc = Procedure(
         "his.field", joint_shape(a, d),
         lambda j: summarise(j, withdraw_inside, bool(fortified), cards), "attacker_win",
-        lambda: exact_joint(a, d), ("odds.his.field_kernel", "field_lane"),
+        lambda: exact_joint(a, d), kernel(a, d),
         lambda: _kernel_args(a, d), settings, assumptions=assumptions(att, dfn),
         notes=tuple(a.notes + d.notes),
         explain=tuple(s.story(f"{roll_pmf(s)[1]} dice: {s.units} units") for s in (a, d)))
@@ -168,7 +175,7 @@ SPEC = register(Spec(
         Param("withdraw_inside", "int", "defending survivors that withdraw inside (default: all "
               f"of them, at most {MAX_WITHDRAW}); implies --fortified", low=0, high=MAX_WITHDRAW,
               metavar="K")),
-    "field battle", ("his", "field"), "attacker_win", kernels=("odds.his.field_kernel",),
+    "field battle", ("his", "field"), "attacker_win", kernels=("odds.core.pair_kernel", "odds.his.field_kernel"),
     table="odds.his.field_table:field_battle_table",
     start={"attacker": 5, "defender": 4},
     examples=(

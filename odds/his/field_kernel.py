@@ -1,9 +1,10 @@
 """Numba Monte Carlo kernel of the field battle (fills the joint of field.py).
 
-The kernel's mode (table width, whether card dice exist, who surprises, plain or not) is
-compiled in (core.rng.static), so the hot loop of a plain battle carries no branch for the
-cards it does not have; after-roll cards are read at run time (one compiled kernel serves
-every card and policy). Each side is one `FieldSide` record.
+A battle with fixed dice (nobody surprises, no after-roll card) is played by the small shared
+core.pair_kernel with the same draws; field_lane plays the others. Its mode (table width,
+whether card dice exist, who surprises) is compiled in (core.rng.static); after-roll cards are
+read at run time (one compiled kernel serves every card and policy). Each side is one
+`FieldSide` record.
 """
 from collections import namedtuple
 
@@ -12,10 +13,11 @@ from numba import njit
 
 from ..core.dice import binomial_pmf, inverse_cdf_table, pool_pmf
 from ..core.jit import rule
+from ..core.pair_kernel import pair_args
 from ..core.rng import draw, seed_stream, static
 from .cards import NO_CARD, POLICY_CODES
 from .field_rules import cell_index, dice, needs_help, resolve
-from .sequence import surprise
+from .sequence import fixed_dice, surprise
 from .sequence_kernel import after_roll, sequence, surprised_out_nb
 
 _dice = rule(dice)
@@ -31,7 +33,8 @@ FieldSide = namedtuple("FieldSide", [
 
 
 def kernel_args(a, d):
-    """(mode literals, attacker FieldSide, defender FieldSide, plain-roll cell table)."""
+    """Arguments of field.kernel(a, d): core.pair_kernel's for a battle with fixed dice, else
+    (mode literals, attacker FieldSide, defender FieldSide) for field_lane."""
     tables = [_tables(s) for s in (a, d)]
     width = max(t.shape[1] for side in tables for t in side[::2])
     sides = []
@@ -40,13 +43,23 @@ def kernel_args(a, d):
         sides.append(FieldSide(s.units, s.dice - s.penalty, t56, b56, tx, bx,
                                sum(c for c, _ in s.extra), POLICY_CODES[card.policy] if card else NO_CARD,
                                card.count if card else 0, tj[0], bj[0]))
-    # plain battles (dice counts fixed) look each (attacker hits, defender hits) cell up
-    na, nd = (dice(s.units, s.dice - s.penalty, 0, False)[0] + sum(c for c, _ in s.extra) for s in (a, d))
+    extras = any(s.extra for s in (a, d))
+    if fixed_dice(a, d):
+        return _pair_args(a, d, *sides, extras)
+    return (static(width), static(extras), static(surprise(a, d))), *sides
+
+
+def _pair_args(a, d, fa, fd, extras):
+    """core.pair_kernel's arguments: each side's row for its dice (then the card dice groups'),
+    and each (attacker hits, defender hits) cell's index in the joint."""
+    na, nd = (dice(s.units, s.bonus, 0, False)[0] for s in (fa, fd))
+    rows, bases = [fa.t56[na], fd.t56[nd]], [fa.b56[na], fd.b56[nd]]
+    if extras:
+        rows, bases = rows + [fa.tx[1], fd.tx[1]], bases + [fa.bx[1], fd.bx[1]]
+    na, nd = na + fa.n_extra, nd + fd.n_extra
     cells = cell_index(*np.meshgrid(np.arange(na + 1), np.arange(nd + 1), indexing="ij"),
                        na, nd, a.units, d.units)
-    plain = not (surprise(a, d) or a.after or d.after)
-    extras = any(s.extra for s in (a, d))
-    return (static(width), static(extras), static(surprise(a, d)), static(plain)), *sides, cells
+    return pair_args(rows, bases, cells)
 
 
 def _tables(s, width=8):
@@ -74,28 +87,15 @@ _main_roll = sequence(_roll)
 
 
 @njit(cache=True, nogil=True)
-def field_lane(modes, a, d, cells, seed, first_chunk, chunk_trials, out, lane):
+def field_lane(modes, a, d, seed, first_chunk, chunk_trials, out, lane):
     """One lane of the runner: adds one count per battle to out[lane, code, attacker losses,
     defender losses] for chunks lane, lane + lanes, ... (modes: core.rng.static tuples; who
     surprises as sequence.surprise)."""
-    width, extras, first, plain = len(modes[0]), len(modes[1]), len(modes[2]), len(modes[3])
+    width, extras, first = len(modes[0]), len(modes[1]), len(modes[2])
     hist = out[lane]  # zeroed by the runner (no array copy: core.montecarlo)
-    flat = hist.reshape(-1)
-    na, nd = _dice(a.units, a.bonus, 0, False)[0], _dice(d.units, d.bonus, 0, False)[0]
-    arow, abase, drow, dbase = a.t56[na], a.b56[na], d.t56[nd], d.b56[nd]
     for c in range(lane, len(chunk_trials), out.shape[0]):
         st = seed_stream(seed, first_chunk + c)
         for _ in range(chunk_trials[c]):
-            if plain:  # no surprise, no after-roll card: fixed dice, the cell table
-                ah, st = draw(st, arow, abase, width)
-                dh, st = draw(st, drow, dbase, width)
-                if extras:
-                    more, st = draw(st, a.tx[1], a.bx[1], width)
-                    ah += more
-                    more, st = draw(st, d.tx[1], d.bx[1], width)
-                    dh += more
-                flat[cells[ah, dh]] += 1
-                continue
             ah, adice, dh, ddice, st = _main_roll(st, first, a, d, extras, width)
             a_out, d_out = surprised_out_nb(first, ah, dh, a.units, d.units)
             h, a_played, st = after_roll(st, a.policy, _needs(True, ah, dh), not a_out, a.tj,

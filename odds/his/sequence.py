@@ -29,6 +29,12 @@ def surprise(a, d) -> int:
     return 1 if a.surprise else 2 if d.surprise else 0
 
 
+def fixed_dice(a, d) -> bool:
+    """Whether both sides' dice are known before the roll (nobody surprises, no after-roll
+    card): core.pair_kernel then plays the battle."""
+    return not (surprise(a, d) or a.after or d.after)
+
+
 @lru_cache(maxsize=1024)
 def grid(n_a: int, n_d: int):
     """Every (attacker hits, defender hits) pair, attacker-major."""
