@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit
 
 from ..core.jit import rule
-from ..core.rng import next_u64, seed_stream
+from ..core.rng import next_u64, seed_stream, static
 from .rules import MULTIPLIER_CAP, attack_total
 
 GROUP = 4
@@ -48,7 +48,7 @@ def _groups(n):
 
 
 def kernel_args(r):
-    """(CampaignDice,) for campaign_lane from campaign.Rules."""
+    """(words mode, CampaignDice) for campaign_lane from campaign.Rules."""
     s = r.setup
     for n, die in ((s.attack_dice, s.attack_die), (s.defense_dice, s.defense_die)):
         assert n * max(max(f.symbols) for f in die) < 2**FIELD, "symbol totals overflow the packed field"
@@ -59,7 +59,9 @@ def kernel_args(r):
     rows = np.array(rows or [0] * PER_WORD, dtype=np.int64)
     radix = np.array([6 ** (g % (GROUP + 1)) for g in rows], dtype=np.uint64)
     outcomes = r.outcomes.astype(np.int32)
-    return (CampaignDice(len(rows) // PER_WORD, table, rows, radix, outcomes, r.defenders, r.cap),)
+    words = len(rows) // PER_WORD
+    return (static(words if words <= 2 else 0),
+            CampaignDice(words, table, rows, radix, outcomes, r.defenders, r.cap))
 
 
 @njit(cache=True, inline="always")
@@ -88,9 +90,11 @@ def _trial(st, words, table, rows, radix, outcomes, defenders, cap):
 
 
 @njit(cache=True, nogil=True)
-def campaign_lane(dice, seed, first_chunk, chunk_trials, out, lane):
+def campaign_lane(mode, dice, seed, first_chunk, chunk_trials, out, lane):
     """One lane of the runner: one count per campaign in out[lane, win, attacker losses,
-    defender losses]."""
+    defender losses]. `mode` (core.rng.static): 1 or 2 RNG words per campaign, 0 any number
+    (compiled once per mode, so a kernel holds one of the loops below)."""
+    unrolled = len(mode)
     words, table, rows, radix = dice.words, dice.table, dice.rows, dice.radix
     outcomes, defenders, cap = dice.outcomes, dice.defenders, dice.cap
     hist = out[lane].reshape(-1)  # zeroed by the runner (no array copy: core.montecarlo)
@@ -99,13 +103,13 @@ def campaign_lane(dice, seed, first_chunk, chunk_trials, out, lane):
         # a constant word count lets the dice loop unroll (3-4 times faster than a loop bound
         # read at run time): up to 2 words (24 dice) take these branches
         # (the schedule is copied into tuples so that it stays in registers; PER_WORD is 3)
-        if words == 1:
+        if unrolled == 1:
             rw = (rows[0], rows[1], rows[2])
             rx = (radix[0], radix[1], radix[2])
             for _ in range(chunk_trials[c]):
                 k, st = _trial(st, 1, table, rw, rx, outcomes, defenders, cap)
                 hist[k] += 1
-        elif words == 2:
+        elif unrolled == 2:
             rw = (rows[0], rows[1], rows[2], rows[3], rows[4], rows[5])
             rx = (radix[0], radix[1], radix[2], radix[3], radix[4], radix[5])
             for _ in range(chunk_trials[c]):
