@@ -4,10 +4,11 @@ A chunk's stream is derived from (seed, chunk index) with splitmix64, never from
 that runs it, so results do not depend on the thread count. The state is a tuple of four
 uint64 that the kernel threads through its loop (it stays in registers).
 
-Counts are sampled by inverse CDF from one 64-bit word: `count(u, row, base, width)` is
-`base` + the number of thresholds in `row` that `u` reaches. `width` is a compile-time
-constant (see `static`) so the comparisons unroll into branch-free vector code; tables are
-padded to a power of two (at least 8) with the largest word.
+Counts are sampled by inverse CDF from one 64-bit word (`draw`): `base` + the number of
+thresholds in `row` that the word reaches. `width` is a compile-time constant (see `static`)
+so the comparisons unroll into branch-free vector code; tables are padded to a power of two
+(at least 8) with the largest word. The functions a kernel calls per trial are inlined by numba
+and written flat: each nested inlined call costs compile time at every call site.
 """
 import numpy as np
 from numba import njit
@@ -32,9 +33,9 @@ def _splitmix(x):
     return z ^ (z >> np.uint64(31)), x
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def seed_stream(seed, chunk):
-    """The xoshiro256** state of chunk `chunk` under `seed`."""
+    """The xoshiro256** state of chunk `chunk` under `seed` (once per chunk: not inlined)."""
     x = np.uint64(seed) * _M2 + np.uint64(chunk) * _GOLDEN
     s0, x = _splitmix(x)
     s1, x = _splitmix(x)
@@ -44,36 +45,29 @@ def seed_stream(seed, chunk):
 
 
 @njit(cache=True, inline="always")
-def _rotl(x, k):
-    return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
-
-
-@njit(cache=True, inline="always")
 def next_u64(st):
-    """(next 64-bit word, next state) of xoshiro256**."""
+    """(next 64-bit word, next state) of xoshiro256** (rotations written out: every inlined
+    call costs numba compile time)."""
     s0, s1, s2, s3 = st
-    result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
+    x = s1 * np.uint64(5)
+    x = (x << np.uint64(7)) | (x >> np.uint64(57))
+    result = x * np.uint64(9)
     t = s1 << np.uint64(17)
     s2 ^= s0
     s3 ^= s1
     s1 ^= s2
     s0 ^= s3
     s2 ^= t
-    s3 = _rotl(s3, 45)
+    s3 = (s3 << np.uint64(45)) | (s3 >> np.uint64(19))
     return result, (s0, s1, s2, s3)
 
 
 @njit(cache=True, inline="always")
-def count(u, row, base, width):
-    """`base` + #{k < width : u >= row[k]}: an inverse-CDF sample from the word `u`."""
+def draw(st, row, base, width):
+    """(count sampled with a fresh word, next state): `base` + #{k < width : u >= row[k]}, an
+    inverse-CDF sample from the word `u`."""
+    u, st = next_u64(st)
     k = base
     for j in range(width):
         k += u >= row[j]
-    return k
-
-
-@njit(cache=True, inline="always")
-def draw(st, row, base, width):
-    """(count sampled with a fresh word, next state)."""
-    u, st = next_u64(st)
-    return count(u, row, base, width), st
+    return k, st
