@@ -23,13 +23,14 @@ def sequence(roll):
 
     @njit(inline="always")
     def main_roll(st, first, a, d, shared, width):
+        # one call site per roll (each inlined call costs compile time): the side that rolls
+        # first, then the other, surprised and short of the first roll's hits if `first`
+        one, two = (d, a) if first == 2 else (a, d)
+        h1, n1, st = roll(st, one, 0, False, shared, width)
+        h2, n2, st = roll(st, two, h1 * (first != 0), first != 0, shared, width)
         if first == 2:
-            dh, dn, st = roll(st, d, 0, False, shared, width)
-            ah, an, st = roll(st, a, dh, True, shared, width)
-        else:
-            ah, an, st = roll(st, a, 0, False, shared, width)
-            dh, dn, st = roll(st, d, ah * (first == 1), first == 1, shared, width)
-        return ah, an, dh, dn, st
+            return h2, n2, h1, n1, st
+        return h1, n1, h2, n2, st
 
     return main_roll
 
