@@ -84,10 +84,8 @@ def siege_lane(modes, s, t, seed, first_chunk, chunk_trials, out, lane):
             k = 0
             while k < s.assaults:
                 ph, ai, di, a, d = at_assault(s, k, ai, ac, di, dc)
-                if k == 0:
-                    ah, dh, _, st = assault_roll(st, first0, s.policy * art, a, d, t, width)
-                else:
-                    ah, dh, _, st = assault_roll(st, first1, s.policy * art, a, d, t, width)
+                first = first0 if k == 0 else first1  # one call site: inlining costs compile time
+                ah, dh, _, st = assault_roll(st, first, s.policy * art, a, d, t, width)
                 art = art * s.art_every  # a fresh copy every assault
                 end, al, _, ai, ac, di, dc = settle(ah, dh, ai, ac, di, dc, t.cavalry_first)
                 lost += al
