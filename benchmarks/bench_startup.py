@@ -13,11 +13,24 @@ from pathlib import Path
 from common import Row
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "odds" / "crusades" / "examples"
+MC = ["--method", "mc", "--json"]
 COMMANDS = [
-    ("first Monte Carlo field battle", ["his", "field", "--attacker", "5", "--defender", "4",
-                                         "--method", "mc", "--json"], "<= 2 s"),
-    ("first Oath Monte Carlo", ["oath", "campaign", "--warbands", "6", "--defense-dice", "4",
-                                "--method", "mc", "--json"], "<= 2 s"),
+    ("first Monte Carlo field battle", ["his", "field", "--attacker", "5", "--defender", "4", *MC],
+     "<= 2 s"),
+    ("first Oath Monte Carlo", ["oath", "campaign", "--warbands", "6", "--defense-dice", "4", *MC],
+     "<= 2 s"),
+    ("first MC field battle, Janissaries", ["his", "field", "--attacker", "6", "--defender", "5",
+                                            "--attacker-power", "ottoman", "--attacker-card",
+                                            "janissaries", *MC], ""),
+    ("first MC assault, Siege Artillery", ["his", "assault", "--attacker", "6", "--defender", "2",
+                                           "--attacker-card", "siege-artillery", *MC], ""),
+    ("first MC siege, 3 assaults", ["his", "siege", "--attacker", "6", "--defender", "2",
+                                    "--assaults", "3", *MC], ""),
+    ("first MC naval battle (HIS)", ["his", "naval", "--attacker-squadrons", "3",
+                                     "--defender-squadrons", "2", *MC], ""),
+    ("first MC interception roll", ["his", "intercept", "--leader", "2", *MC], ""),
+    ("first MC attack (avoid, battle, siege)", ["his", "attack", "--attacker", "8", "--defender",
+                                                "4", "--assaults", "3", *MC], ""),
     ("first crusades run (2,000 battles)", ["crusades", "run", str(EXAMPLES / "field.toml"),
                                             "--battles", "2000", "--json"], "<= 8 s"),
     ("`odds demo`", ["demo"], "<= 15 s"),
