@@ -159,8 +159,9 @@ def _skip_blas_probe() -> None:
 
 
 def load(module: str, name: str):
-    """The kernel `name` of `module`, its cache first made fresh (or skipped, with one warning
-    line, where no cache folder is writable)."""
+    """`name` (a kernel or its argument builder) of the kernel module `module`, imported with
+    its cache first made fresh (or skipped, with one warning line, where no cache folder is
+    writable: a kernel module must never be imported otherwise)."""
     global _warned
     if module not in _loaded:
         _skip_blas_probe()

@@ -199,9 +199,9 @@ def kernel(a, d) -> tuple:
 
 
 def _kernel_args(a, d, cavalry_first):
-    from .assault_kernel import kernel_args
+    from ..core.kernel_cache import load  # the kernel module may not be kernel(a, d)'s
 
-    return kernel_args(a, d, cavalry_first)
+    return load("odds.his.assault_kernel", "kernel_args")(a, d, cavalry_first)
 
 
 def assault(attacker, defender, *, attacker_mercenaries=0, attacker_cavalry=0,

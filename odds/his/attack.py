@@ -141,9 +141,10 @@ class AttackChain:
         """Monte Carlo through the chain: each stage's kernel run as many times as trials
         reach it, with a seed per stage (so the answer does not depend on the threads)."""
         from ..core.kernel_cache import load
-        from .field_kernel import kernel_args as field_args
-        from .intercept_kernel import kernel_args as avoid_args
-        from .siege_timing_kernel import kernel_args as siege_args
+
+        field_args = load("odds.his.field_kernel", "kernel_args")
+        avoid_args = load("odds.his.intercept_kernel", "kernel_args")
+        siege_args = load("odds.his.siege_timing_kernel", "kernel_args")
 
         runs = []
 

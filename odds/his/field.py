@@ -109,9 +109,9 @@ def kernel(a, d) -> tuple:
 
 
 def _kernel_args(a, d):
-    from .field_kernel import kernel_args
+    from ..core.kernel_cache import load  # the kernel module may not be kernel(a, d)'s
 
-    return kernel_args(a, d)
+    return load("odds.his.field_kernel", "kernel_args")(a, d)
 
 
 def forces(attacker, defender, attacker_mercenaries=0, attacker_cavalry=0, attacker_leader=0,
