@@ -4,9 +4,11 @@ card: the first question most users ask).
 
 Each trial draws the attacker's hits from row 0 and the defender's from row 1; with four rows it
 then adds draws from rows 2 (attacker) and 3 (defender), a before-roll card's dice. The outcome
-is `cells[attacker hits, defender hits]`, a flat index into out[lane]. The draws are the ones
-the procedure's own kernel makes for such a battle, so a seed gives the same numbers either way.
-Being small, this kernel compiles in about a second where a procedure's kernel takes several.
+is `cells[attacker hits, defender hits]`, a flat index into out[lane]. Without card dice the
+draws are the ones the procedure's own kernel makes, so a seed gives the same numbers through
+either (tests/test_pair_kernel.py); with them, the order of the field kernel's former plain
+path, so the numbers are those of before. Being small, this kernel compiles in about a second
+where a procedure's kernel takes several.
 """
 import numpy as np
 from numba import njit

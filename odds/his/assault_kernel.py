@@ -52,14 +52,14 @@ def fighters(a, d):
             Fighter(d.units - d.cavalry, d.cavalry, d.dice - d.penalty, 0))
 
 
-def kernel_args(a, d, cavalry_first):
+def kernel_args(a, d, cavalry_first, pair=None):
     """Arguments of assault.kernel(a, d): core.pair_kernel's for an assault with fixed dice,
     else (mode literals, Siege Artillery policy code, attacker Fighter, defender Fighter,
-    AssaultDice) for assault_lane."""
+    AssaultDice) for assault_lane (`pair` False: assault_lane's in any case)."""
     fa, fd = fighters(a, d)
     n = [dice(*f, 0, cavalry_first, False)[0] for f in (fa, fd)]
     width, tables = dice_tables(max(n), cavalry_first)
-    if fixed_dice(a, d):
+    if fixed_dice(a, d) if pair is None else pair:
         ah, dh = np.meshgrid(np.arange(n[0] + 1), np.arange(n[1] + 1), indexing="ij")
         hit, al, dl = resolve(ah, dh, a.units, d.units)
         cells = np.ravel_multi_index((hit, al, dl), (2, a.units + 1, d.units + 1))

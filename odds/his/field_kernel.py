@@ -32,9 +32,10 @@ FieldSide = namedtuple("FieldSide", [
 ])
 
 
-def kernel_args(a, d):
+def kernel_args(a, d, pair=None):
     """Arguments of field.kernel(a, d): core.pair_kernel's for a battle with fixed dice, else
-    (mode literals, attacker FieldSide, defender FieldSide) for field_lane."""
+    (mode literals, attacker FieldSide, defender FieldSide) for field_lane (`pair` False:
+    field_lane's in any case; both kernels make the same draws for fixed dice)."""
     tables = [_tables(s) for s in (a, d)]
     width = max(t.shape[1] for side in tables for t in side[::2])
     sides = []
@@ -44,7 +45,7 @@ def kernel_args(a, d):
                                sum(c for c, _ in s.extra), POLICY_CODES[card.policy] if card else NO_CARD,
                                card.count if card else 0, tj[0], bj[0]))
     extras = any(s.extra for s in (a, d))
-    if fixed_dice(a, d):
+    if fixed_dice(a, d) if pair is None else pair:
         return _pair_args(a, d, *sides, extras)
     return (static(width), static(extras), static(surprise(a, d))), *sides
 
