@@ -17,6 +17,7 @@ import hashlib
 import os
 import re
 import sys
+import threading
 import traceback
 from contextlib import contextmanager
 from functools import lru_cache
@@ -26,6 +27,7 @@ from importlib.util import resolve_name
 PACKAGE = __name__.split(".")[0]
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the package folder
 _loaded: set = set()  # kernel modules checked in this process
+_lock = threading.Lock()
 _warned = False
 
 
@@ -155,29 +157,36 @@ def _skip_blas_probe() -> None:
     try:
         import numba.np.arraymath  # noqa: F401
     finally:
-        del sys.modules["scipy.linalg.cython_blas"]
+        sys.modules.pop("scipy.linalg.cython_blas", None)
 
 
 def load(module: str, name: str):
     """`name` (a kernel or its argument builder) of the kernel module `module`, imported with
     its cache first made fresh (or skipped, with one warning line, where no cache folder is
-    writable: a kernel module must never be imported otherwise)."""
-    global _warned
+    writable: a kernel module must never be imported otherwise). Thread-safe: the web server
+    loads kernels from a warm-up thread and from requests at once."""
     if module not in _loaded:
-        _skip_blas_probe()
-        files = sources(module)
-        if all(folder(path) for path in files):
-            refresh(module, files)
-            import_module(module)
-        else:
-            if not _warned:
-                _warned = True
-                print(f"{PACKAGE}: no writable numba cache folder (package folder, NUMBA_CACHE_DIR, "
-                      f"user cache): compiling kernels without caching them", file=sys.stderr)
-            with _without_caching():
-                import_module(module)
-        _loaded.add(module)
+        with _lock:
+            if module not in _loaded:
+                _import(module)
+                _loaded.add(module)
     return getattr(sys.modules[module], name)
+
+
+def _import(module: str) -> None:
+    global _warned
+    _skip_blas_probe()
+    files = sources(module)
+    if all(folder(path) for path in files):
+        refresh(module, files)
+        import_module(module)
+        return
+    if not _warned:
+        _warned = True
+        print(f"{PACKAGE}: no writable numba cache folder (package folder, NUMBA_CACHE_DIR, "
+              f"user cache): compiling kernels without caching them", file=sys.stderr)
+    with _without_caching():
+        import_module(module)
 
 
 def cache_files() -> list[str]:
