@@ -1,15 +1,33 @@
-"""`odds demo`: a worked analysis of every procedure, from the registry's demo examples."""
+"""`odds demo`: a worked analysis of every procedure, from the registry's demo examples.
+
+On a fresh install the demo's time is the compiling of its Monte Carlo kernels, one process
+can only compile one at a time, and the machine has more cores: the procedures with no exact
+engine (their kernels take longest) run in a second process while this one works through the
+others; their summaries are printed after, in the registry's order.
+"""
 from __future__ import annotations
 
+import subprocess
 import sys
 
 from . import registry
+from .errors import OddsError
 
 
-def examples(say=None):
-    """(title, Result) pairs: each procedure's examples marked for the demo, in order;
-    `say(text)` hears what is being computed (the first Monte Carlo run compiles a kernel)."""
-    for spec in registry.specs().values():
+def demo_specs(names=()) -> list:
+    """The specs with demo examples, in registry order; `names` chooses some of them."""
+    specs = [s for s in registry.specs().values() if any(e.demo for e in s.examples)]
+    known = [s.name for s in specs]
+    for name in names:
+        if name not in known:
+            raise OddsError(f"procedure: {name!r} has no demo (allowed: {', '.join(known)})")
+    return [s for s in specs if not names or s.name in names]
+
+
+def examples(specs, say=None):
+    """(title, Result) pairs: each spec's examples marked for the demo, in order; `say(text)`
+    hears what is being computed (the first Monte Carlo run compiles a kernel)."""
+    for spec in specs:
         for example in spec.examples:
             if example.demo:
                 if say and (example.mc.get("method") == "mc" or not spec.exact):
@@ -17,17 +35,41 @@ def examples(say=None):
                 yield example.title, spec.call(**example.kwargs, **example.mc)
 
 
+def _second_process(specs):
+    """`odds demo` of `specs` in a child process (its notes go straight to stderr), or None."""
+    if not specs:
+        return None
+    return subprocess.Popen([sys.executable, "-m", "odds.cli", "demo", "--alone",
+                             *(s.name for s in specs)], stdout=subprocess.PIPE, text=True)
+
+
 def run(args) -> int:
-    print("(a fresh install compiles each Monte Carlo kernel on its first use; `odds warmup` "
-          "compiles them all up front)", file=sys.stderr, flush=True)
-    say = lambda text: print(f"... {text}", file=sys.stderr, flush=True)  # noqa: E731
-    for title, result in examples(say):
-        print(f"== {title}")
-        print(result.summary())
-        print(flush=True)
-    return 0
+    specs = demo_specs(args.procedures)
+    later = [] if args.alone else [s for s in specs if not s.exact]
+    if not args.alone:
+        print("(a fresh install compiles each Monte Carlo kernel on its first use; `odds warmup` "
+              "compiles them all up front)", file=sys.stderr, flush=True)
+    child = _second_process(later)
+    try:
+        say = lambda text: print(f"... {text}", file=sys.stderr, flush=True)  # noqa: E731
+        for title, result in examples([s for s in specs if s not in later], say):
+            print(f"== {title}")
+            print(result.summary())
+            print(flush=True)
+        if child:
+            print(child.communicate()[0], end="", flush=True)
+            return child.returncode
+        return 0
+    finally:
+        if child and child.poll() is None:
+            child.kill()
 
 
 def register(games):
     demo = games.add_parser("demo", help="a real analysis of each procedure on built-in examples")
+    demo.add_argument("procedures", nargs="*", metavar="PROCEDURE",
+                      help="only these procedures (e.g. his.field oath.campaign)")
+    demo.add_argument("--alone", action="store_true",
+                      help="one process only (the demo otherwise runs the procedures with no "
+                           "exact engine in a second process, to compile two kernels at once)")
     demo.set_defaults(handler=run)

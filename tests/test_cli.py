@@ -69,6 +69,15 @@ def test_console_script_exit_code_and_demo():
     assert demo.returncode == 0 and "field battle" in demo.stdout
 
 
+def test_demo_of_chosen_procedures_prints_theirs_in_order(capsys):
+    code, out, _ = run(capsys, "demo", "crusades.battle", "vq.naval")  # crusades: a second process
+    titles = [line for line in out.splitlines() if line.startswith("== ")]
+    assert code == 0 and len(titles) == 2
+    assert titles[0].startswith("== Virgin Queen") and titles[1].startswith("== Crusades")
+    code, out, err = run(capsys, "demo", "his.nope")
+    assert code == 2 and out == "" and err.count("\n") == 1 and "his.field" in err
+
+
 def test_names_in_any_case_and_counts_in_any_spelling(capsys):
     code, out, _ = run(capsys, "his", "field", "--attacker", "7", "--attacker-power", "Ottoman",
                        "--attacker-card", "Janissaries:If-Needed", "--defender", "5",
