@@ -9,6 +9,7 @@ MAX_SIEGE_STATES = 250_000  # (attackers + 1) x (defenders + 1) x assaults of an
 MAX_ASSAULTS = 100  # assaults in one siege
 MAX_WITHDRAW = 4  # land units that may withdraw into a fortified space (HIS §14.1)
 MAX_HELD_STEPS = 20_000  # (assault, forces) pairs the held Siege Artillery engine solves (~15 s)
+SIEGE_TRANSITIONS_KEPT = 10_000  # later assaults (one state each) sieges share (~1 KB each)
 ATTACK_SIEGES_KEPT = 1024  # exact siege joints an attack keeps for later queries (< 50 KB each)
 
 # Oath
