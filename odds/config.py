@@ -47,3 +47,4 @@ WEB_MC_RUNNING = 1  # Monte Carlo runs at once, one core each (the other core st
 WEB_MC_WAITING = 4
 WEB_RETRY_AFTER = 2  # seconds, in a 503's Retry-After
 WEB_CACHED_ANSWERS = 4096  # exact answers kept by request (a few MB)
+WEB_SWITCH_INTERVAL = 0.001  # s the event loop may wait for the GIL beside exact threads (default 0.005)

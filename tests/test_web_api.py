@@ -264,3 +264,9 @@ def test_a_huge_exact_question_gives_its_place_to_small_ones_after_the_budget(ap
             assert slow.result()[0] == 200
     finally:
         state.exact = saved
+
+
+def test_the_server_hands_the_gil_over_often(app_server):
+    from odds.config import WEB_SWITCH_INTERVAL
+
+    assert sys.getswitchinterval() == pytest.approx(WEB_SWITCH_INTERVAL)

@@ -19,7 +19,7 @@ from starlette.staticfiles import StaticFiles
 from .. import registry
 from ..config import (WEB_CACHED_ANSWERS, WEB_EXACT_OVERTIME, WEB_EXACT_RUNNING,
                       WEB_EXACT_WAITING, WEB_MAX_BODY, WEB_MAX_QUERY, WEB_MC_RUNNING,
-                      WEB_MC_WAITING, WEB_RETRY_AFTER, WEB_TIME_BUDGET)
+                      WEB_MC_WAITING, WEB_RETRY_AFTER, WEB_SWITCH_INTERVAL, WEB_TIME_BUDGET)
 from ..core.lru import LRU
 from ..errors import OddsError
 from . import api
@@ -119,8 +119,13 @@ def create_app() -> Starlette:
 
 
 def server(host: str = "127.0.0.1", port: int = 8866, **config):
-    """A uvicorn Server for the app; its SIGTERM / SIGINT also stops running Monte Carlo."""
+    """A uvicorn Server for the app; its SIGTERM / SIGINT also stops running Monte Carlo. The
+    process hands the GIL over more often, so requests keep flowing beside exact answers."""
+    import sys
+
     import uvicorn
+
+    sys.setswitchinterval(WEB_SWITCH_INTERVAL)
 
     class Server(uvicorn.Server):
         def handle_exit(self, sig, frame):
