@@ -9,6 +9,8 @@ MAX_SIEGE_STATES = 250_000  # (attackers + 1) x (defenders + 1) x assaults of an
 MAX_ASSAULTS = 100  # assaults in one siege
 MAX_WITHDRAW = 4  # land units that may withdraw into a fortified space (HIS §14.1)
 MAX_HELD_STEPS = 20_000  # (assault, forces) pairs the held Siege Artillery engine solves (~15 s)
+SIEGE_TRANSITIONS_KEPT = 10_000  # later assaults (one state each) sieges share (~1 KB each)
+ATTACK_SIEGES_KEPT = 1024  # exact siege joints an attack keeps for later queries (< 50 KB each)
 
 # Oath
 MAX_WARBANDS = 60
@@ -45,3 +47,4 @@ WEB_MC_RUNNING = 1  # Monte Carlo runs at once, one core each (the other core st
 WEB_MC_WAITING = 4
 WEB_RETRY_AFTER = 2  # seconds, in a 503's Retry-After
 WEB_CACHED_ANSWERS = 4096  # exact answers kept by request (a few MB)
+WEB_SWITCH_INTERVAL = 0.001  # s the event loop may wait for the GIL beside exact threads (default 0.005)

@@ -24,6 +24,8 @@ def run(args):
     _check_free(args.host, args.port)
     import threading
 
+    import numba  # noqa: F401  (imported here, once: two threads importing it at once break it)
+
     from .warmup import warm
     from .web.app import server
 

@@ -113,3 +113,17 @@ def test_an_attack_too_large_to_solve_is_refused_in_one_line_not_a_hang():
 def test_avoid_battle_reads_the_cavalry_modifiers(kw, ways):
     r = attack(attacker=5, defender=3, avoid_battle=True, assaults=1, **kw)
     assert r["battle_avoided"] == pytest.approx(ways / 36, abs=1e-15)
+
+
+def test_kept_sieges_give_the_same_answer_and_still_count_against_the_limit(monkeypatch):
+    from odds.his import siege_timing
+    from odds.his.attack import SIEGES
+
+    SIEGES.items.clear()
+    kw = dict(attacker=9, defender=4, assaults=3, siege_cards=["siege-artillery:optimal"])
+    cold = attack(**kw).to_json()
+    assert len(SIEGES) > 1
+    assert attack(**kw).to_json() == cold
+    monkeypatch.setattr(siege_timing, "MAX_HELD_STEPS", 10)
+    with pytest.raises(OddsError, match=r"siege_cards: .*more than 10 "):
+        attack(**kw)

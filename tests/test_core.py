@@ -102,3 +102,15 @@ def test_result_standard_errors():
     assert r.to_json()["win_se"] == pytest.approx(r.se(0.25))
     exact = Result("x", "exact", {"win": 0.25}, {"loss": np.array([0.5, 0.5])}, "win")
     assert exact.se(0.25) == 0 and (exact.to_frame().se == 0).all()
+
+
+def test_lru_keeps_the_latest_values():
+    from odds.core.lru import LRU
+
+    kept = LRU(2)
+    kept.put("a", 1)
+    kept.put("b", 2)
+    assert kept.get("a") == 1  # now the most recent
+    kept.put("c", 3)
+    assert (kept.get("a"), kept.get("b"), kept.get("c"), len(kept)) == (1, None, 3, 2)
+    assert kept.get(None) is None

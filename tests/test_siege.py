@@ -107,3 +107,13 @@ def test_cli_bad_input_is_one_line_and_exit_2(argv, capsys):
     assert cli.main(["his", "siege", *argv]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("odds: error:") and "Traceback" not in err
+
+
+def test_kept_transitions_give_the_same_answer():
+    from odds.his.siege import TRANSITIONS
+
+    TRANSITIONS.items.clear()
+    kw = dict(attacker=9, defender=3, assaults=5, attacker_leader=1, attacker_fresh_cards=["landsknechts"])
+    cold = siege(**kw).to_json()
+    assert len(TRANSITIONS) > 1
+    assert siege(**kw).to_json() == cold

@@ -223,11 +223,11 @@ def test_exact_answers_are_kept_and_monte_carlo_ones_are_not(app_server, get):
     answers = app_server.config.app.state.answers
     exact = query({"attacker": 11, "defender": 9, "attacker_leader": 1})
     status, _, first = get("/api/his.field", exact)
-    assert status == 200 and ("his.field", urlencode(exact)) in answers.texts
+    assert status == 200 and ("his.field", urlencode(exact)) in answers.items
     assert get("/api/his.field", exact)[2] == first
-    before = len(answers.texts)
+    before = len(answers)
     get("/api/his.field", query({"attacker": 11, "defender": 9, **MC}))
-    assert len(answers.texts) == before
+    assert len(answers) == before
 
 
 @pytest.mark.parametrize("name, repeated, joined", [
@@ -264,3 +264,9 @@ def test_a_huge_exact_question_gives_its_place_to_small_ones_after_the_budget(ap
             assert slow.result()[0] == 200
     finally:
         state.exact = saved
+
+
+def test_the_server_hands_the_gil_over_often(app_server):
+    from odds.config import WEB_SWITCH_INTERVAL
+
+    assert sys.getswitchinterval() == pytest.approx(WEB_SWITCH_INTERVAL)

@@ -25,9 +25,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..config import MAX_ASSAULTS, MAX_WITHDRAW
+from ..config import ATTACK_SIEGES_KEPT, MAX_ASSAULTS, MAX_WITHDRAW
 from ..core import montecarlo
 from ..core.engine import McOptions, Procedure, solve
+from ..core.lru import LRU
 from ..errors import OddsError, check_bool, check_int
 from ..registry import Example, Param, Spec, register
 from . import intercept
@@ -38,11 +39,13 @@ from .field import (exact_joint as field_joint, forces, joint_shape as field_sha
                     kernel as field_kernel, setup)
 from .forces import Force, assumptions, land_params, settings as force_settings
 from .siege import plan
-from .siege_timing import Chain, decider, exact_joint as siege_joint, held, optimal_table
+from .siege_timing import (Chain, count, decider, exact_joint as siege_joint, held,
+                           optimal_table)
 
 AVOID_ON = 9  # an avoid-battle roll succeeds on 9 or more (HIS §13.3)
 PATHS = ("avoided_captured", "avoided_not_captured", "battle_lost", "won_no_siege",
          "won_captured", "won_not_captured")
+SIEGES = LRU(ATTACK_SIEGES_KEPT)  # exact siege joints by start and everything they depend on
 
 
 @dataclass(frozen=True)
@@ -66,6 +69,7 @@ class AttackChain:
         self.s, self.a, self.d, self.avoid = s, a, d, avoid
         self.held = int(s.timing is not None)
         self.steps = [0]  # (assault, forces) pairs solved by all its sieges (siege_timing.Chain)
+        self.field = "siege_cards" if self.held else "assaults"  # names the limit when met
         self.shape = (len(PATHS), s.assaults + 1, max(a.units, s.attacker.units) + 1,
                       d.units + 1, 2)
 
@@ -85,7 +89,7 @@ class AttackChain:
         dfn = Force.make("defender", di + dc, 0, dc, defender_leader, s.defender.power, (),
                          procedure="assault")
         return Chain(plan(att, dfn, (), (), att.leader, None), s.assaults, s.cavalry_first,
-                     bool(self.held), "siege_cards" if self.held else "assaults", self.steps)
+                     bool(self.held), self.field, self.steps)
 
     def after_avoid(self):
         """The siege of the empty space by the whole stack."""
@@ -132,7 +136,23 @@ class AttackChain:
     def exact(self) -> np.ndarray:
         p_avoid = avoid_probability(self.avoid_modifier()) if self.avoid else 0.0
         return self.fill(p_avoid, field_joint(self.a, self.d) * (1 - p_avoid),
-                         lambda start, w: siege_joint(self.chain(*start), self._decide(start)) * w)
+                         lambda start, w: self.siege(start) * w)
+
+    def siege(self, start) -> np.ndarray:
+        """The exact siege joint from `start`, kept in SIEGES (queries share most of their
+        sieges) with the (assault, forces) pairs it solved, still counted against the limit."""
+        s = self.s
+        key = (start, s.attacker.leader, s.attacker.power, s.defender.power, s.siege_cards,
+               s.timing, s.assaults, s.cavalry_first)
+        kept = SIEGES.get(key)
+        if kept is not None:
+            count(self.steps, kept[1], self.field, bool(self.held))
+            return kept[0]
+        before = self.steps[0]
+        joint = siege_joint(self.chain(*start), self._decide(start))
+        joint.setflags(write=False)
+        SIEGES.put(key, (joint, self.steps[0] - before))
+        return joint
 
     def _decide(self, start):
         return decider(self.chain(*start), self.s.timing or "first")

@@ -29,9 +29,10 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..core.engine import McOptions, Procedure, solve
+from ..core.lru import LRU
 from ..core.result import Result
 from ..errors import OddsError, check_int
-from ..config import MAX_ASSAULTS, MAX_SIEGE_STATES
+from ..config import MAX_ASSAULTS, MAX_SIEGE_STATES, SIEGE_TRANSITIONS_KEPT
 from ..registry import Example, Param, Spec, register
 from .assault import (BREAKS, check_seed_cards, check_settings, forces, restless_breaks,
                       rows_after, setting_params)
@@ -42,6 +43,7 @@ from .forces import assumptions, land_params, settings as force_settings
 from .leaders import leader
 
 FIRST_ONLY = ("mercenaries-grow-restless", "mercenaries-bribed")
+TRANSITIONS = LRU(SIEGE_TRANSITIONS_KEPT)  # later assaults' transitions, by templates and state
 
 
 @dataclass(frozen=True)
@@ -85,27 +87,25 @@ def _at(template, infantry, cavalry, after=()):
                    after=list(after))
 
 
-class Codec:
-    """States (attacking infantry, cavalry, defending infantry, cavalry, artillery) as integers."""
-
-    def __init__(self, p: Plan, assaults):
-        a0, d0 = p.sides[0]
-        self.ma = a0.units + assaults * p.add[0] + 1
-        self.md = d0.units + assaults * p.add[1] + 1
-
-    def encode(self, ai, ac, di, dc, art):
-        return (((ai * self.ma + ac) * self.md + di) * self.md + dc) * 2 + art
-
-    def decode(self, code):
-        """(ai, ac, di, dc, art) of codes (ints or arrays)."""
-        code, art = np.divmod(code, 2)
-        code, dc = np.divmod(code, self.md)
-        code, di = np.divmod(code, self.md)
-        ai, ac = np.divmod(code, self.ma)
-        return ai, ac, di, dc, art
+RADIX = 1 << 15  # above any count of units a siege reaches (MAX_UNITS + assaults x fresh units)
 
 
-def transition(p: Plan, phase, state, cavalry_first, codec):
+def encode(ai, ac, di, dc, art):
+    """States (attacking infantry, cavalry, defending infantry, cavalry, artillery) as integers,
+    in the order of the tuples; the same for every siege, so transitions can be shared."""
+    return (((ai * RADIX + ac) * RADIX + di) * RADIX + dc) * 2 + art
+
+
+def decode(code):
+    """(ai, ac, di, dc, art) of codes (ints or arrays)."""
+    code, art = np.divmod(code, 2)
+    code, dc = np.divmod(code, RADIX)
+    code, di = np.divmod(code, RADIX)
+    ai, ac = np.divmod(code, RADIX)
+    return ai, ac, di, dc, art
+
+
+def transition(p: Plan, phase, state, cavalry_first):
     """One assault from `state`: (absorbed[end, attacker losses], next-state codes, their p)."""
     ai, ac, di, dc, art = (int(x) for x in state)
     ta, td = p.sides[phase]
@@ -122,9 +122,21 @@ def transition(p: Plan, phase, state, cavalry_first, codec):
     nai = infantry_left(ai, ac, al, cavalry_first)
     ndi = infantry_left(di, dc, dl, cavalry_first)
     keep_art = art & p.artillery_every  # a fresh copy every assault
-    code = codec.encode(nai + p.add[0], sa - nai, ndi + p.add[1], sd - ndi, keep_art * 1)[goes_on]
+    code = encode(nai + p.add[0], sa - nai, ndi + p.add[1], sd - ndi, keep_art * 1)[goes_on]
     codes, inverse = np.unique(code, return_inverse=True)
     return absorbed, codes, np.bincount(inverse.ravel(), weights=pr[goes_on], minlength=len(codes))
+
+
+def later(p: Plan, state: int, cavalry_first, key):
+    """transition() of a later assault (its forces from the plan's templates), kept in
+    TRANSITIONS: sieges with the same templates (`key`) share most of their states."""
+    kept = TRANSITIONS.get((key, state))
+    if kept is None:
+        kept = transition(p, 1, decode(state), cavalry_first)
+        for array in kept:
+            array.setflags(write=False)
+        TRANSITIONS.put((key, state), kept)
+    return kept
 
 
 def max_losses(p: Plan, assaults):
@@ -136,21 +148,21 @@ def exact_joint(p: Plan, assaults, cavalry_first):
     """Markov chain over the states before each assault (after the first, which has its own
     cards): breadth-first search of the states reachable in K assaults, a dense transition
     matrix, K vector-matrix products. Losses so far follow from the state and the step."""
-    codec = Codec(p, assaults)
-    first = transition(p, 0, p.start(), cavalry_first, codec)
+    key = repr((p.sides[1], p.add, p.artillery, p.artillery_every, cavalry_first))
+    first = transition(p, 0, p.start(), cavalry_first)
     rows, depth, frontier = {}, 1, set(first[1].tolist())
     seen = set(frontier)
     while frontier and depth < assaults:  # states before assault `depth` + 1 (0-based `depth`)
         nxt = set()
         for c in frontier:
-            rows[c] = transition(p, 1, codec.decode(c), cavalry_first, codec)
+            rows[c] = later(p, c, cavalry_first, key)
             nxt.update(rows[c][1].tolist())
         frontier = nxt - seen
         seen |= nxt
         depth += 1
     codes = np.array(sorted(seen), dtype=np.int64)
     n, width = len(codes), max_losses(p, assaults) + 1
-    ai, ac, _, _, _ = codec.decode(codes)
+    ai, ac, _, _, _ = decode(codes)
     units = ai + ac
     span = max([first[0].shape[1]] + [r[0].shape[1] for r in rows.values()])
     T = np.zeros((n, n))

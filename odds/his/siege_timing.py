@@ -56,13 +56,8 @@ class Chain:
         return tuple(self.p.start()[:4])
 
     def step(self):
-        """Count one (assault, forces) pair solved; refuse beyond MAX_HELD_STEPS (no hang)."""
-        self.steps[0] += 1
-        if self.steps[0] > MAX_HELD_STEPS:
-            what = "the held Siege Artillery is solved exactly, and " if self.held else ""
-            raise OddsError(f"{self.field}: {what}the siege has more than {MAX_HELD_STEPS} "
-                            "(assault, forces) pairs to solve exactly (allowed: fewer units "
-                            "or assaults)")
+        """Count one (assault, forces) pair solved (see `count`)."""
+        count(self.steps, 1, self.field, self.held)
 
     def lost(self, k, state):
         """(attacker, defender) units lost before assault k, reaching `state` (at the roll)."""
@@ -108,6 +103,17 @@ class Chain:
         zero = np.zeros_like(ah)
         cols, p, played, row = after_roll([ah, dh, zero, zero], pr, CARD, table, 0, decide, able)
         return cols[0], cols[1], p, played, row
+
+
+def count(steps: list, pairs: int, field: str, held: bool):
+    """Count (assault, forces) pairs solved into steps[0]; refuse beyond MAX_HELD_STEPS (no
+    hang)."""
+    steps[0] += pairs
+    if steps[0] > MAX_HELD_STEPS:
+        what = "the held Siege Artillery is solved exactly, and " if held else ""
+        raise OddsError(f"{field}: {what}the siege has more than {MAX_HELD_STEPS} "
+                        "(assault, forces) pairs to solve exactly (allowed: fewer units "
+                        "or assaults)")
 
 
 def decider(chain: Chain, timing: str):

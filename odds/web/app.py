@@ -7,7 +7,6 @@ parameters; `GET /api/{procedure}?...` (POST for a TOML scenario body) the Resul
 from __future__ import annotations
 
 import json
-from collections import OrderedDict
 from functools import cache
 from pathlib import Path
 
@@ -20,7 +19,8 @@ from starlette.staticfiles import StaticFiles
 from .. import registry
 from ..config import (WEB_CACHED_ANSWERS, WEB_EXACT_OVERTIME, WEB_EXACT_RUNNING,
                       WEB_EXACT_WAITING, WEB_MAX_BODY, WEB_MAX_QUERY, WEB_MC_RUNNING,
-                      WEB_MC_WAITING, WEB_RETRY_AFTER, WEB_TIME_BUDGET)
+                      WEB_MC_WAITING, WEB_RETRY_AFTER, WEB_SWITCH_INTERVAL, WEB_TIME_BUDGET)
+from ..core.lru import LRU
 from ..errors import OddsError
 from . import api
 from .limits import STOPPING, Busy, Gate
@@ -36,23 +36,6 @@ def reply(data, status: int = 200, headers=None) -> Response:
     """JSON exactly as the CLI prints it (json.dumps of the dict; a str is already JSON)."""
     text = data if isinstance(data, str) else json.dumps(data)
     return Response(text, status, headers, media_type="application/json")
-
-
-class Answers:
-    """The latest exact answers by request (an exact answer never changes), at most `size`."""
-
-    def __init__(self, size: int):
-        self.size, self.texts = size, OrderedDict()
-
-    def get(self, key) -> str | None:
-        if key in self.texts:
-            self.texts.move_to_end(key)
-        return self.texts.get(key)
-
-    def put(self, key, text: str):
-        self.texts[key] = text
-        if len(self.texts) > self.size:
-            self.texts.popitem(last=False)
 
 
 @cache
@@ -131,13 +114,18 @@ def create_app() -> Starlette:
                            WEB_EXACT_OVERTIME)
     app.state.mc = Gate(WEB_MC_RUNNING, WEB_MC_WAITING)
     app.state.budget = WEB_TIME_BUDGET
-    app.state.answers = Answers(WEB_CACHED_ANSWERS)
+    app.state.answers = LRU(WEB_CACHED_ANSWERS)  # exact answers by request: they never change
     return app
 
 
 def server(host: str = "127.0.0.1", port: int = 8866, **config):
-    """A uvicorn Server for the app; its SIGTERM / SIGINT also stops running Monte Carlo."""
+    """A uvicorn Server for the app; its SIGTERM / SIGINT also stops running Monte Carlo. The
+    process hands the GIL over more often, so requests keep flowing beside exact answers."""
+    import sys
+
     import uvicorn
+
+    sys.setswitchinterval(WEB_SWITCH_INTERVAL)
 
     class Server(uvicorn.Server):
         def handle_exit(self, sig, frame):
