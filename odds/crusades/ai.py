@@ -28,6 +28,10 @@ ENEMIES, EMPTY_WALLS, HEADQUARTERS = 0, 1, 2  # distance fields
 # Constants passed to a compiled function go through _i / _b: numba compiles one specialisation
 # per distinct literal argument, and a plain int64 / bool argument needs only one.
 _i, _b = np.int64, np.bool_
+# Options of every compiled function but the entry point (kernel.kernel): no reference
+# counting (nothing is allocated), and no wrappers to call it from Python or as a C function
+# pointer (it is only called from compiled code; each wrapper was compiled and optimised).
+INNER = dict(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 DX = (0, 1, 0, -1)
 DY = (1, 0, -1, 0)
 
@@ -46,7 +50,7 @@ def pick(better, tie, count, cfg, st):
     return (u >> np.uint64(11)) % np.uint64(count) == 0, count, st
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def next_to_enemy(i, x, y, U, G, W, H):
     """True if cell (x, y) touches an active enemy of unit i."""
     s = U[USIDE, i]
@@ -59,7 +63,7 @@ def next_to_enemy(i, x, y, U, G, W, H):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def friends_in_line(i, j, U, G, T, W, cfg, hit):
     """How many of i's own units stand between i and j on the Bresenham line of fire (none
     when line_of_fire is 'none' or j's type spares friends); with hit[:] they are listed too."""
@@ -88,7 +92,7 @@ def friends_in_line(i, j, U, G, T, W, cfg, hit):
     return m
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def best_shot(i, n, U, G, T, TER, W, H, cfg, hit, st):
     """The enemy unit i (ranged, not locked in melee: checked by the caller) may shoot with the
     fewest own units in the line of fire, then the nearest, then the weakest (ties broken):
@@ -122,7 +126,7 @@ def best_shot(i, n, U, G, T, TER, W, H, cfg, hit, st):
     return best, st
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def best_adjacent(i, U, G, W, H, cfg, st):
     """The adjacent enemy to strike: a fleeing one (sure capture) first, then the weakest."""
     x, y, s = U[UX, i], U[UY, i], U[USIDE, i]
@@ -139,7 +143,7 @@ def best_adjacent(i, U, G, W, H, cfg, st):
     return best, st
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def step_down(i, f, cls, U, G, T, TER, W, H, cfg, SRC, DN, HQF, st, only, avoid):
     """A neighbouring cell the unit can enter (empty; no wall for a non-climber) that is
     strictly closer on distance field f for class cls (and of terrain `only` if >= 0), or -1.

@@ -28,7 +28,7 @@ from numba import njit
 
 from ..core.montecarlo import CHUNK
 from ..core.rng import next_u64, seed_stream
-from .ai import (ADVANCE, ATTACK, DX, DY, EMPTY_WALLS, ENEMIES, HEADQUARTERS, HOLD_WALLS, INF,
+from .ai import (ADVANCE, ATTACK, DX, DY, EMPTY_WALLS, ENEMIES, HEADQUARTERS, HOLD_WALLS, INF, INNER,
                  MOVE, SHOOT, STOP, _b, _i, best_adjacent, best_shot, friends_in_line,
                  next_to_enemy, step_down)
 from .state import (ACTIVE, C_ATTACKS, C_BESIEGED, C_CHECK, C_CLIMB, C_FACING, C_FIRST,
@@ -39,12 +39,12 @@ from .state import (ACTIVE, C_ATTACKS, C_BESIEGED, C_CHECK, C_CLIMB, C_FACING, C
                     UREAR, USIDE, UST, UTYPE, UX, UY, WALL, EV_ESCAPE, EV_HIT, EV_MELEE,
                     EV_MORALE, EV_MOVE, EV_SHOT, EV_TURN, cap_counts)
 
-_cap = njit(cache=True, _nrt=False)(cap_counts)
+_cap = njit(**INNER)(cap_counts)
 
 ROWS_HEAD = 8  # outcome, round, first player, violations, lost a/d, upkeep lost a/d
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def roll_d6(dice, pos, st):
     """(die 1-6, next script position, st); -1 when a script has run out."""
     if dice.shape[0] > 0:
@@ -55,7 +55,7 @@ def roll_d6(dice, pos, st):
     return 1 + np.int64(((u >> np.uint64(32)) * np.uint64(6)) >> np.uint64(32)), pos, st
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def wall_distances(TER):
     """DN[a, c]: steps from cell a to cell c without entering a wall (INF: no way), for units
     that cannot climb walls (a breadth-first search from each cell, which may be a wall); empty
@@ -90,7 +90,7 @@ def wall_distances(TER):
     return DN
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def note(LOG, kind, a, b, c, d, e):
     """Append event (kind, a..e) to the trace LOG (LOG[0, 0]: events so far); a LOG of one
     row (every run but `trace`) records nothing."""
@@ -100,7 +100,7 @@ def note(LOG, kind, a, b, c, d, e):
         LOG[0, 0] = m
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def deal(j, dmg, by_enemy, U, G, W, LOG):
     """Damage unit j; a fleeing unit hit by the enemy surrenders. True if j left the board."""
     if dmg <= 0:
@@ -121,7 +121,7 @@ def deal(j, dmg, by_enemy, U, G, W, LOG):
     return gone
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def _move(i, c, U, G, W, LOG):
     G[U[UY, i] * W + U[UX, i]] = -1
     G[c] = i
@@ -130,7 +130,7 @@ def _move(i, c, U, G, W, LOG):
     U[UMOVED, i] += 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def check_invariants(n, U, G, T, W):
     """One unit per cell, no negative health, one valid state each, no move beyond speed."""
     on_board = 0
@@ -151,285 +151,7 @@ def check_invariants(n, U, G, T, W):
     return used == on_board
 
 
-@njit(cache=True, _nrt=False)
-def battle(counts, T, TER, cells, order, hq, HQF, DN, cfg, dice, U, G, SRC, hit, eng, st, LOG):
-    """One battle on board TER (DN: its wall_distances). Returns (outcome code, round of
-    decision, first side, invariants ok, units on the board, st)."""
-    H, W = TER.shape
-    # deployment: the engaged units (cap of 20) side by side, type by type, on the next free
-    # deployment cell of their class
-    _cap(counts, eng, MAX_UNITS)
-    G[:] = -1
-    U[:, :] = 0
-    n = _i(0)  # (a literal 0 would make numba type a call with it: one more specialisation)
-    room = cells.shape[2]
-    for s in range(2):
-        next_cell = (0, 0)  # the next deployment cell to try, foot and mounted
-        for t in range(order.shape[1]):
-            k = order[s, t]
-            m = T[TMOUNTED, k]
-            p = next_cell[m]
-            for _ in range(eng[s, k]):
-                while p < room and cells[s, m, p] >= 0 and G[cells[s, m, p]] >= 0:
-                    p += 1
-                if p >= room or cells[s, m, p] < 0:
-                    eng[s, k] -= 1  # no room: stays out of the battle
-                    continue
-                c = cells[s, m, p]
-                G[c] = n
-                U[UX, n], U[UY, n] = c % W, c // W
-                U[UHP, n] = T[THEALTH, k]
-                U[UST, n] = ACTIVE
-                U[USIDE, n] = s
-                U[UTYPE, n] = k
-                U[UFIRST, n] = 1
-                U[UFACE, n] = 1 if s == 0 else -1
-                n += 1
-            next_cell = (p, next_cell[1]) if m == 0 else (next_cell[0], p)
-
-    hold = cfg[C_POLICY_A] == HOLD_WALLS or cfg[C_POLICY_D] == HOLD_WALLS
-    pos = _i(0)
-    first = cfg[C_FIRST]
-    if first == 2:
-        r, pos, st = roll_d6(dice, pos, st)
-        if r < 0:
-            return OUT_OF_DICE, 0, 0, True, n, st
-        first = 0 if r <= 3 else 1
-    ok = True
-    for rnd in range(1, cfg[C_TURNS] + 1):
-        for half in range(2):
-            s = first if half == 0 else 1 - first
-            o = 1 - s
-            note(LOG, _i(EV_TURN), rnd, s, _i(0), _i(0), _i(0))
-            # side s moves every unit once. The distance fields' sources (ai.step_down) are
-            # listed again lazily: after a unit left the board or stepped onto a wall, and only
-            # when a unit that is not locked in melee is about to decide (locked units never
-            # move). `enemies`: side o's active units (they only change when a unit is gone).
-            enemies = 0
-            for j in range(n):
-                if U[USIDE, j] == o and U[UST, j] == ACTIVE:
-                    enemies += 1
-            dirty = True
-            took = False
-            for i in range(n):
-                if U[USIDE, i] != s:
-                    continue
-                U[UMOVED, i] = 0
-                k = U[UTYPE, i]
-                if U[UST, i] == FLEEING:
-                    # flight: walk to the own edge with speed +1 (sideways once if blocked) and
-                    # leave (unless flee_breaks_melee is off and an active enemy is adjacent)
-                    if cfg[C_FLEE_MELEE] == 0 and next_to_enemy(i, U[UX, i], U[UY, i], U, G, W, H):
-                        continue  # setting flee_breaks_melee off: held in the melee
-                    ap = T[TSPEED, k] + 1
-                    dy = -1 if s == 0 else 1
-                    edge = 0 if s == 0 else H - 1
-                    side_steps = 0
-                    while ap > 0:
-                        x, y = U[UX, i], U[UY, i]
-                        if y == edge:
-                            G[y * W + x] = -1
-                            U[UST, i] = ESCAPED
-                            note(LOG, _i(EV_ESCAPE), i, _i(0), _i(0), _i(0), _i(0))
-                            break
-                        c = (y + dy) * W + x
-                        if G[c] < 0 and (TER[y + dy, x] != WALL or T[TCLIMB, k] == 1):
-                            _move(i, c, U, G, W, LOG)
-                        elif side_steps == 0:
-                            side_steps = 1
-                            best = _i(-1)
-                            for ddx in (-1, 1):
-                                nx = x + ddx
-                                if 0 <= nx < W:
-                                    nc = y * W + nx
-                                    if G[nc] < 0 and (TER[y, nx] != WALL or T[TCLIMB, k] == 1):
-                                        if best < 0:
-                                            best = nc
-                                        elif cfg[C_TIE] == 0:  # random tie-break
-                                            u, st = next_u64(st)
-                                            if u >> np.uint64(63):
-                                                best = nc
-                            if best < 0:
-                                break
-                            _move(i, best, U, G, W, LOG)
-                        else:
-                            break
-                        ap -= 1
-                    continue
-                if U[UST, i] != ACTIVE or enemies == 0:
-                    continue
-                ap = T[TSPEED, k]
-                attacks = cfg[C_ATTACKS] if cfg[C_ATTACKS] > 0 else ap  # 0: once per action point
-                ranged = T[TRANGED, k] == 1
-                policy = cfg[C_POLICY_A] if s == 0 else cfg[C_POLICY_D]
-                routed = False
-                while ap > 0:
-                    x, y = U[UX, i], U[UY, i]
-                    locked = next_to_enemy(i, x, y, U, G, W, H)  # in melee: it cannot move
-                    if dirty and not locked:
-                        m = 0  # ENEMIES: side s's active enemies
-                        for j in range(n):
-                            if U[USIDE, j] == o and U[UST, j] == ACTIVE:
-                                m += 1
-                                SRC[ENEMIES, 0, m] = U[UY, j] * W + U[UX, j]
-                                SRC[ENEMIES, 1, m] = U[UX, j]
-                                SRC[ENEMIES, 2, m] = U[UY, j]
-                        SRC[ENEMIES, 0, 0] = m
-                        if hold:  # EMPTY_WALLS: the empty wall cells
-                            m = 0
-                            for wy in range(H):
-                                for wx in range(W):
-                                    if TER[wy, wx] == WALL and G[wy * W + wx] < 0:
-                                        m += 1
-                                        SRC[EMPTY_WALLS, 0, m] = wy * W + wx
-                                        SRC[EMPTY_WALLS, 1, m] = wx
-                                        SRC[EMPTY_WALLS, 2, m] = wy
-                            SRC[EMPTY_WALLS, 0, 0] = m
-                        dirty = False
-                    # The policy of side s (ai.py) chooses the action: (act, arg).
-                    # All policies first fight when locked, shoot when they can, capture or
-                    # strike an adjacent enemy; archers that have shot stay where they are.
-                    act, arg = STOP, -1
-                    done = True
-                    if locked:
-                        if attacks > 0:
-                            arg, st = best_adjacent(i, U, G, W, H, cfg, st)
-                            act = ATTACK
-                    elif attacks > 0:
-                        done = False
-                        if ranged:
-                            arg, st = best_shot(i, n, U, G, T, TER, W, H, cfg, hit, st)
-                            if arg >= 0:
-                                act, done = SHOOT, True
-                        if not done:
-                            arg, st = best_adjacent(i, U, G, W, H, cfg, st)
-                            if arg >= 0:
-                                act, done = ATTACK, True
-                    elif not ranged:
-                        done = False
-                    if not done:
-                        # advance: close in on the nearest enemy, take an empty enemy
-                        # headquarters within reach. hold-line: keep position. hold-walls:
-                        # foot moves onto free wall cells, then along the wall towards the
-                        # enemy; cavalry is a reserve that advances once an enemy is inside the
-                        # city.
-                        go = policy == ADVANCE
-                        if policy == HOLD_WALLS:
-                            if T[TMOUNTED, k] == 1:
-                                for e in range(n):
-                                    if U[USIDE, e] == o and U[UST, e] == ACTIVE and TER[U[UY, e], U[UX, e]] == CITY:
-                                        go = True
-                                        break
-                            elif TER[y, x] == WALL:
-                                arg, st = step_down(i, _i(ENEMIES), _i(0), U, G, T, TER, W, H, cfg, SRC, DN, HQF, st, _i(WALL), _b(False))
-                            else:
-                                arg, st = step_down(i, _i(EMPTY_WALLS), _i(0), U, G, T, TER, W, H, cfg, SRC, DN, HQF, st, _i(-1), _b(False))
-                        if go:
-                            cls = 1 - T[TCLIMB, k]
-                            arg = -1
-                            if G[hq[o]] < 0 and HQF[s, cls, y * W + x] <= ap:
-                                arg, st = step_down(i, _i(HEADQUARTERS), cls, U, G, T, TER, W, H, cfg, SRC, DN, HQF, st, _i(-1), _b(True))
-                            if arg < 0:
-                                arg, st = step_down(i, _i(ENEMIES), cls, U, G, T, TER, W, H, cfg, SRC, DN, HQF, st, _i(-1), _b(False))
-                        act = MOVE if arg >= 0 else STOP
-                    # the battle applies it
-                    if act == STOP or arg < 0:
-                        break
-                    ap -= 1
-                    if act == MOVE:  # never chosen by a locked unit
-                        if TER[arg // W, arg % W] == WALL and TER[y, x] != WALL:
-                            if ap + 1 < cfg[C_CLIMB]:
-                                break  # not enough action points left to climb this turn
-                            ap -= cfg[C_CLIMB] - 1
-                        _move(i, arg, U, G, W, LOG)
-                        if arg == hq[o]:
-                            took = True
-                            break
-                        dirty = dirty or (hold and TER[arg // W, arg % W] == WALL)
-                        continue
-                    attacks -= 1
-                    j = arg
-                    dmg = T[TATTACK, k]  # +1 on a first-attack-bonus unit's first attack
-                    if U[UFIRST, i] == 1:
-                        U[UFIRST, i] = 0
-                        dmg += T[TBONUS, k]
-                    if act == ATTACK:
-                        # melee: a rear attack from the cell behind j; optional retaliation
-                        if cfg[C_FACING] == 0 and U[UST, j] == ACTIVE:
-                            if x == U[UX, j] and y == U[UY, j] - U[UFACE, j]:
-                                U[UREAR, j] = 1
-                        note(LOG, _i(EV_MELEE), i, j, U[UREAR, j], _i(0), _i(0))
-                        gone = deal(j, dmg, _b(True), U, G, W, LOG)
-                        if cfg[C_RETALIATION] == 1 and not gone and U[UST, j] == ACTIVE:
-                            note(LOG, _i(EV_MELEE), j, i, _i(0), _i(0), _i(0))
-                            gone = deal(i, T[TATTACK, U[UTYPE, j]], _b(True), U, G, W, LOG) or gone
-                    else:
-                        # a shot: own units on the Bresenham line take the damage too (not at
-                        # cavalry that spares friends)
-                        note(LOG, _i(EV_SHOT), i, j, _i(0), _i(0), _i(0))
-                        gone = False
-                        for q in range(friends_in_line(i, j, U, G, T, W, cfg, hit)):
-                            gone = deal(hit[q], dmg, _b(False), U, G, W, LOG) or gone
-                        gone = deal(j, dmg, _b(True), U, G, W, LOG) or gone
-                    if gone:
-                        dirty = True
-                        enemies = 0
-                        for e in range(n):
-                            if U[USIDE, e] == o and U[UST, e] == ACTIVE:
-                                enemies += 1
-                        if enemies == 0:
-                            routed = True  # nothing is left to take a headquarters from
-                            break
-                    if U[UST, i] != ACTIVE:
-                        break
-                if took or routed:
-                    break
-            if cfg[C_CHECK] == 1:
-                ok = ok and check_invariants(n, U, G, T, W)
-            if took:
-                return 1 if s == 0 else 3, rnd, first, ok, n, st
-            # morale: units of side o that took more than the threshold or were hit from the
-            # rear test a d6 with modifiers in their favour (-1 in melee, +1 for the defender on
-            # a wall, -1 for the besieged after the siege's first turn): 'flee-above' flees on a
-            # roll above morale + mod, 'hold-at-least' below morale - mod. Damage and rear
-            # marks of every unit are then cleared.
-            for j in range(n):
-                if U[USIDE, j] == o and U[UST, j] == ACTIVE and (U[UDMG, j] > cfg[C_THRESHOLD] or U[UREAR, j] == 1):
-                    mod = 0
-                    if next_to_enemy(j, U[UX, j], U[UY, j], U, G, W, H):
-                        mod -= 1
-                    if o == 1 and TER[U[UY, j], U[UX, j]] == WALL:
-                        mod += 1
-                    if cfg[C_BESIEGED] == o and cfg[C_SIEGE_TURN] > 1:
-                        mod -= 1
-                    r, pos, st = roll_d6(dice, pos, st)
-                    if r < 0:
-                        return OUT_OF_DICE, rnd, first, ok, n, st
-                    mor = T[TMORALE, U[UTYPE, j]]
-                    flees = (r > mor + mod) if cfg[C_READING] == 0 else (r < mor - mod)
-                    note(LOG, _i(EV_MORALE), j, r, mod, U[UDMG, j], _i(1 if flees else 0))
-                    if flees:
-                        U[UST, j] = FLEEING
-                        U[UFACE, j] = -U[UFACE, j]
-            a, d = 0, 0
-            for j in range(n):
-                U[UDMG, j] = 0
-                U[UREAR, j] = 0
-                if U[UST, j] == ACTIVE:
-                    if U[USIDE, j] == 0:
-                        a += 1
-                    else:
-                        d += 1
-            if a == 0 and d == 0:
-                return 5, rnd, first, ok, n, st
-            if d == 0:
-                return 0, rnd, first, ok, n, st
-            if a == 0:
-                return 2, rnd, first, ok, n, st
-    return 4, cfg[C_TURNS], first, ok, n, st
-
-
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def tally(n, U, counts, eng, cfg, res):
     """res[side, type, category]: survived (incl. units left out by the cap), killed, fled
     (fleeing or escaped), captured, returned (survived + half the fled)."""
@@ -458,7 +180,7 @@ BLOCK = 256  # battles per block: lanes take blocks b = lane, lane + lanes, ...
 HOLDS, FALLS, CAPITULATES, LIFTED, DESTROYED = range(5)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
 def kernel(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq, sHQF, scfg,
            plan, start, port, capitulate_after, dice, final, LOG, base, seed, first_chunk,
            chunk_trials, out, lane):
@@ -471,7 +193,11 @@ def kernel(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq
       its final units in final[:NFU] and (code, round, first, ok, n) in final[NFU], and its
       events in LOG if LOG has more than one row (see `note`).
     Lane `lane` takes blocks b = lane, lane + lanes, ... of BLOCK battles; each battle's stream
-    depends on its index only, so the split never changes the numbers."""
+    depends on its index only, so the split never changes the numbers.
+
+    A battle is written out here, once (see the module's docstring): deployment, turns, the
+    AI policies, melee, shots, flight and morale; a siege plays its assaults and sorties
+    through the same lines, one per pass of the loop over battles."""
     hist = out[lane]
     hist[:, :] = 0
     K = counts.shape[1]
@@ -483,92 +209,370 @@ def kernel(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq
     res = np.zeros((2, K, N_CAT), np.int64)
     cur = np.zeros_like(counts)
     DN, sDN = wall_distances(TER), wall_distances(sTER)
-    acfg, bcfg = cfg.copy(), scfg.copy()
+    assault_cfg, sortie_cfg = cfg.copy(), scfg.copy()
     one = final.shape[1] > 0
+    siege = len(plan) > 0
     b = 0 if one else lane
     while True:
-        c, t0, t1 = -1, 0, 0  # block b: (chunk, first trial, end trial); chunk -1 past the end
+        chunk, t0, t1 = -1, 0, 0  # block b: (chunk, first trial, end trial); -1 past the end
         if one:  # one battle: number `first_chunk`
             if b == 0:
-                c, t0, t1 = 0, first_chunk, first_chunk + 1
+                chunk, t0, t1 = 0, first_chunk, first_chunk + 1
         else:
             left = b
             for cc in range(len(chunk_trials)):
                 blocks = (chunk_trials[cc] + BLOCK - 1) // BLOCK
                 if left < blocks:
-                    c, t0, t1 = cc, left * BLOCK, min(left * BLOCK + BLOCK, chunk_trials[cc])
+                    chunk, t0, t1 = cc, left * BLOCK, min(left * BLOCK + BLOCK, chunk_trials[cc])
                     break
                 left -= blocks
-        if c < 0:
+        if chunk < 0:
             break
-        for t in range(t0, t1):
-            st = seed_stream(seed, t if one else base[0] + (first_chunk + c) * CHUNK + t)
-            if len(plan) == 0:
-                code, rnd, first, ok, n, st = battle(counts, T, TER, cells, order, hq, HQF, DN,
-                                                     cfg, dice, U, G, SRC, hit, eng, st, LOG)
-                tally(n, U, counts, eng, cfg, res)
-                if code != OUT_OF_DICE:
-                    hist[0, code] += 1
-                    hist[1, rnd] += 1
-                    hist[2, first] += 1
-                    hist[3, 0 if ok else 1] += 1
-                    for s in range(2):
-                        lost, upkeep = 0, 0
-                        for k in range(K):
-                            gone = counts[s, k] - res[s, k, 4]
-                            lost += gone
-                            upkeep += gone * T[TUPKEEP, k]
-                            for cat in range(N_CAT):
-                                hist[ROWS_HEAD + (s * K + k) * N_CAT + cat, res[s, k, cat]] += 1
-                        hist[4 + s, lost] += 1
-                        hist[6 + s, upkeep] += 1
-                if one:
-                    for f in range(NFU):
-                        for j in range(n):
-                            final[f, j] = U[f, j]
-                    final[NFU, 0] = code
-                    final[NFU, 1] = rnd
-                    final[NFU, 2] = first
-                    final[NFU, 3] = 1 if ok else 0
-                    final[NFU, 4] = n
-                continue
-            # one siege: (how it ended, strategic turns it lasted)
+        for trial in range(t0, t1):
+            st = seed_stream(seed, trial if one else base[0] + (first_chunk + chunk) * CHUNK + trial)
             for s in range(2):
                 for k in range(K):
                     cur[s, k] = counts[s, k]
-            end, when = HOLDS, len(plan)
-            for p in range(len(plan)):
-                turn = start + p
-                act = plan[p]
-                if act > 0:
-                    if act == 2:  # assault on the walled board
-                        acfg[C_SIEGE_TURN] = turn
-                        code, rnd, first, ok, n, st = battle(cur, T, TER, cells, order, hq, HQF,
-                                                             DN, acfg, dice, U, G, SRC, hit, eng,
-                                                             st, LOG)
-                    else:  # sortie: the garrison attacks in the open
-                        bcfg[C_SIEGE_TURN] = turn
-                        code, rnd, first, ok, n, st = battle(cur, T, sTER, scells, sorder, shq,
-                                                             sHQF, sDN, bcfg, dice, U, G, SRC,
-                                                             hit, eng, st, LOG)
-                    tally(n, U, cur, eng, acfg, res)
-                    garrison, besieger = 0, 0
-                    for k in range(K):
-                        cur[0, k], cur[1, k] = res[0, k, 4], res[1, k, 4]
-                        besieger += cur[0, k]
-                        garrison += cur[1, k]
-                    if act == 2 and code <= 1:
-                        end = FALLS
-                    elif act == 1 and (code == 2 or code == 3):
-                        end = LIFTED
-                    elif garrison == 0:
-                        end = FALLS
-                    elif besieger == 0:
-                        end = DESTROYED
-                if end == HOLDS and port == 0 and turn >= capitulate_after:
+            sp, end, when, act_sp = 0, HOLDS, len(plan), 0  # a siege: turn plan[sp], how it ended
+            while True:  # one battle per pass: the run's, or a siege's next assault or sortie
+                army, board, bcells, border, bhq, bHQF, bDN, bcfg = counts, TER, cells, order, hq, HQF, DN, cfg
+                if siege:
+                    while sp < len(plan):  # waits: a city without a port may capitulate
+                        act_sp = plan[sp]
+                        if act_sp > 0:
+                            break
+                        if port == 0 and start + sp >= capitulate_after:
+                            end, when = CAPITULATES, sp + 1
+                            break
+                        sp += 1
+                    if end != HOLDS or sp == len(plan):
+                        break
+                    army, bcfg = cur, assault_cfg  # the garrison carries its losses
+                    if act_sp == 1:  # sortie: the garrison attacks in the open
+                        board, bcells, border, bhq, bHQF, bDN, bcfg = sTER, scells, sorder, shq, sHQF, sDN, sortie_cfg
+                    bcfg[C_SIEGE_TURN] = start + sp
+                H, W = board.shape
+                # deployment: the engaged units (cap of 20) side by side, type by type, on the next free
+                # deployment cell of their class
+                _cap(army, eng, MAX_UNITS)
+                G[:] = -1
+                U[:, :] = 0
+                n = _i(0)  # (a literal 0 would make numba type a call with it: one more specialisation)
+                room = bcells.shape[2]
+                for s in range(2):
+                    next_cell = (0, 0)  # the next deployment cell to try, foot and mounted
+                    for tk in range(border.shape[1]):
+                        k = border[s, tk]
+                        m = T[TMOUNTED, k]
+                        p = next_cell[m]
+                        for _ in range(eng[s, k]):
+                            while p < room and bcells[s, m, p] >= 0 and G[bcells[s, m, p]] >= 0:
+                                p += 1
+                            if p >= room or bcells[s, m, p] < 0:
+                                eng[s, k] -= 1  # no room: stays out of the battle
+                                continue
+                            c = bcells[s, m, p]
+                            G[c] = n
+                            U[UX, n], U[UY, n] = c % W, c // W
+                            U[UHP, n] = T[THEALTH, k]
+                            U[UST, n] = ACTIVE
+                            U[USIDE, n] = s
+                            U[UTYPE, n] = k
+                            U[UFIRST, n] = 1
+                            U[UFACE, n] = 1 if s == 0 else -1
+                            n += 1
+                        next_cell = (p, next_cell[1]) if m == 0 else (next_cell[0], p)
+
+                hold = bcfg[C_POLICY_A] == HOLD_WALLS or bcfg[C_POLICY_D] == HOLD_WALLS
+                pos = _i(0)
+                first = bcfg[C_FIRST]
+                code, rnd, ok = -1, 0, True  # code -1: not decided yet
+                if first == 2:
+                    r, pos, st = roll_d6(dice, pos, st)
+                    if r < 0:
+                        code, first = OUT_OF_DICE, 0
+                    else:
+                        first = 0 if r <= 3 else 1
+                while code < 0 and rnd < bcfg[C_TURNS]:
+                    rnd += 1
+                    for half in range(2):
+                        s = first if half == 0 else 1 - first
+                        o = 1 - s
+                        note(LOG, _i(EV_TURN), rnd, s, _i(0), _i(0), _i(0))
+                        # side s moves every unit once. The distance fields' sources (ai.step_down) are
+                        # listed again lazily: after a unit left the board or stepped onto a wall, and only
+                        # when a unit that is not locked in melee is about to decide (locked units never
+                        # move). `enemies`: side o's active units (they only change when a unit is gone).
+                        enemies = 0
+                        for j in range(n):
+                            if U[USIDE, j] == o and U[UST, j] == ACTIVE:
+                                enemies += 1
+                        dirty = True
+                        took = False
+                        for i in range(n):
+                            if U[USIDE, i] != s:
+                                continue
+                            U[UMOVED, i] = 0
+                            k = U[UTYPE, i]
+                            if U[UST, i] == FLEEING:
+                                # flight: walk to the own edge with speed +1 (sideways once if blocked) and
+                                # leave (unless flee_breaks_melee is off and an active enemy is adjacent)
+                                if bcfg[C_FLEE_MELEE] == 0 and next_to_enemy(i, U[UX, i], U[UY, i], U, G, W, H):
+                                    continue  # setting flee_breaks_melee off: held in the melee
+                                ap = T[TSPEED, k] + 1
+                                dy = -1 if s == 0 else 1
+                                edge = 0 if s == 0 else H - 1
+                                side_steps = 0
+                                while ap > 0:
+                                    x, y = U[UX, i], U[UY, i]
+                                    if y == edge:
+                                        G[y * W + x] = -1
+                                        U[UST, i] = ESCAPED
+                                        note(LOG, _i(EV_ESCAPE), i, _i(0), _i(0), _i(0), _i(0))
+                                        break
+                                    c = (y + dy) * W + x
+                                    if G[c] < 0 and (board[y + dy, x] != WALL or T[TCLIMB, k] == 1):
+                                        _move(i, c, U, G, W, LOG)
+                                    elif side_steps == 0:
+                                        side_steps = 1
+                                        best = _i(-1)
+                                        for ddx in (-1, 1):
+                                            nx = x + ddx
+                                            if 0 <= nx < W:
+                                                nc = y * W + nx
+                                                if G[nc] < 0 and (board[y, nx] != WALL or T[TCLIMB, k] == 1):
+                                                    if best < 0:
+                                                        best = nc
+                                                    elif bcfg[C_TIE] == 0:  # random tie-break
+                                                        u, st = next_u64(st)
+                                                        if u >> np.uint64(63):
+                                                            best = nc
+                                        if best < 0:
+                                            break
+                                        _move(i, best, U, G, W, LOG)
+                                    else:
+                                        break
+                                    ap -= 1
+                                continue
+                            if U[UST, i] != ACTIVE or enemies == 0:
+                                continue
+                            ap = T[TSPEED, k]
+                            attacks = bcfg[C_ATTACKS] if bcfg[C_ATTACKS] > 0 else ap  # 0: once per action point
+                            ranged = T[TRANGED, k] == 1
+                            policy = bcfg[C_POLICY_A] if s == 0 else bcfg[C_POLICY_D]
+                            routed = False
+                            while ap > 0:
+                                x, y = U[UX, i], U[UY, i]
+                                locked = next_to_enemy(i, x, y, U, G, W, H)  # in melee: it cannot move
+                                if dirty and not locked:
+                                    m = 0  # ENEMIES: side s's active enemies
+                                    for j in range(n):
+                                        if U[USIDE, j] == o and U[UST, j] == ACTIVE:
+                                            m += 1
+                                            SRC[ENEMIES, 0, m] = U[UY, j] * W + U[UX, j]
+                                            SRC[ENEMIES, 1, m] = U[UX, j]
+                                            SRC[ENEMIES, 2, m] = U[UY, j]
+                                    SRC[ENEMIES, 0, 0] = m
+                                    if hold:  # EMPTY_WALLS: the empty wall bcells
+                                        m = 0
+                                        for wy in range(H):
+                                            for wx in range(W):
+                                                if board[wy, wx] == WALL and G[wy * W + wx] < 0:
+                                                    m += 1
+                                                    SRC[EMPTY_WALLS, 0, m] = wy * W + wx
+                                                    SRC[EMPTY_WALLS, 1, m] = wx
+                                                    SRC[EMPTY_WALLS, 2, m] = wy
+                                        SRC[EMPTY_WALLS, 0, 0] = m
+                                    dirty = False
+                                # The policy of side s (ai.py) chooses the action: (act, arg).
+                                # All policies first fight when locked, shoot when they can, capture or
+                                # strike an adjacent enemy; archers that have shot stay where they are.
+                                act, arg = STOP, -1
+                                done = True
+                                if locked:
+                                    if attacks > 0:
+                                        arg, st = best_adjacent(i, U, G, W, H, bcfg, st)
+                                        act = ATTACK
+                                elif attacks > 0:
+                                    done = False
+                                    if ranged:
+                                        arg, st = best_shot(i, n, U, G, T, board, W, H, bcfg, hit, st)
+                                        if arg >= 0:
+                                            act, done = SHOOT, True
+                                    if not done:
+                                        arg, st = best_adjacent(i, U, G, W, H, bcfg, st)
+                                        if arg >= 0:
+                                            act, done = ATTACK, True
+                                elif not ranged:
+                                    done = False
+                                if not done:
+                                    # advance: close in on the nearest enemy, take an empty enemy
+                                    # headquarters within reach. hold-line: keep position. hold-walls:
+                                    # foot moves onto free wall bcells, then along the wall towards the
+                                    # enemy; cavalry is a reserve that advances once an enemy is inside the
+                                    # city.
+                                    go = policy == ADVANCE
+                                    if policy == HOLD_WALLS:
+                                        if T[TMOUNTED, k] == 1:
+                                            for e in range(n):
+                                                if U[USIDE, e] == o and U[UST, e] == ACTIVE and board[U[UY, e], U[UX, e]] == CITY:
+                                                    go = True
+                                                    break
+                                        elif board[y, x] == WALL:
+                                            arg, st = step_down(i, _i(ENEMIES), _i(0), U, G, T, board, W, H, bcfg, SRC, bDN, bHQF, st, _i(WALL), _b(False))
+                                        else:
+                                            arg, st = step_down(i, _i(EMPTY_WALLS), _i(0), U, G, T, board, W, H, bcfg, SRC, bDN, bHQF, st, _i(-1), _b(False))
+                                    if go:
+                                        cls = 1 - T[TCLIMB, k]
+                                        arg = -1
+                                        if G[bhq[o]] < 0 and bHQF[s, cls, y * W + x] <= ap:
+                                            arg, st = step_down(i, _i(HEADQUARTERS), cls, U, G, T, board, W, H, bcfg, SRC, bDN, bHQF, st, _i(-1), _b(True))
+                                        if arg < 0:
+                                            arg, st = step_down(i, _i(ENEMIES), cls, U, G, T, board, W, H, bcfg, SRC, bDN, bHQF, st, _i(-1), _b(False))
+                                    act = MOVE if arg >= 0 else STOP
+                                # the battle applies it
+                                if act == STOP or arg < 0:
+                                    break
+                                ap -= 1
+                                if act == MOVE:  # never chosen by a locked unit
+                                    if board[arg // W, arg % W] == WALL and board[y, x] != WALL:
+                                        if ap + 1 < bcfg[C_CLIMB]:
+                                            break  # not enough action points left to climb this turn
+                                        ap -= bcfg[C_CLIMB] - 1
+                                    _move(i, arg, U, G, W, LOG)
+                                    if arg == bhq[o]:
+                                        took = True
+                                        break
+                                    dirty = dirty or (hold and board[arg // W, arg % W] == WALL)
+                                    continue
+                                attacks -= 1
+                                j = arg
+                                dmg = T[TATTACK, k]  # +1 on a first-attack-bonus unit's first attack
+                                if U[UFIRST, i] == 1:
+                                    U[UFIRST, i] = 0
+                                    dmg += T[TBONUS, k]
+                                if act == ATTACK:
+                                    # melee: a rear attack from the cell behind j; optional retaliation
+                                    if bcfg[C_FACING] == 0 and U[UST, j] == ACTIVE:
+                                        if x == U[UX, j] and y == U[UY, j] - U[UFACE, j]:
+                                            U[UREAR, j] = 1
+                                    note(LOG, _i(EV_MELEE), i, j, U[UREAR, j], _i(0), _i(0))
+                                    gone = deal(j, dmg, _b(True), U, G, W, LOG)
+                                    if bcfg[C_RETALIATION] == 1 and not gone and U[UST, j] == ACTIVE:
+                                        note(LOG, _i(EV_MELEE), j, i, _i(0), _i(0), _i(0))
+                                        gone = deal(i, T[TATTACK, U[UTYPE, j]], _b(True), U, G, W, LOG) or gone
+                                else:
+                                    # a shot: own units on the Bresenham line take the damage too (not at
+                                    # cavalry that spares friends)
+                                    note(LOG, _i(EV_SHOT), i, j, _i(0), _i(0), _i(0))
+                                    gone = False
+                                    for q in range(friends_in_line(i, j, U, G, T, W, bcfg, hit)):
+                                        gone = deal(hit[q], dmg, _b(False), U, G, W, LOG) or gone
+                                    gone = deal(j, dmg, _b(True), U, G, W, LOG) or gone
+                                if gone:
+                                    dirty = True
+                                    enemies = 0
+                                    for e in range(n):
+                                        if U[USIDE, e] == o and U[UST, e] == ACTIVE:
+                                            enemies += 1
+                                    if enemies == 0:
+                                        routed = True  # nothing is left to take a headquarters from
+                                        break
+                                if U[UST, i] != ACTIVE:
+                                    break
+                            if took or routed:
+                                break
+                        if bcfg[C_CHECK] == 1:
+                            ok = ok and check_invariants(n, U, G, T, W)
+                        if took:
+                            code = 1 if s == 0 else 3
+                            break
+                        # morale: units of side o that took more than the threshold or were hit from the
+                        # rear test a d6 with modifiers in their favour (-1 in melee, +1 for the defender on
+                        # a wall, -1 for the besieged after the siege's first turn): 'flee-above' flees on a
+                        # roll above morale + mod, 'hold-at-least' below morale - mod. Damage and rear
+                        # marks of every unit are then cleared.
+                        for j in range(n):
+                            if U[USIDE, j] == o and U[UST, j] == ACTIVE and (U[UDMG, j] > bcfg[C_THRESHOLD] or U[UREAR, j] == 1):
+                                mod = 0
+                                if next_to_enemy(j, U[UX, j], U[UY, j], U, G, W, H):
+                                    mod -= 1
+                                if o == 1 and board[U[UY, j], U[UX, j]] == WALL:
+                                    mod += 1
+                                if bcfg[C_BESIEGED] == o and bcfg[C_SIEGE_TURN] > 1:
+                                    mod -= 1
+                                r, pos, st = roll_d6(dice, pos, st)
+                                if r < 0:
+                                    code = OUT_OF_DICE
+                                    break
+                                mor = T[TMORALE, U[UTYPE, j]]
+                                flees = (r > mor + mod) if bcfg[C_READING] == 0 else (r < mor - mod)
+                                note(LOG, _i(EV_MORALE), j, r, mod, U[UDMG, j], _i(1 if flees else 0))
+                                if flees:
+                                    U[UST, j] = FLEEING
+                                    U[UFACE, j] = -U[UFACE, j]
+                        if code >= 0:
+                            break
+                        a, d = 0, 0
+                        for j in range(n):
+                            U[UDMG, j] = 0
+                            U[UREAR, j] = 0
+                            if U[UST, j] == ACTIVE:
+                                if U[USIDE, j] == 0:
+                                    a += 1
+                                else:
+                                    d += 1
+                        if a == 0 or d == 0:
+                            code = 5 if a == 0 and d == 0 else (0 if d == 0 else 2)
+                            break
+                if code < 0:
+                    code = 4  # the turn limit: undecided
+                tally(n, U, army, eng, cfg, res)
+                if not siege:
+                    if code != OUT_OF_DICE:
+                        hist[0, code] += 1
+                        hist[1, rnd] += 1
+                        hist[2, first] += 1
+                        hist[3, 0 if ok else 1] += 1
+                        for s in range(2):
+                            lost, upkeep = 0, 0
+                            for k in range(K):
+                                gone = counts[s, k] - res[s, k, 4]
+                                lost += gone
+                                upkeep += gone * T[TUPKEEP, k]
+                                for cat in range(N_CAT):
+                                    hist[ROWS_HEAD + (s * K + k) * N_CAT + cat, res[s, k, cat]] += 1
+                            hist[4 + s, lost] += 1
+                            hist[6 + s, upkeep] += 1
+                    if one:
+                        for f in range(NFU):
+                            for j in range(n):
+                                final[f, j] = U[f, j]
+                        final[NFU, 0] = code
+                        final[NFU, 1] = rnd
+                        final[NFU, 2] = first
+                        final[NFU, 3] = 1 if ok else 0
+                        final[NFU, 4] = n
+                    break
+                garrison, besieger = 0, 0  # both sides keep the units that returned
+                for k in range(K):
+                    cur[0, k], cur[1, k] = res[0, k, 4], res[1, k, 4]
+                    besieger += cur[0, k]
+                    garrison += cur[1, k]
+                if act_sp == 2 and code <= 1:
+                    end = FALLS
+                elif act_sp == 1 and (code == 2 or code == 3):
+                    end = LIFTED
+                elif garrison == 0:
+                    end = FALLS
+                elif besieger == 0:
+                    end = DESTROYED
+                if end == HOLDS and port == 0 and start + sp >= capitulate_after:
                     end = CAPITULATES
                 if end != HOLDS:
-                    when = p + 1
+                    when = sp + 1
                     break
-            hist[end, when] += 1
+                sp += 1
+            if siege:
+                hist[end, when] += 1
         b += 1 if one else out.shape[0]
