@@ -160,8 +160,37 @@ def step_down(i, f, cls, U, G, T, TER, W, H, cfg, SRC, DN, HQF, st, only, avoid)
     climbs = T[TCLIMB, U[UTYPE, i]] == 1
     table = cls == 1 and DN.shape[0] > 0
     m = SRC[f, 0, 0] if f != HEADQUARTERS else 0
-    cur = INF
     best, bv, ties = -1, INF, 0
+    if f != HEADQUARTERS and not table:
+        # Manhattan distances: a neighbour is one step closer (cur - 1) exactly when it lies
+        # towards one of the nearest sources, else it is not closer; one pass over the sources
+        # finds cur and those directions (bit d: direction DX[d], DY[d]).
+        cur, towards = INF, 0
+        for k in range(1, m + 1):
+            sx, sy = SRC[f, 1, k], SRC[f, 2, k]
+            dk = abs(x - sx) + abs(y - sy)
+            if dk < cur:
+                cur, towards = dk, 0
+            if dk == cur:
+                towards |= (1 if sy > y else 0) | (2 if sx > x else 0) | (4 if sy < y else 0) | (8 if sx < x else 0)
+        for d in range(4):
+            if towards & (1 << d) == 0:
+                continue
+            nx, ny = x + DX[d], y + DY[d]
+            if not (0 <= nx < W and 0 <= ny < H):
+                continue
+            if G[ny * W + nx] >= 0 or (TER[ny, nx] == WALL and not climbs):
+                continue
+            if only >= 0 and TER[ny, nx] != only:
+                continue
+            v = 2 * (cur - 1)
+            if avoid and next_to_enemy(i, nx, ny, U, G, W, H):
+                v += 1
+            take, ties, st = pick(v < bv, v == bv, ties, cfg, st)
+            if take:
+                best, bv = ny * W + nx, v
+        return best, st
+    cur = INF
     for d in range(-1, 4):  # d = -1: the unit's own cell (cur)
         nx, ny = (x, y) if d < 0 else (x + DX[d], y + DY[d])
         if d >= 0:
@@ -176,12 +205,8 @@ def step_down(i, f, cls, U, G, T, TER, W, H, cfg, SRC, DN, HQF, st, only, avoid)
             fc = HQF[s, cls, c]
         else:
             fc = INF
-            if table:
-                for k in range(1, m + 1):
-                    fc = min(fc, DN[SRC[f, 0, k], c])
-            else:
-                for k in range(1, m + 1):
-                    fc = min(fc, abs(nx - SRC[f, 1, k]) + abs(ny - SRC[f, 2, k]))
+            for k in range(1, m + 1):
+                fc = min(fc, DN[SRC[f, 0, k], c])
         if d < 0:
             cur = fc
         elif fc < cur:
