@@ -29,7 +29,7 @@ from numba import njit
 from ..core.montecarlo import CHUNK
 from ..core.rng import next_u64, seed_stream
 from .ai import (ADVANCE, ATTACK, DX, DY, EMPTY_WALLS, ENEMIES, HEADQUARTERS, HOLD_WALLS, INF, INNER,
-                 MOVE, SHOOT, STOP, _b, _i, best_adjacent, best_shot, friends_in_line,
+                 MOVE, SHOOT, STOP, _i, best_adjacent, best_shot, friends_in_line,
                  next_to_enemy, step_down)
 from .state import (ACTIVE, C_ATTACKS, C_BESIEGED, C_CHECK, C_CLIMB, C_FACING, C_FIRST,
                     C_FLEE_MELEE, C_POLICY_A, C_POLICY_D, C_READING, C_RETALIATION, C_RETURN,
@@ -40,6 +40,15 @@ from .state import (ACTIVE, C_ATTACKS, C_BESIEGED, C_CHECK, C_CLIMB, C_FACING, C
                     EV_MORALE, EV_MOVE, EV_SHOT, EV_TURN, cap_counts)
 
 _cap = njit(**INNER)(cap_counts)
+
+# Constants of compiled calls are numpy scalars: numba types a global np.int64 as int64, a
+# Python int as a literal (one specialisation of the callee per value), and an np.int64(0) in
+# the code is a call to type and lower at each use.
+Z, NO, YES, NOT = np.int64(0), np.int64(-1), np.bool_(True), np.bool_(False)
+(I_ENEMIES, I_EMPTY_WALLS, I_HEADQUARTERS, I_WALL, I_EV_TURN, I_EV_MOVE, I_EV_SHOT, I_EV_MELEE,
+ I_EV_HIT, I_EV_MORALE, I_EV_ESCAPE) = (np.int64(v) for v in (
+    ENEMIES, EMPTY_WALLS, HEADQUARTERS, WALL, EV_TURN, EV_MOVE, EV_SHOT, EV_MELEE, EV_HIT,
+    EV_MORALE, EV_ESCAPE))
 
 ROWS_HEAD = 8  # outcome, round, first player, violations, lost a/d, upkeep lost a/d
 
@@ -117,7 +126,7 @@ def deal(j, dmg, by_enemy, U, G, W, LOG):
         if gone:
             G[U[UY, j] * W + U[UX, j]] = -1
             U[UST, j] = DEAD
-    note(LOG, _i(EV_HIT), j, dmg, U[UHP, j], U[UST, j], _i(1 if by_enemy else 0))
+    note(LOG, I_EV_HIT, j, dmg, U[UHP, j], U[UST, j], _i(1 if by_enemy else 0))
     return gone
 
 
@@ -126,7 +135,7 @@ def _move(i, c, U, G, W, LOG):
     G[U[UY, i] * W + U[UX, i]] = -1
     G[c] = i
     U[UX, i], U[UY, i] = c % W, c // W
-    note(LOG, _i(EV_MOVE), i, U[UX, i], U[UY, i], _i(0), _i(0))
+    note(LOG, I_EV_MOVE, i, U[UX, i], U[UY, i], Z, Z)
     U[UMOVED, i] += 1
 
 
@@ -149,30 +158,6 @@ def check_invariants(n, U, G, T, W):
         if G[c] >= 0:
             used += 1
     return used == on_board
-
-
-@njit(**INNER)
-def tally(n, U, counts, eng, cfg, res):
-    """res[side, type, category]: survived (incl. units left out by the cap), killed, fled
-    (fleeing or escaped), captured, returned (survived + half the fled)."""
-    res[:, :, :] = 0
-    for s in range(2):
-        for k in range(counts.shape[1]):
-            res[s, k, 0] = counts[s, k] - eng[s, k]
-    for j in range(n):
-        s, k, state = U[USIDE, j], U[UTYPE, j], U[UST, j]
-        if state == ACTIVE:
-            res[s, k, 0] += 1
-        elif state == DEAD:
-            res[s, k, 1] += 1
-        elif state == CAPTURED:
-            res[s, k, 3] += 1
-        else:
-            res[s, k, 2] += 1
-    for s in range(2):
-        for k in range(counts.shape[1]):
-            f = res[s, k, 2]
-            res[s, k, 4] = res[s, k, 0] + (f // 2 if cfg[C_RETURN] == 0 else (f + 1) // 2)
 
 
 BLOCK = 256  # battles per block: lanes take blocks b = lane, lane + lanes, ...
@@ -257,7 +242,7 @@ def kernel(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq
                 _cap(army, eng, MAX_UNITS)
                 G[:] = -1
                 U[:, :] = 0
-                n = _i(0)  # (a literal 0 would make numba type a call with it: one more specialisation)
+                n = Z  # (a literal 0 would make numba type a call with it: one more specialisation)
                 room = bcells.shape[2]
                 for s in range(2):
                     next_cell = (0, 0)  # the next deployment cell to try, foot and mounted
@@ -284,7 +269,7 @@ def kernel(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq
                         next_cell = (p, next_cell[1]) if m == 0 else (next_cell[0], p)
 
                 hold = bcfg[C_POLICY_A] == HOLD_WALLS or bcfg[C_POLICY_D] == HOLD_WALLS
-                pos = _i(0)
+                pos = Z
                 first = bcfg[C_FIRST]
                 code, rnd, ok = -1, 0, True  # code -1: not decided yet
                 if first == 2:
@@ -298,7 +283,7 @@ def kernel(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq
                     for half in range(2):
                         s = first if half == 0 else 1 - first
                         o = 1 - s
-                        note(LOG, _i(EV_TURN), rnd, s, _i(0), _i(0), _i(0))
+                        note(LOG, I_EV_TURN, rnd, s, Z, Z, Z)
                         # side s moves every unit once. The distance fields' sources (ai.step_down) are
                         # listed again lazily: after a unit left the board or stepped onto a wall, and only
                         # when a unit that is not locked in melee is about to decide (locked units never
@@ -328,14 +313,14 @@ def kernel(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq
                                     if y == edge:
                                         G[y * W + x] = -1
                                         U[UST, i] = ESCAPED
-                                        note(LOG, _i(EV_ESCAPE), i, _i(0), _i(0), _i(0), _i(0))
+                                        note(LOG, I_EV_ESCAPE, i, Z, Z, Z, Z)
                                         break
                                     c = (y + dy) * W + x
                                     if G[c] < 0 and (board[y + dy, x] != WALL or T[TCLIMB, k] == 1):
                                         _move(i, c, U, G, W, LOG)
                                     elif side_steps == 0:
                                         side_steps = 1
-                                        best = _i(-1)
+                                        best = NO
                                         for ddx in (-1, 1):
                                             nx = x + ddx
                                             if 0 <= nx < W:
@@ -419,16 +404,16 @@ def kernel(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq
                                                     go = True
                                                     break
                                         elif board[y, x] == WALL:
-                                            arg, st = step_down(i, _i(ENEMIES), _i(0), U, G, T, board, W, H, bcfg, SRC, bDN, bHQF, st, _i(WALL), _b(False))
+                                            arg, st = step_down(i, I_ENEMIES, Z, U, G, T, board, W, H, bcfg, SRC, bDN, bHQF, st, I_WALL, NOT)
                                         else:
-                                            arg, st = step_down(i, _i(EMPTY_WALLS), _i(0), U, G, T, board, W, H, bcfg, SRC, bDN, bHQF, st, _i(-1), _b(False))
+                                            arg, st = step_down(i, I_EMPTY_WALLS, Z, U, G, T, board, W, H, bcfg, SRC, bDN, bHQF, st, NO, NOT)
                                     if go:
                                         cls = 1 - T[TCLIMB, k]
                                         arg = -1
                                         if G[bhq[o]] < 0 and bHQF[s, cls, y * W + x] <= ap:
-                                            arg, st = step_down(i, _i(HEADQUARTERS), cls, U, G, T, board, W, H, bcfg, SRC, bDN, bHQF, st, _i(-1), _b(True))
+                                            arg, st = step_down(i, I_HEADQUARTERS, cls, U, G, T, board, W, H, bcfg, SRC, bDN, bHQF, st, NO, YES)
                                         if arg < 0:
-                                            arg, st = step_down(i, _i(ENEMIES), cls, U, G, T, board, W, H, bcfg, SRC, bDN, bHQF, st, _i(-1), _b(False))
+                                            arg, st = step_down(i, I_ENEMIES, cls, U, G, T, board, W, H, bcfg, SRC, bDN, bHQF, st, NO, NOT)
                                     act = MOVE if arg >= 0 else STOP
                                 # the battle applies it
                                 if act == STOP or arg < 0:
@@ -456,19 +441,19 @@ def kernel(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq
                                     if bcfg[C_FACING] == 0 and U[UST, j] == ACTIVE:
                                         if x == U[UX, j] and y == U[UY, j] - U[UFACE, j]:
                                             U[UREAR, j] = 1
-                                    note(LOG, _i(EV_MELEE), i, j, U[UREAR, j], _i(0), _i(0))
-                                    gone = deal(j, dmg, _b(True), U, G, W, LOG)
+                                    note(LOG, I_EV_MELEE, i, j, U[UREAR, j], Z, Z)
+                                    gone = deal(j, dmg, YES, U, G, W, LOG)
                                     if bcfg[C_RETALIATION] == 1 and not gone and U[UST, j] == ACTIVE:
-                                        note(LOG, _i(EV_MELEE), j, i, _i(0), _i(0), _i(0))
-                                        gone = deal(i, T[TATTACK, U[UTYPE, j]], _b(True), U, G, W, LOG) or gone
+                                        note(LOG, I_EV_MELEE, j, i, Z, Z, Z)
+                                        gone = deal(i, T[TATTACK, U[UTYPE, j]], YES, U, G, W, LOG) or gone
                                 else:
                                     # a shot: own units on the Bresenham line take the damage too (not at
                                     # cavalry that spares friends)
-                                    note(LOG, _i(EV_SHOT), i, j, _i(0), _i(0), _i(0))
+                                    note(LOG, I_EV_SHOT, i, j, Z, Z, Z)
                                     gone = False
                                     for q in range(friends_in_line(i, j, U, G, T, W, bcfg, hit)):
-                                        gone = deal(hit[q], dmg, _b(False), U, G, W, LOG) or gone
-                                    gone = deal(j, dmg, _b(True), U, G, W, LOG) or gone
+                                        gone = deal(hit[q], dmg, NOT, U, G, W, LOG) or gone
+                                    gone = deal(j, dmg, YES, U, G, W, LOG) or gone
                                 if gone:
                                     dirty = True
                                     enemies = 0
@@ -507,7 +492,7 @@ def kernel(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq
                                     break
                                 mor = T[TMORALE, U[UTYPE, j]]
                                 flees = (r > mor + mod) if bcfg[C_READING] == 0 else (r < mor - mod)
-                                note(LOG, _i(EV_MORALE), j, r, mod, U[UDMG, j], _i(1 if flees else 0))
+                                note(LOG, I_EV_MORALE, j, r, mod, U[UDMG, j], _i(1 if flees else 0))
                                 if flees:
                                     U[UST, j] = FLEEING
                                     U[UFACE, j] = -U[UFACE, j]
@@ -527,7 +512,26 @@ def kernel(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq
                             break
                 if code < 0:
                     code = 4  # the turn limit: undecided
-                tally(n, U, army, eng, cfg, res)
+                # res[side, type, category]: survived (incl. units left out by the cap), killed,
+                # fled (fleeing or escaped), captured, returned (survived + half the fled)
+                res[:, :, :] = 0
+                for s in range(2):
+                    for k in range(K):
+                        res[s, k, 0] = army[s, k] - eng[s, k]
+                for j in range(n):
+                    s, k, state = U[USIDE, j], U[UTYPE, j], U[UST, j]
+                    if state == ACTIVE:
+                        res[s, k, 0] += 1
+                    elif state == DEAD:
+                        res[s, k, 1] += 1
+                    elif state == CAPTURED:
+                        res[s, k, 3] += 1
+                    else:
+                        res[s, k, 2] += 1
+                for s in range(2):
+                    for k in range(K):
+                        f = res[s, k, 2]
+                        res[s, k, 4] = res[s, k, 0] + (f // 2 if cfg[C_RETURN] == 0 else (f + 1) // 2)
                 if not siege:
                     if code != OUT_OF_DICE:
                         hist[0, code] += 1
