@@ -348,7 +348,16 @@ def kernel(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq
                             routed = False
                             while ap > 0:
                                 x, y = U[UX, i], U[UY, i]
-                                locked = next_to_enemy(i, x, y, U, G, W, H)  # in melee: it cannot move
+                                # in melee (an active enemy adjacent): it cannot move; `near`: any
+                                # enemy adjacent (a fleeing one to capture)
+                                locked, near = False, False
+                                for dd in range(4):
+                                    nx, ny = x + DX[dd], y + DY[dd]
+                                    if 0 <= nx < W and 0 <= ny < H:
+                                        e = G[ny * W + nx]
+                                        if e >= 0 and U[USIDE, e] == o:
+                                            near = True
+                                            locked = locked or U[UST, e] == ACTIVE
                                 if dirty and not locked:
                                     m = 0  # ENEMIES: side s's active enemies
                                     for j in range(n):
@@ -384,7 +393,7 @@ def kernel(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq
                                         arg, st = best_shot(i, n, U, G, T, board, W, H, bcfg, hit, st)
                                         if arg >= 0:
                                             act, done = SHOOT, True
-                                    if not done:
+                                    if not done and near:
                                         arg, st = best_adjacent(i, U, G, W, H, bcfg, st)
                                         if arg >= 0:
                                             act, done = ATTACK, True
