@@ -1,13 +1,13 @@
 """The AI's scans (numba): what one unit may shoot or strike, and where it steps.
 
 The policies themselves (advance, hold-walls, hold-line) are the decision block of
-`kernel.battle`: for unit i with `ap` action points and `attacks` left they choose one of
+`kernel.kernel`: for unit i with `ap` action points and `attacks` left they choose one of
 STOP, MOVE (target = cell), ATTACK or SHOOT (target = unit) from these scans; the battle
 applies it. Policies are deterministic apart from ties, which `pick` breaks with the battle's
 RNG (setting ``tie_break``). To add a policy: add its name to `scenario.POLICIES` and a branch
-to the decision block. (The policies and the rest of a battle are one compiled function, not
-one function each: numba compiled every function of the call tree in its own library, and
-LLVM optimised each library again with everything below it, up to eleven times.)
+to the decision block. (The policies and the rest of a battle are written out in one compiled
+function, not one function each: numba compiled every function of the call tree in its own
+library, and LLVM optimised each library again with everything below it, up to eleven times.)
 
 Distance fields are read cell by cell with `step_down`: field ENEMIES (steps to the nearest
 active enemy), EMPTY_WALLS (steps to the nearest empty wall cell), both from the source cells
@@ -25,8 +25,9 @@ STOP, MOVE, ATTACK, SHOOT = 0, 1, 2, 3
 ADVANCE, HOLD_WALLS, HOLD_LINE = 0, 1, 2  # codes in the order of scenario.POLICIES
 INF = 1 << 40
 ENEMIES, EMPTY_WALLS, HEADQUARTERS = 0, 1, 2  # distance fields
-# Constants passed to a compiled function go through _i / _b: numba compiles one specialisation
-# per distinct literal argument, and a plain int64 / bool argument needs only one.
+# Constants passed to a compiled function are numpy scalars (_i / _b, or globals made with
+# them): numba compiles one specialisation per distinct literal argument, and a plain int64 /
+# bool argument needs only one.
 _i, _b = np.int64, np.bool_
 # Options of every compiled function but the entry point (kernel.kernel): no reference
 # counting (nothing is allocated), and no wrappers to call it from Python or as a C function

@@ -1,25 +1,26 @@
 """Numba simulator of the crusades tactical battle (docs/rules_crusades.md).
 
-One battle (`battle`): deploy (20-unit cap by largest remainder), then rounds in which each
-side moves all its units (the side's turn), then the other side tests morale. Battle b of a
-run uses the RNG stream of (seed, b), so every battle is reproducible on its own and the
-numbers do not depend on the thread count. The only dice are morale d6s; they come from the
-stream or, in scripted mode, from a list (a 'random' first player then takes one die: 1-3
-attacker).
+One battle: deploy (20-unit cap by largest remainder), then rounds in which each side moves
+all its units (the side's turn), then the other side tests morale. Battle b of a run uses the
+RNG stream of (seed, b), so every battle is reproducible on its own and the numbers do not
+depend on the thread count. The only dice are morale d6s; they come from the stream or, in
+scripted mode, from a list (a 'random' first player then takes one die: 1-3 attacker).
 
 `kernel` fills the histogram rows: outcome code, round of decision, first player, invariant
 violations, units lost and upkeep lost per side, and per side, type and category (survived,
 killed, fled, captured, returned) the count of units.
 
 Everything runs through one entry point, `kernel` (one lane of the runner), so numba compiles
-once, then loads it from the disk cache. The call tree is kept flat: `battle` is one function
-(deployment, turns, the AI policies, melee, shots, flight, morale), calling only small scans
-(ai.py) and `note`/`deal`/`_move`/`roll_d6`. Numba compiles each function in its own library
-and LLVM optimises and emits every library again with all the libraries below it, so each
-level of calls cost the whole subtree once more (docs/performance.md). Every call passes every
-argument (no defaults, no array-to-array slice copies), so each function has one
+once, then loads it from the disk cache. The call tree is kept flat: the battle (deployment,
+turns, the AI policies, melee, shots, flight, morale, tally) is written out once inside
+`kernel`, which calls only small scans (ai.py) and `note`/`deal`/`_move`/`roll_d6`/
+`check_invariants`. Numba compiles each function in its own library, and LLVM optimises and
+emits every library again with all the libraries below it: each level of calls cost the whole
+subtree once more (docs/performance.md). Every call passes every argument (no defaults, no
+array-to-array slice copies), constants as numpy scalars, so each function has one
 specialisation and no error-formatting code. Nothing is allocated per battle: the workspace is
-made once per kernel call, and `battle` and below compile without reference counting.
+made once per kernel call, and everything below the kernel compiles without reference counting
+or wrappers (ai.INNER).
 Developers: numba's cache does not notice edits to ai.py or state.py; delete
 odds/crusades/__pycache__/*.nb* after changing them.
 """
