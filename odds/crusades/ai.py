@@ -1,12 +1,15 @@
-"""AI policies: what one unit does with its next action point (numba).
+"""The AI's scans (numba): what one unit may shoot or strike, and where it steps.
 
-A policy is a small function ``policy(i, ap, attacks, ctx..., st) -> (action, target, st)``
-that looks at the state and returns one of STOP, MOVE (target = cell), ATTACK or SHOOT
-(target = unit). The kernel checks legality and applies it. Policies are deterministic apart
-from ties, which `pick` breaks with the battle's RNG (setting ``tie_break``). To add a policy:
-write the function here, add its name to `scenario.POLICIES` and a branch to `decide`.
+The policies themselves (advance, hold-walls, hold-line) are the decision block of
+`kernel.kernel`: for unit i with `ap` action points and `attacks` left they choose one of
+STOP, MOVE (target = cell), ATTACK or SHOOT (target = unit) from these scans; the battle
+applies it. Policies are deterministic apart from ties, which `pick` breaks with the battle's
+RNG (setting ``tie_break``). To add a policy: add its name to `scenario.POLICIES` and a branch
+to the decision block. (The policies and the rest of a battle are written out in one compiled
+function, not one function each: numba compiled every function of the call tree in its own
+library, and LLVM optimised each library again with everything below it, up to eleven times.)
 
-Distance fields are read cell by cell with `field_value`: field ENEMIES (steps to the nearest
+Distance fields are read cell by cell with `step_down`: field ENEMIES (steps to the nearest
 active enemy), EMPTY_WALLS (steps to the nearest empty wall cell), both from the source cells
 the kernel lists in ``SRC[f]`` when they may have changed, and HEADQUARTERS (``HQF[side, cls,
 cell]``, steps to the enemy headquarters, static). Class ``cls`` 0 climbs walls, 1 does not.
@@ -15,17 +18,21 @@ import numpy as np
 from numba import njit
 
 from ..core.rng import next_u64
-from .state import (ACTIVE, C_LOF, C_METRIC, C_POLICY_A, C_POLICY_D, C_SHOOT_MELEE, C_SHOOT_OUT,
-                    C_TIE, CITY, FLEEING, OPEN, TCLIMB, TMOUNTED, TRANGE, TRANGED, TSPARES, UHP,
-                    USIDE, UST, UTYPE, UX, UY, WALL)
+from .state import (ACTIVE, C_LOF, C_METRIC, C_SHOOT_MELEE, C_SHOOT_OUT, C_TIE, CITY, FLEEING,
+                    OPEN, TCLIMB, TRANGE, TSPARES, UHP, USIDE, UST, UTYPE, UX, UY, WALL)
 
 STOP, MOVE, ATTACK, SHOOT = 0, 1, 2, 3
 ADVANCE, HOLD_WALLS, HOLD_LINE = 0, 1, 2  # codes in the order of scenario.POLICIES
 INF = 1 << 40
 ENEMIES, EMPTY_WALLS, HEADQUARTERS = 0, 1, 2  # distance fields
-# Constants passed to a compiled function go through _i / _b: numba compiles one specialisation
-# per distinct literal argument, and a plain int64 / bool argument needs only one.
+# Constants passed to a compiled function are numpy scalars (_i / _b, or globals made with
+# them): numba compiles one specialisation per distinct literal argument, and a plain int64 /
+# bool argument needs only one.
 _i, _b = np.int64, np.bool_
+# Options of every compiled function but the entry point (kernel.kernel): no reference
+# counting (nothing is allocated), and no wrappers to call it from Python or as a C function
+# pointer (it is only called from compiled code; each wrapper was compiled and optimised).
+INNER = dict(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 DX = (0, 1, 0, -1)
 DY = (1, 0, -1, 0)
 
@@ -44,50 +51,20 @@ def pick(better, tie, count, cfg, st):
     return (u >> np.uint64(11)) % np.uint64(count) == 0, count, st
 
 
-@njit(cache=True, inline="always", _nrt=False)
-def distance(metric, x0, y0, x1, y1):
-    dx, dy = abs(x0 - x1), abs(y0 - y1)
-    return dx + dy if metric == 0 else max(dx, dy)
+@njit(**INNER)
+def next_to_enemy(i, x, y, U, G, W, H):
+    """True if cell (x, y) touches an active enemy of unit i."""
+    s = U[USIDE, i]
+    for d in range(4):
+        nx, ny = x + DX[d], y + DY[d]
+        if 0 <= nx < W and 0 <= ny < H:
+            j = G[ny * W + nx]
+            if j >= 0 and U[USIDE, j] != s and U[UST, j] == ACTIVE:
+                return True
+    return False
 
 
-@njit(cache=True, inline="always", _nrt=False)
-def enemy(U, i, j):
-    return U[USIDE, j] != U[USIDE, i]
-
-
-@njit(cache=True, _nrt=False)
-def locked(i, U, G, W, H):
-    """True if an active enemy stands on one of the 4 neighbours (melee lock)."""
-    return next_to_enemy(i, U[UX, i], U[UY, i], U, G, W, H)
-
-
-@njit(cache=True, _nrt=False)
-def can_enter(i, x, y, U, G, T, TER, W):
-    """Cell (x, y) is empty and the unit's type may stand on it (no walls for non-climbers)."""
-    return G[y * W + x] < 0 and (TER[y, x] != WALL or T[TCLIMB, U[UTYPE, i]] == 1)
-
-
-@njit(cache=True, _nrt=False)
-def can_shoot(i, j, U, G, T, TER, W, H, cfg):
-    """Unit i may shoot enemy j: in range (i not locked in melee: checked by the caller), not
-    inside the walls from open ground; settings shoot_out_of_city and shoot_into_melee."""
-    if not enemy(U, i, j) or U[UST, j] > FLEEING:
-        return False
-    k = U[UTYPE, i]
-    if T[TRANGED, k] == 0:
-        return False
-    d = distance(cfg[C_METRIC], U[UX, i], U[UY, i], U[UX, j], U[UY, j])
-    if d < 1 or d > T[TRANGE, k]:
-        return False
-    here, there = TER[U[UY, i], U[UX, i]], TER[U[UY, j], U[UX, j]]
-    if there == CITY and here == OPEN:  # units inside the walls cannot be shot from outside
-        return False
-    if here == CITY and there == OPEN and cfg[C_SHOOT_OUT] == 0:
-        return False
-    return cfg[C_SHOOT_MELEE] == 1 or not next_to_enemy(j, U[UX, j], U[UY, j], U, G, W, H)
-
-
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def friends_in_line(i, j, U, G, T, W, cfg, hit):
     """How many of i's own units stand between i and j on the Bresenham line of fire (none
     when line_of_fire is 'none' or j's type spares friends); with hit[:] they are listed too."""
@@ -116,33 +93,50 @@ def friends_in_line(i, j, U, G, T, W, cfg, hit):
     return m
 
 
-@njit(cache=True, _nrt=False)
-def best_shot(i, n, U, G, T, TER, W, H, cfg, st):
-    """The shootable enemy with the fewest own units in the line of fire, then the nearest,
-    then the weakest (ties broken): unit index or -1."""
+@njit(**INNER)
+def best_shot(i, n, U, G, T, TER, W, H, cfg, hit, st):
+    """The enemy unit i (ranged, not locked in melee: checked by the caller) may shoot with the
+    fewest own units in the line of fire, then the nearest, then the weakest (ties broken):
+    unit index or -1. Shootable: in range, not inside the walls from open ground; settings
+    shoot_out_of_city and shoot_into_melee."""
     best, bf, bd, bh, ties = -1, INF, INF, INF, 0
+    s, x, y = U[USIDE, i], U[UX, i], U[UY, i]
+    reach = T[TRANGE, U[UTYPE, i]]
+    chebyshev = cfg[C_METRIC] != 0
+    here = TER[y, x]
     for j in range(n):
-        if can_shoot(i, j, U, G, T, TER, W, H, cfg):
-            f = friends_in_line(i, j, U, G, T, W, cfg, U[0, :0])
-            d = distance(cfg[C_METRIC], U[UX, i], U[UY, i], U[UX, j], U[UY, j])
-            h = U[UHP, j] if U[UST, j] == ACTIVE else 0
-            better = f < bf or (f == bf and (d < bd or (d == bd and h < bh)))
-            take, ties, st = pick(better, f == bf and d == bd and h == bh, ties, cfg, st)
-            if take:
-                best, bf, bd, bh = j, f, d, h
+        if U[USIDE, j] == s or U[UST, j] > FLEEING:
+            continue
+        dx, dy = abs(x - U[UX, j]), abs(y - U[UY, j])
+        d = max(dx, dy) if chebyshev else dx + dy
+        if d < 1 or d > reach:
+            continue
+        there = TER[U[UY, j], U[UX, j]]
+        if there == CITY and here == OPEN:  # units inside the walls cannot be shot from outside
+            continue
+        if here == CITY and there == OPEN and cfg[C_SHOOT_OUT] == 0:
+            continue
+        if cfg[C_SHOOT_MELEE] == 0 and next_to_enemy(j, U[UX, j], U[UY, j], U, G, W, H):
+            continue
+        f = friends_in_line(i, j, U, G, T, W, cfg, hit[:0])
+        h = U[UHP, j] if U[UST, j] == ACTIVE else 0
+        better = f < bf or (f == bf and (d < bd or (d == bd and h < bh)))
+        take, ties, st = pick(better, f == bf and d == bd and h == bh, ties, cfg, st)
+        if take:
+            best, bf, bd, bh = j, f, d, h
     return best, st
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def best_adjacent(i, U, G, W, H, cfg, st):
     """The adjacent enemy to strike: a fleeing one (sure capture) first, then the weakest."""
-    x, y = U[UX, i], U[UY, i]
+    x, y, s = U[UX, i], U[UY, i], U[USIDE, i]
     best, bh, ties = -1, INF, 0
     for d in range(4):
         nx, ny = x + DX[d], y + DY[d]
         if 0 <= nx < W and 0 <= ny < H:
             j = G[ny * W + nx]
-            if j >= 0 and enemy(U, i, j):
+            if j >= 0 and U[USIDE, j] != s:
                 h = U[UHP, j] if U[UST, j] == ACTIVE else 0
                 take, ties, st = pick(h < bh, h == bh, ties, cfg, st)
                 if take:
@@ -150,137 +144,77 @@ def best_adjacent(i, U, G, W, H, cfg, st):
     return best, st
 
 
-@njit(cache=True, _nrt=False)
-def field_value(f, cls, s, x, y, W, SRC, DN, HQF):
-    """Steps from cell (x, y) to field f's nearest source for side s's class cls: a
-    breadth-first search over the terrain only (units do not block), so it is the Manhattan
-    distance for climbers or on a board without walls, else the precomputed DN[source, cell].
-    ``SRC[f, 0, 1:m+1]`` are the m = SRC[f, 0, 0] source cells, SRC[f, 1] and SRC[f, 2]
-    their x and y."""
-    c = y * W + x
-    if f == HEADQUARTERS:
-        return HQF[s, cls, c]
-    best = INF
-    if cls == 1 and DN.shape[0] > 0:
-        for k in range(1, SRC[f, 0, 0] + 1):
-            best = min(best, DN[SRC[f, 0, k], c])
-    else:
-        for k in range(1, SRC[f, 0, 0] + 1):
-            best = min(best, abs(x - SRC[f, 1, k]) + abs(y - SRC[f, 2, k]))
-    return best
-
-
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def step_down(i, f, cls, U, G, T, TER, W, H, cfg, SRC, DN, HQF, st, only, avoid):
-    """A neighbouring cell the unit can enter that is strictly closer on field f for class
-    cls (and of terrain `only` if >= 0), or -1. With `avoid`, cells next to an active enemy
-    (where the unit would be locked in melee) come after the others of the same distance."""
+    """A neighbouring cell the unit can enter (empty; no wall for a non-climber) that is
+    strictly closer on distance field f for class cls (and of terrain `only` if >= 0), or -1.
+    With `avoid`, cells next to an active enemy (where the unit would be locked in melee) come
+    after the others of the same distance.
+
+    Field values: HEADQUARTERS is the static table HQF[side, cls, cell]; ENEMIES and
+    EMPTY_WALLS are the steps to the nearest of the m = SRC[f, 0, 0] source cells
+    SRC[f, 0, 1:m+1] (x and y in SRC[f, 1] and SRC[f, 2]) by a breadth-first search over the
+    terrain only (units do not block): the Manhattan distance for climbers or on a board
+    without walls, else the precomputed DN[source, cell] (kernel.wall_distances)."""
     x, y = U[UX, i], U[UY, i]
     s = U[USIDE, i]
-    cur = field_value(f, cls, s, x, y, W, SRC, DN, HQF)
+    climbs = T[TCLIMB, U[UTYPE, i]] == 1
+    table = cls == 1 and DN.shape[0] > 0
+    m = SRC[f, 0, 0] if f != HEADQUARTERS else 0
     best, bv, ties = -1, INF, 0
-    for d in range(4):
-        nx, ny = x + DX[d], y + DY[d]
-        if 0 <= nx < W and 0 <= ny < H:
-            c = ny * W + nx
-            if not can_enter(i, nx, ny, U, G, T, TER, W) or (only >= 0 and TER[ny, nx] != only):
+    if f != HEADQUARTERS and not table:
+        # Manhattan distances: a neighbour is one step closer (cur - 1) exactly when it lies
+        # towards one of the nearest sources, else it is not closer; one pass over the sources
+        # finds cur and those directions (bit d: direction DX[d], DY[d]).
+        cur, towards = INF, 0
+        for k in range(1, m + 1):
+            sx, sy = SRC[f, 1, k], SRC[f, 2, k]
+            dk = abs(x - sx) + abs(y - sy)
+            if dk < cur:
+                cur, towards = dk, 0
+            if dk == cur:
+                towards |= (1 if sy > y else 0) | (2 if sx > x else 0) | (4 if sy < y else 0) | (8 if sx < x else 0)
+        for d in range(4):
+            if towards & (1 << d) == 0:
                 continue
-            fc = field_value(f, cls, s, nx, ny, W, SRC, DN, HQF)
-            if fc < cur:
-                v = 2 * fc
-                if avoid and next_to_enemy(i, nx, ny, U, G, W, H):
-                    v += 1
-                take, ties, st = pick(v < bv, v == bv, ties, cfg, st)
-                if take:
-                    best, bv = c, v
+            nx, ny = x + DX[d], y + DY[d]
+            if not (0 <= nx < W and 0 <= ny < H):
+                continue
+            if G[ny * W + nx] >= 0 or (TER[ny, nx] == WALL and not climbs):
+                continue
+            if only >= 0 and TER[ny, nx] != only:
+                continue
+            v = 2 * (cur - 1)
+            if avoid and next_to_enemy(i, nx, ny, U, G, W, H):
+                v += 1
+            take, ties, st = pick(v < bv, v == bv, ties, cfg, st)
+            if take:
+                best, bv = ny * W + nx, v
+        return best, st
+    cur = INF
+    for d in range(-1, 4):  # d = -1: the unit's own cell (cur)
+        nx, ny = (x, y) if d < 0 else (x + DX[d], y + DY[d])
+        if d >= 0:
+            if not (0 <= nx < W and 0 <= ny < H):
+                continue
+            if G[ny * W + nx] >= 0 or (TER[ny, nx] == WALL and not climbs):
+                continue
+            if only >= 0 and TER[ny, nx] != only:
+                continue
+        c = ny * W + nx
+        if f == HEADQUARTERS:
+            fc = HQF[s, cls, c]
+        else:
+            fc = INF
+            for k in range(1, m + 1):
+                fc = min(fc, DN[SRC[f, 0, k], c])
+        if d < 0:
+            cur = fc
+        elif fc < cur:
+            v = 2 * fc
+            if avoid and next_to_enemy(i, nx, ny, U, G, W, H):
+                v += 1
+            take, ties, st = pick(v < bv, v == bv, ties, cfg, st)
+            if take:
+                best, bv = c, v
     return best, st
-
-
-@njit(cache=True, _nrt=False)
-def next_to_enemy(i, x, y, U, G, W, H):
-    """True if cell (x, y) touches an active enemy of unit i."""
-    for d in range(4):
-        nx, ny = x + DX[d], y + DY[d]
-        if 0 <= nx < W and 0 <= ny < H:
-            j = G[ny * W + nx]
-            if j >= 0 and enemy(U, i, j) and U[UST, j] == ACTIVE:
-                return True
-    return False
-
-
-@njit(cache=True, _nrt=False)
-def _strike(i, n, attacks, U, G, T, TER, W, H, cfg, st):
-    """Shared first steps: fight when locked, shoot when possible, capture an adjacent fugitive.
-
-    Returns (action, target, done, st); done=True means the policy need not look further.
-    """
-    if locked(i, U, G, W, H):
-        if attacks == 0:
-            return STOP, -1, True, st
-        j, st = best_adjacent(i, U, G, W, H, cfg, st)
-        return ATTACK, j, True, st
-    if attacks > 0:
-        if T[TRANGED, U[UTYPE, i]] == 1:
-            j, st = best_shot(i, n, U, G, T, TER, W, H, cfg, st)
-            if j >= 0:
-                return SHOOT, j, True, st
-        j, st = best_adjacent(i, U, G, W, H, cfg, st)
-        if j >= 0:
-            return ATTACK, j, True, st
-    elif T[TRANGED, U[UTYPE, i]] == 1:
-        return STOP, -1, True, st  # archers that have shot stay where they are
-    return STOP, -1, False, st
-
-
-@njit(cache=True, _nrt=False)
-def advance(i, n, ap, attacks, U, G, T, TER, W, H, cfg, SRC, DN, HQF, hq, st):
-    """Close in on the nearest enemy, shoot when in range, take an empty enemy headquarters."""
-    a, j, done, st = _strike(i, n, attacks, U, G, T, TER, W, H, cfg, st)
-    if done:
-        return a, j, st
-    s, cls = U[USIDE, i], 1 - T[TCLIMB, U[UTYPE, i]]
-    here = U[UY, i] * W + U[UX, i]
-    if G[hq[1 - s]] < 0 and HQF[s, cls, here] <= ap:
-        c, st = step_down(i, _i(HEADQUARTERS), cls, U, G, T, TER, W, H, cfg, SRC, DN, HQF, st, _i(-1), _b(True))
-        if c >= 0:
-            return MOVE, c, st
-    c, st = step_down(i, _i(ENEMIES), cls, U, G, T, TER, W, H, cfg, SRC, DN, HQF, st, _i(-1), _b(False))
-    return (MOVE if c >= 0 else STOP), c, st
-
-
-@njit(cache=True, _nrt=False)
-def hold_line(i, n, ap, attacks, U, G, T, TER, W, H, cfg, SRC, DN, HQF, hq, st):
-    """Keep position: shoot what is in range, fight what comes adjacent."""
-    a, j, done, st = _strike(i, n, attacks, U, G, T, TER, W, H, cfg, st)
-    return a, j, st
-
-
-@njit(cache=True, _nrt=False)
-def hold_walls(i, n, ap, attacks, U, G, T, TER, W, H, cfg, SRC, DN, HQF, hq, st):
-    """Man the walls: foot moves onto free wall cells, then along the wall towards the enemy;
-    archers shoot; cavalry is a reserve that attacks only once an enemy is inside the city."""
-    a, j, done, st = _strike(i, n, attacks, U, G, T, TER, W, H, cfg, st)
-    if done:
-        return a, j, st
-    k = U[UTYPE, i]
-    if T[TMOUNTED, k] == 1:
-        for e in range(n):
-            if enemy(U, i, e) and U[UST, e] == ACTIVE and TER[U[UY, e], U[UX, e]] == CITY:
-                return advance(i, n, ap, attacks, U, G, T, TER, W, H, cfg, SRC, DN, HQF, hq, st)
-        return STOP, -1, st
-    if TER[U[UY, i], U[UX, i]] == WALL:
-        c, st = step_down(i, _i(ENEMIES), _i(0), U, G, T, TER, W, H, cfg, SRC, DN, HQF, st, _i(WALL), _b(False))
-        return (MOVE if c >= 0 else STOP), c, st
-    c, st = step_down(i, _i(EMPTY_WALLS), _i(0), U, G, T, TER, W, H, cfg, SRC, DN, HQF, st, _i(-1), _b(False))
-    return (MOVE if c >= 0 else STOP), c, st
-
-
-@njit(cache=True, _nrt=False)
-def decide(i, n, ap, attacks, U, G, T, TER, W, H, cfg, SRC, DN, HQF, hq, st):
-    """Dispatch to the policy of unit i's side."""
-    p = cfg[C_POLICY_A] if U[USIDE, i] == 0 else cfg[C_POLICY_D]
-    if p == ADVANCE:
-        return advance(i, n, ap, attacks, U, G, T, TER, W, H, cfg, SRC, DN, HQF, hq, st)
-    if p == HOLD_WALLS:
-        return hold_walls(i, n, ap, attacks, U, G, T, TER, W, H, cfg, SRC, DN, HQF, hq, st)
-    return hold_line(i, n, ap, attacks, U, G, T, TER, W, H, cfg, SRC, DN, HQF, hq, st)
