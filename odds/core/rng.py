@@ -33,9 +33,9 @@ def _splitmix(x):
     return z ^ (z >> np.uint64(31)), x
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def seed_stream(seed, chunk):
-    """The xoshiro256** state of chunk `chunk` under `seed` (once per chunk: not inlined)."""
+    """The xoshiro256** state of chunk `chunk` under `seed`."""
     x = np.uint64(seed) * _M2 + np.uint64(chunk) * _GOLDEN
     s0, x = _splitmix(x)
     s1, x = _splitmix(x)
