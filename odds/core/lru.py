@@ -26,5 +26,9 @@ class LRU:
             if len(self.items) > self.size:
                 self.items.popitem(last=False)
 
+    def clear(self):
+        with self.lock:
+            self.items.clear()
+
     def __len__(self):
         return len(self.items)
