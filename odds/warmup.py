@@ -41,6 +41,6 @@ def run(args) -> int:
 
 
 def register(games):
-    p = games.add_parser("warmup", help="compile every Monte Carlo kernel once (about a minute "
+    p = games.add_parser("warmup", help="compile every Monte Carlo kernel once (about two minutes "
                                         "on a fresh install; later runs load them)")
     p.set_defaults(handler=run)
