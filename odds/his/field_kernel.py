@@ -1,7 +1,8 @@
 """Numba Monte Carlo kernel of the field battle (fills the joint of field.py).
 
 A battle with fixed dice (nobody surprises, no after-roll card) is played by the small shared
-core.pair_kernel with the same draws; field_lane plays the others. Its mode (table width,
+core.pair_kernel (the numbers of the plain path this kernel had before); field_lane plays the
+others. Its mode (table width,
 whether card dice exist, who surprises) is compiled in (core.rng.static); after-roll cards are
 read at run time (one compiled kernel serves every card and policy). Each side is one
 `FieldSide` record.
@@ -35,7 +36,7 @@ FieldSide = namedtuple("FieldSide", [
 def kernel_args(a, d, pair=None):
     """Arguments of field.kernel(a, d): core.pair_kernel's for a battle with fixed dice, else
     (mode literals, attacker FieldSide, defender FieldSide) for field_lane (`pair` False:
-    field_lane's in any case; both kernels make the same draws for fixed dice)."""
+    field_lane's in any case; for fixed dice without card dice both make the same draws)."""
     tables = [_tables(s) for s in (a, d)]
     width = max(t.shape[1] for side in tables for t in side[::2])
     sides = []
