@@ -35,15 +35,27 @@ def run_query(site, env=None, code=QUERY):
 
 
 def test_a_corrupt_kernel_cache_is_rebuilt(tmp_path):
-    pkg = copy_package(tmp_path)
-    garbled = list(pkg.glob("his/__pycache__/field_kernel*.nbi")) + list(pkg.glob("core/__pycache__/rng*.nbi"))
+    pkg = copy_package(tmp_path, keep_cache=False)
+    first = run_query(pkg.parent)  # compiles the query's kernel (the pair kernel) into the copy
+    garbled = list(pkg.glob("core/__pycache__/pair_kernel*.nbi"))
+    assert garbled
     for f in garbled:
         f.write_bytes(b"\x80\x04garbage-not-a-pickle")
     want = odds.his.field_battle(5, 4, attacker_leader=1, method="mc", trials=200_000, seed=3)
     got = run_query(pkg.parent)
-    assert got["attacker_win"] == want.p
-    if garbled:  # the rebuilt index is a real pickle again
-        assert all(f.read_bytes()[:2] != b"\x80\x04g" for f in garbled if f.exists())
+    assert got["attacker_win"] == first["attacker_win"] == want.p
+    assert all(f.read_bytes()[:2] != b"\x80\x04g" for f in garbled if f.exists())  # rebuilt
+
+
+def test_threads_loading_kernels_at_once_all_answer(tmp_path):
+    # the web server loads kernels from a warm-up thread and from requests at once
+    code = ("import json, odds; from concurrent.futures import ThreadPoolExecutor as P\n"
+            "ask = lambda kw: odds.his.field_battle(6, 5, **kw, method='mc', trials=20000, seed=1).p\n"
+            "kws = [{}, {'attacker_cards': ['surprise-attack']}] * 3\n"
+            "with P(6) as pool: print(json.dumps(list(pool.map(ask, kws))))")
+    got = run_query(copy_package(tmp_path, keep_cache=False).parent,
+                    {"NUMBA_CACHE_DIR": str(tmp_path / "cache")}, code)
+    assert got[0::2] == [got[0]] * 3 and got[1::2] == [got[1]] * 3 and got[0] != got[1]
 
 
 def test_an_unwritable_package_folder_falls_back_to_the_user_cache(tmp_path):
