@@ -144,6 +144,15 @@ def best_adjacent(i, U, G, W, H, cfg, st):
     return best, st
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def enterable(x, y, G, TER, W, H, climbs, only):
+    """Whether a unit may step onto cell (x, y): on the board, empty, no wall unless it
+    `climbs`, and of terrain `only` if that is >= 0."""
+    if not (0 <= x < W and 0 <= y < H) or G[y * W + x] >= 0:
+        return False
+    return (TER[y, x] != WALL or climbs) and (only < 0 or TER[y, x] == only)
+
+
 @njit(**INNER)
 def step_down(i, f, cls, U, G, T, TER, W, H, cfg, SRC, DN, HQF, st, only, avoid):
     """A neighbouring cell the unit can enter (empty; no wall for a non-climber) that is
@@ -178,11 +187,7 @@ def step_down(i, f, cls, U, G, T, TER, W, H, cfg, SRC, DN, HQF, st, only, avoid)
             if towards & (1 << d) == 0:
                 continue
             nx, ny = x + DX[d], y + DY[d]
-            if not (0 <= nx < W and 0 <= ny < H):
-                continue
-            if G[ny * W + nx] >= 0 or (TER[ny, nx] == WALL and not climbs):
-                continue
-            if only >= 0 and TER[ny, nx] != only:
+            if not enterable(nx, ny, G, TER, W, H, climbs, only):
                 continue
             v = 2 * (cur - 1)
             if avoid and next_to_enemy(i, nx, ny, U, G, W, H):
@@ -194,13 +199,8 @@ def step_down(i, f, cls, U, G, T, TER, W, H, cfg, SRC, DN, HQF, st, only, avoid)
     cur = INF
     for d in range(-1, 4):  # d = -1: the unit's own cell (cur)
         nx, ny = (x, y) if d < 0 else (x + DX[d], y + DY[d])
-        if d >= 0:
-            if not (0 <= nx < W and 0 <= ny < H):
-                continue
-            if G[ny * W + nx] >= 0 or (TER[ny, nx] == WALL and not climbs):
-                continue
-            if only >= 0 and TER[ny, nx] != only:
-                continue
+        if d >= 0 and not enterable(nx, ny, G, TER, W, H, climbs, only):
+            continue
         c = ny * W + nx
         if f == HEADQUARTERS:
             fc = HQF[s, cls, c]
