@@ -119,7 +119,7 @@ def test_kept_sieges_give_the_same_answer_and_still_count_against_the_limit(monk
     from odds.his import siege_timing
     from odds.his.attack import SIEGES
 
-    SIEGES.items.clear()
+    SIEGES.clear()
     kw = dict(attacker=9, defender=4, assaults=3, siege_cards=["siege-artillery:optimal"])
     cold = attack(**kw).to_json()
     assert len(SIEGES) > 1

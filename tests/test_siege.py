@@ -112,8 +112,13 @@ def test_cli_bad_input_is_one_line_and_exit_2(argv, capsys):
 def test_kept_transitions_give_the_same_answer():
     from odds.his.siege import TRANSITIONS
 
-    TRANSITIONS.items.clear()
+    TRANSITIONS.clear()
     kw = dict(attacker=9, defender=3, assaults=5, attacker_leader=1, attacker_fresh_cards=["landsknechts"])
     cold = siege(**kw).to_json()
     assert len(TRANSITIONS) > 1
+    assert siege(**kw).to_json() == cold
+    # transitions kept by other sieges (other forces, same templates) are shared, not mixed up
+    TRANSITIONS.clear()
+    for other in (dict(kw, attacker=7), dict(kw, defender=4), dict(kw, assaults=3)):
+        siege(**other)
     assert siege(**kw).to_json() == cold
