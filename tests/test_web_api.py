@@ -1,5 +1,6 @@
 """The HTTP API on a real uvicorn server: the CLI's JSON, 400s, limits, 503s, shutdown."""
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -13,6 +14,7 @@ from urllib.parse import urlencode
 import pytest
 
 from odds import OddsError, cli
+from odds.config import WEB_EXACT_RUNNING
 from odds.crusades import EXAMPLES
 from odds.registry import specs
 from odds.web.limits import Gate
@@ -204,6 +206,9 @@ def test_sigterm_stops_the_server_after_answering_running_monte_carlo_partially(
         url = f"http://127.0.0.1:{port}/api/his.siege?" + urlencode(query(
             {"attacker": 8, "defender": 6, "assaults": 10, "method": "mc", "trials": 10_000_000}))
         urllib.request.urlopen(url.replace("10000000", "1000"), timeout=300).read()  # kernel ready
+        workers = [int(pid) for pid in Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
+                   .read_text().split()]  # exact answers' workers (and multiprocessing's tracker)
+        assert len(workers) >= WEB_EXACT_RUNNING
         with ThreadPoolExecutor(1) as pool:
             running = pool.submit(lambda: json.loads(urllib.request.urlopen(url, timeout=30).read()))
             time.sleep(0.5)
@@ -216,6 +221,10 @@ def test_sigterm_stops_the_server_after_answering_running_monte_carlo_partially(
     finally:
         proc.kill()
     assert answer["partial"] and answer["trials"] < 10_000_000
+    deadline = time.time() + 5
+    while [pid for pid in workers if Path(f"/proc/{pid}").exists()] and time.time() < deadline:
+        time.sleep(0.05)
+    assert not [pid for pid in workers if Path(f"/proc/{pid}").exists()]
     assert "odds calculator on http://127.0.0.1" in proc.stdout.read()
 
 
@@ -253,7 +262,7 @@ def test_serve_on_a_port_in_use_is_one_line(app_server, capsys):
 def test_a_huge_exact_question_gives_its_place_to_small_ones_after_the_budget(app_server, get):
     state = app_server.config.app.state
     saved = state.exact
-    state.exact = Gate(1, 8, patience=0.1, overtime=1)
+    state.exact = gate = Gate(1, 8, patience=0.1, overtime=1, processes=True)
     huge = query({"attacker": 100, "defender": 30, "assaults": 30})  # seconds, exact
     try:
         with ThreadPoolExecutor(1) as pool:
@@ -264,6 +273,24 @@ def test_a_huge_exact_question_gives_its_place_to_small_ones_after_the_budget(ap
             assert slow.result()[0] == 200
     finally:
         state.exact = saved
+        gate.pool.loop.call_soon_threadsafe(gate.close)
+
+
+def test_a_worker_killed_in_a_call_is_a_503_and_the_next_question_is_answered(app_server, get):
+    workers = app_server.config.app.state.exact.pool
+    huge = query({"attacker": 99, "defender": 30, "assaults": 30})  # not a kept answer
+    with ThreadPoolExecutor(1) as pool:
+        busy = set(w.process.pid for w in workers.workers if w.answer is not None)
+        slow = pool.submit(get, "/api/his.siege", huge)
+        deadline = time.time() + 30
+        while not (started := [w.process.pid for w in workers.workers
+                               if w.answer is not None and w.process.pid not in busy]):
+            assert time.time() < deadline
+            time.sleep(0.01)
+        os.kill(started[0], signal.SIGKILL)
+        status, headers, body = slow.result()
+    assert status == 503 and headers["Retry-After"] == "2" and "busy" in body["error"]
+    assert get("/api/his.field", query({"attacker": 14, "defender": 12}))[0] == 200
 
 
 def test_the_server_hands_the_gil_over_often(app_server):

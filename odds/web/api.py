@@ -9,6 +9,7 @@ Every mistake is an OddsError whose one line the API returns with status 400.
 from __future__ import annotations
 
 import inspect
+import json
 from functools import cache, partial
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from ..core.engine import METHODS
 from ..core.result import headline
 from ..errors import OddsError, check_choice, check_int
 from ..files import parse_toml
+from .. import registry
 from ..registry import Spec
 from .limits import STOPPING, max_trials, within
 
@@ -125,16 +127,19 @@ def limit(spec: Spec, kw: dict) -> dict:
     return {"trials": min(DEFAULT_TRIALS, cap), **kw}
 
 
-def call(spec: Spec, kw: dict, budget: float) -> dict:
-    """spec's Result as JSON, Monte Carlo stopped after `budget` seconds (then marked partial).
+def call(procedure: str, kw: dict, budget: float) -> tuple[str, str]:
+    """The procedure's method and Result as JSON text, Monte Carlo stopped after `budget`
+    seconds (then marked partial). Takes a name, not a Spec: it runs in worker processes too.
 
     threads=1: a run takes one core, the other stays for exact answers; no progress bar."""
+    spec = registry.get(procedure)
     result = within(budget, partial(spec.call, **kw, threads=1, progress=False))
     if result.partial:
         why = "the server is stopping" if STOPPING.is_set() else f"the server's time budget ({budget:g} s)"
         result = result.with_changes(notes=tuple(result.notes) + (
             f"stopped after {result.trials:,} trials: {why}",))
-    return result.to_json()
+    data = result.to_json()
+    return data["method"], json.dumps(data)
 
 
 def describe(spec: Spec) -> dict:

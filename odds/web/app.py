@@ -2,11 +2,13 @@
 
 Routes: `/` the page and `/static/*` its files; `GET /api/procedures` every procedure's
 parameters; `GET /api/{procedure}?...` (POST for a TOML scenario body) the Result as the CLI's
-`--json` prints it. One process, a few threads, nothing started per visitor.
+`--json` prints it. One server process with a few threads (Monte Carlo) and worker processes
+(exact answers), all started with the server; nothing started per visitor.
 """
 from __future__ import annotations
 
 import json
+from contextlib import asynccontextmanager
 from functools import cache
 from pathlib import Path
 
@@ -24,6 +26,7 @@ from ..core.lru import LRU
 from ..errors import OddsError
 from . import api
 from .limits import STOPPING, Busy, Gate
+from .workers import WorkerStopped
 
 STATIC = Path(__file__).parent / "static"
 
@@ -68,9 +71,9 @@ async def _compute(state, spec, kw: dict, key) -> str:
     """The answer's JSON from the Monte Carlo or the exact gate; exact ones are kept under `key`."""
     mc = api.is_mc(spec, kw)
     gate = state.mc if mc else state.exact
-    data = await gate.run(api.call, spec, api.limit(spec, kw) if mc else kw, state.budget)
-    text = json.dumps(data)
-    if key is not None and data["method"] == "exact":
+    method, text = await gate.run(api.call, spec.name, api.limit(spec, kw) if mc else kw,
+                                  state.budget)
+    if key is not None and method == "exact":
         state.answers.put(key, text)
     return text
 
@@ -94,7 +97,7 @@ async def answer(request: Request) -> Response:
         return reply({"error": str(e)}, 400)
     except TooLarge as e:
         return reply({"error": str(e)}, 413)
-    except Busy:
+    except (Busy, WorkerStopped):  # a full queue, or a worker that died (another replaces it)
         return reply({"error": "the server is busy: try again in a few seconds"}, 503,
                      {"Retry-After": str(WEB_RETRY_AFTER)})
 
@@ -103,15 +106,24 @@ async def page(request: Request) -> Response:
     return FileResponse(STATIC / "index.html")
 
 
+@asynccontextmanager
+async def _workers(app: Starlette):
+    """The exact gate's worker processes start with the server and end with it."""
+    app.state.exact.start()
+    yield
+    app.state.exact.close()
+    app.state.mc.close()
+
+
 def create_app() -> Starlette:
-    app = Starlette(routes=[
+    app = Starlette(lifespan=_workers, routes=[
         Route("/", page),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
         Route("/api/procedures", procedures),
         Route("/api/{procedure}", answer, methods=["GET", "POST"]),
     ])
     app.state.exact = Gate(WEB_EXACT_RUNNING, WEB_EXACT_WAITING, WEB_TIME_BUDGET,
-                           WEB_EXACT_OVERTIME)
+                           WEB_EXACT_OVERTIME, processes=True)
     app.state.mc = Gate(WEB_MC_RUNNING, WEB_MC_WAITING)
     app.state.budget = WEB_TIME_BUDGET
     app.state.answers = LRU(WEB_CACHED_ANSWERS)  # exact answers by request: they never change
