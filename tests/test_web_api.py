@@ -14,10 +14,11 @@ from urllib.parse import urlencode
 import pytest
 
 from odds import OddsError, cli
-from odds.config import WEB_EXACT_RUNNING
+from odds.config import WEB_EXACT_WORKERS
 from odds.crusades import EXAMPLES
 from odds.registry import specs
 from odds.web.limits import Gate
+from odds.web.workers import Workers
 from test_registry import argv_of
 from web_server import free_port, running, wait_listening
 
@@ -208,7 +209,7 @@ def test_sigterm_stops_the_server_after_answering_running_monte_carlo_partially(
         urllib.request.urlopen(url.replace("10000000", "1000"), timeout=300).read()  # kernel ready
         workers = [int(pid) for pid in Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
                    .read_text().split()]  # exact answers' workers (and multiprocessing's tracker)
-        assert len(workers) >= WEB_EXACT_RUNNING
+        assert len(workers) >= WEB_EXACT_WORKERS
         with ThreadPoolExecutor(1) as pool:
             running = pool.submit(lambda: json.loads(urllib.request.urlopen(url, timeout=30).read()))
             time.sleep(0.5)
@@ -262,7 +263,7 @@ def test_serve_on_a_port_in_use_is_one_line(app_server, capsys):
 def test_a_huge_exact_question_gives_its_place_to_small_ones_after_the_budget(app_server, get):
     state = app_server.config.app.state
     saved = state.exact
-    state.exact = gate = Gate(1, 8, patience=0.1, overtime=1, processes=True)
+    state.exact = gate = Gate(1, 8, patience=0.1, overtime=1, workers=Workers(2))
     huge = query({"attacker": 100, "defender": 30, "assaults": 30})  # seconds, exact
     try:
         with ThreadPoolExecutor(1) as pool:
@@ -280,11 +281,11 @@ def test_a_worker_killed_in_a_call_is_a_503_and_the_next_question_is_answered(ap
     workers = app_server.config.app.state.exact.pool
     huge = query({"attacker": 99, "defender": 30, "assaults": 30})  # not a kept answer
     with ThreadPoolExecutor(1) as pool:
-        busy = set(w.process.pid for w in workers.workers if w.answer is not None)
+        busy = set(w.process.pid for w in workers.workers if w.pending)
         slow = pool.submit(get, "/api/his.siege", huge)
         deadline = time.time() + 30
         while not (started := [w.process.pid for w in workers.workers
-                               if w.answer is not None and w.process.pid not in busy]):
+                               if w.pending and w.process.pid not in busy]):
             assert time.time() < deadline
             time.sleep(0.01)
         os.kill(started[0], signal.SIGKILL)

@@ -12,10 +12,10 @@ from odds.errors import check_int
 from odds.web.workers import Workers, WorkerStopped
 
 
-def in_workers(size, body):
+def in_workers(size, body, **options):
     """asyncio.run(body(workers)) with `size` workers, closed afterwards."""
     async def main():
-        workers = Workers(size)
+        workers = Workers(size, **options)
         try:
             return await body(workers)
         finally:
@@ -80,3 +80,39 @@ def test_workers_start_on_demand_up_to_the_size():
         return len(workers.workers)
 
     assert in_workers(3, body) == 3
+
+
+def test_a_busy_worker_takes_a_next_call_only_while_its_current_one_is_young():
+    async def body(workers):
+        first = asyncio.ensure_future(workers.run(time.sleep, 0.4))
+        await asyncio.sleep(0)  # sent: the worker's current call is young
+        second = asyncio.ensure_future(workers.run(os.getpid))
+        await asyncio.sleep(0)
+        queued = len(workers.workers[0].pending)
+        await asyncio.gather(first, second)
+        old = asyncio.ensure_future(workers.run(time.sleep, 0.4))
+        await asyncio.sleep(0.2)  # no longer young: the next call waits for the worker instead
+        waiting = asyncio.ensure_future(workers.run(os.getpid))
+        await asyncio.sleep(0)
+        held = len(workers.workers[0].pending)
+        await asyncio.gather(old, waiting)
+        return queued, held
+
+    assert in_workers(1, body, depth=2, young=0.1) == (2, 1)
+
+
+def test_a_call_that_leaves_while_woken_passes_the_worker_on():
+    async def body(workers):
+        busy = asyncio.ensure_future(workers.run(time.sleep, 0.3))
+        await asyncio.sleep(0)
+        leaving = asyncio.ensure_future(workers.run(os.getpid))
+        staying = asyncio.ensure_future(workers.run(operator.add, 1, 1))
+        await asyncio.sleep(0)
+        assert len(workers.waiters) == 2
+        # the worker finishes and wakes the first waiting call, whose caller goes away before
+        # it runs: the wake-up must reach the other one, or it would wait forever
+        workers.workers[0].pending[0].add_done_callback(lambda _: leaving.cancel())
+        await busy
+        return await asyncio.wait_for(staying, 10)
+
+    assert in_workers(1, body) == 2

@@ -7,7 +7,9 @@ numbers users read, so the two engines can only differ in how they fill the join
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from functools import cache
 from typing import Callable
 
 import numpy as np
@@ -37,10 +39,23 @@ class McOptions:
         trials, seed, precision, max_trials = montecarlo.check_run_options(
             trials, seed, precision, max_trials)
         if threads is not None:
-            import os
-
-            threads = _check_threads(threads, os.cpu_count() or 1)
+            threads = _check_threads(threads, cores())
         return cls(trials, seed, precision, max_trials, threads, progress)
+
+
+@cache
+def cores() -> int:
+    """The machine's cores (os.cpu_count reads /sys each call: tens of microseconds here)."""
+    import os
+
+    return os.cpu_count() or 1
+
+
+@cache
+def _memory_bytes() -> int:
+    import os
+
+    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
 
 
 def _check_threads(threads, cores):
@@ -89,17 +104,14 @@ def memory_budget() -> int:
             return int(float(text))
         except ValueError:
             raise OddsError(f"ODDS_MEMORY_BUDGET: {text!r} is not a number of bytes") from None
-    total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    return int(total * MEMORY_BUDGET_FRACTION)
+    return int(_memory_bytes() * MEMORY_BUDGET_FRACTION)
 
 
 def check_memory(shape, method: str, threads: int | None):
     """Refuse a run whose histograms would not fit the budget: the exact engine holds a few
     copies of the joint, Monte Carlo one per lane plus the sum (8 bytes a cell)."""
-    import os
-
-    copies = 4 if method == "exact" else (threads or os.cpu_count() or 1) + 2
-    need = int(np.prod(shape, dtype=np.float64)) * 8 * copies
+    copies = 4 if method == "exact" else (threads or cores()) + 2
+    need = math.prod(map(int, shape)) * 8 * copies  # Python ints: no overflow
     budget = memory_budget()
     if need > budget:
         raise OddsError(f"memory: this run needs about {need / 1e9:.1f} GB for its outcome table "

@@ -19,14 +19,14 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .. import registry
-from ..config import (WEB_CACHED_ANSWERS, WEB_EXACT_OVERTIME, WEB_EXACT_RUNNING,
-                      WEB_EXACT_WAITING, WEB_MAX_BODY, WEB_MAX_QUERY, WEB_MC_RUNNING,
+from ..config import (WEB_CACHED_ANSWERS, WEB_EXACT_DEPTH, WEB_EXACT_OVERTIME,
+                      WEB_EXACT_RUNNING, WEB_EXACT_WAITING, WEB_EXACT_WORKERS, WEB_EXACT_YOUNG, WEB_MAX_BODY, WEB_MAX_QUERY, WEB_MC_RUNNING,
                       WEB_MC_WAITING, WEB_RETRY_AFTER, WEB_SWITCH_INTERVAL, WEB_TIME_BUDGET)
 from ..core.lru import LRU
 from ..errors import OddsError
 from . import api
 from .limits import STOPPING, Busy, Gate
-from .workers import WorkerStopped
+from .workers import Workers, WorkerStopped
 
 STATIC = Path(__file__).parent / "static"
 
@@ -123,7 +123,8 @@ def create_app() -> Starlette:
         Route("/api/{procedure}", answer, methods=["GET", "POST"]),
     ])
     app.state.exact = Gate(WEB_EXACT_RUNNING, WEB_EXACT_WAITING, WEB_TIME_BUDGET,
-                           WEB_EXACT_OVERTIME, processes=True)
+                           WEB_EXACT_OVERTIME, Workers(WEB_EXACT_WORKERS, WEB_EXACT_DEPTH,
+                                                       WEB_EXACT_YOUNG))
     app.state.mc = Gate(WEB_MC_RUNNING, WEB_MC_WAITING)
     app.state.budget = WEB_TIME_BUDGET
     app.state.answers = LRU(WEB_CACHED_ANSWERS)  # exact answers by request: they never change

@@ -25,8 +25,8 @@ class Busy(Exception):
 
 
 class Gate:
-    """Run at most `running` calls at once in threads (or worker processes), with at most
-    `waiting` more queued.
+    """Run at most `running` calls at once in threads (or in `workers`' processes), with at
+    most `waiting` more queued.
 
     A call still running after `patience` seconds gives its place to the next one (at most
     `overtime` such calls at a time), so a rare huge exact computation, which cannot be
@@ -34,10 +34,8 @@ class Gate:
     """
 
     def __init__(self, running: int, waiting: int, patience: float | None = None,
-                 overtime: int = 0, processes: bool = False):
-        size = running + overtime
-        self.pool = (Workers(size) if processes else
-                     ThreadPoolExecutor(size, thread_name_prefix="odds-gate"))
+                 overtime: int = 0, workers: Workers | None = None):
+        self.pool = workers or ThreadPoolExecutor(running + overtime, thread_name_prefix="odds-gate")
         self.running, self.places = running, asyncio.Semaphore(running)
         self.capacity = running + waiting
         self.patience, self.overtime = patience, overtime
