@@ -6,7 +6,7 @@ import sys
 
 import numpy as np
 
-from common import Row, best_of, rate, table
+from common import USER_ENV, Row, best_of, rate, table
 from odds.his import field_battle
 from odds.sweep import sweep
 
@@ -60,8 +60,9 @@ def dyce_field():
 def cli_seconds(*extra):
     cmd = [sys.executable, "-m", "odds.cli", "his", "field", "--attacker", "5", "--defender", "5",
            "--attacker-leader", "2", "--json", *extra]
-    subprocess.run(cmd, check=True, capture_output=True)
-    return best_of(lambda: subprocess.run(cmd, check=True, capture_output=True), repeat=3)
+    subprocess.run(cmd, check=True, capture_output=True, env=USER_ENV)
+    return best_of(lambda: subprocess.run(cmd, check=True, capture_output=True, env=USER_ENV),
+                   repeat=3)
 
 
 def peak_memory_mib(trials):

@@ -3,14 +3,13 @@
 Each row runs the command in a new process with NUMBA_CACHE_DIR pointing at an empty folder,
 so every kernel it needs is compiled (the state of a fresh install before `odds warmup`), and
 compares it with the same command once that cache is filled (the warm start)."""
-import os
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from common import Row
+from common import USER_ENV, Row
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "odds" / "crusades" / "examples"
 MC = ["--method", "mc", "--json"]
@@ -38,7 +37,7 @@ COMMANDS = [
 
 
 def seconds(argv, cache: str) -> float:
-    env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+    env = {**USER_ENV, "NUMBA_CACHE_DIR": cache}
     start = time.perf_counter()
     subprocess.run([sys.executable, "-m", "odds.cli", *argv], check=True, capture_output=True,
                    env=env)
