@@ -20,8 +20,8 @@ from starlette.staticfiles import StaticFiles
 
 from .. import registry
 from ..config import (WEB_CACHED_ANSWERS, WEB_EXACT_DEPTH, WEB_EXACT_OVERTIME,
-                      WEB_EXACT_RUNNING, WEB_EXACT_WAITING, WEB_EXACT_WORKERS, WEB_EXACT_YOUNG, WEB_MAX_BODY, WEB_MAX_QUERY, WEB_MC_RUNNING,
-                      WEB_MC_WAITING, WEB_RETRY_AFTER, WEB_SWITCH_INTERVAL, WEB_TIME_BUDGET)
+                      WEB_EXACT_RUNNING, WEB_EXACT_WAITING, WEB_EXACT_WORKERS, WEB_EXACT_YOUNG,
+                      WEB_MAX_BODY, WEB_MAX_QUERY, WEB_MC_RUNNING, WEB_MC_WAITING, WEB_RETRY_AFTER, WEB_SWITCH_INTERVAL, WEB_TIME_BUDGET)
 from ..core.lru import LRU
 from ..errors import OddsError
 from . import api
