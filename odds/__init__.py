@@ -3,12 +3,24 @@
 `odds.his`, `odds.oath`, `odds.crusades`: the games' procedures; `odds.sweep(...)`: grids of
 them (`odds.sweep.load(path)` runs a TOML spec); `odds.plot`: pictures; `odds.registry`: every
 procedure's description. Importing this package and answering an exact question does not
-import numba.
+import numba; the games and tools are imported when first used (`odds.his`...), so a command
+for one game does not pay for the others.
 """
-from . import his, oath, crusades  # noqa: I001  (registration order: the games as listed)
-from . import plot, registry, sweep
+from importlib import import_module
+
 from .core.result import Result
 from .errors import OddsError
 
 __all__ = ["OddsError", "Result", "crusades", "his", "oath", "plot", "registry", "sweep"]
 __version__ = "0.1.0"
+_SUBMODULES = ("crusades", "his", "oath", "plot", "registry", "sweep")
+
+
+def __getattr__(name: str):
+    if name in _SUBMODULES:
+        return import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted([*globals(), *_SUBMODULES])

@@ -4,11 +4,14 @@
 a Param's flag is `--name` with dashes (or its own `flag`), lists are repeated flags, and
 engine flags (--method, --trials, ...) are added to each. Tools that are not procedures
 (demo, sweep, plot, serve, the crusades scenario commands) register their own parsers.
+Only the game or tool a command names is imported and built (start-up time); help and
+unknown words build them all.
 """
 from __future__ import annotations
 
 import argparse
 import sys
+from importlib import import_module
 
 from . import registry
 from .cli_common import Parser, add_engine_flags, emit, engine_kwargs, fail, number, whole
@@ -17,13 +20,8 @@ from .errors import OddsError
 GAMES = {"his": "Here I Stand", "vq": "The Virgin Queen",
          "oath": "Oath: Chronicles of Empire and Exile"}
 _TYPES = {"int": whole, "ints": whole, "float": number}
-
-
-def _tools():
-    from . import demo, serve, sweep_cli, warmup
-    from .crusades import cli as crusades_cli
-
-    return [demo, warmup, crusades_cli, sweep_cli, serve]
+TOOLS = {"demo": "demo", "warmup": "warmup", "crusades": "crusades.cli", "sweep": "sweep_cli",
+         "plot": "sweep_cli", "serve": "serve"}  # command -> the module that registers it
 
 
 def add_param(p: argparse.ArgumentParser, param: registry.Param, default):
@@ -60,11 +58,13 @@ def run_procedure(spec: registry.Spec, args) -> "odds.Result":  # noqa: F821
     return spec.call(**kwargs, **engine_kwargs(args))
 
 
-def build_parser() -> Parser:
+def build_parser(word: str | None = None) -> Parser:
+    """The command line; `word` (a command's first word) builds only that game or tool."""
     parser = Parser(prog="odds", description="Exact and Monte Carlo odds for board-game combat.")
     games = parser.add_subparsers(dest="game", required=True, parser_class=Parser)
     groups = {}
-    for spec in registry.specs().values():
+    procedures = () if word in TOOLS else registry.specs(word if word in GAMES else None).values()
+    for spec in procedures:
         if not spec.command:
             continue
         game, name = spec.command
@@ -77,14 +77,16 @@ def build_parser() -> Parser:
             add_param(p, param, defaults[param.name])
         add_engine_flags(p, spec.exact)
         p.set_defaults(run=lambda args, spec=spec: run_procedure(spec, args))
-    for tool in _tools():
-        tool.register(games)
+    tools = () if word in GAMES else [TOOLS[word]] if word in TOOLS else TOOLS.values()
+    for module in dict.fromkeys(tools):
+        import_module(f"{__package__}.{module}").register(games)
     return parser
 
 
 def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
     try:
-        args = build_parser().parse_args(argv)
+        args = build_parser(argv[0] if argv else None).parse_args(argv)
         if getattr(args, "handler", None):
             return args.handler(args)
         result = args.run(args)

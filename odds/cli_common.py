@@ -63,5 +63,5 @@ def fail(message: str) -> int:
 class Parser(argparse.ArgumentParser):
     """argparse that reports a usage mistake as one line and exit code 2."""
 
-    def error(self, message):
-        raise OddsError(f"{self.prog}: {message}")
+    def error(self, message):  # the sub-command's words, when there are any after `odds`
+        raise OddsError(f"{self.prog}: {message}" if " " in self.prog else message)

@@ -8,6 +8,7 @@ generic tests are generated from `specs()`; none of them lists procedures by han
 from __future__ import annotations
 
 import inspect
+from importlib import import_module
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Callable
@@ -148,16 +149,29 @@ def register(spec: Spec) -> Spec:
     return spec
 
 
-def specs() -> dict[str, Spec]:
-    """Every registered procedure by name (importing the game packages registers them)."""
-    from . import crusades, his, oath  # noqa: F401  (importing registers the procedures)
+GAMES = ("his", "oath", "crusades")  # the packages that register procedures, in listing order
+_PACKAGE = {"vq": "his"}  # a procedure name's first word -> its package, where they differ
 
-    return dict(_SPECS)
+
+def _game(spec: Spec) -> str:
+    return spec.function.__module__.split(".")[1]
+
+
+def specs(game: str | None = None) -> dict[str, Spec]:
+    """Every registered procedure by name, the games in `GAMES` order; `game` (the first word
+    of a name: his, vq, oath, crusades) imports only that game's package and lists only the
+    procedures named for it. Importing a game's package registers its procedures, so a
+    command for one game does not pay for importing the others."""
+    for package in GAMES if game is None else (_PACKAGE.get(game, game),):
+        import_module(f"{__package__}.{package}")
+    chosen = [s for s in _SPECS.values() if game is None or s.name.split(".")[0] == game]
+    return {s.name: s for s in sorted(chosen, key=lambda s: GAMES.index(_game(s)))}
 
 
 def get(name: str) -> Spec:
     """The spec of procedure `name`, or an OddsError listing the known names."""
-    known = specs()
+    word = str(name).split(".")[0]
+    known = specs(word) if _PACKAGE.get(word, word) in GAMES else {}
     if name not in known:
-        raise OddsError(f"procedure: {name!r} is unknown (allowed: {', '.join(known)})")
+        raise OddsError(f"procedure: {name!r} is unknown (allowed: {', '.join(specs())})")
     return known[name]

@@ -149,3 +149,20 @@ def test_a_spec_must_declare_exactly_the_functions_keywords():
 
     with pytest.raises(ValueError, match="do not match"):
         registry.register(registry.Spec("t", f, (registry.Param("a", "int"),), "t", (), "p"))
+
+
+def test_a_command_imports_only_its_game_and_the_listing_order_is_fixed():
+    """`odds oath ...` imports no other game; specs() lists the games in GAMES order whichever
+    was imported first."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from odds import registry; from odds.cli import main; "
+            "main(['oath', 'campaign', '--warbands', '3', '--defense-dice', '2']); "
+            "print(sorted({m.split('.')[1] for m in sys.modules if m.startswith('odds.')})); "
+            "print(list(registry.specs()))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    modules, names = out.stdout.strip().splitlines()[-2:]
+    assert "his" not in modules and "crusades" not in modules and "oath" in modules
+    assert names == str(list(SPECS))
+    assert [registry.get(n).name for n in SPECS] == list(SPECS)
