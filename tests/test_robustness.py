@@ -58,6 +58,25 @@ def test_threads_loading_kernels_at_once_all_answer(tmp_path):
     assert got[0::2] == [got[0]] * 3 and got[1::2] == [got[1]] * 3 and got[0] != got[1]
 
 
+def test_a_kernel_loads_from_the_cache_without_numbas_compiler_set_up_and_compiling_still_works(
+        tmp_path):
+    """Loading a cached kernel skips numba's registry set-up (kernel_cache._lighten_numba); a
+    kernel compiled after that in the same process gives the same numbers as in a process
+    that compiled everything."""
+    env = {"NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    oath = ("odds.oath.campaign(6, defense_dice=4, method='mc', trials=100000, seed=2)"
+            ".to_json()['attacker_win']")
+    code = ("import json, sys, odds; r = odds.his.field_battle(5, 4, method='mc', trials=100000, "
+            "seed=3); loaded = 'numba.np.arraymath' not in sys.modules; "
+            f"print(json.dumps([loaded, r.p, {oath}]))")
+    site = copy_package(tmp_path, keep_cache=False).parent
+    cold = run_query(site, env, code.replace(f", {oath}", ""))  # compiles the field kernel only
+    warm = run_query(site, env, code)  # loads it, then compiles the Oath kernel
+    assert cold[0] is False and warm[0] is True and cold[1] == warm[1]
+    fresh = run_query(site, {"NUMBA_CACHE_DIR": str(tmp_path / "other")}, code)
+    assert fresh[2] == warm[2]
+
+
 def test_an_unwritable_package_folder_falls_back_to_the_user_cache(tmp_path):
     pkg = copy_package(tmp_path, keep_cache=False)
     for folder in [pkg, *[p for p in pkg.rglob("*") if p.is_dir()]]:
