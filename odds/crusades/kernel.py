@@ -20,9 +20,8 @@ subtree once more (docs/performance.md). Every call passes every argument (no de
 array-to-array slice copies), constants as numpy scalars, so each function has one
 specialisation and no error-formatting code. Nothing is allocated per battle: the workspace is
 made once per kernel call, and everything below the kernel compiles without reference counting
-or wrappers (ai.INNER).
-Developers: numba's cache does not notice edits to ai.py or state.py; delete
-odds/crusades/__pycache__/*.nb* after changing them.
+or wrappers (ai.INNER). Only `kernel` is cached (its code contains everything it calls);
+kernel_cache recompiles it when any module it imports changes.
 """
 import numpy as np
 from numba import njit
@@ -65,7 +64,7 @@ def roll_d6(dice, pos, st):
     return 1 + np.int64(((u >> np.uint64(32)) * np.uint64(6)) >> np.uint64(32)), pos, st
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def wall_distances(TER):
     """DN[a, c]: steps from cell a to cell c without entering a wall (INF: no way), for units
     that cannot climb walls (a breadth-first search from each cell, which may be a wall); empty
