@@ -92,6 +92,7 @@ class Spec:
     examples: tuple = ()
     start: dict = field(default_factory=dict)
     table: str | None = None  # 'module:function' of a vectorised exact engine
+    warm: Callable | None = None  # compiles the kernel modes the examples do not (odds warmup)
 
     @property
     def call(self) -> Callable:

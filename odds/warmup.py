@@ -2,7 +2,8 @@
 
 Each registered procedure with a kernel runs every example by Monte Carlo with a few trials
 (the examples cover each kernel and compiled mode: a field battle with fixed dice uses the
-shared core.pair_kernel, one with cards or a surprise its own); numba caches the compiled kernels on disk (see core.kernel_cache), so later processes
+shared core.pair_kernel, one with cards or a surprise its own), then the spec's `warm`, which
+compiles the modes no example reaches (the crusades sieges and single battles); numba caches the compiled kernels on disk (see core.kernel_cache), so later processes
 load them instead of compiling. For users and CI images that want to pay the cost up front.
 """
 from __future__ import annotations
@@ -21,13 +22,16 @@ def warm(progress=True) -> list:
 
     specs = [s for s in registry.specs().values() if s.kernels]
     done = []
-    bar = tqdm(total=sum(len(s.examples) for s in specs), unit="example", disable=not progress,
-               file=sys.stderr)
+    bar = tqdm(total=sum(len(s.examples) + bool(s.warm) for s in specs), unit="example",
+               disable=not progress, file=sys.stderr)
     for spec in specs:
         bar.set_description(f"compiling {spec.name}")
         start = time.perf_counter()
         for example in spec.examples:
             spec.call(**example.kwargs, method="mc", trials=WARM_TRIALS, seed=0, progress=False)
+            bar.update()
+        if spec.warm:
+            spec.warm()
             bar.update()
         done.append((spec.name, time.perf_counter() - start))
     bar.close()

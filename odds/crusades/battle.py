@@ -117,13 +117,14 @@ def kernel_args(sc: Scenario, check=False, dice=None, final=0, siege=None, event
     for `events` trace events, and the number of the run's first battle (runner.simulate)."""
     own = arrays(sc, check)
     if siege is None:
-        field, plan, start, port, after = own, np.zeros(0, np.int64), 1, 1, 1
+        field, plan, start, port, after = own, None, 1, 1, 1
     else:
         field, plan, start, port, after = arrays(siege[0], check), *siege[1:]
     dice = np.zeros(0, np.int64) if dice is None else np.asarray(dice, np.int64)
+    one = final > 0  # the kernel's mode: None for what a mode does not use (see kernel.kernel)
     return (*own, *field[2:], plan, start, port, after, dice,
-            np.zeros((S.NFU + 1, final), np.int64), np.zeros((events + 1, S.NEV), np.int64),
-            np.zeros(1, np.int64))
+            np.zeros((S.NFU + 1, final), np.int64) if one else None,
+            np.zeros((events + 1, S.NEV), np.int64) if one else None, np.zeros(1, np.int64))
 
 
 def shape(sc: Scenario):
@@ -396,6 +397,15 @@ def _setting_param(key: str) -> Param:
 
 _EXAMPLES = Path(__file__).parent / "examples"
 
+
+def _warm():
+    """Compile the kernel's siege and single-battle modes (a run of battles compiles only its
+    own): one short siege, one `play`."""
+    from .siege import siege
+
+    siege(_EXAMPLES / "assault.toml", sieges=100, seed=0, progress=False)
+    play(_EXAMPLES / "assault.toml")
+
 SPEC = register(Spec(
     "crusades.battle", battle, (
         Param("scenario", "text", "a scenario TOML file (units, armies, board, siege, settings)",
@@ -404,7 +414,7 @@ SPEC = register(Spec(
               metavar="KEY=VALUE"),
         *(_setting_param(key) for key in SETTINGS)),
     "crusades tactical battle on a grid", (), "attacker_win", kernels=("odds.crusades.kernel",),
-    exact=False, start={"scenario": str(_EXAMPLES / "field.toml"), "trials": 2000},
+    exact=False, start={"scenario": str(_EXAMPLES / "field.toml"), "trials": 2000}, warm=_warm,
     examples=(
         Example("assault", {"scenario": str(_EXAMPLES / "assault.toml")},
                 "Crusades: assault on a walled city (illustrative units)", demo=True,

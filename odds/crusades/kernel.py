@@ -10,8 +10,9 @@ scripted mode, from a list (a 'random' first player then takes one die: 1-3 atta
 violations, units lost and upkeep lost per side, and per side, type and category (survived,
 killed, fled, captured, returned) the count of units.
 
-Everything runs through one entry point, `kernel` (one lane of the runner), so numba compiles
-once, then loads it from the disk cache. The call tree is kept flat: the battle (deployment,
+Everything runs through one entry point, `kernel` (one lane of the runner), compiled once per
+mode (runs of battles, sieges, one battle: see its docstring), then loaded from the disk cache.
+The call tree is kept flat: the battle (deployment,
 turns, the AI policies, melee, shots, flight, morale, tally) is written out once inside
 `kernel`, which calls only small scans (ai.py) and `note`/`deal`/`_move`/`roll_d6`/
 `check_invariants`. Numba compiles each function in its own library, and LLVM optimises and
@@ -102,7 +103,10 @@ def wall_distances(TER):
 @njit(**INNER)
 def note(LOG, kind, a, b, c, d, e):
     """Append event (kind, a..e) to the trace LOG (LOG[0, 0]: events so far); a LOG of one
-    row (every run but `trace`) records nothing."""
+    row (`play`) records nothing, and runs of many battles or sieges pass None: numba then
+    compiles this to nothing."""
+    if LOG is None:
+        return
     m = LOG[0, 0] + 1
     if m < LOG.shape[0]:
         LOG[m, 0], LOG[m, 1], LOG[m, 2], LOG[m, 3], LOG[m, 4], LOG[m, 5] = kind, a, b, c, d, e
@@ -169,14 +173,18 @@ HOLDS, FALLS, CAPITULATES, LIFTED, DESTROYED = range(5)
 def kernel(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq, sHQF, scfg,
            plan, start, port, capitulate_after, dice, final, LOG, base, seed, first_chunk,
            chunk_trials, out, lane):
-    """The one compiled entry point (one compile for every use), one lane of the runner:
-    - battles (plan empty): one count per battle in each row of out[lane, row, value]; the
-      battles are numbered base[0] + (first_chunk + c) * CHUNK + t (runner.simulate slices a
-      run by moving base[0]: the numbers never depend on the slicing);
+    """The compiled entry point, one lane of the runner, in three modes chosen by which of
+    `plan`, `final` and `LOG` are None:
+    - battles (all three None): one count per battle in each row of out[lane, row, value];
+      the battles are numbered base[0] + (first_chunk + c) * CHUNK + t (runner.simulate
+      slices a run by moving base[0]: the numbers never depend on the slicing);
     - sieges (plan given, see siege.py): one count per siege in out[lane, how it ended, turns];
-    - one battle (final has columns): battle number `first_chunk`, with `dice` if given,
+    - one battle (final and LOG given): battle number `first_chunk`, with `dice` if given,
       its final units in final[:NFU] and (code, round, first, ok, n) in final[NFU], and its
       events in LOG if LOG has more than one row (see `note`).
+    numba compiles one specialisation per mode and, before typing it, drops the branches of
+    the other modes (`plan is None`... on an argument typed None is a constant): the first
+    run of battles compiles a quarter less code than a kernel holding every mode.
     Lane `lane` takes blocks b = lane, lane + lanes, ... of BLOCK battles; each battle's stream
     depends on its index only, so the split never changes the numbers.
 
@@ -195,12 +203,10 @@ def kernel(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq
     cur = np.zeros_like(counts)
     DN, sDN = wall_distances(TER), wall_distances(sTER)
     assault_cfg, sortie_cfg = cfg.copy(), scfg.copy()
-    one = final.shape[1] > 0
-    siege = len(plan) > 0
-    b = 0 if one else lane
+    b = 0 if final is not None else lane
     while True:
         chunk, t0, t1 = -1, 0, 0  # block b: (chunk, first trial, end trial); -1 past the end
-        if one:  # one battle: number `first_chunk`
+        if final is not None:  # one battle: number `first_chunk`
             if b == 0:
                 chunk, t0, t1 = 0, first_chunk, first_chunk + 1
         else:
@@ -214,14 +220,17 @@ def kernel(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq
         if chunk < 0:
             break
         for trial in range(t0, t1):
-            st = seed_stream(seed, trial if one else base[0] + (first_chunk + chunk) * CHUNK + trial)
+            st = seed_stream(seed, trial if final is not None else
+                             base[0] + (first_chunk + chunk) * CHUNK + trial)
             for s in range(2):
                 for k in range(K):
                     cur[s, k] = counts[s, k]
-            sp, end, when, act_sp = 0, HOLDS, len(plan), 0  # a siege: turn plan[sp], how it ended
+            sp, end, when, act_sp = 0, HOLDS, 0, 0  # a siege: turn plan[sp], how and when it ended
+            if plan is not None:
+                when = len(plan)
             while True:  # one battle per pass: the run's, or a siege's next assault or sortie
                 army, board, bcells, border, bhq, bHQF, bDN, bcfg = counts, TER, cells, order, hq, HQF, DN, cfg
-                if siege:
+                if plan is not None:
                     while sp < len(plan):  # waits: a city without a port may capitulate
                         act_sp = plan[sp]
                         if act_sp > 0:
@@ -541,7 +550,7 @@ def kernel(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq
                     for k in range(K):
                         f = res[s, k, 2]
                         res[s, k, 4] = res[s, k, 0] + (f // 2 if cfg[C_RETURN] == 0 else (f + 1) // 2)
-                if not siege:
+                if plan is None:
                     if code != OUT_OF_DICE:
                         hist[0, code] += 1
                         hist[1, rnd] += 1
@@ -557,7 +566,7 @@ def kernel(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq
                                     hist[ROWS_HEAD + (s * K + k) * N_CAT + cat, res[s, k, cat]] += 1
                             hist[4 + s, lost] += 1
                             hist[6 + s, upkeep] += 1
-                    if one:
+                    if final is not None:
                         for f in range(NFU):
                             for j in range(n):
                                 final[f, j] = U[f, j]
@@ -586,6 +595,6 @@ def kernel(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq
                     when = sp + 1
                     break
                 sp += 1
-            if siege:
+            if plan is not None:
                 hist[end, when] += 1
-        b += 1 if one else out.shape[0]
+        b += 1 if final is not None else out.shape[0]
