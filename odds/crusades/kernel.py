@@ -200,9 +200,11 @@ def kernel(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq
     hit = np.zeros(MAX_UNITS, np.int64)
     eng = np.zeros_like(counts)
     res = np.zeros((2, K, N_CAT), np.int64)
-    cur = np.zeros_like(counts)
-    DN, sDN = wall_distances(TER), wall_distances(sTER)
-    assault_cfg, sortie_cfg = cfg.copy(), scfg.copy()
+    DN = wall_distances(TER)
+    if plan is not None:  # a siege: the armies between its battles, the sortie board
+        cur = np.zeros_like(counts)
+        sDN = wall_distances(sTER)
+        assault_cfg, sortie_cfg = cfg.copy(), scfg.copy()
     b = 0 if final is not None else lane
     while True:
         chunk, t0, t1 = -1, 0, 0  # block b: (chunk, first trial, end trial); -1 past the end
@@ -222,9 +224,10 @@ def kernel(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq
         for trial in range(t0, t1):
             st = seed_stream(seed, trial if final is not None else
                              base[0] + (first_chunk + chunk) * CHUNK + trial)
-            for s in range(2):
-                for k in range(K):
-                    cur[s, k] = counts[s, k]
+            if plan is not None:
+                for s in range(2):
+                    for k in range(K):
+                        cur[s, k] = counts[s, k]
             sp, end, when, act_sp = 0, HOLDS, 0, 0  # a siege: turn plan[sp], how and when it ended
             if plan is not None:
                 when = len(plan)
