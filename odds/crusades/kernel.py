@@ -46,6 +46,7 @@ _cap = njit(**INNER)(cap_counts)
 # Python int as a literal (one specialisation of the callee per value), and an np.int64(0) in
 # the code is a call to type and lower at each use.
 Z, NO, YES, NOT = np.int64(0), np.int64(-1), np.bool_(True), np.bool_(False)
+I_2, I_3, I_NFU, I_MAX_UNITS, I_N_CAT = (np.int64(v) for v in (2, 3, NFU, MAX_UNITS, N_CAT))
 (I_ENEMIES, I_EMPTY_WALLS, I_HEADQUARTERS, I_WALL, I_EV_TURN, I_EV_MOVE, I_EV_SHOT, I_EV_MELEE,
  I_EV_HIT, I_EV_MORALE, I_EV_ESCAPE) = (np.int64(v) for v in (
     ENEMIES, EMPTY_WALLS, HEADQUARTERS, WALL, EV_TURN, EV_MOVE, EV_SHOT, EV_MELEE, EV_HIT,
@@ -76,7 +77,7 @@ def wall_distances(TER):
     for c in range(W * H):
         walls = walls or TER[c // W, c % W] == WALL
     if not walls:
-        return np.zeros((0, 0), np.int64)
+        return np.empty((Z, Z), np.int64)
     DN = np.empty((W * H, W * H), np.int64)
     queue = np.empty(W * H, np.int64)
     for source in range(W * H):
@@ -194,15 +195,21 @@ def kernel(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq
     hist = out[lane]
     hist[:, :] = 0
     K = counts.shape[1]
-    U = np.zeros((NFU, MAX_UNITS), np.int64)
-    G = np.empty(TER.shape[0] * TER.shape[1], np.int64)
-    SRC = np.zeros((2, 3, TER.shape[0] * TER.shape[1] + 1), np.int64)
-    hit = np.zeros(MAX_UNITS, np.int64)
-    eng = np.zeros_like(counts)
-    res = np.zeros((2, K, N_CAT), np.int64)
+    # The workspace. Every array is written before it is read (U, G and res are cleared for
+    # each battle, eng is the cap's output, SRC is listed before a scan reads it, hit is
+    # filled by friends_in_line), so np.empty, with int64 shapes: numba compiles np.empty
+    # once per number of dimensions (np.zeros and zeros_like, and literal sizes, would each
+    # be compiles of their own).
+    HW = TER.shape[0] * TER.shape[1]
+    U = np.empty((I_NFU, I_MAX_UNITS), np.int64)
+    G = np.empty(HW, np.int64)
+    SRC = np.empty((I_2, I_3, HW + 1), np.int64)
+    hit = np.empty(I_MAX_UNITS, np.int64)
+    eng = np.empty((I_2, K), np.int64)
+    res = np.empty((I_2, K, I_N_CAT), np.int64)
     DN = wall_distances(TER)
     if plan is not None:  # a siege: the armies between its battles, the sortie board
-        cur = np.zeros_like(counts)
+        cur = np.empty((I_2, K), np.int64)
         sDN = wall_distances(sTER)
         assault_cfg, sortie_cfg = cfg.copy(), scfg.copy()
     b = 0 if final is not None else lane
