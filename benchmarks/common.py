@@ -6,13 +6,30 @@ README's table. Each row compares our number with a baseline measured in the sam
 from __future__ import annotations
 
 import os
+import subprocess
 import time
 from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+ROUND_START = "06cc6d8"  # the code before issue 17's third round (docs/performance.md)
 
 # Whole-process timings run as on a user's machine, where Python keeps the package's compiled
 # bytecode after the first run. This sandbox sets PYTHONDONTWRITEBYTECODE, so every process
 # compiled odds' sources again (about 0.05 s of each CLI call, measured).
 USER_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
+def extract(rev, tmp):
+    """The package as of commit `rev`, unpacked into the new folder tmp (None if git cannot)."""
+    try:
+        data = subprocess.run(["git", "archive", rev, "odds"], cwd=ROOT, capture_output=True,
+                              check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    tmp.mkdir()
+    subprocess.run(["tar", "-x", "-C", str(tmp)], input=data, check=True)
+    return tmp
 
 
 def best_of(fn, repeat=5, number=1):
