@@ -62,7 +62,8 @@ def dyce_field():
 
 def cli_seconds(*extra, repeat=3):
     """Best whole-process time of `odds his field ...`, with this code and with the code of
-    ROUND_START, timed alternately (the machine's speed drifts): (now, then or None)."""
+    ROUND_START, timed alternately (the machine's speed drifts): (now, then or None). They run
+    in an empty folder: `python -m` puts the working folder before PYTHONPATH."""
     cmd = [sys.executable, "-m", "odds.cli", "his", "field", "--attacker", "5", "--defender", "5",
            "--attacker-leader", "2", "--json", *extra]
     with tempfile.TemporaryDirectory() as tmp:
@@ -72,7 +73,7 @@ def cli_seconds(*extra, repeat=3):
         for r in range(repeat + 1):  # the first round fills the caches
             for k, env in enumerate(envs):
                 t = time.perf_counter()
-                subprocess.run(cmd, check=True, capture_output=True, env=env)
+                subprocess.run(cmd, check=True, capture_output=True, env=env, cwd=tmp)
                 best[k] = min(best[k], time.perf_counter() - t) if r else best[k]
     return best[0], (best[1] if then else None)
 

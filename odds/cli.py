@@ -58,12 +58,14 @@ def run_procedure(spec: registry.Spec, args) -> "odds.Result":  # noqa: F821
     return spec.call(**kwargs, **engine_kwargs(args))
 
 
-def build_parser(word: str | None = None) -> Parser:
-    """The command line; `word` (a command's first word) builds only that game or tool."""
+def build_parser(word: str | None = None, procedure: str | None = None) -> Parser:
+    """The command line; `word` (a command's first word) builds only that game or tool, and
+    `procedure` (its second) only that procedure's flags (the others are listed by name)."""
     parser = Parser(prog="odds", description="Exact and Monte Carlo odds for board-game combat.")
     games = parser.add_subparsers(dest="game", required=True, parser_class=Parser)
     groups = {}
     procedures = () if word in TOOLS else registry.specs(word if word in GAMES else None).values()
+    named = {s.command[1] for s in procedures if s.command} if word in GAMES else set()
     for spec in procedures:
         if not spec.command:
             continue
@@ -72,6 +74,8 @@ def build_parser(word: str | None = None) -> Parser:
             group = games.add_parser(game, help=GAMES[game])
             groups[game] = group.add_subparsers(dest="procedure", required=True, parser_class=Parser)
         p = groups[game].add_parser(name, help=spec.help, description=spec.help)
+        if procedure in named and name != procedure:
+            continue
         defaults = spec.defaults()
         for param in spec.params:
             add_param(p, param, defaults[param.name])
@@ -86,7 +90,7 @@ def build_parser(word: str | None = None) -> Parser:
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
-        args = build_parser(argv[0] if argv else None).parse_args(argv)
+        args = build_parser(*argv[:2]).parse_args(argv)
         if getattr(args, "handler", None):
             return args.handler(args)
         result = args.run(args)
