@@ -169,13 +169,15 @@ def _lighten_numba() -> None:
       process), which only compiling needs, and numba's compiler refreshes it itself before
       compiling. Loading needs only the runtime (NRT) the kernels allocate with.
     - Compiling: the registries are loaded without the BLAS probe (`_skip_blas_probe`).
-    Where numba's internals differ from the ones this was written for, nothing is changed."""
+    Where numba's internals differ from the ones this was written for, only the probe is
+    skipped, at once."""
     from numba.core import caching, cpu
     from numba.core.runtime import rtsys
 
     cache, context = caching.Cache, cpu.CPUContext
     if not all(hasattr(cache, a) for a in ("load_overload", "_load_overload",
                                            "_guard_against_spurious_io_errors")):
+        _skip_blas_probe()
         return
     load_registries = context.load_additional_registries
 
