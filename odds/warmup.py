@@ -45,6 +45,6 @@ def run(args) -> int:
 
 
 def register(games):
-    p = games.add_parser("warmup", help="compile every Monte Carlo kernel once (about two minutes "
-                                        "on a fresh install; later runs load them)")
+    p = games.add_parser("warmup", help="compile every Monte Carlo kernel once (about 80 s on "
+                                        "2 cores on a fresh install; later runs load them)")
     p.set_defaults(handler=run)
