@@ -31,7 +31,7 @@ def run(args):
 
     print(f"odds calculator on http://{args.host}:{args.port}/ (Ctrl-C stops it)", flush=True)
     # the Monte Carlo kernels load (or compile, once) while the first visitors ask exact questions
-    threading.Thread(target=warm, args=(False,), name="odds-warmup", daemon=True).start()
+    threading.Thread(target=warm, args=(False, False), name="odds-warmup", daemon=True).start()
     server(args.host, args.port).run()
     return 0
 

@@ -3,8 +3,9 @@
 Each registered procedure with a kernel runs every example by Monte Carlo with a few trials
 (the examples cover each kernel and compiled mode: a field battle with fixed dice uses the
 shared core.pair_kernel, one with cards or a surprise its own), then the spec's `warm`, which
-compiles the modes no example reaches (the crusades sieges and single battles); numba caches the compiled kernels on disk (see core.kernel_cache), so later processes
-load them instead of compiling. For users and CI images that want to pay the cost up front.
+compiles the modes no example reaches (the crusades sieges and single battles); numba caches
+the compiled kernels on disk (see core.kernel_cache), so later processes load them instead of
+compiling. For users and CI images that want to pay the cost up front.
 """
 from __future__ import annotations
 
@@ -16,13 +17,15 @@ from . import registry
 WARM_TRIALS = 1_000
 
 
-def warm(progress=True) -> list:
-    """Compile (or load) every kernel; returns (procedure, seconds) pairs."""
+def warm(progress=True, modes=True) -> list:
+    """Compile (or load) every kernel; returns (procedure, seconds) pairs. `modes`: also the
+    kernel modes no example reaches (`Spec.warm`; the web server, which runs no such mode,
+    skips them)."""
     from tqdm import tqdm
 
     specs = [s for s in registry.specs().values() if s.kernels]
     done = []
-    bar = tqdm(total=sum(len(s.examples) + bool(s.warm) for s in specs), unit="example",
+    bar = tqdm(total=sum(len(s.examples) + bool(modes and s.warm) for s in specs), unit="example",
                disable=not progress, file=sys.stderr)
     for spec in specs:
         bar.set_description(f"compiling {spec.name}")
@@ -30,7 +33,7 @@ def warm(progress=True) -> list:
         for example in spec.examples:
             spec.call(**example.kwargs, method="mc", trials=WARM_TRIALS, seed=0, progress=False)
             bar.update()
-        if spec.warm:
+        if modes and spec.warm:
             spec.warm()
             bar.update()
         done.append((spec.name, time.perf_counter() - start))
