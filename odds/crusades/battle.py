@@ -55,7 +55,7 @@ def scenario_of(scenario, overrides=()) -> Scenario:
     return load(scenario, overrides)
 
 
-def config(sc: Scenario, check=False) -> np.ndarray:
+def config(sc: Scenario) -> np.ndarray:
     """The settings as the kernel's integer codes (state.C_*)."""
     st = sc.settings
     code = lambda key: SETTINGS[key][1].index(st[key])
@@ -75,7 +75,6 @@ def config(sc: Scenario, check=False) -> np.ndarray:
     cfg[S.C_POLICY_D] = POLICIES.index(sc.policies[1])
     cfg[S.C_SIEGE_TURN] = sc.siege["turn"] if sc.siege["on"] else 1
     cfg[S.C_BESIEGED] = SIDES.index(sc.siege["besieged"]) if sc.siege["on"] else -1
-    cfg[S.C_CHECK] = int(check)
     cfg[S.C_CLIMB] = st["wall_climb_cost"]
     cfg[S.C_FLEE_MELEE] = int(st["flee_breaks_melee"])
     cfg[S.C_SHOOT_MELEE] = int(st["shoot_into_melee"])
@@ -107,7 +106,7 @@ def arrays(sc: Scenario, check=False, counts=None):
                     for s in range(2)])
     counts = sc.counts if counts is None else counts
     return (np.ascontiguousarray(counts, np.int64), sc.types, sc.terrain, deployment_cells(sc),
-            type_order(sc), hq, hqf, config(sc, check))
+            type_order(sc), hq, hqf, config(sc))
 
 
 def kernel_args(sc: Scenario, check=False, dice=None, final=0, siege=None, events=0):
@@ -115,14 +114,14 @@ def kernel_args(sc: Scenario, check=False, dice=None, final=0, siege=None, event
     the sortie board and plan of a siege (`siege` = (sortie Scenario, plan, start, port,
     capitulate_after)), the scripted `dice`, `final` columns for one battle's units, room
     for `events` trace events, and the number of the run's first battle (runner.simulate)."""
-    own = arrays(sc, check)
+    own = arrays(sc)
     if siege is None:
         field, plan, start, port, after = own, None, 1, 1, 1
     else:
-        field, plan, start, port, after = arrays(siege[0], check), *siege[1:]
+        field, plan, start, port, after = arrays(siege[0]), *siege[1:]
     dice = np.zeros(0, np.int64) if dice is None else np.asarray(dice, np.int64)
     one = final > 0  # the kernel's mode: None for what a mode does not use (see kernel.kernel)
-    return (*own, *field[2:], plan, start, port, after, dice,
+    return (*own, *field[2:], plan, start, port, after, dice, True if check else None,
             np.zeros((S.NFU + 1, final), np.int64) if one else None,
             np.zeros((events + 1, S.NEV), np.int64) if one else None, np.zeros(1, np.int64))
 

@@ -32,7 +32,7 @@ from ..core.rng import next_u64, seed_stream
 from .ai import (ADVANCE, ATTACK, DX, DY, EMPTY_WALLS, ENEMIES, HEADQUARTERS, HOLD_WALLS, INF, INNER,
                  MOVE, SHOOT, STOP, _i, best_adjacent, best_shot, friends_in_line,
                  next_to_enemy, step_down)
-from .state import (ACTIVE, C_ATTACKS, C_BESIEGED, C_CHECK, C_CLIMB, C_FACING, C_FIRST,
+from .state import (ACTIVE, C_ATTACKS, C_BESIEGED, C_CLIMB, C_FACING, C_FIRST,
                     C_FLEE_MELEE, C_POLICY_A, C_POLICY_D, C_READING, C_RETALIATION, C_RETURN,
                     C_SIEGE_TURN, C_THRESHOLD, C_TIE, C_TURNS, CAPTURED, CITY, DEAD, ESCAPED,
                     FLEEING, MAX_UNITS, N_CAT, NFU, OUT_OF_DICE, TATTACK, TBONUS, TCLIMB, THEALTH,
@@ -172,8 +172,8 @@ HOLDS, FALLS, CAPITULATES, LIFTED, DESTROYED = range(5)
 
 @njit(cache=True, nogil=True, no_cfunc_wrapper=True)
 def kernel(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq, sHQF, scfg,
-           plan, start, port, capitulate_after, dice, final, LOG, base, seed, first_chunk,
-           chunk_trials, out, lane):
+           plan, start, port, capitulate_after, dice, checked, final, LOG, base, seed,
+           first_chunk, chunk_trials, out, lane):
     """The compiled entry point, one lane of the runner, in three modes chosen by which of
     `plan`, `final` and `LOG` are None:
     - battles (all three None): one count per battle in each row of out[lane, row, value];
@@ -183,9 +183,12 @@ def kernel(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq
     - one battle (final and LOG given): battle number `first_chunk`, with `dice` if given,
       its final units in final[:NFU] and (code, round, first, ok, n) in final[NFU], and its
       events in LOG if LOG has more than one row (see `note`).
-    numba compiles one specialisation per mode and, before typing it, drops the branches of
-    the other modes (`plan is None`... on an argument typed None is a constant): the first
-    run of battles compiles a quarter less code than a kernel holding every mode.
+    `checked` True (not None) checks the invariants after every side's turn (`check_invariants`,
+    row 3 of the histogram). numba compiles one specialisation per mode and, before typing
+    it, drops the branches of the other modes (`plan is None`... on an argument typed None is
+    a constant): the first run of battles compiles far less code than a kernel holding every
+    mode (docs/performance.md). The trace's call sites are such branches too: even a call
+    that compiles to nothing costs compile time.
     Lane `lane` takes blocks b = lane, lane + lanes, ... of BLOCK battles; each battle's stream
     depends on its index only, so the split never changes the numbers.
 
@@ -302,7 +305,8 @@ def kernel(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq
                     for half in range(2):
                         s = first if half == 0 else 1 - first
                         o = 1 - s
-                        note(LOG, I_EV_TURN, rnd, s, Z, Z, Z)
+                        if LOG is not None:
+                            note(LOG, I_EV_TURN, rnd, s, Z, Z, Z)
                         # side s moves every unit once. The distance fields' sources (ai.step_down) are
                         # listed again lazily: after a unit left the board or stepped onto a wall, and only
                         # when a unit that is not locked in melee is about to decide (locked units never
@@ -332,7 +336,8 @@ def kernel(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq
                                     if y == edge:
                                         G[y * W + x] = -1
                                         U[UST, i] = ESCAPED
-                                        note(LOG, I_EV_ESCAPE, i, Z, Z, Z, Z)
+                                        if LOG is not None:
+                                            note(LOG, I_EV_ESCAPE, i, Z, Z, Z, Z)
                                         break
                                     c = (y + dy) * W + x
                                     if G[c] < 0 and (board[y + dy, x] != WALL or T[TCLIMB, k] == 1):
@@ -469,15 +474,18 @@ def kernel(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq
                                     if bcfg[C_FACING] == 0 and U[UST, j] == ACTIVE:
                                         if x == U[UX, j] and y == U[UY, j] - U[UFACE, j]:
                                             U[UREAR, j] = 1
-                                    note(LOG, I_EV_MELEE, i, j, U[UREAR, j], Z, Z)
+                                    if LOG is not None:
+                                        note(LOG, I_EV_MELEE, i, j, U[UREAR, j], Z, Z)
                                     gone = deal(j, dmg, YES, U, G, W, LOG)
                                     if bcfg[C_RETALIATION] == 1 and not gone and U[UST, j] == ACTIVE:
-                                        note(LOG, I_EV_MELEE, j, i, Z, Z, Z)
+                                        if LOG is not None:
+                                            note(LOG, I_EV_MELEE, j, i, Z, Z, Z)
                                         gone = deal(i, T[TATTACK, U[UTYPE, j]], YES, U, G, W, LOG) or gone
                                 else:
                                     # a shot: own units on the Bresenham line take the damage too (not at
                                     # cavalry that spares friends)
-                                    note(LOG, I_EV_SHOT, i, j, Z, Z, Z)
+                                    if LOG is not None:
+                                        note(LOG, I_EV_SHOT, i, j, Z, Z, Z)
                                     gone = False
                                     for q in range(friends_in_line(i, j, U, G, T, W, bcfg, hit)):
                                         gone = deal(hit[q], dmg, NOT, U, G, W, LOG) or gone
@@ -495,7 +503,7 @@ def kernel(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq
                                     break
                             if took or routed:
                                 break
-                        if bcfg[C_CHECK] == 1:
+                        if checked is not None:
                             ok = ok and check_invariants(n, U, G, T, W)
                         if took:
                             code = 1 if s == 0 else 3
@@ -520,7 +528,8 @@ def kernel(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq
                                     break
                                 mor = T[TMORALE, U[UTYPE, j]]
                                 flees = (r > mor + mod) if bcfg[C_READING] == 0 else (r < mor - mod)
-                                note(LOG, I_EV_MORALE, j, r, mod, U[UDMG, j], _i(1 if flees else 0))
+                                if LOG is not None:
+                                    note(LOG, I_EV_MORALE, j, r, mod, U[UDMG, j], _i(1 if flees else 0))
                                 if flees:
                                     U[UST, j] = FLEEING
                                     U[UFACE, j] = -U[UFACE, j]

@@ -30,9 +30,9 @@ TYPE_FIELDS = ("health", "attack", "speed", "morale", "range", "upkeep", "mounte
 
 # configuration vector (settings as codes); the kernel reads cfg[C_...]
 (C_THRESHOLD, C_READING, C_TURNS, C_FIRST, C_LOF, C_RETALIATION, C_FACING, C_ATTACKS,
- C_RETURN, C_TIE, C_METRIC, C_POLICY_A, C_POLICY_D, C_SIEGE_TURN, C_BESIEGED, C_CHECK,
- C_CLIMB, C_FLEE_MELEE, C_SHOOT_MELEE, C_SHOOT_OUT) = range(20)
-NCFG = 20
+ C_RETURN, C_TIE, C_METRIC, C_POLICY_A, C_POLICY_D, C_SIEGE_TURN, C_BESIEGED,
+ C_CLIMB, C_FLEE_MELEE, C_SHOOT_MELEE, C_SHOOT_OUT) = range(19)
+NCFG = 19
 
 # trace events (kernel.note): kind, then up to five numbers
 EV_TURN, EV_MOVE, EV_SHOT, EV_MELEE, EV_HIT, EV_MORALE, EV_ESCAPE = range(7)
