@@ -14,14 +14,15 @@ Everything runs through one entry point, `kernel` (one lane of the runner), comp
 mode (runs of battles, sieges, one battle: see its docstring), then loaded from the disk cache.
 The call tree is kept flat: the battle (deployment, turns, the AI policies, melee, shots,
 flight, morale, tally) is written out once inside `kernel`, which calls only small scans
-(ai.py) and `note`/`deal`/`_move`/`roll_d6`/`check_invariants`. Numba compiles each function
-in its own library, and LLVM optimises and emits every library again with all the libraries
-below it: each level of calls cost the whole subtree once more (docs/performance.md). Every call passes every argument (no defaults, no
-array-to-array slice copies), constants as numpy scalars, so each function has one
-specialisation and no error-formatting code. Nothing is allocated per battle: the workspace is
-made once per kernel call, and everything below the kernel compiles without reference counting
-or wrappers (ai.INNER). Only `kernel` is cached (its code contains everything it calls);
-kernel_cache recompiles it when any module it imports changes.
+(ai.py) and `note`/`deal`/`_move`/`roll_d6`/`check_invariants`. Numba compiles each function in
+its own library, and LLVM optimises and emits every library again with all the libraries below
+it: each level of calls cost the whole subtree once more (docs/performance.md). Every call
+passes every argument (no defaults, no array-to-array slice copies), constants as numpy
+scalars, so each function has one specialisation and no error-formatting code. Nothing is
+allocated per battle: the workspace is made once per kernel call, and everything below the
+kernel compiles without reference counting or wrappers (ai.INNER). Only `kernel` is cached (its
+code contains everything it calls); kernel_cache recompiles it when any module it imports
+changes.
 """
 import numpy as np
 from numba import njit
