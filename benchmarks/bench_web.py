@@ -105,6 +105,9 @@ def measure(quick=False):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
     from web_server import free_port, wait_listening
 
+    # the kernels compiled beforehand: a server whose warm-up thread is still compiling (a fresh
+    # or stale cache) answers at a fraction of its speed, and that is not what the rows measure
+    subprocess.run([sys.executable, "-m", "odds.cli", "warmup"], check=True, capture_output=True)
     port = free_port()
     server = subprocess.Popen([sys.executable, "-m", "odds.cli", "serve", "--port", str(port)],
                               stdout=subprocess.DEVNULL)
