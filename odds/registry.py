@@ -171,6 +171,8 @@ def specs(game: str | None = None) -> dict[str, Spec]:
 
 def get(name: str) -> Spec:
     """The spec of procedure `name`, or an OddsError listing the known names."""
+    if name in _SPECS:  # registered already (the web server asks for every request)
+        return _SPECS[name]
     word = str(name).split(".")[0]
     known = specs(word) if _PACKAGE.get(word, word) in GAMES else {}
     if name not in known:
