@@ -26,9 +26,9 @@ from ..core.dice import pool_pmf
 from ..core.engine import McOptions, Procedure, solve
 from ..core.montecarlo import PAIR_LANE
 from ..errors import OddsError, check_bool, check_choice, check_int, check_probability
-from ..registry import Example, Param, Spec, register as register_procedure
+from ..registry import Example, Param, Spec, register
 from .assault_rules import dice, fails, resolve
-from .cards import AfterRoll, Card, help_for, register
+from .cards import help_for
 from .field import forces as field_forces, setup
 from .forces import assumptions, land_params, settings as force_settings
 from .leaders import leader
@@ -36,30 +36,6 @@ from .sequence import fixed_dice, main_roll, play_after, surprise
 
 CASUALTIES = ("cavalry-first", "infantry-first")
 SEED_CARDS = ("mercenaries-bribed", "surprise-attack")  # the seed's extra assault cards
-
-
-def _siege_mining(me, enemy, procedure, policy):
-    me.add_dice("siege-mining", 3)
-
-
-def _restless(me, enemy, procedure, policy):
-    enemy.units -= enemy.mercenaries
-    enemy.mercenaries = 0
-
-
-def _siege_artillery(me, enemy, procedure, policy):
-    me.after.append(AfterRoll("siege-artillery", 2, 3, policy))
-
-
-for _card in (
-    Card("siege-mining", "combat", ("assault",), _siege_mining, "+3 dice",
-         roles={"assault": ("attacker",)}),
-    Card("mercenaries-grow-restless", "combat", ("assault",), _restless,
-         "every mercenary leaves the assaulting force", roles={"assault": ("defender",)}),
-    Card("siege-artillery", "after", ("assault",), _siege_artillery,
-         "after the roll: 2 dice hitting on 3-6", roles={"assault": ("attacker",)}),
-):
-    register(_card)
 
 
 RESTLESS = "mercenaries-grow-restless"
@@ -256,7 +232,7 @@ def setting_params() -> tuple:
               "in an assault (as the seed does)"))
 
 
-SPEC = register_procedure(Spec(
+SPEC = register(Spec(
     "his.assault", assault,
     land_params("assault", help_for("assault")) + setting_params() + (
         Param("cancel_probability", "float", "chance that Foul Weather cancels the assault",

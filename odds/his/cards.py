@@ -16,10 +16,9 @@ from ..errors import OddsError
 
 POLICIES = ("always", "if-needed")
 DEFAULT_POLICY = "if-needed"  # a player holding an after-roll card plays it when it is needed
-POLICY_CODES = {"always": 1, "if-needed": 2}  # for the kernels; 0 means the card is not held
 TIMINGS = ("before", "combat", "after")
 NO_CARD, ALWAYS, IF_NEEDED = 0, 1, 2  # policy codes the engines read
-POLICY_CODES = {"always": ALWAYS, "if-needed": IF_NEEDED}
+POLICY_CODES = {"always": ALWAYS, "if-needed": IF_NEEDED}  # for the kernels
 
 
 def plays(policy, needed):
@@ -165,18 +164,28 @@ def _janissaries(me, enemy, procedure, policy):
     me.after.append(AfterRoll("janissaries", 4 if procedure == "naval" else 5, 5, policy))
 
 
-CARDS: dict[str, Card] = {}
+def _siege_mining(me, enemy, procedure, policy):
+    me.add_dice("siege-mining", 3)
 
 
-def register(card: Card) -> Card:
-    """Add a card to the deck the procedures look cards up in."""
-    CARDS[card.name] = card
-    return card
+def _restless(me, enemy, procedure, policy):
+    enemy.units -= enemy.mercenaries
+    enemy.mercenaries = 0
+
+
+def _after_card(name, count, threshold=5):
+    def effect(me, enemy, procedure, policy):
+        me.after.append(AfterRoll(name, count, threshold, policy))
+    return effect
 
 
 NOT_BESIEGED = {"assault": ("attacker",)}  # "not in a stack under siege"
+ATTACKER = {"assault": ("attacker",)}
 
-for _card in (
+# The whole deck, whichever procedure is imported: a card named in the wrong procedure is
+# refused as such, not as unknown. Naval dice and thresholds are defaults only: naval.py sets
+# them from the ruleset after `play`.
+CARDS: dict[str, Card] = {card.name: card for card in (
     Card("landsknechts", "before", ("field", "assault"), _landsknechts,
          "Hapsburg +4 mercenaries, other powers +2; the Ottomans remove 2 enemy mercenaries",
          roles=NOT_BESIEGED),
@@ -196,8 +205,16 @@ for _card in (
          needs="hapsburg"),
     Card("janissaries", "after", ("field", "naval"), _janissaries,
          "after the roll: +5 dice (4 at sea)", powers=("ottoman",)),
-):
-    register(_card)
+    Card("siege-mining", "combat", ("assault",), _siege_mining, "+3 dice", roles=ATTACKER),
+    Card("mercenaries-grow-restless", "combat", ("assault",), _restless,
+         "every mercenary leaves the assaulting force", roles={"assault": ("defender",)}),
+    Card("siege-artillery", "after", ("assault",), _after_card("siege-artillery", 2, 3),
+         "after the roll: 2 dice hitting on 3-6", roles=ATTACKER),
+    Card("galleasses", "after", ("naval",), _after_card("galleasses", 3),
+         "after the roll: +3 dice (Mediterranean only)"),
+    Card("professional-rowers", "after", ("naval",), _after_card("professional-rowers", 3),
+         "after the roll: +3 dice at sea; +2 / -2 on an interception roll"),
+)}
 
 
 def names_for(procedure: str) -> tuple:

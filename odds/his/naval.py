@@ -40,8 +40,8 @@ from ..core.engine import McOptions, Procedure, solve
 from ..core.result import Result
 from ..config import MAX_LEADER, MAX_NAVAL_DICE, MAX_SHIPS
 from ..errors import OddsError, check_bool, check_choice, check_int
-from .cards import AfterRoll, Card, Side, canonical, help_for, parse, play, register
-from ..registry import Example, Param, Spec, register as register_procedure
+from .cards import AfterRoll, Side, canonical, help_for, parse, play
+from ..registry import Example, Param, Spec, register
 from . import leaders
 from .leaders import Leader
 from .forces import POWERS
@@ -53,21 +53,6 @@ VQ_POWERS = ("ottoman", "spain", "england", "france", "papacy", "protestants", "
 GALLEASSES = "Galleasses as +3 dice hitting on 5-6 is a reading; change with dice_per galleasses=N"
 CORSAIR = "corsair"
 PORT = "port"
-
-
-# --- cards -----------------------------------------------------------------------------------
-
-def _after_card(name, count):
-    def effect(me, enemy, procedure, policy):
-        me.after.append(AfterRoll(name, count, 5, policy))
-    return effect
-
-
-# Defaults only: naval.py sets each card's dice and threshold from the ruleset after `play`.
-register(Card("galleasses", "after", ("naval",), _after_card("galleasses", 3),
-              "after the roll: +3 dice (Mediterranean only)"))
-register(Card("professional-rowers", "after", ("naval",), _after_card("professional-rowers", 3),
-              "after the roll: +3 dice at sea; +2 / -2 on an interception roll"))
 
 
 # --- rulesets --------------------------------------------------------------------------------
@@ -536,7 +521,7 @@ def _omitted(ruleset: str) -> tuple:
         (("location",) if ruleset == "his" else ())
 
 
-VQ_SPEC = register_procedure(Spec(
+VQ_SPEC = register(Spec(
     "vq.naval", naval_battle, naval_params("vq"), "naval combat (Virgin Queen fleets)",
     ("vq", "naval"), "attacker_win", kernels=("odds.his.naval_kernel",), preset={"ruleset": "vq"},
     omit=_omitted("vq"), start={"attacker_galleys": 3, "defender_galleys": 3},
@@ -562,7 +547,7 @@ VQ_SPEC = register_procedure(Spec(
                                         location="mediterranean")),
     )))
 
-HIS_SPEC = register_procedure(Spec(
+HIS_SPEC = register(Spec(
     "his.naval", naval_battle, naval_params("his"), "naval combat (squadrons and corsairs)",
     ("his", "naval"), "attacker_win", kernels=("odds.his.naval_kernel",),
     preset={"ruleset": "his"}, omit=_omitted("his"),
