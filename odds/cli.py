@@ -4,8 +4,8 @@
 a Param's flag is `--name` with dashes (or its own `flag`), lists are repeated flags, and
 engine flags (--method, --trials, ...) are added to each. Tools that are not procedures
 (demo, sweep, plot, serve, the crusades scenario commands) register their own parsers.
-Only the game or tool a command names is imported and built (start-up time); help and
-unknown words build them all.
+Only the game or tool, or the procedure, a command names is imported and built (start-up
+time); help and unknown words build them all.
 """
 from __future__ import annotations
 
@@ -58,15 +58,28 @@ def run_procedure(spec: registry.Spec, args) -> "odds.Result":  # noqa: F821
     return spec.call(**kwargs, **engine_kwargs(args))
 
 
+def _specs(word: str | None, procedure: str | None):
+    """The procedures a command builds: the one `odds word procedure` names (only its module
+    is imported), else all of game `word`'s, none for a tool, every game's otherwise."""
+    if word in TOOLS:
+        return ()
+    if word in GAMES and procedure:
+        try:
+            spec = registry.get(f"{word}.{procedure.replace('-', '_')}")
+        except OddsError:
+            spec = None
+        if spec is not None and spec.command == (word, procedure):
+            return (spec,)
+    return registry.specs(word if word in GAMES else None).values()
+
+
 def build_parser(word: str | None = None, procedure: str | None = None) -> Parser:
-    """The command line; `word` (a command's first word) builds only that game or tool, and
-    `procedure` (its second) only that procedure's flags (the others are listed by name)."""
+    """The command line; `word` and `procedure` (a command's first two words) build only that
+    game or tool, or only that procedure, when they name one."""
     parser = Parser(prog="odds", description="Exact and Monte Carlo odds for board-game combat.")
     games = parser.add_subparsers(dest="game", required=True, parser_class=Parser)
     groups = {}
-    procedures = () if word in TOOLS else registry.specs(word if word in GAMES else None).values()
-    named = {s.command[1] for s in procedures if s.command} if word in GAMES else set()
-    for spec in procedures:
+    for spec in _specs(word, procedure):
         if not spec.command:
             continue
         game, name = spec.command
@@ -74,8 +87,6 @@ def build_parser(word: str | None = None, procedure: str | None = None) -> Parse
             group = games.add_parser(game, help=GAMES[game])
             groups[game] = group.add_subparsers(dest="procedure", required=True, parser_class=Parser)
         p = groups[game].add_parser(name, help=spec.help, description=spec.help)
-        if procedure in named and name != procedure:
-            continue
         defaults = spec.defaults()
         for param in spec.params:
             add_param(p, param, defaults[param.name])

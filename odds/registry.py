@@ -8,6 +8,7 @@ generic tests are generated from `specs()`; none of them lists procedures by han
 from __future__ import annotations
 
 import inspect
+import sys
 from importlib import import_module
 from dataclasses import dataclass, field
 from functools import partial
@@ -154,27 +155,46 @@ GAMES = ("his", "oath", "crusades")  # the packages that register procedures, in
 _PACKAGE = {"vq": "his"}  # a procedure name's first word -> its package, where they differ
 
 
-def _game(spec: Spec) -> str:
-    return spec.function.__module__.split(".")[1]
+def _package(word: str):
+    """The game package a procedure name's first word names (imported), or None."""
+    name = _PACKAGE.get(word, word)
+    return import_module(f"{__package__}.{name}") if name in GAMES else None
+
+
+def _modules(package, names) -> None:
+    """Import the modules that register `names` in a package that imports them lazily (its
+    `PROCEDURES`: name -> module); importing any other game package registers them all."""
+    where = getattr(package, "PROCEDURES", {})
+    for module in dict.fromkeys(where[n] for n in names if n in where):
+        import_module(f"{package.__name__}.{module}")
+
+
+def _order(spec: Spec) -> tuple:
+    """Games in `GAMES` order; a lazy package's procedures in its `PROCEDURES` order."""
+    game = spec.function.__module__.split(".")[1]
+    listed = list(getattr(sys.modules[f"{__package__}.{game}"], "PROCEDURES", ()))
+    return GAMES.index(game), listed.index(spec.name) if spec.name in listed else len(listed)
 
 
 def specs(game: str | None = None) -> dict[str, Spec]:
-    """Every registered procedure by name, the games in `GAMES` order; `game` (the first word
-    of a name: his, vq, oath, crusades) imports only that game's package and lists only the
-    procedures named for it. Importing a game's package registers its procedures, so a
-    command for one game does not pay for importing the others."""
-    for package in GAMES if game is None else (_PACKAGE.get(game, game),):
-        import_module(f"{__package__}.{package}")
+    """Every registered procedure by name, in listing order (`_order`); `game` (the first word
+    of a name: his, vq, oath, crusades) imports only that game's procedures and lists only
+    those named for it, so a command for one game does not pay for importing the others."""
+    for word in GAMES if game is None else (game,):
+        package = _package(word)
+        if package is not None:
+            _modules(package, getattr(package, "PROCEDURES", ()))
     chosen = [s for s in _SPECS.values() if game is None or s.name.split(".")[0] == game]
-    return {s.name: s for s in sorted(chosen, key=lambda s: GAMES.index(_game(s)))}
+    return {s.name: s for s in sorted(chosen, key=_order)}
 
 
 def get(name: str) -> Spec:
-    """The spec of procedure `name`, or an OddsError listing the known names."""
-    if name in _SPECS:  # registered already (the web server asks for every request)
-        return _SPECS[name]
-    word = str(name).split(".")[0]
-    known = specs(word) if _PACKAGE.get(word, word) in GAMES else {}
-    if name not in known:
+    """The spec of procedure `name` (importing only the module that registers it), or an
+    OddsError listing the known names."""
+    if name not in _SPECS:
+        package = _package(str(name).split(".")[0])
+        if package is not None:
+            _modules(package, [name])
+    if name not in _SPECS:
         raise OddsError(f"procedure: {name!r} is unknown (allowed: {', '.join(specs())})")
-    return known[name]
+    return _SPECS[name]

@@ -166,3 +166,29 @@ def test_a_command_imports_only_its_game_and_the_listing_order_is_fixed():
     assert "his" not in modules and "crusades" not in modules and "oath" in modules
     assert names == str(list(SPECS))
     assert [registry.get(n).name for n in SPECS] == list(SPECS)
+
+
+def test_a_command_imports_only_its_procedure_and_the_functions_keep_their_names():
+    """`odds his naval ...` imports no other Here I Stand procedure (and `odds his field` none
+    that plays cards elsewhere, yet still names them as cards of another procedure); the
+    listing order is fixed; `odds.his.assault` stays the function after its module loads."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from odds import registry; from odds.cli import main; "
+            "main(['his', 'naval', '--attacker-squadrons', '3', '--defender-squadrons', '2']); "
+            "print(sorted(m for m in sys.modules if m.startswith('odds.his.'))); "
+            "main(['his', 'field', '--attacker', '3', '--defender', '2', "
+            "'--attacker-card', 'siege-artillery']); "
+            "print(sorted(m for m in sys.modules if m.startswith('odds.his.'))); "
+            "print(list(registry.specs())); import odds.his.attack; "
+            "from odds.his import assault, attack, siege; print(assault.__name__, attack.__name__, "
+            "siege.__name__, callable(assault))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    *_, naval, field, names, functions = out.stdout.strip().splitlines()
+    for other in ("assault", "attack", "siege", "intercept", "field"):
+        assert f"odds.his.{other}'" not in naval
+    assert "odds.his.naval'" in naval and "odds.his.assault'" not in field
+    assert "'siege-artillery' for the attacker (other): cannot be played in a field battle" in out.stderr
+    assert names == str(list(SPECS))
+    assert functions == "assault attack siege True"

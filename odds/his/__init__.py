@@ -1,10 +1,42 @@
 """Here I Stand and The Virgin Queen: field battles, assaults, sieges, naval combat,
-interception and avoid-battle rolls, the whole attack."""
-from .assault import assault
-from .attack import attack
-from .field import field_battle
-from .intercept import interception
-from .naval import RULESETS, Ruleset, naval_battle
-from .siege import siege
+interception and avoid-battle rolls, the whole attack.
 
-__all__ = ["assault", "attack", "field_battle", "interception", "naval_battle", "siege", "Ruleset", "RULESETS"]
+A procedure's module is imported when it is first used, so a command pays only for the
+procedure it runs: `PROCEDURES` names the module that registers each procedure (in listing
+order), `__getattr__` imports the module of a public name on first use.
+"""
+import sys
+from importlib import import_module
+from types import ModuleType
+
+PROCEDURES = {"his.field": "field", "his.assault": "assault", "his.intercept": "intercept",
+              "his.avoid_battle": "intercept", "his.siege": "siege", "his.attack": "attack",
+              "vq.naval": "naval", "his.naval": "naval"}
+_MODULE_OF = {"assault": "assault", "attack": "attack", "field_battle": "field",
+              "interception": "intercept", "naval_battle": "naval", "siege": "siege",
+              "Ruleset": "naval", "RULESETS": "naval"}
+__all__ = sorted(_MODULE_OF)
+
+
+def __getattr__(name: str):
+    if name not in _MODULE_OF:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{_MODULE_OF[name]}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted([*globals(), *_MODULE_OF])
+
+
+class _Package(ModuleType):
+    """`odds.his.assault` is the function: importing the module assault.py, which Python
+    records as an attribute of its package, must not replace it."""
+
+    def __setattr__(self, name, value):
+        if not (name in _MODULE_OF and isinstance(value, ModuleType)):
+            super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package

@@ -105,9 +105,9 @@ class Card:
         """Why this card may not be played by `role` of `power` against `enemy` in
         `procedure`, or None if it may."""
         if procedure not in self.procedures:
-            return f"cannot be played in {_article(procedure)} {procedure}"
+            return f"cannot be played in {_battle(procedure)}"
         if role not in self.roles.get(procedure, ROLES):
-            return f"only the {' or '.join(self.roles[procedure])} may play it in {_article(procedure)} {procedure}"
+            return f"only the {' or '.join(self.roles[procedure])} may play it in {_battle(procedure)}"
         if self.powers and power not in self.powers:
             return f"only the {' or '.join(self.powers)} side may play it"
         if power in self.not_by:
@@ -253,8 +253,10 @@ def parse(spec: str, field_name: str) -> tuple[Card, str]:
     return card, policy
 
 
-def _article(word: str) -> str:
-    return "an" if word[:1] in "aeiou" else "a"
+def _battle(procedure: str) -> str:
+    """'a field battle', 'an assault', 'a naval battle': the procedure in words."""
+    word = {"field": "field battle", "naval": "naval battle"}.get(procedure, procedure)
+    return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"
 
 
 def play(procedure: str, attacker: Side, defender: Side, attacker_cards, defender_cards,
@@ -277,7 +279,7 @@ def play(procedure: str, attacker: Side, defender: Side, attacker_cards, defende
             if reason:
                 allowed_here = ", ".join(n for n in names_for(procedure)
                                          if not CARDS[n].illegal(procedure, me.role, me.power, enemy.power))
-                raise OddsError(f"{field_name}: {card.name!r} for the {me.power} {me.role}: {reason} "
+                raise OddsError(f"{field_name}: {card.name!r} for the {me.role} ({me.power}): {reason} "
                                 f"(allowed: {allowed_here or 'none'})")
             chosen.append((card, me, enemy, policy))
     for timing in TIMINGS:
