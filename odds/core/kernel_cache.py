@@ -213,14 +213,30 @@ def _import(module: str) -> None:
     files = sources(module)
     if all(folder(path) for path in files):
         refresh(module, files)
-        import_module(module)
+        _calls_without_extensions(import_module(module))
         return
     if not _warned:
         _warned = True
         print(f"{PACKAGE}: no writable numba cache folder (package folder, NUMBA_CACHE_DIR, "
               f"user cache): compiling kernels without caching them", file=sys.stderr)
     with _without_caching():
-        import_module(module)
+        _calls_without_extensions(import_module(module))
+
+
+def _calls_without_extensions(module) -> None:
+    """Calling a kernel of `module` does not first load numba's third-party extensions
+    (numba scans every installed package's entry points for them, about 20 ms of a warm
+    process): the kernels take numpy arrays and numbers only, and numba still loads the
+    extensions before it compiles anything."""
+    from numba.core.dispatcher import Dispatcher
+
+    for value in vars(module).values():
+        if isinstance(value, Dispatcher):
+            value._compilation_chain_init_hook = _nothing
+
+
+def _nothing() -> None:
+    pass
 
 
 def cache_files() -> list[str]:
