@@ -5,8 +5,8 @@ package (commit BEFORE, extracted with `git archive` into a temp dir) timed in t
 the baseline (the current code plays BEFORE's rules, OLD_RULES, so both play the very same
 battles); the 10 v 10 field battle also against the same code interpreted (numba off);
 the siege scenario; the first crusades run (2,000 battles) in a fresh process with an
-empty NUMBA_CACHE_DIR, now and as of ROUND_START (the start of issue 17's third round). Every timing runs in its own subprocess, new and old
-alternating, best of the rounds.
+empty NUMBA_CACHE_DIR, now and as of ROUND_START (the current round's start, common.py).
+Every timing runs in its own subprocess, new and old alternating, best of the rounds.
 
 Run: ``python benchmarks/bench_crusades.py [--quick] [--now REV]`` (REV: time that commit
 instead of the working tree).
