@@ -225,7 +225,7 @@ def _import(module: str) -> None:
 
 def _calls_without_extensions(module) -> None:
     """Calling a kernel of `module` does not first load numba's third-party extensions
-    (numba scans every installed package's entry points for them, about 20 ms of a warm
+    (numba scans every installed package's entry points for them, 20-40 ms of a warm
     process): the kernels take numpy arrays and numbers only, and numba still loads the
     extensions before it compiles anything."""
     from numba.core.dispatcher import Dispatcher
