@@ -147,3 +147,19 @@ def test_ctrl_c_on_ten_billion_trials_prints_the_partial_json():
     assert j["partial"] is True and 0 < j["trials"] < 10**10
     assert abs(sum(j["attacker_losses"].values()) - 1) < 1e-9
     assert "partial" in err
+
+
+def test_a_kernels_first_compile_is_announced_once_and_a_load_is_not(tmp_path):
+    """With progress on, the run that compiles a kernel says so in one line on stderr; the
+    next process loads it from the cache and says nothing; progress off says nothing."""
+    env = {"NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    code = ("import odds; odds.his.field_battle(5, 4, method='mc', trials=100000, seed=3, "
+            "progress={})")
+    site = copy_package(tmp_path, keep_cache=False).parent
+    quiet = run_python(site, {"NUMBA_CACHE_DIR": str(tmp_path / "other")}, code.format(False))
+    cold = run_python(site, env, code.format(True))
+    warm = run_python(site, env, code.format(True))
+    assert quiet.returncode == cold.returncode == warm.returncode == 0
+    notes = [line for line in cold.stderr.splitlines() if "compiling a Monte Carlo kernel" in line]
+    assert len(notes) == 1 and "odds warmup" in notes[0]
+    assert "compiling" not in warm.stderr and "compiling" not in quiet.stderr

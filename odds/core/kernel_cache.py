@@ -239,6 +239,32 @@ def _nothing() -> None:
     pass
 
 
+@contextmanager
+def compile_note(kernel, show: bool):
+    """Within it, the first compile of `kernel` (not a load from the cache) is announced on
+    stderr in one line, when `show`: a first run can take seconds, more for crusades."""
+    if not show:
+        yield
+        return
+    from numba.core import event
+
+    class Note(event.Listener):
+        said = False
+
+        def on_start(self, ev):
+            if not self.said:
+                self.said = True
+                print(f"{PACKAGE}: compiling a Monte Carlo kernel ({kernel.__module__}) on its "
+                      f"first use: seconds, longer for crusades; `{PACKAGE} warmup` compiles them "
+                      "all up front", file=sys.stderr, flush=True)
+
+        def on_end(self, ev):
+            pass
+
+    with event.install_listener("numba:compile", Note()):
+        yield
+
+
 def cache_files() -> list[str]:
     """Cache files of every loaded module of this package."""
     files = []

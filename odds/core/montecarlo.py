@@ -17,6 +17,7 @@ a pool of threads, one per core.
 from __future__ import annotations
 
 import math
+import sys
 import time
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -85,19 +86,21 @@ def run(kernel, args, shape, trials, seed, *, main=None, precision=None, threads
     """Run `trials` trials of `kernel` (or fewer: precision met, or Ctrl-C) into a histogram.
 
     `main(hist)` returns the count of the main event, for the precision target. `progress`
-    None shows a bar only when the run will take over PROGRESS_AFTER_SECONDS.
+    None shows a bar only when the run will take over PROGRESS_AFTER_SECONDS, and says that
+    the kernel compiles (first use) only when stderr is a terminal; False shows neither.
     """
     from concurrent.futures import ThreadPoolExecutor
 
     from numba import config
 
-    from .kernel_cache import call
+    from .kernel_cache import call, compile_note
 
     lanes = threads or config.NUMBA_NUM_THREADS
     hist = np.zeros(shape, dtype=np.int64)
     out = np.zeros((lanes,) + tuple(shape), dtype=np.int64)
     seed = np.uint64(seed)
-    call(kernel, *args, seed, 0, np.zeros(0, dtype=np.int64), out, 0)  # compile or load first
+    with compile_note(kernel, progress or (progress is None and sys.stderr.isatty())):
+        call(kernel, *args, seed, 0, np.zeros(0, dtype=np.int64), out, 0)  # compile or load first
     done, chunk, bar, partial, met = 0, 0, None, False, None
     started = time.perf_counter()
     stop = _STOP.get()

@@ -32,7 +32,7 @@ def simulate(proc: Procedure, method: str, mc: McOptions) -> Result:
     hist = np.zeros(proc.shape, np.int64)
     done, size, bar, partial, met = 0, FIRST_SLICE, None, False, None
     try:
-        montecarlo.run(kernel, args, proc.shape, 0, mc.seed, threads=1, progress=False)  # load
+        montecarlo.run(kernel, args, proc.shape, 0, mc.seed, threads=1, progress=mc.progress)  # load
         started = time.perf_counter()
         while done < mc.trials:
             n = min(size, mc.trials - done)
