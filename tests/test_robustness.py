@@ -163,3 +163,20 @@ def test_a_kernels_first_compile_is_announced_once_and_a_load_is_not(tmp_path):
     notes = [line for line in cold.stderr.splitlines() if "compiling a Monte Carlo kernel" in line]
     assert len(notes) == 1 and "odds warmup" in notes[0]
     assert "compiling" not in warm.stderr and "compiling" not in quiet.stderr
+
+
+def test_crusades_loads_its_kernel_through_the_cache_check():
+    """Runs, single battles and traces load the crusades kernel with kernel_cache.load, whose
+    digest covers the AI and state modules the kernel compiles in (numba alone checks only
+    kernel.py, so an edited ai.py would run stale code)."""
+    from odds.core import kernel_cache
+    from odds.crusades import EXAMPLES, play, run
+
+    kernel_cache._loaded.discard("odds.crusades.kernel")
+    play(EXAMPLES / "field.toml", seed=1)
+    assert "odds.crusades.kernel" in kernel_cache._loaded
+    kernel_cache._loaded.discard("odds.crusades.kernel")
+    run(EXAMPLES / "field.toml", battles=100, seed=1, progress=False)
+    assert "odds.crusades.kernel" in kernel_cache._loaded
+    files = {os.path.basename(f) for f in kernel_cache.sources("odds.crusades.kernel")}
+    assert {"kernel.py", "ai.py", "state.py"} <= files

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import inspect
 import math
+import sys
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
@@ -188,9 +189,12 @@ def lanchester(sc: Scenario) -> str:
             f"{int(n[w])} units left (ignores morale, terrain and movement)")
 
 
+KERNEL = ("odds.crusades.kernel", "kernel")  # loaded by kernel_cache: its cache follows ai.py too
+
+
 def _procedure(sc: Scenario, check=False, name="crusades.battle"):
     return Procedure(name, shape(sc), lambda h: summarise(h, sc, check), "attacker_win", None,
-                     ("odds.crusades.kernel", "kernel"), lambda: kernel_args(sc, check),
+                     KERNEL, lambda: kernel_args(sc, check),
                      settings_of(sc), BattleResult)
 
 
@@ -317,11 +321,13 @@ def script(dice) -> np.ndarray:
 def one_battle(sc: Scenario, dice, seed, index, check=True, events=0):
     """Run battle `index` of `seed` (morale dice from the array `dice` if it is not empty):
     its histogram row, final units (kernel `final`) and trace events (kernel `note`)."""
-    from .kernel import kernel
+    from ..core.kernel_cache import call, compile_note, load
 
+    kernel = load(*KERNEL)
     out = np.zeros((1,) + shape(sc), np.int64)
     args = kernel_args(sc, check, dice, S.MAX_UNITS, events=events)
-    kernel(*args, np.uint64(seed), int(index), np.ones(1, np.int64), out, 0)
+    with compile_note(kernel, sys.stderr.isatty()):
+        call(kernel, *args, np.uint64(seed), int(index), np.ones(1, np.int64), out, 0)
     if args[-3][S.NFU, 0] == S.OUT_OF_DICE:
         raise OddsError(f"dice: the script {dice.tolist()} ran out before the battle ended "
                         "(give more rolls)")

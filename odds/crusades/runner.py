@@ -22,10 +22,10 @@ FIRST_SLICE = 2048
 
 def simulate(proc: Procedure, method: str, mc: McOptions) -> Result:
     """The Result of `proc` by Monte Carlo (method 'auto' or 'mc'), run slice by slice."""
-    from importlib import import_module
+    from ..core.kernel_cache import load
 
     pick_method(method, False)
-    kernel = getattr(import_module(proc.kernel[0]), proc.kernel[1])
+    kernel = load(*proc.kernel)
     args = proc.kernel_args()
     base = args[-1]  # the kernel's first battle number, an array of one
     main = lambda h: proc.summarise(h)[0][proc.main]
