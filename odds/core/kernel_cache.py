@@ -254,9 +254,9 @@ def compile_note(kernel, show: bool):
         def on_start(self, ev):
             if not self.said:
                 self.said = True
-                print(f"{PACKAGE}: compiling a Monte Carlo kernel ({kernel.__module__}) on its "
-                      f"first use: seconds, longer for crusades; `{PACKAGE} warmup` compiles them "
-                      "all up front", file=sys.stderr, flush=True)
+                print(f"{PACKAGE}: compiling a Monte Carlo kernel ({kernel.__module__}), once: "
+                      f"later runs load it; `{PACKAGE} warmup` compiles them all up front",
+                      file=sys.stderr, flush=True)
 
         def on_end(self, ev):
             pass
