@@ -5,9 +5,9 @@ A procedure's module is imported when it is first used, so a command pays only f
 procedure it runs: `PROCEDURES` names the module that registers each procedure (in listing
 order), `__getattr__` imports the module of a public name on first use.
 """
-import sys
-from importlib import import_module
-from types import ModuleType
+import sys as _sys
+from importlib import import_module as _import_module
+from types import ModuleType as _ModuleType
 
 PROCEDURES = {"his.field": "field", "his.assault": "assault", "his.intercept": "intercept",
               "his.avoid_battle": "intercept", "his.siege": "siege", "his.attack": "attack",
@@ -21,22 +21,22 @@ __all__ = sorted(_MODULE_OF)
 def __getattr__(name: str):
     if name not in _MODULE_OF:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(f"{__name__}.{_MODULE_OF[name]}"), name)
+    value = getattr(_import_module(f"{__name__}.{_MODULE_OF[name]}"), name)
     globals()[name] = value
     return value
 
 
 def __dir__():
-    return sorted([*globals(), *_MODULE_OF])
+    return sorted({*globals(), *_MODULE_OF})
 
 
-class _Package(ModuleType):
+class _Package(_ModuleType):
     """`odds.his.assault` is the function: importing the module assault.py, which Python
     records as an attribute of its package, must not replace it."""
 
     def __setattr__(self, name, value):
-        if not (name in _MODULE_OF and isinstance(value, ModuleType)):
+        if not (name in _MODULE_OF and isinstance(value, _ModuleType)):
             super().__setattr__(name, value)
 
 
-sys.modules[__name__].__class__ = _Package
+_sys.modules[__name__].__class__ = _Package
