@@ -98,9 +98,10 @@ def run(kernel, args, shape, trials, seed, *, main=None, precision=None, threads
     lanes = threads or config.NUMBA_NUM_THREADS
     hist = np.zeros(shape, dtype=np.int64)
     out = np.zeros((lanes,) + tuple(shape), dtype=np.int64)
+    counts = out.reshape(lanes, -1) if getattr(kernel, "flat_out", False) else out  # a view
     seed = np.uint64(seed)
     with compile_note(kernel, progress or (progress is None and sys.stderr.isatty())):
-        call(kernel, *args, seed, 0, np.zeros(0, dtype=np.int64), out, 0)  # compile or load first
+        call(kernel, *args, seed, 0, np.zeros(0, dtype=np.int64), counts, 0)  # compile or load first
     done, chunk, bar, partial, met = 0, 0, None, False, None
     started = time.perf_counter()
     stop = _STOP.get()
@@ -112,7 +113,7 @@ def run(kernel, args, shape, trials, seed, *, main=None, precision=None, threads
             sizes = np.full(-(-n // CHUNK), CHUNK, dtype=np.int64)
             sizes[-1] = n - CHUNK * (len(sizes) - 1)
             out[...] = 0
-            lanes_run = [pool.submit(kernel, *args, seed, chunk, sizes, out, lane)
+            lanes_run = [pool.submit(kernel, *args, seed, chunk, sizes, counts, lane)
                          for lane in range(lanes)]
             for lane in lanes_run:
                 lane.result()

@@ -26,9 +26,10 @@ def pair_args(rows, bases, cells):
 
 @njit(cache=True, nogil=True, no_cfunc_wrapper=True)
 def pair_lane(width_mode, rows, bases, cells, seed, first_chunk, chunk_trials, out, lane):
-    """One lane of the runner (core.montecarlo): one count per battle in out[lane]."""
+    """One lane of the runner (core.montecarlo): one count per battle in out[lane], the
+    histogram flattened (flat_out)."""
     width = len(width_mode)
-    flat = out[lane].reshape(-1)  # zeroed by the runner
+    flat = out[lane]  # zeroed by the runner
     a_row, a_base, d_row, d_base = rows[0], bases[0], rows[1], bases[1]
     for c in range(lane, len(chunk_trials), out.shape[0]):
         st = seed_stream(seed, first_chunk + c)
@@ -42,3 +43,7 @@ def pair_lane(width_mode, rows, bases, cells, seed, first_chunk, chunk_trials, o
                 else:
                     dh += more
             flat[cells[ah, dh]] += 1
+
+
+pair_lane.flat_out = True  # core.montecarlo hands out as (lanes, cells): a kernel's reshape
+# links numba's array module, about 55 ms of import in every process that loads the kernel

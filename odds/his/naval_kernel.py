@@ -30,7 +30,7 @@ _outcome = rule(outcome_index)
 # defender), policy code, dice; pools 0 and 1 are the main rolls, then the after-roll cards
 Pools = namedtuple("Pools", ["hit_t", "hit_b", "five_t", "five_b", "owner", "policy", "ndice"])
 # race-built galleons cancelling enemy 5s, hits that wipe a fleet out, naval.settle_table
-Settle = namedtuple("Settle", ["ra", "rd", "cap_a", "cap_d", "table"])
+Settle = namedtuple("Settle", ["ra", "rd", "cap_a", "cap_d", "table", "rest"])
 
 
 def _binomial_q(h, q):
@@ -59,17 +59,17 @@ def kernel_args(b):
     cap_a, cap_d = b.caps
     return ((static(width), static(fives)),
             Pools(hit_t, hit_b, five_t, five_b, owner, policy, ndice),
-            Settle(b.a_race, b.d_race, cap_a, cap_d, b.table))
+            Settle(b.a_race, b.d_race, cap_a, cap_d, b.table, int(np.prod(b.shape[1:]))))
 
 
 @njit(cache=True, nogil=True, no_cfunc_wrapper=True)
 def naval_lane(modes, pools, settle, seed, first_chunk, chunk_trials, out, lane):
-    """One lane of the runner: one count per battle in out[lane, code, a ships, d ships,
-    a corsairs, d corsairs] (modes: table width, whose 5s matter)."""
+    """One lane of the runner: one count per battle in out[lane], the histogram [code, a ships,
+    d ships, a corsairs, d corsairs] flattened (modes: table width, whose 5s matter)."""
     width, fives = len(modes[0]), len(modes[1])
     hit_t, hit_b, five_t, five_b, ndice = pools.hit_t, pools.hit_b, pools.five_t, pools.five_b, pools.ndice
-    hist = out[lane].reshape(-1)  # zeroed by the runner (no array copy: core.montecarlo)
-    rest = hist.size // out.shape[1]  # cells per code: code bit 2 + i, after-roll pool i played
+    hist = out[lane]  # zeroed by the runner, flattened (flat_out)
+    rest = settle.rest  # cells per code: code bit 2 + i, after-roll pool i played
     a_row, a_base, d_row, d_base = hit_t[0], hit_b[0], hit_t[1], hit_b[1]
     for c in range(lane, len(chunk_trials), out.shape[0]):
         st = seed_stream(seed, first_chunk + c)
@@ -106,3 +106,6 @@ def naval_lane(modes, pools, settle, seed, first_chunk, chunk_trials, out, lane)
                         df += f
             hist[_outcome(settle.table, ah, dh, af, df, adice, ddice, settle.ra, settle.rd, settle.cap_a,
                           settle.cap_d) + 4 * bits * rest] += 1
+
+
+naval_lane.flat_out = True  # core.montecarlo hands out as (lanes, cells) (see core.pair_kernel)

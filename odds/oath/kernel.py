@@ -91,13 +91,14 @@ def _trial(st, words, table, rows, radix, outcomes, defenders, cap):
 
 @njit(cache=True, nogil=True, no_cfunc_wrapper=True)
 def campaign_lane(mode, dice, seed, first_chunk, chunk_trials, out, lane):
-    """One lane of the runner: one count per campaign in out[lane, win, attacker losses,
-    defender losses]. `mode` (core.rng.static): 1 or 2 RNG words per campaign, 0 any number
-    (compiled once per mode, so a kernel holds one of the loops below)."""
+    """One lane of the runner: one count per campaign in out[lane], the histogram [win,
+    attacker losses, defender losses] flattened. `mode` (core.rng.static): 1 or 2 RNG words
+    per campaign, 0 any number (compiled once per mode, so a kernel holds one of the loops
+    below)."""
     unrolled = len(mode)
     words, table, rows, radix = dice.words, dice.table, dice.rows, dice.radix
     outcomes, defenders, cap = dice.outcomes, dice.defenders, dice.cap
-    hist = out[lane].reshape(-1)  # zeroed by the runner (no array copy: core.montecarlo)
+    hist = out[lane]  # zeroed by the runner, flattened (flat_out)
     for c in range(lane, len(chunk_trials), out.shape[0]):
         st = seed_stream(seed, first_chunk + c)
         # a constant word count lets the dice loop unroll (3-4 times faster than a loop bound
@@ -119,3 +120,6 @@ def campaign_lane(mode, dice, seed, first_chunk, chunk_trials, out, lane):
             for _ in range(chunk_trials[c]):
                 k, st = _trial(st, words, table, rows, radix, outcomes, defenders, cap)
                 hist[k] += 1
+
+
+campaign_lane.flat_out = True  # core.montecarlo hands out as (lanes, cells) (see core.pair_kernel)
