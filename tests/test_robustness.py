@@ -61,8 +61,9 @@ def test_threads_loading_kernels_at_once_all_answer(tmp_path):
 def test_a_kernel_loads_from_the_cache_without_numbas_compiler_set_up_and_compiling_still_works(
         tmp_path):
     """Loading a cached kernel skips numba's registry set-up (kernel_cache._lighten_numba) and
-    its scan for third-party extensions (numba still does both before compiling), and does
-    not import numba's array module (no kernel reshapes: flat_out); a kernel
+    its scan for third-party extensions (numba still does both before compiling), does not
+    import numba's array module (no kernel reshapes: flat_out) nor set up numba's runtime
+    (the kernel allocates nothing: _nrt=False); a kernel
     compiled after that in the same process gives the same numbers as in a process
     that compiled everything."""
     env = {"NUMBA_CACHE_DIR": str(tmp_path / "cache")}
@@ -71,7 +72,8 @@ def test_a_kernel_loads_from_the_cache_without_numbas_compiler_set_up_and_compil
     code = ("import json, sys, odds; r = odds.his.field_battle(5, 4, method='mc', trials=100000, "
             "seed=3); loaded = 'numba.np.arraymath' not in sys.modules and 'numba.np.arrayobj' "
             "not in sys.modules and not "
-            "sys.modules['numba.core.entrypoints']._already_initialized; "
+            "sys.modules['numba.core.entrypoints']._already_initialized and not "
+            "sys.modules['numba.core.runtime'].rtsys._init; "
             f"print(json.dumps([loaded, r.p, {oath}]))")
     site = copy_package(tmp_path, keep_cache=False).parent
     cold = run_query(site, env, code.replace(f", {oath}", ""))  # compiles the field kernel only

@@ -29,6 +29,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the packag
 _loaded: set = set()  # kernel modules checked in this process
 _lock = threading.Lock()
 _warned = False
+_WITHOUT_NRT: set = set()  # functions of loaded kernels compiled with _nrt=False (_light_calls)
 
 
 def _probe():  # any function: the locators only read its first line number
@@ -182,7 +183,8 @@ def _lighten_numba() -> None:
     load_registries = context.load_additional_registries
 
     def load_overload(self, sig, target_context):
-        rtsys.initialize(target_context)
+        if getattr(self, "_py_func", None) not in _WITHOUT_NRT:
+            rtsys.initialize(target_context)
         with self._guard_against_spurious_io_errors():
             return self._load_overload(sig, target_context)
 
@@ -213,26 +215,29 @@ def _import(module: str) -> None:
     files = sources(module)
     if all(folder(path) for path in files):
         refresh(module, files)
-        _calls_without_extensions(import_module(module))
+        _light_calls(import_module(module))
         return
     if not _warned:
         _warned = True
         print(f"{PACKAGE}: no writable numba cache folder (package folder, NUMBA_CACHE_DIR, "
               f"user cache): compiling kernels without caching them", file=sys.stderr)
     with _without_caching():
-        _calls_without_extensions(import_module(module))
+        _light_calls(import_module(module))
 
 
-def _calls_without_extensions(module) -> None:
+def _light_calls(module) -> None:
     """Calling a kernel of `module` does not first load numba's third-party extensions
     (numba scans every installed package's entry points for them, 20-40 ms of a warm
     process): the kernels take numpy arrays and numbers only, and numba still loads the
-    extensions before it compiles anything."""
+    extensions before it compiles anything. Loading a kernel compiled without numba's
+    runtime (`_nrt=False`: it allocates nothing) does not set the runtime up (about 20 ms)."""
     from numba.core.dispatcher import Dispatcher
 
     for value in vars(module).values():
         if isinstance(value, Dispatcher):
             value._compilation_chain_init_hook = _nothing
+            if value.targetoptions.get("_nrt") is False:
+                _WITHOUT_NRT.add(value.py_func)
 
 
 def _nothing() -> None:

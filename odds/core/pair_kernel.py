@@ -24,7 +24,7 @@ def pair_args(rows, bases, cells):
             np.ascontiguousarray(cells, dtype=np.int64))
 
 
-@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
+@njit(cache=True, nogil=True, no_cfunc_wrapper=True, _nrt=False)
 def pair_lane(width_mode, rows, bases, cells, seed, first_chunk, chunk_trials, out, lane):
     """One lane of the runner (core.montecarlo): one count per battle in out[lane], the
     histogram flattened (flat_out)."""

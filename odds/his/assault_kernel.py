@@ -90,7 +90,7 @@ def assault_roll(st, first, policy, a, d, t, width):
     return ah + more, dh, played, st
 
 
-@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
+@njit(cache=True, nogil=True, no_cfunc_wrapper=True, _nrt=False)
 def assault_lane(modes, policy, a, d, t, seed, first_chunk, chunk_trials, out, lane):
     """One lane of the runner: one count per assault in out[lane, code, attacker losses,
     defender losses], code as assault.joint_shape (modes: table width, who surprises, as

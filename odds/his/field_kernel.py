@@ -88,7 +88,7 @@ def _roll(st, s, lost, surprised, extras, width):
 _main_roll = sequence(_roll)
 
 
-@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
+@njit(cache=True, nogil=True, no_cfunc_wrapper=True, _nrt=False)
 def field_lane(modes, a, d, seed, first_chunk, chunk_trials, out, lane):
     """One lane of the runner: adds one count per battle to out[lane, code, attacker losses,
     defender losses] for chunks lane, lane + lanes, ... (modes: core.rng.static tuples; who

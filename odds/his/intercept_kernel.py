@@ -15,7 +15,7 @@ def kernel_args(two_dice, modifier, target, roller_policy, other_policy):
     return table[0], base[0], table.shape[1], modifier, target, roller_policy, other_policy
 
 
-@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
+@njit(cache=True, nogil=True, no_cfunc_wrapper=True, _nrt=False)
 def intercept_lane(table, base, width, modifier, target, roller_policy, other_policy,
                    seed, first_chunk, chunk_trials, out, lane):
     """One lane: one count per roll in out[lane, success, roller played, other played, 2d6]."""

@@ -62,7 +62,7 @@ def kernel_args(b):
             Settle(b.a_race, b.d_race, cap_a, cap_d, b.table, int(np.prod(b.shape[1:]))))
 
 
-@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
+@njit(cache=True, nogil=True, no_cfunc_wrapper=True, _nrt=False)
 def naval_lane(modes, pools, settle, seed, first_chunk, chunk_trials, out, lane):
     """One lane of the runner: one count per battle in out[lane], the histogram [code, a ships,
     d ships, a corsairs, d corsairs] flattened (modes: table width, whose 5s matter)."""

@@ -69,7 +69,7 @@ def settle(ah, dh, ai, ac, di, dc, cavalry_first):
     return 2, al, dl, nai, sa - nai, ndi, sd - ndi
 
 
-@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
+@njit(cache=True, nogil=True, no_cfunc_wrapper=True, _nrt=False)
 def siege_lane(modes, s, t, seed, first_chunk, chunk_trials, out, lane):
     """One lane of the runner: one count per siege in out[lane, end, assault index, attacker
     losses] (modes: table width, who surprises at the first and at later assaults, as

@@ -49,7 +49,7 @@ def kernel_args(chain, timing, table):
     return modes, siege, dice, Held(code, int(chain.held), int(chain.p.breaks), best)
 
 
-@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
+@njit(cache=True, nogil=True, no_cfunc_wrapper=True, _nrt=False)
 def held_lane(modes, s, t, h, seed, first_chunk, chunk_trials, out, lane):
     """One lane of the runner: one count per siege in out[lane, end, assault index, attacker
     losses, defender losses, card kept] (modes: as siege_kernel.siege_lane's)."""

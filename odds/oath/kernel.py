@@ -89,7 +89,7 @@ def _trial(st, words, table, rows, radix, outcomes, defenders, cap):
     return outcomes[attack, skulls, defense], st
 
 
-@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
+@njit(cache=True, nogil=True, no_cfunc_wrapper=True, _nrt=False)
 def campaign_lane(mode, dice, seed, first_chunk, chunk_trials, out, lane):
     """One lane of the runner: one count per campaign in out[lane], the histogram [win,
     attacker losses, defender losses] flattened. `mode` (core.rng.static): 1 or 2 RNG words
