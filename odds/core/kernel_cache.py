@@ -168,7 +168,8 @@ def _lighten_numba() -> None:
     - Loading a cached kernel: numba refreshes its whole target context first, importing and
       installing every typing and lowering registry (about 0.2 s of a warm Monte Carlo
       process), which only compiling needs, and numba's compiler refreshes it itself before
-      compiling. Loading needs only the runtime (NRT) the kernels allocate with.
+      compiling. Loading needs only the runtime (NRT) the kernels allocate with, and a
+      kernel compiled without it (`_nrt=False`, `_light_calls`) not even that.
     - Compiling: the registries are loaded without the BLAS probe (`_skip_blas_probe`).
     Where numba's internals differ from the ones this was written for, only the probe is
     skipped, at once."""
