@@ -191,10 +191,11 @@ def specs(game: str | None = None) -> dict[str, Spec]:
 def get(name: str) -> Spec:
     """The spec of procedure `name` (importing only the module that registers it), or an
     OddsError listing the known names."""
-    if name not in _SPECS:
-        package = _package(str(name).split(".")[0])
+    named = isinstance(name, str)  # a TOML file may hold anything
+    if named and name not in _SPECS:
+        package = _package(name.split(".")[0])
         if package is not None:
             _modules(package, [name])
-    if name not in _SPECS:
+    if not named or name not in _SPECS:
         raise OddsError(f"procedure: {name!r} is unknown (allowed: {', '.join(specs())})")
     return _SPECS[name]

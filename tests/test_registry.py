@@ -141,6 +141,8 @@ def test_unknown_or_missing_keywords_are_named():
         spec.check_given({"attacker": 3})
     with pytest.raises(OddsError, match="procedure: 'chess' is unknown"):
         registry.get("chess")
+    with pytest.raises(OddsError, match=r"procedure: \['his.field'\] is unknown"):
+        registry.get(["his.field"])
 
 
 def test_a_spec_must_declare_exactly_the_functions_keywords():
