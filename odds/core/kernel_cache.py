@@ -246,10 +246,11 @@ def _nothing() -> None:
 
 
 @contextmanager
-def compile_note(kernel, show: bool):
+def compile_note(kernel, progress: bool | None = None):
     """Within it, the first compile of `kernel` (not a load from the cache) is announced on
-    stderr in one line, when `show`: a first run can take seconds, more for crusades."""
-    if not show:
+    stderr in one line (a first run can take seconds, more for crusades): with `progress`
+    True, or None when stderr is a terminal."""
+    if not (progress or (progress is None and sys.stderr.isatty())):
         yield
         return
     from numba.core import event

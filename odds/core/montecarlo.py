@@ -17,7 +17,6 @@ a pool of threads, one per core.
 from __future__ import annotations
 
 import math
-import sys
 import time
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -100,7 +99,7 @@ def run(kernel, args, shape, trials, seed, *, main=None, precision=None, threads
     out = np.zeros((lanes,) + tuple(shape), dtype=np.int64)
     counts = out.reshape(lanes, -1) if getattr(kernel, "flat_out", False) else out  # a view
     seed = np.uint64(seed)
-    with compile_note(kernel, progress or (progress is None and sys.stderr.isatty())):
+    with compile_note(kernel, progress):
         call(kernel, *args, seed, 0, np.zeros(0, dtype=np.int64), counts, 0)  # compile or load first
     done, chunk, bar, partial, met = 0, 0, None, False, None
     started = time.perf_counter()

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import inspect
 import math
-import sys
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
@@ -326,7 +325,7 @@ def one_battle(sc: Scenario, dice, seed, index, check=True, events=0):
     kernel = load(*KERNEL)
     out = np.zeros((1,) + shape(sc), np.int64)
     args = kernel_args(sc, check, dice, S.MAX_UNITS, events=events)
-    with compile_note(kernel, sys.stderr.isatty()):
+    with compile_note(kernel):
         call(kernel, *args, np.uint64(seed), int(index), np.ones(1, np.int64), out, 0)
     if args[-3][S.NFU, 0] == S.OUT_OF_DICE:
         raise OddsError(f"dice: the script {dice.tolist()} ran out before the battle ended "
