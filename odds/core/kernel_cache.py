@@ -24,6 +24,8 @@ from functools import lru_cache
 from importlib import import_module
 from importlib.util import resolve_name
 
+from . import compile_speed
+
 PACKAGE = __name__.split(".")[0]
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the package folder
 _loaded: set = set()  # kernel modules checked in this process
@@ -161,6 +163,13 @@ def _skip_blas_probe() -> None:
         sys.modules.pop("scipy.linalg.cython_blas", None)
 
 
+def _before_compiling() -> None:
+    """numba's registries without the BLAS probe, and its compiler's slowest steps faster
+    (`compile_speed`)."""
+    _skip_blas_probe()
+    compile_speed.install()
+
+
 @lru_cache(maxsize=None)
 def _lighten_numba() -> None:
     """Two changes to how numba starts, once per process; compiled code is the same.
@@ -170,16 +179,16 @@ def _lighten_numba() -> None:
       process), which only compiling needs, and numba's compiler refreshes it itself before
       compiling. Loading needs only the runtime (NRT) the kernels allocate with, and a
       kernel compiled without it (`_nrt=False`, `_light_calls`) not even that.
-    - Compiling: the registries are loaded without the BLAS probe (`_skip_blas_probe`).
-    Where numba's internals differ from the ones this was written for, only the probe is
-    skipped, at once."""
+    - Compiling: first `_before_compiling`, when numba loads its registries.
+    Where numba's internals differ from the ones this was written for, `_before_compiling`
+    runs at once."""
     from numba.core import caching, cpu
     from numba.core.runtime import rtsys
 
     cache, context = caching.Cache, cpu.CPUContext
     if not all(hasattr(cache, a) for a in ("load_overload", "_load_overload",
                                            "_guard_against_spurious_io_errors")):
-        _skip_blas_probe()
+        _before_compiling()
         return
     load_registries = context.load_additional_registries
 
@@ -190,7 +199,7 @@ def _lighten_numba() -> None:
             return self._load_overload(sig, target_context)
 
     def load_additional_registries(self):
-        _skip_blas_probe()
+        _before_compiling()
         load_registries(self)
 
     cache.load_overload = load_overload
