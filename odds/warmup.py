@@ -48,6 +48,6 @@ def run(args) -> int:
 
 
 def register(games):
-    p = games.add_parser("warmup", help="compile every Monte Carlo kernel once (about 80 s on "
+    p = games.add_parser("warmup", help="compile every Monte Carlo kernel once (about 40 s on "
                                         "2 cores on a fresh install; later runs load them)")
     p.set_defaults(handler=run)
