@@ -104,3 +104,21 @@ def test_a_kernel_compiled_with_them_asks_numba_the_same_and_gives_the_same_numb
     _, plain = compile_in_a_process(tmp_path, "off")
     assert counts["live"] > 20 and counts["typing"] > 100
     assert faster == plain
+
+
+# numba's own test that caught remembered call types lowering with another compile's
+# implementation: typed dicts built from zips, whose overloads compile again under the
+# flags of each nested compile.
+NUMBAS_TEST = "numba.tests.test_dictobject.TestDictIterableCtorJit.test_iterable_type_constructor"
+
+
+def test_numbas_own_test_of_nested_overloads_passes_with_them(numbas_live_map):
+    pytest.importorskip("numba.tests.test_dictobject")
+    code = ("import sys, unittest; from odds.core import compile_speed; "
+            "assert compile_speed.install(); "
+            f"suite = unittest.defaultTestLoader.loadTestsFromName({NUMBAS_TEST!r}); "
+            "result = unittest.TextTestRunner().run(suite); "
+            "sys.exit(not result.wasSuccessful() or result.testsRun != 1)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=600)
+    assert out.returncode == 0, out.stderr[-3000:]

@@ -11,7 +11,10 @@ first compile took 9.3-9.5 s here, 6.5-6.7 s with both):
   inference asks again at every call site in every round (5,570 times, 437 distinct
   questions). `call_type` remembers each answer on the function type, keyed as numba keys
   its own cache of compiled overloads (typing context, argument types, compile flags) and
-  by the target; a question that fails is asked again. About 0.7 s.
+  by the target, with the implementation numba chose for it: numba's lowering takes the
+  implementation of the last call typed with those argument types, and an overload compiles
+  one per compile flags, so an answer given again sets it again. A question that fails is
+  asked again. About 0.7 s.
 Where numba's internals differ from the ones this was written for, nothing is changed.
 """
 from __future__ import annotations
@@ -74,7 +77,9 @@ def _names(bits: int, table: list) -> set:
 
 
 def call_type(self, context, args, kws):
-    """numba's `BaseFunction.get_call_type`, each signature it found remembered."""
+    """numba's `BaseFunction.get_call_type`, each signature it found remembered with the key
+    of the implementation it chose (a template may compile another one for other flags or
+    another context, and lowering takes the last one typed)."""
     from numba.core import targetconfig
     from numba.core.target_extension import get_local_target
 
@@ -85,9 +90,12 @@ def call_type(self, context, args, kws):
     except TypeError:  # a literal argument that cannot be a key
         return ORIGINAL["call_type"](self, context, args, kws)
     known = self.__dict__.setdefault("_known_call_types", {})
-    sig = known.get(key)
-    if sig is None:
-        sig = known[key] = ORIGINAL["call_type"](self, context, args, kws)
+    if key in known:
+        sig, impl = known[key]
+        self._impl_keys[sig.args] = impl  # what lowering calls: as numba would set it again
+        return sig
+    sig = ORIGINAL["call_type"](self, context, args, kws)
+    known[key] = sig, self._impl_keys[sig.args]
     return sig
 
 
