@@ -44,19 +44,18 @@ def live_map(cfg, blocks, var_use_map, var_def_map):
     order = cfg.topo_order()
     index, table = {}, []
     successors = {b: [s for s, _ in cfg.successors(b)] for b in order}
-    seen = {b: _bits(var_def_map[b], index, table) | _bits(var_use_map[b], index, table)
-            for b in order}
+    defined = {b: _bits(var_def_map[b], index, table) for b in blocks}
+    used = {b: _bits(var_use_map[b], index, table) for b in blocks}
     reach: dict = {}
     while True:
         before = dict(reach)
         for b in order:
-            here = reach[b] = reach.get(b, 0) | seen[b]
+            here = reach[b] = reach.get(b, 0) | defined[b] | used[b]
             for s in successors[b]:
                 reach[s] = reach.get(s, 0) | here
         if reach == before:
             break
-    defined = {b: _bits(var_def_map[b], index, table) for b in blocks}
-    live = {b: _bits(var_use_map[b], index, table) for b in blocks}
+    live = dict(used)
     while True:
         before = dict(live)
         for b in reversed(order):
