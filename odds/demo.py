@@ -66,7 +66,11 @@ def run(args) -> int:
 
 
 def register(games):
-    demo = games.add_parser("demo", help="a real analysis of each procedure on built-in examples")
+    demo = games.add_parser(
+        "demo", help="a real analysis of each procedure on built-in examples",
+        description="A worked analysis of each procedure (or of the PROCEDUREs named) on built-in "
+                    "examples. A fresh install compiles the Monte Carlo kernels on the first run; "
+                    "`odds warmup` does it up front.")
     demo.add_argument("procedures", nargs="*", metavar="PROCEDURE",
                       help="only these procedures (e.g. his.field oath.campaign)")
     demo.add_argument("--alone", action="store_true",
