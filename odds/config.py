@@ -28,6 +28,13 @@ MAX_TRIALS = 10**10
 DEFAULT_MAX_TRIALS = 10**9  # bound for a precision target
 PROGRESS_AFTER_SECONDS = 2.0
 
+# crusades balance by upkeep (`odds crusades balance`)
+BALANCE_MAX_ENTRANTS = 8  # unit types and armies in one run (28 matchups)
+BALANCE_MAX_BUDGETS = 8  # budgets in one run
+BALANCE_RATIO = 3.0  # default --max-ratio: the 50/50 search spans budget / 3 to budget x 3
+BALANCE_MAX_RATIO = 10.0  # bound of --max-ratio
+BALANCE_MAX_BATTLES = 50_000_000  # battles of one run at most (points x battles, ~5 min), checked first
+
 # sweeps
 SWEEP_BATCH = 16  # cells per dask task
 MAX_CELLS = 100_000  # cells in one sweep

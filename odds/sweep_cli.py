@@ -61,17 +61,17 @@ def _probe(address: str, wait: float = 0.5):
                     "not a dask scheduler (allowed: the address of a running dask scheduler)")
 
 
-def check_out(path, kinds=(".parquet", ".csv")) -> str:
-    """`--out`: a file name with an allowed extension in an existing, writable directory."""
+def check_out(path, kinds=(".parquet", ".csv"), flag="--out") -> str:
+    """`flag`: a file name with an allowed extension in an existing, writable directory."""
     if not path.endswith(kinds):
-        raise OddsError(f"--out: {path!r} must end in {' or '.join(kinds)}")
+        raise OddsError(f"{flag}: {path!r} must end in {' or '.join(kinds)}")
     folder = Path(path).parent
     if Path(path).is_dir():
-        raise OddsError(f"--out: {path}: is a directory (allowed: a file name)")
+        raise OddsError(f"{flag}: {path}: is a directory (allowed: a file name)")
     if not folder.is_dir():
-        raise OddsError(f"--out: {folder}: no such directory")
+        raise OddsError(f"{flag}: {folder}: no such directory")
     if not os.access(folder, os.W_OK):
-        raise OddsError(f"--out: {folder}: not writable")
+        raise OddsError(f"{flag}: {folder}: not writable")
     return path
 
 

@@ -1,4 +1,4 @@
-"""`odds crusades run|sensitivity|siege|trace|settings ...`.
+"""`odds crusades run|sensitivity|siege|trace|settings|balance ...`.
 
 Each command prints its Result (``--json``: one JSON object; ``--brief``: the answer in a few
 lines), warns on standard error when the scenario is degenerate (see battle.degenerate), and
@@ -92,6 +92,88 @@ def _dice(text):
         raise argparse.ArgumentTypeError(f"{text!r} is not a comma-separated list of d6 rolls") from None
 
 
+def _army(text):
+    """--army NAME=TYPE:N,TYPE:N or attacker / defender (the scenario's) -> (name, army)."""
+    import argparse
+
+    if text in ("attacker", "defender"):
+        return text, text
+    name, _, spec = text.partition("=")
+    try:
+        army = {t.strip(): int(n) for t, n in (item.split(":") for item in spec.split(","))}
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not NAME=TYPE:N,TYPE:N,... "
+                                         "(or attacker, defender: the scenario's)") from None
+    if not name.strip():
+        raise argparse.ArgumentTypeError(f"{text!r} has no NAME before '='")
+    return name.strip(), army
+
+
+def _balance(args):
+    from .balance import balance, plot, summary, to_json
+
+    if args.plot:
+        from ..sweep_cli import check_out
+
+        check_out(args.plot, (".png",), "--plot")
+    armies = dict(args.army) if args.army else None
+    if args.army and len(armies) < len(args.army):
+        from ..errors import OddsError
+
+        raise OddsError("--army: a name is given twice (each army once)")
+    frame = balance(args.scenario, types=args.types, armies=armies, budgets=args.budget,
+                    battles=args.battles, seed=args.seed, max_ratio=args.max_ratio,
+                    overrides=args.overrides, threads=args.threads)
+    if args.json:
+        import json
+
+        print(json.dumps(to_json(frame)))
+    else:
+        print(summary(frame))
+    if args.plot:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        try:
+            plot(frame).savefig(args.plot, dpi=120, bbox_inches="tight")
+        except OSError as e:
+            from ..errors import OddsError
+
+            raise OddsError(f"--plot: {args.plot}: cannot be written ({e.strerror or e})") from None
+        print(f"plot -> {args.plot}", file=sys.stderr)
+    if frame.attrs["partial"]:
+        print("odds: interrupted: partial table", file=sys.stderr)
+        return 130
+    return 0
+
+
+def _register_balance(cmds):
+    from .. import config
+
+    p = cmds.add_parser("balance", help="unit types and armies against each other at equal upkeep: "
+                                        "win rates and the upkeep at which each matchup is 50/50")
+    p.add_argument("scenario", metavar="SCENARIO.toml")
+    p.add_argument("--types", nargs="+", metavar="TYPE",
+                   help="unit types that enter (default: every type with an upkeep, unless --army)")
+    p.add_argument("--army", action="append", type=_army, metavar="NAME=TYPE:N,...",
+                   help="an army that enters, scaled to each budget; 'attacker' or 'defender': "
+                        "the scenario's (repeatable)")
+    p.add_argument("--budget", nargs="+", type=whole, metavar="N",
+                   help="upkeep each side spends (default: the largest at which every matchup "
+                        "fits one battle with the second side at twice it)")
+    p.add_argument("--battles", type=whole,
+                   help="battles per point, half each way round (default: the scenario's)")
+    p.add_argument("--seed", type=whole, help="seed (default: the scenario's)")
+    p.add_argument("--max-ratio", type=float, default=config.BALANCE_RATIO,
+                   help="the 50/50 search spans the second side's budget / R to budget x R "
+                        f"(default {config.BALANCE_RATIO:g}, at most {config.BALANCE_MAX_RATIO:g})")
+    _set(p)
+    p.add_argument("--threads", type=whole, help="threads (default: all cores)")
+    p.add_argument("--plot", metavar="OUT.png", help="save the win rate against budget ratio")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(handler=_balance)
+
+
 def register(games):
     game = games.add_parser("crusades", help="crusades tactical battle on a grid (scenario files)")
     cmds = game.add_subparsers(dest="command", required=True, parser_class=type(game))
@@ -118,3 +200,4 @@ def register(games):
     trace.set_defaults(handler=_trace)
     settings = cmds.add_parser("settings", help="every rule setting: default, values, meaning")
     settings.set_defaults(handler=_settings)
+    _register_balance(cmds)
