@@ -149,16 +149,10 @@ def candidates(arena: _Arena, a_counts, b: Entrant, budget: int, max_ratio: floa
 
 
 def bisect_even(margin, n: int):
-    """(i, j): adjacent indices of a sign change of margin(i) over 0..n-1, assumed decreasing:
-    margin(i) > 0 >= margin(j), j = i + 1 (i == j == 0 when margin(0) is exactly 0); None when
-    margin(0) < 0 or margin(n - 1) > 0 (not bracketed). Calls margin at most
-    search_points(n) times."""
-    if n == 0:
-        return None
-    first = margin(0)
-    if first <= 0:
-        return (0, 0) if first == 0 else None
-    if n == 1 or margin(n - 1) > 0:
+    """(i, i + 1): adjacent indices of a sign change of margin(i) over 0..n-1, assumed
+    decreasing: margin(i) > 0 >= margin(i + 1); None when margin(0) <= 0 or margin(n - 1) > 0
+    (not bracketed). Calls margin at most search_points(n) times."""
+    if n < 2 or margin(0) <= 0 or margin(n - 1) > 0:
         return None
     lo, hi = 0, n - 1
     while hi - lo > 1:
@@ -181,12 +175,12 @@ def even(arena, a_counts, b: Entrant, xs, clipped, on_point) -> dict:
     bracket's two armies, its Monte Carlo standard error (delta method), the bracket, a note."""
     cost = [arena.cost(c) for c in xs]
 
-    def margin(i):
+    def point(i):
         p = arena.point(a_counts, xs[i])
         on_point(xs[i], p)
-        return p.margin
+        return p
 
-    found = bisect_even(margin, len(xs))
+    found = bisect_even(lambda i: point(i).margin, len(xs))
     out = dict(even_upkeep=math.nan, even_ratio=math.nan, even_se=math.nan, even_low=math.nan,
                even_high=math.nan)
     if found is None:
@@ -195,20 +189,20 @@ def even(arena, a_counts, b: Entrant, xs, clipped, on_point) -> dict:
             return out
         span = (f"searched {cost[0]} to {cost[-1]} upkeep"
                 + (", the most that fits the battle" if clipped else ""))
-        if arena.point(a_counts, xs[0]).margin < 0:
+        first = point(0)
+        if first.margin < 0:
             out["even_note"] = f"not bracketed: {b.name} ahead already at {cost[0]} upkeep ({span})"
+        elif first.margin == 0:
+            out["even_note"] = (f"not bracketed: level already at {cost[0]} upkeep, {first.draw:.0%} "
+                                f"of the battles undecided ({span})")
         else:
             out["even_note"] = f"not bracketed: {b.name} still behind at {cost[-1]} upkeep ({span})"
         return out
     i, j = found
     p, q = arena.point(a_counts, xs[i]), arena.point(a_counts, xs[j])
-    x1, x2 = cost[i], cost[j]
-    if i == j:
-        x, se = float(x1), 0.0
-    else:
-        d = p.margin - q.margin
-        x = x1 + (x2 - x1) * p.margin / d
-        se = (x2 - x1) / d ** 2 * math.hypot(q.margin * p.margin_se, p.margin * q.margin_se)
+    x1, x2, d = cost[i], cost[j], p.margin - q.margin
+    x = x1 + (x2 - x1) * p.margin / d
+    se = (x2 - x1) / d ** 2 * math.hypot(q.margin * p.margin_se, p.margin * q.margin_se)
     note = f"between {arena.describe(xs[i])} ({x1}) and {arena.describe(xs[j])} ({x2})"
     if abs(p.margin) < Z * p.margin_se or abs(q.margin) < Z * q.margin_se:
         note += "; a bracket end is within Monte Carlo error (more battles narrow it)"
@@ -230,16 +224,8 @@ def entrants(sc, types=None, armies=None) -> tuple:
             notes.append(f"left out (upkeep 0, no budget buys a number of them): {', '.join(free)}")
     elif isinstance(types, str):
         types = [types]
-    out = []
-    for t in types:
-        if t not in names:
-            raise OddsError(f"--types: {t!r} is not a unit type of {sc.path} (allowed: {', '.join(names)})")
-        if not upkeep[names.index(t)]:
-            raise OddsError(f"--types: {t} has upkeep 0, so no budget buys a number of them "
-                            f"(give it one with --set units.{t}.upkeep=N)")
-        out.append(Entrant(t, tuple(int(k == names.index(t)) for k in range(len(names)))))
-    for name, mix in (armies or {}).items():
-        out.append(Entrant(str(name), _mix(sc, name, mix)))
+    out = [_type(sc, t) for t in types]
+    out += [Entrant(str(name), _mix(sc, name, mix)) for name, mix in (armies or {}).items()]
     seen = [e.name for e in out]
     for e in out:
         if seen.count(e.name) > 1:
@@ -251,6 +237,16 @@ def entrants(sc, types=None, armies=None) -> tuple:
         raise OddsError(f"--types/--army: {len(out)} entrants (allowed: at most "
                         f"{config.BALANCE_MAX_ENTRANTS})")
     return out, notes
+
+
+def _type(sc, t) -> Entrant:
+    names = sc.type_names
+    if t not in names:
+        raise OddsError(f"--types: {t!r} is not a unit type of {sc.path} (allowed: {', '.join(names)})")
+    if not sc.types[S.TUPKEEP, names.index(t)]:
+        raise OddsError(f"--types: {t} has upkeep 0, so no budget buys a number of them "
+                        f"(give it one with --set units.{t}.upkeep=N)")
+    return Entrant(t, tuple(int(k == names.index(t)) for k in range(len(names))))
 
 
 def _mix(sc, name, mix) -> tuple:
@@ -354,12 +350,15 @@ def balance(scenario, *, types=None, armies=None, budgets=None, battles=None, se
                         f"battles ({len(plan)} matchups and budgets, up to {points} points), above "
                         f"{config.BALANCE_MAX_BATTLES:,} (give fewer --battles, --types or --budget)")
     bar = _bar(progress, points)
-    rows, curve, partial = [], [], False
+    rows, curve, played, partial = [], [], set(), False
     try:
         for budget, x, y, a, b, xs, clipped in plan:
             matchup = f"{x.name} v {y.name}"
 
             def on_point(counts, p, matchup=matchup, budget=budget, a=a):
+                if (matchup, budget, counts) in played:
+                    return
+                played.add((matchup, budget, counts))
                 curve.append(dict(matchup=matchup, a=x.name, b=y.name, budget=budget,
                                   a_upkeep=arena.cost(a), b_upkeep=arena.cost(counts),
                                   ratio=arena.cost(counts) / arena.cost(a), b_army=arena.describe(counts),
@@ -392,14 +391,38 @@ def balance(scenario, *, types=None, armies=None, budgets=None, battles=None, se
         if bar is not None:
             bar.close()
     frame = pd.DataFrame(rows, columns=COLUMNS)
-    curve = pd.DataFrame(curve, columns=CURVE_COLUMNS).drop_duplicates(
-        ["matchup", "budget", "b_army"]).reset_index(drop=True)
+    settings = {k: v for k, v in settings_of(sc).items() if k != "engaged"}  # the armies are ours
+    curve = pd.DataFrame(curve, columns=CURVE_COLUMNS)
     if sc.illustrative:
         notes.append("the unit numbers of this scenario are illustrative")
     frame.attrs.update(procedure="crusades.balance", scenario=sc.title, partial=partial, seed=seed,
-                       battles=battles, max_ratio=max_ratio, notes=notes, settings=settings_of(sc),
+                       battles=battles, max_ratio=max_ratio, notes=notes, settings=settings,
                        curve=curve)
     return frame
+
+
+def match(scenario, a, b, budget, b_budget=None, *, battles=None, seed=None, overrides=(),
+          threads=None) -> dict:
+    """One point: entrant `a` (a unit type name or an army {type: units}) at `budget` upkeep
+    against `b` at `b_budget` (default: the same), half the battles each way round, as
+    `balance` plays it: the armies bought, a_win, b_win, draw, their standard errors, margin."""
+    sc = scenario_of(scenario, overrides)
+    battles = check_int("--battles", sc.battles if battles is None else battles, 2, 10**9)
+    seed = check_int("--seed", sc.seed if seed is None else seed, 0, 2**63 - 2)
+    arena = _Arena(sc, battles, seed, threads)
+    x, y = (_type(sc, e) if isinstance(e, str) else Entrant(name, _mix(sc, name, e))
+            for name, e in (("a", a), ("b", b)))
+    b_budget = budget if b_budget is None else b_budget
+    ca, cb = arena.army(x, check_int("budget", budget, 1)), arena.army(y, check_int("b_budget", b_budget, 1))
+    for e, c, spend in ((x, ca, budget), (y, cb, b_budget)):
+        if not sum(c):
+            raise OddsError(f"budget: {spend} upkeep buys no {e.name}")
+    if not arena.fits(ca, cb):
+        raise OddsError(f"budget: {arena.describe(ca)} v {arena.describe(cb)} do not fit one battle "
+                        f"(at most {S.MAX_UNITS} units, each in the deployment rows)")
+    p = arena.point(ca, cb)
+    return dict(a_army=arena.describe(ca), b_army=arena.describe(cb), a_upkeep=arena.cost(ca),
+                b_upkeep=arena.cost(cb), margin=p.margin, **p.__dict__)
 
 
 COLUMNS = ("matchup", "a", "b", "budget", "a_army", "b_army", "a_units", "b_units", "a_upkeep",
@@ -462,11 +485,13 @@ def plot(frame, ax=None):
     line and the 50/50 points (x). Returns the Figure."""
     from ..plot import _axes
 
-    ax = _axes(ax, (7, 4.5))
+    ax = _axes(ax, (9, 4.5))
     for (matchup, budget), g in frame.attrs["curve"].groupby(["matchup", "budget"], sort=False):
         g = g.sort_values("ratio")
-        ax.errorbar(g["ratio"], g["b_score"], yerr=Z * g["b_score_se"], marker="o", ms=4,
-                    label=f"{g['b'].iloc[0]} against {g['a'].iloc[0]} ({budget} upkeep)")
+        line, = ax.plot(g["ratio"], g["b_score"], marker="o", ms=4,
+                        label=f"{g['b'].iloc[0]} against {g['a'].iloc[0]} ({budget} upkeep)")
+        ax.errorbar(g["ratio"], g["b_score"], yerr=Z * g["b_score_se"], fmt="none",
+                    ecolor=line.get_color(), alpha=0.6)
     ax.axhline(0.5, color="grey", ls="--", lw=1, label="50%")
     done = frame[frame["even_ratio"].notna()]
     if len(done):
@@ -478,5 +503,5 @@ def plot(frame, ax=None):
     ax.set_title(f"Balance by upkeep: {frame.attrs['scenario']}"
                  + (" (PARTIAL)" if frame.attrs["partial"] else ""), fontsize=10)
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=7)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
     return ax.figure
