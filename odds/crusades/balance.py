@@ -109,7 +109,8 @@ class _Arena:
             n1 = (self.battles + 1) // 2
             att1, def1, und1, n1 = self._way(a, b, n1, self.seed)
             att2, def2, und2, n2 = self._way(b, a, self.battles - n1, self.seed + 1)
-            a1, b1, a2, b2 = att1, def1, def2, att2
+            a1, b1, a2, b2 = float(att1), float(def1), float(def2), float(att2)
+            und1, und2 = float(und1), float(und2)
             var = lambda p, n: p * (1 - p) / n
             margin_var = (a1 + b1 - (a1 - b1) ** 2) / n1 + (a2 + b2 - (a2 - b2) ** 2) / n2
             self.cache[a, b] = Point((a1 + a2) / 2, (b1 + b2) / 2, (und1 + und2) / 2,
