@@ -168,7 +168,8 @@ def test_not_bracketed_says_so(twins):
 @pytest.mark.parametrize("flags, words", [
     (["--budget", "0"], "--budget: 0 is out of range (allowed: 1 to 2000)"),
     (["--budget", "14", "--types", "militia", "spearmen"], "--budget: at 14, 14 militia v 7 spearmen"),
-    (["--budget", "3", "--types", "knights", "militia"], "--budget: 3 upkeep buys no knights (allowed: at least 4)"),
+    (["--budget", "3", "--types", "knights", "militia"],
+     "--budget: 3 upkeep buys no knights (allowed: at least 4)"),
     (["--types", "knight", "militia"], "--types: 'knight' is not a unit type"),
     (["--types", "militia"], "a matchup needs at least 2"),
     (["--types", "militia", "militia"], "'militia' is given twice"),

@@ -28,9 +28,10 @@ from .. import config
 from ..errors import OddsError, check_int
 from . import state as S
 from .battle import run, scenario_of, settings_of
-from .scenario import SIDES, deployment_cells, load
+from .scenario import SIDES, UNIT_LIMITS, deployment_cells, load
 
 Z = 1.96  # the half-width of a 95% interval in standard errors
+MAX_BUDGET = S.MAX_UNITS * UNIT_LIMITS["upkeep"][1]  # a battle's 20 units at the highest upkeep
 
 
 def buy(mix, upkeep, budget: int) -> np.ndarray:
@@ -106,11 +107,8 @@ class _Arena:
         """a against b: battles // 2 (rounded up) with a attacking, seed S; the rest with b
         attacking, seed S + 1. Raises KeyboardInterrupt when a run was interrupted."""
         if (a, b) not in self.cache:
-            n1 = (self.battles + 1) // 2
-            att1, def1, und1, n1 = self._way(a, b, n1, self.seed)
-            att2, def2, und2, n2 = self._way(b, a, self.battles - n1, self.seed + 1)
-            a1, b1, a2, b2 = float(att1), float(def1), float(def2), float(att2)
-            und1, und2 = float(und1), float(und2)
+            a1, b1, und1, n1 = self._way(a, b, (self.battles + 1) // 2, self.seed)
+            b2, a2, und2, n2 = self._way(b, a, self.battles // 2, self.seed + 1)
             var = lambda p, n: p * (1 - p) / n
             margin_var = (a1 + b1 - (a1 - b1) ** 2) / n1 + (a2 + b2 - (a2 - b2) ** 2) / n2
             self.cache[a, b] = Point((a1 + a2) / 2, (b1 + b2) / 2, (und1 + und2) / 2,
@@ -128,8 +126,7 @@ class _Arena:
                 progress=False)
         if r.partial:
             raise KeyboardInterrupt
-        return r["attacker_win"], r["defender_win"], r["undecided"], r.trials
-
+        return float(r["attacker_win"]), float(r["defender_win"]), float(r["undecided"]), r.trials
 
 
 def candidates(arena: _Arena, a_counts, b: Entrant, budget: int, max_ratio: float):
@@ -284,13 +281,14 @@ def _default_budget(arena, pairs) -> int:
 
 def _check_budget(arena, pairs, budget) -> int:
     """`budget` if every matchup buys at least a unit a side and fits one battle at it."""
-    budget = check_int("--budget", budget, 1, S.MAX_UNITS * 100)
+    budget = check_int("--budget", budget, 1, MAX_BUDGET)
     for x, y in pairs:
         a, b = arena.army(x, budget), arena.army(y, budget)
         for e, c in ((x, a), (y, b)):
             if not sum(c):
-                least = next(n for n in range(budget, S.MAX_UNITS * 100 + 1) if sum(arena.army(e, n)))
-                raise OddsError(f"--budget: {budget} upkeep buys no {e.name} (allowed: at least {least})")
+                least = next((n for n in range(budget, MAX_BUDGET + 1) if sum(arena.army(e, n))), None)
+                allowed = f"allowed: at least {least}" if least else "no budget buys one in a battle"
+                raise OddsError(f"--budget: {budget} upkeep buys no {e.name} ({allowed})")
         if not arena.fits(a, b):
             raise OddsError(f"--budget: at {budget}, {arena.describe(a)} v {arena.describe(b)} do not "
                             f"fit one battle (at most {S.MAX_UNITS} units; deployment rows of "
@@ -304,7 +302,8 @@ def _ratio(value) -> float:
     except (TypeError, ValueError):
         raise OddsError(f"--max-ratio: {value!r} is not a number") from None
     if not 1 <= r <= config.BALANCE_MAX_RATIO:
-        raise OddsError(f"--max-ratio: {value!r} is out of range (allowed: 1 to {config.BALANCE_MAX_RATIO:g})")
+        raise OddsError(f"--max-ratio: {value!r} is out of range "
+                        f"(allowed: 1 to {config.BALANCE_MAX_RATIO:g})")
     return r
 
 
@@ -394,6 +393,9 @@ def balance(scenario, *, types=None, armies=None, budgets=None, battles=None, se
     frame = pd.DataFrame(rows, columns=COLUMNS)
     settings = {k: v for k, v in settings_of(sc).items() if k != "engaged"}  # the armies are ours
     curve = pd.DataFrame(curve, columns=CURVE_COLUMNS)
+    if partial:
+        notes.append(f"interrupted: {len(rows)} of {len(plan)} matchups (the last one's search "
+                     "may be unfinished)")
     if sc.illustrative:
         notes.append("the unit numbers of this scenario are illustrative")
     frame.attrs.update(procedure="crusades.balance", scenario=sc.title, partial=partial, seed=seed,
