@@ -10,7 +10,7 @@ from agreement import Z
 
 from odds import crusades
 from odds.cli import main
-from odds.crusades.balance import bisect_even, buy, match, search_points
+from odds.crusades.balance import bisect_even, buy, falls, match, search_points
 
 B = importlib.import_module("odds.crusades.balance")  # the module (crusades.balance: the function)
 FIELD = str(crusades.EXAMPLES / "field.toml")
@@ -155,6 +155,13 @@ def test_bisect_even_against_a_scan(n):
         else:
             i, j = found
             assert j == i + 1 and values[i] > 0 >= values[j]
+
+
+def test_falls_flags_a_margin_that_rises_beyond_the_error():
+    assert falls([(4, 0.9, 0.01), (6, 0.2, 0.01), (8, -0.5, 0.01)]) is None
+    assert falls([(4, 0.9, 0.01), (6, 0.2, 0.01), (8, 0.23, 0.01)]) is None  # within 1.96 x 0.014
+    assert falls([(4, 0.9, 0.01), (6, 0.2, 0.01), (8, 0.25, 0.01)]) == (1, 2)
+    assert falls([(4, 0.0, 0.0), (6, 0.5, 0.0)]) == (0, 1)  # no error: any rise
 
 
 def test_not_bracketed_says_so(twins):

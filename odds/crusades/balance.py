@@ -167,6 +167,17 @@ def search_points(n: int) -> int:
     return n if n < 3 else 2 + math.ceil(math.log2(n - 1))
 
 
+def falls(points):
+    """The first pair (i, j), i < j, of points (upkeep, margin, se) sorted by upkeep where the
+    margin P(a) - P(b) rises with b's upkeep by more than Z standard errors (the search assumes
+    it falls), else None."""
+    for j, (_, mj, sj) in enumerate(points):
+        for i, (_, mi, si) in enumerate(points[:j]):
+            if mj > mi + Z * math.hypot(si, sj):
+                return i, j
+    return None
+
+
 def even(arena, a_counts, b: Entrant, xs, clipped, on_point) -> dict:
     """The 50/50 point of `a_counts` against the armies `xs` of entrant b (see `candidates`):
     b's upkeep there, interpolated linearly in the margin P(a wins) - P(b wins) between the
@@ -181,10 +192,16 @@ def even(arena, a_counts, b: Entrant, xs, clipped, on_point) -> dict:
     found = bisect_even(lambda i: point(i).margin, len(xs))
     out = dict(even_upkeep=math.nan, even_ratio=math.nan, even_se=math.nan, even_low=math.nan,
                even_high=math.nan)
+    if not xs:
+        out["even_note"] = f"not bracketed: no army of {b.name} fits the battle"
+        return out
+    played = [c for c in xs if (a_counts, c) in arena.cache]
+    bad = falls([(arena.cost(c), arena.point(a_counts, c).margin, arena.point(a_counts, c).margin_se)
+                 for c in played])
+    unsure = "" if bad is None else (
+        f"; not monotone: {b.name} does better at {arena.cost(played[bad[0]])} upkeep than at "
+        f"{arena.cost(played[bad[1]])} beyond Monte Carlo error, so this is one reading of several")
     if found is None:
-        if not xs:
-            out["even_note"] = f"not bracketed: no army of {b.name} fits the battle"
-            return out
         span = (f"searched {cost[0]} to {cost[-1]} upkeep"
                 + (", the most that fits the battle" if clipped else ""))
         first = point(0)
@@ -195,6 +212,7 @@ def even(arena, a_counts, b: Entrant, xs, clipped, on_point) -> dict:
                                 f"of the battles undecided ({span})")
         else:
             out["even_note"] = f"not bracketed: {b.name} still behind at {cost[-1]} upkeep ({span})"
+        out["even_note"] += unsure
         return out
     i, j = found
     p, q = arena.point(a_counts, xs[i]), arena.point(a_counts, xs[j])
@@ -204,6 +222,7 @@ def even(arena, a_counts, b: Entrant, xs, clipped, on_point) -> dict:
     note = f"between {arena.describe(xs[i])} ({x1}) and {arena.describe(xs[j])} ({x2})"
     if abs(p.margin) < Z * p.margin_se or abs(q.margin) < Z * q.margin_se:
         note += "; a bracket end is within Monte Carlo error (more battles narrow it)"
+    note += unsure
     out.update(even_upkeep=x, even_ratio=x / arena.cost(a_counts), even_se=se,
                even_low=float(x1), even_high=float(x2), even_note=note)
     return out
