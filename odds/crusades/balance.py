@@ -503,17 +503,20 @@ def to_json(frame) -> dict:
 
 def plot(frame, ax=None):
     """Win rate against budget ratio: for each matchup (and budget) the second entrant's score
-    (P(win) + half P(undecided)) against its upkeep / the first's, 95% error bars, the 50%
-    line and the 50/50 points (x). Returns the Figure."""
+    (P(win) + half P(undecided)) against its upkeep / the first's (a colour per matchup, a line
+    style per budget), 95% error bars, the 50% line and the 50/50 points (x). Returns the Figure."""
     from ..plot import _axes
 
     ax = _axes(ax, (9, 4.5))
-    for (matchup, budget), g in frame.attrs["curve"].groupby(["matchup", "budget"], sort=False):
+    curve = frame.attrs["curve"]
+    colour = {m: f"C{i % 10}" for i, m in enumerate(dict.fromkeys(curve["matchup"]))}
+    style = {b: ("-", "--", ":", "-.")[i % 4] for i, b in enumerate(dict.fromkeys(curve["budget"]))}
+    for (matchup, budget), g in curve.groupby(["matchup", "budget"], sort=False):
         g = g.sort_values("ratio")
-        line, = ax.plot(g["ratio"], g["b_score"], marker="o", ms=4,
-                        label=f"{g['b'].iloc[0]} against {g['a'].iloc[0]} ({budget} upkeep)")
+        ax.plot(g["ratio"], g["b_score"], marker="o", ms=4, color=colour[matchup], ls=style[budget],
+                label=f"{g['b'].iloc[0]} against {g['a'].iloc[0]} ({budget} upkeep)")
         ax.errorbar(g["ratio"], g["b_score"], yerr=Z * g["b_score_se"], fmt="none",
-                    ecolor=line.get_color(), alpha=0.6)
+                    ecolor=colour[matchup], alpha=0.6)
     ax.axhline(0.5, color="grey", ls="--", lw=1, label="50%")
     done = frame[frame["even_ratio"].notna()]
     if len(done):
