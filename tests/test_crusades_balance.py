@@ -199,35 +199,53 @@ def test_cli_errors_are_one_line(capsys, flags, words):
 def test_cli_json_and_plot(tmp_path, capsys):
     out = tmp_path / "balance.png"
     assert main(["crusades", "balance", FIELD, "--types", "spearmen", "knights", "--budget", "8",
-                 "--battles", "100", "--seed", "1", "--threads", "1", "--json", "--plot", str(out)]) == 0
+                 "--battles", "100", "--seed", "1", "--threads", "1", "--json", "--plot", str(out),
+                 "--max-ratio", "1"]) == 0
     captured = capsys.readouterr()
     data = json.loads(captured.out, parse_constant=lambda c: pytest.fail(f"{c} in strict JSON"))
     assert data["partial"] is False and data["battles_per_point"] == 100
     assert [r["matchup"] for r in data["rows"]] == ["spearmen v knights"]
-    assert data["rows"][0]["b_army"] == "2 knights" and len(data["curve"]) >= 3
+    row = data["rows"][0]
+    assert row["b_army"] == "2 knights" and len(data["curve"]) == 1  # no room to search
+    assert row["even_upkeep"] is None and row["even_note"].startswith("not bracketed")
     assert out.stat().st_size > 10_000 and "plot -> " in captured.err
 
 
-def test_ctrl_c_returns_the_partial_table(monkeypatch, capsys):
+def test_cli_error_from_the_real_command():
+    import subprocess
+    import sys
+
+    p = subprocess.run([sys.executable, "-m", "odds.cli", "crusades", "balance", FIELD, "--budget", "0"],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 2 and p.stdout == ""
+    assert p.stderr == "odds: error: --budget: 0 is out of range (allowed: 1 to 2000)\n"
+
+
+@pytest.mark.parametrize("stop, rows", [(1, 0), (3, 1)])
+def test_ctrl_c_returns_the_partial_table(monkeypatch, capsys, stop, rows):
+    """Ctrl-C in the n-th battle run (two runs a point): at the first, an empty table; in the
+    first matchup's search (its equal-budget point done), that row marked unfinished."""
     real, calls = B.run, []
 
     def interrupted(*args, **kwargs):
         calls.append(1)
-        if len(calls) > 9:  # the first matchup's points done, then Ctrl-C
+        if len(calls) >= stop:
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
     monkeypatch.setattr(B, "run", interrupted)
     frame = crusades.balance(FIELD, types=["spearmen", "archers", "knights"], budgets=[8],
                              battles=20, seed=0, threads=1, progress=False)
-    assert frame.attrs["partial"] is True
-    assert 1 <= len(frame) < 3
-    assert frame.iloc[-1].even_note.startswith("interrupted") or len(frame) == 1
+    assert frame.attrs["partial"] is True and len(frame) == rows
+    assert f"interrupted: {rows} of 3 matchups" in frame.attrs["notes"][0]
+    if rows:
+        assert frame.iloc[0].even_note == "interrupted before the 50/50 search ended"
+        assert frame.iloc[0].a_army == "4 spearmen" and frame.iloc[0].battles == 20
     calls.clear()
     assert main(["crusades", "balance", FIELD, "--types", "spearmen", "archers", "knights",
                  "--budget", "8", "--battles", "20", "--threads", "1"]) == 130
     captured = capsys.readouterr()
-    assert "PARTIAL" in captured.out and "interrupted: partial table" in captured.err
+    assert "PARTIAL" in captured.out and captured.err == "odds: interrupted: partial table\n"
 
 
 def test_plot_draws_a_line_per_matchup_and_the_50_percent_line():
