@@ -102,6 +102,8 @@ def test_the_stronger_type_wins_at_equal_cost(tmp_path):
     assert r.b_win_per_upkeep == pytest.approx(r.b_win / 8)
     # the veterans are even with fewer of them: below the recruits' upkeep
     assert r.even_upkeep < 8 and r.even_high <= 8
+    text = B.summary(frame)
+    assert "recruits v veterans" in text and f"veterans even at {r.even_upkeep:.2f} ± " in text
 
 
 @pytest.mark.parametrize("turn_limit", [3, 20])

@@ -481,8 +481,8 @@ def summary(frame) -> str:
         if math.isnan(r.even_upkeep):
             lines.append(f"  {r.matchup} at {r.budget}: {r.even_note}")
         else:
-            lines.append(f"  {r.matchup} at {r.budget}: {r.b} even at {r.even_upkeep:.1f} ± "
-                         f"{Z * r.even_se:.1f} upkeep against {r.a_upkeep} of {r.a} "
+            lines.append(f"  {r.matchup} at {r.budget}: {r.b} even at {r.even_upkeep:.2f} ± "
+                         f"{Z * r.even_se:.2f} upkeep against {r.a_upkeep} of {r.a} "
                          f"({r.even_ratio:.2f}x), {r.even_note}")
     lines += [f"  note: {n}" for n in at["notes"]]
     lines.append("  settings: " + ", ".join(f"{k}={v}" for k, v in at["settings"].items()))
