@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from agreement import Z
 
-from odds import crusades
+from odds import OddsError, crusades
 from odds.cli import main
 from odds.crusades.balance import bisect_even, buy, falls, match, search_points
 
@@ -77,6 +77,21 @@ def test_armies_in_the_table_are_bought_at_the_budget():
 
 
 @pytest.mark.parametrize("turn_limit", [3, 20])
+def test_default_budget_leaves_room_for_the_search():
+    """spearmen (2) v knights (4): at B the spearmen buy B // 2, the knights at 2B buy 2B // 4;
+    21 // 2 + 42 // 4 = 20 fits the battle, 22 // 2 + 44 // 4 = 22 does not."""
+    frame = crusades.balance(FIELD, types=["spearmen", "knights"], battles=2, max_ratio=1,
+                             threads=1, progress=False)
+    assert frame.iloc[0][["budget", "a_army", "b_army"]].tolist() == [21, "10 spearmen", "5 knights"]
+
+
+def test_types_that_never_fit_one_battle_are_refused():
+    units = {"cheap": {**FOOT, "upkeep": 1}, "dear": {**FOOT, "upkeep": 100}}
+    raw = {"units": units, "attacker": {"army": {"cheap": 1}}, "defender": {"army": {"cheap": 1}}}
+    with pytest.raises(OddsError, match=r"^--types: cheap v dear fit one battle at no budget"):
+        crusades.balance(raw, battles=2)
+
+
 def test_twins_are_even(twins, turn_limit):
     """A type against its twin at equal budget: even, within the standard error (the two play
     half their battles each way round, so the first move favours neither); with 3 rounds a

@@ -135,7 +135,11 @@ def candidates(arena: _Arena, a_counts, b: Entrant, budget: int, max_ratio: floa
     when some army in that range did not fit."""
     seen, clipped = {}, False
     low = max(1, math.ceil(budget / max_ratio - 1e-9))
+    room, total = S.MAX_UNITS - sum(a_counts), arena.cost(b.mix)
     for spend in range(low, math.floor(budget * max_ratio + 1e-9) + 1):
+        if sum(n * spend // total for n in b.mix) > room:
+            clipped = True
+            break  # the floors alone no longer fit, nor at any larger budget
         counts = arena.army(b, spend)
         if counts in seen or not sum(counts):
             continue
@@ -290,12 +294,17 @@ def _default_budget(arena, pairs) -> int:
     twice the budget (room for the 50/50 search), else with both at the budget."""
     top = S.MAX_UNITS * int(arena.upkeep.max())
     for factor in (2, 1):
-        fit = [b for b in range(1, top + 1)
-               if all(arena.fits(arena.army(x, b), arena.army(y, factor * b)) for x, y in pairs)]
-        if fit:
-            return fit[-1]
-    raise OddsError(f"--budget: no budget fits every matchup into one battle (at most "
-                    f"{S.MAX_UNITS} units, the deployment rows); give fewer or cheaper --types")
+        for b in range(top, 0, -1):  # most budgets fail at the first matchup tried
+            if all(arena.fits(arena.army(x, b), arena.army(y, factor * b)) for x, y in pairs):
+                return b
+    never = [f"{x.name} v {y.name}" for x, y in pairs
+             if not any(arena.fits(arena.army(x, b), arena.army(y, b)) for b in range(1, top + 1))]
+    limits = f"at most {S.MAX_UNITS} units, each side in its deployment rows"
+    if never:
+        raise OddsError(f"--types: {', '.join(never[:3])}{' ...' * (len(never) > 3)} fit one battle "
+                        f"at no budget ({limits}); give types of closer upkeep")
+    raise OddsError(f"--budget: no one budget fits every matchup into one battle ({limits}); "
+                    "give fewer --types")
 
 
 def _check_budget(arena, pairs, budget) -> int:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 
-from ..cli_common import emit, whole
+from ..cli_common import emit, number, whole
 
 
 def _common(p, battles_help="battles to simulate (default: the scenario's)"):
@@ -164,7 +164,7 @@ def _register_balance(cmds):
     p.add_argument("--battles", type=whole,
                    help="battles per point, half each way round (default: the scenario's)")
     p.add_argument("--seed", type=whole, help="seed (default: the scenario's)")
-    p.add_argument("--max-ratio", type=float, default=config.BALANCE_RATIO,
+    p.add_argument("--max-ratio", type=number, default=config.BALANCE_RATIO,
                    help="the 50/50 search spans the second side's budget / R to budget x R "
                         f"(default {config.BALANCE_RATIO:g}, at most {config.BALANCE_MAX_RATIO:g})")
     _set(p)
