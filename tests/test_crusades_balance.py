@@ -76,7 +76,6 @@ def test_armies_in_the_table_are_bought_at_the_budget():
     assert frame.attrs["partial"] is False
 
 
-@pytest.mark.parametrize("turn_limit", [3, 20])
 def test_default_budget_leaves_room_for_the_search():
     """spearmen (2) v knights (4): at B the spearmen buy B // 2, the knights at 2B buy 2B // 4;
     21 // 2 + 42 // 4 = 20 fits the battle, 22 // 2 + 44 // 4 = 22 does not."""
@@ -92,6 +91,7 @@ def test_types_that_never_fit_one_battle_are_refused():
         crusades.balance(raw, battles=2)
 
 
+@pytest.mark.parametrize("turn_limit", [3, 20])
 def test_twins_are_even(twins, turn_limit):
     """A type against its twin at equal budget: even, within the standard error (the two play
     half their battles each way round, so the first move favours neither); with 3 rounds a
