@@ -101,7 +101,7 @@ class _Arena:
                    for c in (a, b) for foot, horse in self.room)
 
     def describe(self, counts) -> str:
-        return " + ".join(f"{n} {t}" for n, t in zip(counts, self.sc.type_names) if n) or "nothing"
+        return " + ".join(f"{n} {t}" for n, t in zip(counts, self.sc.type_names) if n)
 
     def point(self, a, b) -> Point:
         """a against b: battles // 2 (rounded up) with a attacking, seed S; the rest with b
@@ -320,7 +320,8 @@ def _check_budget(arena, pairs, budget) -> int:
         if not arena.fits(a, b):
             raise OddsError(f"--budget: at {budget}, {arena.describe(a)} v {arena.describe(b)} do not "
                             f"fit one battle (at most {S.MAX_UNITS} units; deployment rows of "
-                            f"{' and '.join(str(f) for f, _ in arena.room)} cells); give a smaller budget")
+                            f"{' and '.join(str(f) for f, _ in arena.room)} cells); "
+                            "give a smaller budget")
     return budget
 
 
@@ -371,56 +372,36 @@ def balance(scenario, *, types=None, armies=None, budgets=None, battles=None, se
     for budget in (_check_budget(arena, pairs, b) for b in budgets):
         for x, y in pairs:
             a = arena.army(x, budget)
-            plan.append((budget, x, y, a, arena.army(y, budget), *candidates(arena, a, y, budget, max_ratio)))
+            plan.append((budget, x, y, a, arena.army(y, budget),
+                         *candidates(arena, a, y, budget, max_ratio)))
     points = sum(1 + search_points(len(p[5])) for p in plan)
     if points * battles > config.BALANCE_MAX_BATTLES:
         raise OddsError(f"--battles: {battles:,} per point would need up to {points * battles:,} "
                         f"battles ({len(plan)} matchups and budgets, up to {points} points), above "
                         f"{config.BALANCE_MAX_BATTLES:,} (give fewer --battles, --types or --budget)")
-    bar = _bar(progress, points)
-    rows, curve, played, partial = [], [], set(), False
+    curve, rows, partial = _Curve(arena, _bar(progress, points)), [], False
     try:
         for budget, x, y, a, b, xs, clipped in plan:
-            matchup = f"{x.name} v {y.name}"
+            def on_point(counts, p, x=x, y=y, budget=budget, a=a):
+                curve.add(x, y, budget, a, counts, p)
 
-            def on_point(counts, p, matchup=matchup, budget=budget, a=a):
-                if (matchup, budget, counts) in played:
-                    return
-                played.add((matchup, budget, counts))
-                curve.append(dict(matchup=matchup, a=x.name, b=y.name, budget=budget,
-                                  a_upkeep=arena.cost(a), b_upkeep=arena.cost(counts),
-                                  ratio=arena.cost(counts) / arena.cost(a), b_army=arena.describe(counts),
-                                  a_win=p.a_win, b_win=p.b_win, draw=p.draw,
-                                  b_score=(1 - p.margin) / 2, b_score_se=p.margin_se / 2))
-                if bar is not None:
-                    bar.update(1)
-
-            p = arena.point(a, b)
-            on_point(b, p)
-            row = dict(matchup=matchup, a=x.name, b=y.name, budget=budget,
-                       a_army=arena.describe(a), b_army=arena.describe(b), a_units=sum(a),
-                       b_units=sum(b), a_upkeep=arena.cost(a), b_upkeep=arena.cost(b),
-                       battles=p.battles, a_win=p.a_win, b_win=p.b_win, draw=p.draw,
-                       a_win_se=p.a_win_se, b_win_se=p.b_win_se,
-                       a_win_per_upkeep=p.a_win / arena.cost(a), b_win_per_upkeep=p.b_win / arena.cost(b),
-                       a_win_as_attacker=p.a_as_attacker, a_win_as_defender=p.a_as_defender)
+            row = _row(arena, x, y, budget, a, b, on_point)
             try:
                 row.update(even(arena, a, y, xs, clipped, on_point))
             except KeyboardInterrupt:
                 row.update(even_upkeep=math.nan, even_ratio=math.nan, even_se=math.nan,
                            even_low=math.nan, even_high=math.nan,
                            even_note="interrupted before the 50/50 search ended")
-                rows.append(row)
                 raise
-            rows.append(row)
+            finally:
+                rows.append(row)
     except KeyboardInterrupt:
         partial = True
     finally:
-        if bar is not None:
-            bar.close()
+        curve.close()
     frame = pd.DataFrame(rows, columns=COLUMNS)
     settings = {k: v for k, v in settings_of(sc).items() if k != "engaged"}  # the armies are ours
-    curve = pd.DataFrame(curve, columns=CURVE_COLUMNS)
+    curve = pd.DataFrame(curve.rows, columns=CURVE_COLUMNS)
     if partial:
         notes.append(f"interrupted: {len(rows)} of {len(plan)} matchups (the last one's search "
                      "may be unfinished)")
@@ -430,6 +411,41 @@ def balance(scenario, *, types=None, armies=None, budgets=None, battles=None, se
                        battles=battles, max_ratio=max_ratio, notes=notes, settings=settings,
                        curve=curve)
     return frame
+
+
+def _row(arena, x, y, budget, a, b, on_point) -> dict:
+    """The equal-budget point of entrants x (army a) and y (army b) as a row of the table."""
+    p = arena.point(a, b)
+    on_point(b, p)
+    return dict(matchup=f"{x.name} v {y.name}", a=x.name, b=y.name, budget=budget,
+                a_army=arena.describe(a), b_army=arena.describe(b), a_units=sum(a), b_units=sum(b),
+                a_upkeep=arena.cost(a), b_upkeep=arena.cost(b), battles=p.battles, a_win=p.a_win,
+                b_win=p.b_win, draw=p.draw, a_win_se=p.a_win_se, b_win_se=p.b_win_se,
+                a_win_per_upkeep=p.a_win / arena.cost(a), b_win_per_upkeep=p.b_win / arena.cost(b),
+                a_win_as_attacker=p.a_as_attacker, a_win_as_defender=p.a_as_defender)
+
+
+class _Curve:
+    """Every point played, once each: the plot's data; ticks the progress bar."""
+
+    def __init__(self, arena, bar):
+        self.arena, self.bar, self.rows, self.seen = arena, bar, [], set()
+
+    def add(self, x, y, budget, a, counts, p):
+        if (x, y, budget, counts) in self.seen:
+            return
+        self.seen.add((x, y, budget, counts))
+        cost = self.arena.cost
+        self.rows.append(dict(matchup=f"{x.name} v {y.name}", a=x.name, b=y.name, budget=budget,
+                              a_upkeep=cost(a), b_upkeep=cost(counts), ratio=cost(counts) / cost(a),
+                              b_army=self.arena.describe(counts), a_win=p.a_win, b_win=p.b_win,
+                              draw=p.draw, b_score=(1 - p.margin) / 2, b_score_se=p.margin_se / 2))
+        if self.bar is not None:
+            self.bar.update(1)
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.close()
 
 
 def match(scenario, a, b, budget, b_budget=None, *, battles=None, seed=None, overrides=(),
@@ -444,7 +460,8 @@ def match(scenario, a, b, budget, b_budget=None, *, battles=None, seed=None, ove
     x, y = (_type(sc, e) if isinstance(e, str) else Entrant(name, _mix(sc, name, e))
             for name, e in (("a", a), ("b", b)))
     b_budget = budget if b_budget is None else b_budget
-    ca, cb = arena.army(x, check_int("budget", budget, 1)), arena.army(y, check_int("b_budget", b_budget, 1))
+    ca = arena.army(x, check_int("budget", budget, 1, MAX_BUDGET))
+    cb = arena.army(y, check_int("b_budget", b_budget, 1, MAX_BUDGET))
     for e, c, spend in ((x, ca, budget), (y, cb, b_budget)):
         if not sum(c):
             raise OddsError(f"budget: {spend} upkeep buys no {e.name}")
@@ -485,7 +502,8 @@ def summary(frame) -> str:
              for r in frame.itertuples()]
     import pandas as pd
 
-    lines = [head, pd.DataFrame(table).to_string(index=False) if table else "(no matchup done)", "50/50:"]
+    done = pd.DataFrame(table).to_string(index=False) if table else "(no matchup done)"
+    lines = [head, done, "50/50:"]
     for r in frame.itertuples():
         if math.isnan(r.even_upkeep):
             lines.append(f"  {r.matchup} at {r.budget}: {r.even_note}")
