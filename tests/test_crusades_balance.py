@@ -275,8 +275,9 @@ def test_plot_draws_a_line_per_matchup_and_the_50_percent_line():
     ax = fig.axes[0]
     lines = {line.get_label(): line for line in ax.get_lines()}
     assert set(lines) == {"spearmen against militia (6 upkeep)", "knights against militia (6 upkeep)",
-                          "knights against spearmen (6 upkeep)", "50%"}
+                          "knights against spearmen (6 upkeep)", "50%", "equal budget"}
     assert list(lines["50%"].get_ydata()) == [0.5, 0.5]
+    assert list(lines["equal budget"].get_xdata()) == [1, 1]
     curve = frame.attrs["curve"]
     for row in frame.itertuples():
         points = curve[curve.matchup == row.matchup].sort_values("ratio")

@@ -531,7 +531,8 @@ def to_json(frame) -> dict:
 def plot(frame, ax=None):
     """Win rate against budget ratio: for each matchup (and budget) the second entrant's score
     (P(win) + half P(undecided)) against its upkeep / the first's (a colour per matchup, a line
-    style per budget), 95% error bars, the 50% line and the 50/50 points (x). Returns the Figure."""
+    style per budget), 95% error bars, the 50% line, the equal-budget line and the 50/50 points
+    (x). Returns the Figure."""
     from ..plot import _axes
 
     ax = _axes(ax, (9, 4.5))
@@ -545,6 +546,7 @@ def plot(frame, ax=None):
         ax.errorbar(g["ratio"], g["b_score"], yerr=Z * g["b_score_se"], fmt="none",
                     ecolor=colour[matchup], alpha=0.6)
     ax.axhline(0.5, color="grey", ls="--", lw=1, label="50%")
+    ax.axvline(1, color="grey", ls=":", lw=1, label="equal budget")
     done = frame[frame["even_ratio"].notna()]
     if len(done):
         ax.scatter(done["even_ratio"], [0.5] * len(done), marker="x", color="black", zorder=3,
