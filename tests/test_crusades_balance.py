@@ -11,6 +11,7 @@ from agreement import Z
 from odds import OddsError, crusades
 from odds.cli import main
 from odds.crusades.balance import bisect_even, buy, falls, match, search_points
+from odds.crusades.balance_report import summary
 
 B = importlib.import_module("odds.crusades.balance")  # the module (crusades.balance: the function)
 FIELD = str(crusades.EXAMPLES / "field.toml")
@@ -117,7 +118,7 @@ def test_the_stronger_type_wins_at_equal_cost(tmp_path):
     assert r.b_win_per_upkeep == pytest.approx(r.b_win / 8)
     # the veterans are even with fewer of them: below the recruits' upkeep
     assert r.even_upkeep < 8 and r.even_high <= 8
-    text = B.summary(frame)
+    text = summary(frame)
     assert "recruits v veterans" in text and f"veterans even at {r.even_upkeep:.2f} ± " in text
 
 

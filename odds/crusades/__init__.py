@@ -9,7 +9,7 @@ setting; `balance` pits unit types and armies against each other at equal upkeep
 from pathlib import Path
 
 from .balance import balance
-from .balance import plot as plot_balance
+from .balance_report import plot as plot_balance
 from .battle import Battle, play, run, sensitivity
 from .scenario import POLICIES, SETTINGS, Scenario, load
 from .siege import siege

@@ -110,7 +110,8 @@ def _army(text):
 
 
 def _balance(args):
-    from .balance import balance, plot, summary, to_json
+    from .balance import balance
+    from .balance_report import plot, summary, to_json
 
     if args.plot:
         from ..sweep_cli import check_out
