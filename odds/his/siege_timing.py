@@ -259,4 +259,8 @@ def held_siege(p: Plan, assaults, cavalry_first, timing, settings, method, mc, a
                      lambda: exact_joint(chain, decider(chain, timing)),
                      ("odds.his.siege_timing_kernel", "held_lane"), kernel_args, settings,
                      SiegeResult, assumptions, notes)
-    return solve(proc, method, mc).with_changes(timings=compare(chain), rule=rule_table(chain))
+    from .advice import siege as advice
+
+    timings = compare(chain)
+    return solve(proc, method, mc).with_changes(timings=timings, rule=rule_table(chain),
+                                                advice=advice(chain, timings))
