@@ -30,6 +30,7 @@ class Result:
     notes: tuple = ()
     assumptions: tuple = ()  # numbers this answer rests on that are readings, not rule text
     explain: tuple = ()  # lines in words: the dice each side rolls and why
+    advice: tuple = ()  # what to do, in words (e.g. his/advice.py); the first line the decision
 
     ZERO = {}  # pmf name -> what its entry 0 means when it is not a count (no mean shown)
 
@@ -94,6 +95,8 @@ class Result:
         out["assumptions"] = list(self.assumptions)
         if self.explain:
             out["explain"] = list(self.explain)
+        if self.advice:
+            out["advice"] = list(self.advice)
         if self.notes:
             out["notes"] = list(self.notes)
         return out
@@ -105,6 +108,7 @@ class Result:
         lines = [f"{headline(self.main)} {self.p:.1%} ({how}"
                  f"{', PARTIAL: interrupted' if self.partial else ''})  [{self.procedure}]"]
         lines += [f"  {line}" for line in self.explain]
+        lines += [f"  {'advice:' if i == 0 else '':8}{line}" for i, line in enumerate(self.advice)]
         parts = partition(self)
         shown = {name for name, _ in parts}
         lines.append("  outcomes:" if parts else "  events:")

@@ -187,6 +187,7 @@ def siege(chain, timings) -> tuple:
 def field_or_siege(card: str, in_field, in_siege) -> str:
     """Whether to play `card` in the field battle or keep it for the siege's first assault,
     from the attack's results both ways (the better P(captured); a tie: the fewer losses)."""
+    card = card.partition(":")[0].replace("-", " ").title()
     pf, ps = in_field.p, in_siege.p
     lf, ls = in_field.expected("attacker_losses"), in_siege.expected("attacker_losses")
     both = (f"P(captured) {pf:.2%} played in the field battle, {ps:.2%} kept for the siege; "

@@ -204,7 +204,6 @@ class SiegeResult(Result):
 
     timings: tuple = ()  # rows: timing, captured, card_kept, expected_attacker_losses
     rule: tuple = ()  # rows: assault, then per situation play / keep / depends
-    advice: tuple = ()  # the decision in words (advice.py): first line what to do now
 
     ZERO = {"captured_at": "not within K"}
 
@@ -218,7 +217,6 @@ class SiegeResult(Result):
         if self.timings:
             out["timings"] = list(self.timings)
             out["optimal_rule"] = list(self.rule)
-            out["advice"] = list(self.advice)
         return out
 
     def summary(self, width: int = 30) -> str:
@@ -236,8 +234,6 @@ class SiegeResult(Result):
                          "/ depends on the forces left): assault | " + " | ".join(names))
             lines += [f"    {r['assault']:>3} | " + " | ".join(r[n] for n in names)
                       for r in self.rule]
-            lines.append("  advice:")
-            lines += [f"    {line}" for line in self.advice]
         return "\n".join(lines)
 
 
