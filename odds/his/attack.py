@@ -37,7 +37,7 @@ from .assault_rules import infantry_left
 from .cards import help_for
 from .field import (exact_joint as field_joint, forces, joint_shape as field_shape,
                     kernel as field_kernel, setup)
-from .forces import Force, assumptions, land_params, settings as force_settings
+from .forces import Force, assumptions, land_params, leader_notes, settings as force_settings
 from .siege import plan
 from .siege_timing import (Chain, count, decider, exact_joint as siege_joint, held,
                            optimal_table)
@@ -277,7 +277,7 @@ def attack(attacker, defender, *, assaults, attacker_mercenaries=0, attacker_cav
                                 f"siege-artillery:{timing}" for c in cards],
                 "foreign_war": foreign_war, "casualties": casualties,
                 "attacker_units_at_roll": a.units, "defender_units_at_roll": d.units}
-    notes = tuple(a.notes + d.notes)
+    notes = tuple(a.notes + d.notes) + leader_notes(att, dfn)
     if precision is not None and method != "exact":
         notes += ("precision: the chain runs each stage for the trials that reach it; "
                   "the precision target is not applied",)

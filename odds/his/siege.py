@@ -39,7 +39,7 @@ from .assault import (BREAKS, check_seed_cards, check_settings, forces, restless
 from .assault_rules import infantry_left, resolve, succeeds
 from .cards import Side, help_for, names_for, parse, play
 from .field import setup
-from .forces import assumptions, land_params, settings as force_settings
+from .forces import assumptions, land_params, leader_notes, settings as force_settings
 from .leaders import leader
 
 FIRST_ONLY = ("mercenaries-grow-restless", "mercenaries-bribed")
@@ -285,6 +285,7 @@ def siege(attacker, defender, *, assaults, attacker_mercenaries=0, attacker_cava
                 "attacker_units_at_first_roll": p.sides[0][0].units,
                 "defender_units_at_first_roll": p.sides[0][1].units}
     method, notes = exact_or_mc(method, p, assaults)
+    notes += leader_notes(att, dfn)
     if timing is not None:
         settings["attacker_cards"] = [c.partition(":")[0] + f":{timing}" if c.startswith(HELD)
                                       else c for c in settings["attacker_cards"]]

@@ -23,7 +23,7 @@ import numpy as np
 from ..config import MAX_HELD_STEPS
 from ..core.dice import pool_pmf
 from ..core.engine import Procedure, solve
-from ..errors import OddsError
+from ..errors import OddsError, nearest
 from .assault import rows_after
 from .assault_rules import fails, infantry_left, resolve, succeeds
 from .cards import AfterRoll
@@ -230,7 +230,8 @@ def held(specs, field="attacker_cards"):
             continue
         policy = ALIASES.get(policy, policy)
         if policy not in TIMINGS:
-            raise OddsError(f"{field}: {spec!r}: unknown timing {policy!r} for the held copy "
+            raise OddsError(f"{field}: {spec!r}: unknown timing {policy!r} for the held copy"
+                            f"{nearest(policy, ('always', *TIMINGS))} "
                             f"(allowed: always, {', '.join(TIMINGS)})")
         out.append(f"{HELD}:always")  # the plan applies it; the timing decides when it fires
         timing = policy
