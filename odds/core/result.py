@@ -51,6 +51,14 @@ class Result:
             return self.probabilities[name]
         return self.pmfs[name]
 
+    def __contains__(self, name) -> bool:
+        """`name in result`: a probability or a pmf of that name."""
+        return name in self.probabilities or name in self.pmfs
+
+    def __iter__(self):
+        """The names `result[name]` answers: the probabilities, then the pmfs."""
+        return iter((*self.probabilities, *self.pmfs))
+
     @property
     def p(self) -> float:
         """The main probability (e.g. P(attacker wins))."""
