@@ -66,13 +66,14 @@ def flag(param) -> str:
 
 def in_flags(message: str, params) -> str:
     """An error message from a procedure in the command line's words: the keywords it names
-    (the field before the first ': ', `name=value` and snake_case names after it) written as
-    the flags of `params` and the engine flags; other words unchanged."""
+    (the field before the first ': ' when it is made of them, `name=value` and snake_case
+    names after it) written as the flags of `params` and the engine flags; other words kept."""
     flags = {p.name: flag(p) for p in params} | {n: "--" + n.replace("_", "-") for n in ENGINE}
     head, sep, body = message.partition(": ")
     if not sep:
         head, body = "", message
-    head = re.sub(r"\b[a-z][a-z_]*\b", lambda m: flags.get(m[0], m[0]), head)
+    if all(word in flags for word in re.findall(r"[a-z][a-z_]*", head)):  # a field, not prose
+        head = re.sub(r"[a-z][a-z_]*", lambda m: flags[m[0]], head)
 
     def assignment(m):
         name, value = m[1], m[3]
