@@ -60,11 +60,12 @@ def _ranges(values) -> str:
 
 
 def _forces(pairs) -> str:
-    """'4-7 of yours against 1 defender, 5 against 2 defenders' for (yours, defenders) pairs."""
+    """'4-7 of yours against 1 defender or 5 of yours against 2 defenders' for (yours,
+    defenders) pairs."""
     by_defenders = defaultdict(set)
     for yours, defenders in pairs:
         by_defenders[defenders].add(yours)
-    return "; ".join(f"{_ranges(y)} of yours against {d} defender{'s' * (d != 1)}"
+    return " or ".join(f"{_ranges(y)} of yours against {d} defender{'s' * (d != 1)}"
                      for d, y in sorted(by_defenders.items()))
 
 

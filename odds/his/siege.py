@@ -231,7 +231,8 @@ class SiegeResult(Result):
             names = [n for n in self.rule[0] if n != "assault"]
             lines.append("  optimal rule: play the copy only where that raises P(captured within "
                          "K); keep it otherwise (ties keep it). By assault and roll (play / keep "
-                         "/ depends on the forces left): assault | " + " | ".join(names))
+                         "/ depends on the forces left, told in the advice): assault | "
+                         + " | ".join(names))
             lines += [f"    {r['assault']:>3} | " + " | ".join(r[n] for n in names)
                       for r in self.rule]
         return "\n".join(lines)
