@@ -51,6 +51,7 @@ class Chain:
         self.shape = (3, assaults, a0.units + (assaults - 1) * p.add[0] + 1,
                       d0.units + (assaults - 1) * p.add[1] + 1, 2)
         self._rows = {}
+        self.optimal = None  # optimal_table's answer, once solved
 
     def start(self):
         return tuple(self.p.start()[:4])
@@ -154,7 +155,10 @@ def exact_joint(chain: Chain, decide) -> np.ndarray:
 
 def optimal_table(chain: Chain):
     """({(k, state): bool per main-roll row: play}, (P(captured), P(card kept)) from the
-    start): backward induction, lexicographic (capture first, then the card kept)."""
+    start): backward induction, lexicographic (capture first, then the card kept); solved
+    once per chain."""
+    if chain.optimal is not None:
+        return chain.optimal
     table, memo = {}, {}
 
     def value(k, state, card):
@@ -181,8 +185,8 @@ def optimal_table(chain: Chain):
                  for e, s in zip(end.tolist(), states)]
         return np.array([v[0] for v in later]), np.array([v[1] for v in later])
 
-    start = value(0, chain.start(), int(chain.held))
-    return table, start
+    chain.optimal = table, value(0, chain.start(), int(chain.held))
+    return chain.optimal
 
 
 def rule_table(chain: Chain) -> tuple:
