@@ -153,7 +153,19 @@ def test_a_card_of_both_battle_and_siege_is_placed():
         "Keep Landsknechts for the siege"
     assert line.startswith(want)
     assert percents(line) == pytest.approx([round(in_field.p, 4), round(in_siege.p, 4)], abs=1e-9)
+    assert in_siege.advice == in_field.advice  # given for the siege: the same comparison
     assert attack(**kw).advice == ()
+    assert attack(**kw, attacker_cards=["landsknechts"], method="mc", trials=1000).advice == ()
+    two = attack(**kw, attacker_cards=["landsknechts", "swiss-mercenaries"]).advice
+    assert [line.split(":")[0].split(" in ")[0] for line in two] == [
+        "Play Landsknechts", "Play Swiss Mercenaries"]
+
+
+def test_a_placement_that_changes_nothing_says_so():
+    # the Ottomans' Landsknechts remove 2 enemy mercenaries, and this defender has none
+    r = attack(attacker=6, attacker_power="ottoman", defender=4, assaults=3,
+               attacker_cards=["landsknechts"])
+    assert r.advice[0].startswith("Landsknechts: the same either way")
 
 
 def test_siege_cards_that_add_units_fit_the_joint():

@@ -193,9 +193,11 @@ def field_or_siege(card: str, in_field, in_siege) -> str:
     lf, ls = in_field.expected("attacker_losses"), in_siege.expected("attacker_losses")
     both = (f"P(captured) {pf:.2%} played in the field battle, {ps:.2%} kept for the siege; "
             f"expected losses {lf:.2f} and {ls:.2f}")
+    if abs(pf - ps) < TIE and abs(lf - ls) < TIE:
+        return f"{card}: the same either way: {both}"
     if abs(pf - ps) < TIE:
-        where = "in the field battle" if lf <= ls else "for the siege"
-        return f"{card}: either way the same P(captured); play it {where} (fewer losses): {both}"
+        where = "play it in the field battle" if lf < ls else "keep it for the siege"
+        return f"{card}: the same P(captured) either way; {where} (fewer losses): {both}"
     if pf > ps:
         return f"Play {card} in the field battle: {both}"
     return f"Keep {card} for the siege: {both}"

@@ -20,6 +20,7 @@ kernel's counts, and for each siege start the held-siege kernel run that many ti
 """
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -284,7 +285,7 @@ def attack(attacker, defender, *, assaults, attacker_mercenaries=0, attacker_cav
     proc = Procedure("his.attack", chain.shape, summarise, "captured", chain.exact, (),
                      lambda: (), settings, assumptions=assumptions(att, dfn), notes=notes,
                      sample=chain.sample)
-    return _advised(solve(proc, method, mc), given, att.power, dfn.power)
+    return _advised(solve(proc, method, mc), given)
 
 
 def _besieged(given):
@@ -308,31 +309,37 @@ def _besieged(given):
                                  "siege starts at once",) + r.notes)
 
 
-def _advised(result, given, attacker_power, defender_power):
-    """The result with `advice` for each attacker card that may be played in the field battle
-    or kept for the siege's first assault (the whole attack computed both ways, exact)."""
+def _advised(result, given):
+    """The result with `advice` for each card of both a field battle and an assault given in
+    one place (the battle's `attacker_cards` or `siege_cards`): the whole attack computed
+    with it in the other place too (exact only)."""
     from .advice import field_or_siege
 
-    cards = given["attacker_cards"]
-    cards = (cards,) if isinstance(cards, str) else tuple(cards)
-    both = [c for c in cards if isinstance(c, str) and c.partition(":")[0].strip().lower()
-            in BOTH_WAYS]
-    if result.method != "exact" or given["foreign_war"] or not both:
+    if result.method != "exact" or given["foreign_war"] or getattr(ADVISING, "on", False):
         return result
-    lines = []
-    for card in both:
-        siege_cards = given["siege_cards"]
-        siege_cards = (siege_cards,) if isinstance(siege_cards, str) else tuple(siege_cards)
-        try:
-            kept = attack(**{**given, "attacker_cards": [c for c in cards if c != card],
-                             "siege_cards": siege_cards + (card,)})
-        except OddsError:  # not playable by this power in an assault
-            continue
-        lines.append(field_or_siege(card, result, kept))
+    given_as = {k: (given[k],) if isinstance(given[k], str) else tuple(given[k])
+                for k in ("attacker_cards", "siege_cards")}
+    lines, ADVISING.on = [], True
+    try:
+        for here, there in (("attacker_cards", "siege_cards"), ("siege_cards", "attacker_cards")):
+            for card in given_as[here]:
+                if not isinstance(card, str) or card.partition(":")[0].strip().lower() not in BOTH_WAYS:
+                    continue
+                moved = {here: tuple(c for c in given_as[here] if c != card),
+                         there: given_as[there] + (card,)}
+                try:
+                    other = attack(**{**given, **moved})
+                except OddsError:  # not playable there by this power
+                    continue
+                lines.append(field_or_siege(card, *((result, other) if here == "attacker_cards"
+                                                    else (other, result))))
+    finally:
+        ADVISING.on = False
     return result.with_changes(advice=result.advice + tuple(lines))
 
 
 BOTH_WAYS = ("landsknechts", "swiss-mercenaries")  # cards of both a field battle and an assault
+ADVISING = threading.local()  # on while _advised computes the other placements (no advice there)
 
 
 SPEC = register(Spec(
