@@ -153,7 +153,8 @@ class Result:
     def _event(self, name, p, width, indent) -> list:
         """An event's line, and why it happens where its name does not say it."""
         why = WHY.get((self.procedure, name), WHY.get(name))
-        return [self._line(name, p, width, indent)] + ([f"{'':{indent + 2}}({why})"] if why and p > 0 else [])
+        line = self._line(name, p, width, indent)
+        return [line, f"{'':{indent + 2}}({why})"] if why and p > 0 else [line]
 
     def _line(self, name, p, width, indent) -> str:
         pm = "" if self.method == "exact" else f" ± {1.96 * self.se(p):.2%}"

@@ -42,7 +42,8 @@ def cells(chain) -> dict:
         _, al, dl = resolve(ah, dh, ua, ud)
         situation = np.where(~fail, 0, np.where(helps, 1, 2))
         for i in np.flatnonzero(able & (pr > 0)):
-            seen[(k, SITUATIONS[situation[i]])][(ua - int(al[i]), ud - int(dl[i]))].add(bool(best[i]))
+            left = (ua - int(al[i]), ud - int(dl[i]))
+            seen[(k, SITUATIONS[situation[i]])][left].add(bool(best[i]))
     return seen
 
 
@@ -89,7 +90,8 @@ def cell(situation, decisions: dict, last: bool) -> str:
     # told by the forces the roll leaves: the shorter list, the other side 'otherwise'
     few, verb_few, verb_rest = (play, "play", "keep") if len(play) <= len(keep) else (
         keep, "keep", "play")
-    text = f"{WHEN[situation]}, {verb_few} it when the roll leaves {_forces(few)}, else {verb_rest} it"
+    text = (f"{WHEN[situation]}, {verb_few} it when the roll leaves {_forces(few)}, "
+            f"else {verb_rest} it")
     if mixed:
         text += (f" (with {_forces(mixed)} left it also depends on the cavalry and the forces "
                  "at the roll)")

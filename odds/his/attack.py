@@ -72,7 +72,8 @@ class AttackChain:
         self.held = int(s.timing is not None)
         self.steps = [0]  # (assault, forces) pairs solved by all its sieges (siege_timing.Chain)
         self.field = "siege_cards" if self.held else "assaults"  # names the limit when met
-        self.shape = (len(PATHS), s.assaults + 1, max(a.units, s.attacker.units) + s.siege_units + 1,
+        self.shape = (len(PATHS), s.assaults + 1,
+                      max(a.units, s.attacker.units) + s.siege_units + 1,
                       d.units + 1, 2)
 
     @lru_cache(maxsize=None)
@@ -297,8 +298,9 @@ def _besieged(given):
                       ("foreign_war", "no field battle"),
                       ("withdraw_inside", "every defender is already inside")):
         if given[name] not in ((), [], False, None):
+            allowed = "False" if name in ("avoid_battle", "foreign_war") else "none"
             raise OddsError(f"{name}: {given[name]!r} with besieged=True: {why} "
-                            f"(allowed: {'False' if name in ('avoid_battle', 'foreign_war') else 'none'})")
+                            f"(allowed: {allowed})")
     keep = ("attacker", "defender", "assaults", "attacker_mercenaries", "attacker_cavalry",
             "attacker_leader", "attacker_power", "defender_mercenaries", "defender_cavalry",
             "defender_leader", "defender_power", "casualties", "method", "trials", "seed",
@@ -323,7 +325,8 @@ def _advised(result, given):
     try:
         for here, there in (("attacker_cards", "siege_cards"), ("siege_cards", "attacker_cards")):
             for card in given_as[here]:
-                if not isinstance(card, str) or card.partition(":")[0].strip().lower() not in BOTH_WAYS:
+                name = card.partition(":")[0].strip().lower() if isinstance(card, str) else ""
+                if name not in BOTH_WAYS:
                     continue
                 moved = {here: tuple(c for c in given_as[here] if c != card),
                          there: given_as[there] + (card,)}
