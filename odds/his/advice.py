@@ -22,8 +22,9 @@ WHEN = {SITUATIONS[0]: "if the roll already takes the space",
         SITUATIONS[1]: f"if the roll falls short and its {CARD.count} dice can still win",
         SITUATIONS[2]: f"if the roll falls short and even its {CARD.count} dice cannot win"}
 WHY = {(SITUATIONS[0], "keep"): "it is not needed",
+       (SITUATIONS[1], "keep"): "playing it now does not raise P(captured)",
        (SITUATIONS[2], "play"): "its hits still weaken the defenders for the next assault",
-       (SITUATIONS[2], "keep"): "its hits would not change the next assault enough"}
+       (SITUATIONS[2], "keep"): "playing it now does not raise P(captured)"}
 
 
 def never_played(chain) -> float:
@@ -137,8 +138,8 @@ def now(seen, gain: str) -> str:
         if kinds[1] == "play":
             what += f"; play it too if {dice} cannot win"
     elif kinds[1] in ("play", "mixed"):
-        what = (f"Keep Siege Artillery in the first assault unless {dice} cannot win it "
-                "(see assault 1)")
+        what = (f"Keep Siege Artillery in the first assault, except when the roll falls short "
+                f"and {dice} cannot win it (for its hits: see assault 1)")
     else:
         what = "Keep Siege Artillery in the first assault (play it later as below)"
     return f"{what}: {gain}"
