@@ -122,7 +122,7 @@ class Result:
         names = {name for name, _ in parts}
         events = [(name, p) for name, p in self.probabilities.items() if name not in names
                   and not (p == 0 and self.method == "exact")]  # impossible: not shown
-        under = {name: within(self.procedure, name, names) for name, _ in events}
+        under = {name: within(name, names) for name, _ in events}
         if parts:
             lines.append("  outcomes:")
         for name, p in parts:
@@ -195,7 +195,7 @@ WHY = {"both_eliminated_rule": "both sides wiped out: the side that rolled more 
                                        "space) or won with more units left than withdrew inside"}
 
 
-def within(procedure: str, event: str, outcomes) -> str | None:
+def within(event: str, outcomes) -> str | None:
     """The outcome among `outcomes` that `event` is a part of (WITHIN), or None."""
     parents = WITHIN.get(event) or next(
         (v for prefix, v in WITHIN_PREFIX.items() if event.startswith(prefix)), ())
