@@ -14,7 +14,8 @@ import sys
 from importlib import import_module
 
 from . import registry
-from .cli_common import Parser, add_engine_flags, emit, engine_kwargs, fail, number, whole
+from .cli_common import (Parser, add_engine_flags, emit, engine_kwargs, fail, in_flags, number,
+                         whole)
 from .errors import OddsError
 
 GAMES = {"his": "Here I Stand", "vq": "The Virgin Queen",
@@ -55,7 +56,10 @@ def run_procedure(spec: registry.Spec, args) -> "odds.Result":  # noqa: F821
     """Call the procedure with the flags that were given (absent ones keep their defaults)."""
     kwargs = {p.name: getattr(args, p.name) for p in spec.params}
     kwargs = {k: v for k, v in kwargs.items() if v is not None}
-    return spec.call(**kwargs, **engine_kwargs(args))
+    try:
+        return spec.call(**kwargs, **engine_kwargs(args))
+    except OddsError as e:  # name the flags the user typed, not the Python keywords
+        raise OddsError(in_flags(str(e), spec.params)) from None
 
 
 def _specs(word: str | None, procedure: str | None):

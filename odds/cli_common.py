@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 
 from .errors import OddsError
@@ -53,6 +54,37 @@ def emit(result, as_json: bool):
         print(json.dumps(result.to_json()))
     else:
         print(result.summary())
+
+
+ENGINE = ("method", "trials", "seed", "precision", "max_trials", "threads")
+
+
+def flag(param) -> str:
+    """A Param's command-line flag: `--name` with dashes, or its own `flag`."""
+    return "--" + (param.flag or param.name.replace("_", "-"))
+
+
+def in_flags(message: str, params) -> str:
+    """An error message from a procedure in the command line's words: the keywords it names
+    (the field before the first ': ' when it is made of them, `name=value` and snake_case
+    names after it) written as the flags of `params` and the engine flags; other words kept."""
+    flags = {p.name: flag(p) for p in params} | {n: "--" + n.replace("_", "-") for n in ENGINE}
+    head, sep, body = message.partition(": ")
+    if not sep:
+        head, body = "", message
+    if all(word in flags for word in re.findall(r"[a-z][a-z_]*", head)):  # a field, not prose
+        head = re.sub(r"[a-z][a-z_]*", lambda m: flags[m[0]], head)
+
+    def assignment(m):
+        name, value = m[1], m[3]
+        if name not in flags:
+            return m[0]
+        return flags[name] if value == "True" else f"no {flags[name]}" if value == "False" \
+            else f"{flags[name]} {value}"
+
+    body = re.sub(r"\b([a-z][a-z_]*)=('?)([^',;)\s]*)\2", assignment, body)
+    body = re.sub(r"\b[a-z]+(?:_[a-z]+)+\b", lambda m: flags.get(m[0], m[0]), body)
+    return head + sep + body
 
 
 def fail(message: str) -> int:

@@ -20,12 +20,24 @@ def check_int(field: str, value, low: int = 0, high: int | None = None) -> int:
 
 def check_choice(field: str, value, allowed) -> str:
     """Return the one of `allowed` that `value` names (case-insensitive), else raise OddsError
-    listing them."""
+    listing them (and the nearest, for a misspelling)."""
     if isinstance(value, str) and value not in allowed:
         value = next((a for a in allowed if isinstance(a, str) and a.lower() == value.lower()), value)
     if value not in allowed:
-        raise OddsError(f"{field}: {value!r} is not allowed (allowed: {', '.join(map(str, allowed))})")
+        raise OddsError(f"{field}: {value!r} is not allowed{nearest(value, allowed)} "
+                        f"(allowed: {', '.join(map(str, allowed))})")
     return value
+
+
+def nearest(value, allowed) -> str:
+    """'; did you mean 'x'?' for the closest of `allowed` to a misspelt `value` (difflib), or ''."""
+    import difflib
+
+    names = [a for a in allowed if isinstance(a, str)]
+    if not isinstance(value, str) or not names:
+        return ""
+    close = difflib.get_close_matches(value.strip().lower(), [n.lower() for n in names], 1, 0.6)
+    return f"; did you mean {names[[n.lower() for n in names].index(close[0])]!r}?" if close else ""
 
 
 def check_bool(field: str, value) -> bool:

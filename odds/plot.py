@@ -185,7 +185,11 @@ def heatmap(df, x: str, y: str, value: str = "attacker_win", ax=None, where: str
             centre=None, context=None):
     """`value` over a grid of two parameters (a sweep's frame); the 50% contour when `value`
     is a probability; `centre` (e.g. 0 for a difference) centres a diverging colour scale;
-    `context` is the frame whose fixed parameters the title names (default `df`)."""
+    `context` is the frame whose fixed parameters the title names (default `df`); `where`
+    ('a=1, cards=[]', as `odds plot --where`) selects the rows first, and the title says so
+    (with `context` given, `df` is taken as already selected: difference())."""
+    if context is None:
+        df = _where(df, where)
     _check_columns(df, x, y, value)
     _one_per_cell(df, (x, y), value)
     table = df.pivot(index=y, columns=x, values=value)
@@ -212,6 +216,15 @@ def heatmap(df, x: str, y: str, value: str = "attacker_win", ax=None, where: str
     return ax
 
 
+def _where(df, where: str):
+    """The rows of a sweep's frame that `where` selects (sweep_cli.conditions and select)."""
+    if not where:
+        return df
+    from .sweep_cli import conditions, select
+
+    return select(df, conditions([where]))
+
+
 def _sweep_title(head, df, shown, where) -> str:
     """Title: what is shown, then the parameters held fixed and the filter (each once)."""
     filtered = tuple(part.partition("=")[0].strip() for part in where.split(",") if "=" in part)
@@ -223,7 +236,8 @@ def _sweep_title(head, df, shown, where) -> str:
 def lines(df, x: str, by: str | None = None, value: str = "attacker_win", ax=None,
           where: str = ""):
     """`value` against the parameter `x`, one line per value of `by` (e.g. the variant), with
-    95% intervals for Monte Carlo cells."""
+    95% intervals for Monte Carlo cells; `where` selects the rows first (as in heatmap)."""
+    df = _where(df, where)
     _check_columns(df, x, *((by,) if by else ()), value)
     _one_per_cell(df, (x, by) if by else (x,), value)
     ax = _axes(ax, (6, 4))
@@ -248,7 +262,9 @@ def lines(df, x: str, by: str | None = None, value: str = "attacker_win", ax=Non
 
 def difference(df, x: str, y: str, column: str, a, b, value: str = "attacker_win", ax=None,
                where: str = ""):
-    """`value` where `column` == a minus where `column` == b, over x and y (centred on 0)."""
+    """`value` where `column` == a minus where `column` == b, over x and y (centred on 0);
+    `where` selects the rows first (as in heatmap)."""
+    df = _where(df, where)
     _check_columns(df, x, y, column, value)
     keep = [c for c in (x, y) if c]
     pair = []

@@ -114,3 +114,10 @@ def test_lru_keeps_the_latest_values():
     kept.put("c", 3)
     assert (kept.get("a"), kept.get("b"), kept.get("c"), len(kept)) == (1, None, 3, 2)
     assert kept.get(None) is None
+
+
+def test_result_answers_in_and_iterates_its_names():
+    r = Result("x", "exact", {"win": 0.25}, {"losses": np.array([0.5, 0.5])}, "win")
+    assert "win" in r and "losses" in r and "x" not in r
+    assert list(r) == ["win", "losses"] and all(name in r for name in r)
+    assert dict((name, r[name]) for name in r)["win"] == 0.25

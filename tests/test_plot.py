@@ -113,3 +113,21 @@ def test_alternative_text_names_the_title_and_axes():
     ax = plot.losses(odds.his.field_battle(5, 4))
     text = plot.describe(ax.figure)
     assert text.startswith("Chart. ") and ax.get_title() in text and ax.get_xlabel() in text
+
+
+def test_where_selects_the_rows_it_names():
+    # two leader ratings in one frame: without a selection a heatmap has two rows per cell
+    df = sweep("his.field", {"attacker": [2, 3, 4], "defender": [2, 3], "attacker_leader": [0, 2]})
+    with pytest.raises(odds.OddsError, match="one row per cell"):
+        plot.heatmap(df, "attacker", "defender")
+    ax = plot.heatmap(df, "attacker", "defender", where="attacker_leader=2")
+    drawn = np.asarray(ax.collections[0].get_array()).reshape(2, 3)
+    want = df[df.attacker_leader == 2].pivot(index="defender", columns="attacker",
+                                             values="attacker_win").to_numpy()
+    assert np.allclose(drawn, want) and "where attacker_leader=2" in ax.get_title()
+    ax = plot.lines(df[df.defender == 2], "attacker", value="attacker_win", where="attacker_leader=0")
+    assert np.allclose(ax.lines[0].get_ydata(),
+                       df[(df.defender == 2) & (df.attacker_leader == 0)].attacker_win)
+    with pytest.raises(odds.OddsError, match="no rows with attacker_leader=5"):
+        plot.heatmap(df, "attacker", "defender", where="attacker_leader=5")
+    plt.close("all")

@@ -14,6 +14,7 @@ from urllib.parse import urlencode
 import pytest
 
 from odds import OddsError, cli
+from odds.cli_common import in_flags
 from odds.config import WEB_EXACT_WORKERS
 from odds.crusades import EXAMPLES
 from odds.registry import specs
@@ -121,7 +122,9 @@ def test_a_bad_value_is_a_400_with_the_clis_one_line(get, capsys, name, kwargs):
     assert (status, body) == (400, {"error": str(error.value)})
     capsys.readouterr()
     assert cli.main(argv_of(specs()[name], kwargs)) == 2
-    assert capsys.readouterr().err == f"odds: error: {error.value}\n"
+    # the same line, the command line naming its flags where the API names its keywords
+    cli_line = in_flags(str(error.value), specs()[name].params)
+    assert capsys.readouterr().err == f"odds: error: {cli_line}\n"
 
 
 @pytest.mark.parametrize("items, message", [

@@ -30,6 +30,7 @@ class Result:
     notes: tuple = ()
     assumptions: tuple = ()  # numbers this answer rests on that are readings, not rule text
     explain: tuple = ()  # lines in words: the dice each side rolls and why
+    advice: tuple = ()  # what to do, in words (e.g. his/advice.py); the first line the decision
 
     ZERO = {}  # pmf name -> what its entry 0 means when it is not a count (no mean shown)
 
@@ -49,6 +50,14 @@ class Result:
         if name in self.probabilities:
             return self.probabilities[name]
         return self.pmfs[name]
+
+    def __contains__(self, name) -> bool:
+        """`name in result`: a probability or a pmf of that name."""
+        return name in self.probabilities or name in self.pmfs
+
+    def __iter__(self):
+        """The names `result[name]` answers: the probabilities, then the pmfs."""
+        return iter((*self.probabilities, *self.pmfs))
 
     @property
     def p(self) -> float:
@@ -94,27 +103,38 @@ class Result:
         out["assumptions"] = list(self.assumptions)
         if self.explain:
             out["explain"] = list(self.explain)
+        if self.advice:
+            out["advice"] = list(self.advice)
         if self.notes:
             out["notes"] = list(self.notes)
         return out
 
     def summary(self, width: int = 30) -> str:
-        """The text the CLI prints: the answer in words, the dice, the outcomes that partition
-        100% (other events indented under them), the distributions as text bars, settings."""
+        """The text the CLI prints: the answer in words, the dice, the advice, the outcomes that
+        partition 100% with the events that are parts of one indented under it (`within`), the
+        other events apart, the distributions as text bars, settings."""
         how = "exact" if self.method == "exact" else f"Monte Carlo, {self.trials:,} trials, seed {self.seed}"
         lines = [f"{headline(self.main)} {self.p:.1%} ({how}"
                  f"{', PARTIAL: interrupted' if self.partial else ''})  [{self.procedure}]"]
         lines += [f"  {line}" for line in self.explain]
+        lines += [f"  {'advice:' if i == 0 else '':8}{line}" for i, line in enumerate(self.advice)]
         parts = partition(self)
-        shown = {name for name, _ in parts}
-        lines.append("  outcomes:" if parts else "  events:")
+        names = {name for name, _ in parts}
+        events = [(name, p) for name, p in self.probabilities.items() if name not in names
+                  and not (p == 0 and self.method == "exact")]  # impossible: not shown
+        under = {name: within(name, names) for name, _ in events}
+        if parts:
+            lines.append("  outcomes:")
         for name, p in parts:
             lines.append(self._line(name, p, width, 4))
-        for name, p in self.probabilities.items():
-            if name not in shown and not (p == 0 and self.method == "exact"):  # impossible
-                lines.append(self._line(name, p, width, 6 if parts else 4))
-                if name in WHY and p > 0:
-                    lines.append(f"{'':8}({WHY[name]})")
+            for event, q in events:
+                if under[event] == name:
+                    lines += self._event(event, q, width, 6)
+        apart = [(e, q) for e, q in events if under[e] is None]
+        if apart:
+            lines.append("  events:")
+        for name, p in apart:
+            lines += self._event(name, p, width, 4)
         for name, pmf in self.pmfs.items():
             if len(pmf) < 2:  # nothing that can be lost (no corsairs, say)
                 continue
@@ -129,6 +149,12 @@ class Result:
         if self.assumptions:
             lines.append("  assumes: " + "; ".join(self.assumptions))
         return "\n".join(lines)
+
+    def _event(self, name, p, width, indent) -> list:
+        """An event's line, and why it happens where its name does not say it."""
+        why = WHY.get((self.procedure, name), WHY.get(name))
+        line = self._line(name, p, width, indent)
+        return [line, f"{'':{indent + 2}}({why})"] if why and p > 0 else [line]
 
     def _line(self, name, p, width, indent) -> str:
         pm = "" if self.method == "exact" else f" ± {1.96 * self.se(p):.2%}"
@@ -150,12 +176,30 @@ PARTITIONS = (("success", "siege_continues", "withdraw", "cancelled"),
               ("battle_avoided", "battle_lost", "battle_won"),
               ("attacker_win", "defender_win", "undecided"))
 
-# what an event means, where its name does not say it
+# the outcomes an event is a part of, by event: the summary indents it under the first of them
+# that the result's partition has, else lists it apart (tests/test_summary.py checks every
+# example's joint, cell by cell)
+WITHIN = {"attacker_eliminated": ("withdraw",), "defender_retreats": ("attacker_win",),
+          "siege_begins": ("attacker_win",),
+          "leaders_captured": ("success",), "leaders_displaced": ("withdraw",),
+          "ended_by_turn_limit": ("undecided",)}
+WITHIN_PREFIX = {"win_within_losses_": ("attacker_win",)}
+
+# what an event means, where its name does not say it (by (procedure, event) where it differs)
 WHY = {"both_eliminated_rule": "both sides wiped out: the side that rolled more dice kept one "
                                "unit, the defender on equal dice",
        "both_destroyed_rule": "both fleets destroyed: the side that rolled more dice kept one "
                               "ship, the defender on equal dice",
-       "siege_begins": "the attacker won and has more units left than withdrew inside"}
+       "siege_begins": "the attacker won and has more units left than withdrew inside",
+       ("his.attack", "siege_begins"): "the battle was avoided (the whole stack besieges the "
+                                       "space) or won with more units left than withdrew inside"}
+
+
+def within(event: str, outcomes) -> str | None:
+    """The outcome among `outcomes` that `event` is a part of (WITHIN), or None."""
+    parents = WITHIN.get(event) or next(
+        (v for prefix, v in WITHIN_PREFIX.items() if event.startswith(prefix)), ())
+    return next((o for o in parents if o in outcomes), None)
 
 
 def partition(result) -> list:

@@ -30,7 +30,7 @@ from ..registry import Example, Param, Spec, register
 from .assault_rules import dice, fails, resolve
 from .cards import help_for
 from .field import forces as field_forces, setup
-from .forces import assumptions, land_params, settings as force_settings
+from .forces import assumptions, land_params, leader_notes, settings as force_settings
 from .leaders import leader
 from .sequence import fixed_dice, main_roll, play_after, surprise
 
@@ -205,7 +205,7 @@ def assault(attacker, defender, *, attacker_mercenaries=0, attacker_cavalry=0,
     cavalry_first, allowed = check_settings(casualties, allow_bribed_surprise)
     mc = McOptions.make(trials, seed, precision, max_trials, threads, progress)
     a, d = setup(att, dfn, "assault", allowed)
-    notes = (BREAKS,) if restless_breaks(a, d, dfn.cards) else ()
+    notes = ((BREAKS,) if restless_breaks(a, d, dfn.cards) else ()) + leader_notes(att, dfn)
     settings = {**force_settings(att, dfn), "gout": gout is not None,
                 "cancel_probability": cancel, "casualties": casualties,
                 "allow_bribed_surprise": allow_bribed_surprise,

@@ -20,6 +20,7 @@ kernel's counts, and for each siege start the held-siege kernel run that many ti
 """
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -37,7 +38,7 @@ from .assault_rules import infantry_left
 from .cards import help_for
 from .field import (exact_joint as field_joint, forces, joint_shape as field_shape,
                     kernel as field_kernel, setup)
-from .forces import Force, assumptions, land_params, settings as force_settings
+from .forces import Force, assumptions, land_params, leader_notes, settings as force_settings
 from .siege import plan
 from .siege_timing import (Chain, count, decider, exact_joint as siege_joint, held,
                            optimal_table)
@@ -60,6 +61,7 @@ class Setup:
     cavalry_first: bool
     inside_cap: int
     foreign_war: bool
+    siege_units: int = 0  # units the siege's first-assault cards add (Landsknechts: 2 or 4)
 
 
 class AttackChain:
@@ -70,7 +72,8 @@ class AttackChain:
         self.held = int(s.timing is not None)
         self.steps = [0]  # (assault, forces) pairs solved by all its sieges (siege_timing.Chain)
         self.field = "siege_cards" if self.held else "assaults"  # names the limit when met
-        self.shape = (len(PATHS), s.assaults + 1, max(a.units, s.attacker.units) + 1,
+        self.shape = (len(PATHS), s.assaults + 1,
+                      max(a.units, s.attacker.units) + s.siege_units + 1,
                       d.units + 1, 2)
 
     @lru_cache(maxsize=None)
@@ -218,23 +221,23 @@ def summarise(joint):
 
 
 def _siege_cards(cards, att: Force, dfn: Force, field_name="siege_cards"):
-    """(siege cards for the plan, held timing); legality checked as the attacker's in an
-    assault, refusals naming `siege_cards`."""
+    """(siege cards for the plan, held timing, units they add to the first assault); legality
+    checked as the attacker's in an assault, refusals naming `siege_cards`."""
     cards, timing = held(cards, field_name)
     try:
-        setup(Force.make("attacker", 1, 0, 0, 0, att.power, cards, procedure="assault"),
-              Force.make("defender", 1, power=dfn.power, procedure="assault"), "assault")
+        a, _ = setup(Force.make("attacker", 1, 0, 0, 0, att.power, cards, procedure="assault"),
+                     Force.make("defender", 1, power=dfn.power, procedure="assault"), "assault")
     except OddsError as e:
         raise OddsError(str(e).replace("attacker_cards", field_name)) from None
-    return cards, timing
+    return cards, timing, a.units - 1
 
 
 def attack(attacker, defender, *, assaults, attacker_mercenaries=0, attacker_cavalry=0,
            attacker_leader=0, attacker_power="other", attacker_cards=(), defender_mercenaries=0,
            defender_cavalry=0, defender_leader=0, defender_power="other", defender_cards=(),
            avoid_battle=False, withdraw_inside=None, siege_cards=(), foreign_war=False,
-           casualties="cavalry-first", method="auto", trials=None, seed=None, precision=None,
-           max_trials=10**9, threads=None, progress=None):
+           besieged=False, casualties="cavalry-first", method="auto", trials=None, seed=None,
+           precision=None, max_trials=10**9, threads=None, progress=None):
     """Odds of the whole attack on a fortified space (see the module doc).
 
     Forces and `*_cards` as in `field_battle` (the battle's cards); `avoid_battle`: the
@@ -243,10 +246,15 @@ def attack(attacker, defender, *, assaults, attacker_mercenaries=0, attacker_cav
     `siege_cards`: the attacker's siege cards (siege-mining for the first assault,
     siege-artillery:TIMING held); `assaults`: at most K; `foreign_war`: battle only, no
     defender +1 die, no retreat; `casualties` as in a siege (also which units the battle
-    kills). Returns a Result: captured, battle_avoided, battle_lost, battle_won,
+    kills); `besieged`: the defenders are already inside, no field battle: the siege (his.siege,
+    `siege_cards` as its attacker cards) starts at once. Returns a Result: captured, battle_avoided, battle_lost, battle_won,
     siege_begins, card_kept (the held Siege Artillery still in hand at the end; 0 without
-    one), pmfs attacker_losses, defender_losses (units, whole chain) and assaults (made).
+    one), pmfs attacker_losses, defender_losses (units, whole chain) and assaults (made);
+    `advice`: for a card playable in the battle or the siege, where to play it (exact only).
     """
+    given = dict(locals())
+    if check_bool("besieged", besieged):
+        return _besieged(given)
     assaults = check_int("assaults", assaults, 1, MAX_ASSAULTS)
     att, dfn = forces(attacker, defender, attacker_mercenaries, attacker_cavalry, attacker_leader,
                       attacker_power, attacker_cards, defender_mercenaries, defender_cavalry,
@@ -258,27 +266,83 @@ def attack(attacker, defender, *, assaults, attacker_mercenaries=0, attacker_cav
     cap = MAX_WITHDRAW if withdraw_inside is None else check_int(
         "withdraw_inside", withdraw_inside, 0, MAX_WITHDRAW)
     cavalry_first, _ = check_settings(casualties, False)
-    cards, timing = _siege_cards(siege_cards, att, dfn)
+    cards, timing, added = _siege_cards(siege_cards, att, dfn)
     mc = McOptions.make(trials, seed, precision, max_trials, threads, progress)
     a, d = setup(att, dfn)
     if foreign_war:
         d = replace(d, dice=d.dice - 1)
-    chain = AttackChain(Setup(att, dfn, cards, timing, assaults, cavalry_first, cap, foreign_war),
-                        a, d, avoid)
+    chain = AttackChain(Setup(att, dfn, cards, timing, assaults, cavalry_first, cap, foreign_war,
+                              added), a, d, avoid)
     settings = {**force_settings(att, dfn), "assaults": assaults, "avoid_battle": avoid,
                 "avoid_battle_on": AVOID_ON, "withdraw_inside": f"survivors, at most {cap}",
                 "siege_cards": [c if not c.startswith("siege-artillery") else
                                 f"siege-artillery:{timing}" for c in cards],
                 "foreign_war": foreign_war, "casualties": casualties,
                 "attacker_units_at_roll": a.units, "defender_units_at_roll": d.units}
-    notes = tuple(a.notes + d.notes)
+    notes = tuple(a.notes + d.notes) + leader_notes(att, dfn)
     if precision is not None and method != "exact":
         notes += ("precision: the chain runs each stage for the trials that reach it; "
                   "the precision target is not applied",)
     proc = Procedure("his.attack", chain.shape, summarise, "captured", chain.exact, (),
                      lambda: (), settings, assumptions=assumptions(att, dfn), notes=notes,
                      sample=chain.sample)
-    return solve(proc, method, mc)
+    return _advised(solve(proc, method, mc), given)
+
+
+def _besieged(given):
+    """attack(besieged=True): the siege of the defenders inside, as his.siege."""
+    from .siege import siege
+
+    for name, why in (("attacker_cards", "no field battle: give the siege's cards as siege_cards"),
+                      ("defender_cards", "no field battle"), ("avoid_battle", "no field battle"),
+                      ("foreign_war", "no field battle"),
+                      ("withdraw_inside", "every defender is already inside")):
+        if given[name] not in ((), [], False, None):
+            allowed = "False" if name in ("avoid_battle", "foreign_war") else "none"
+            raise OddsError(f"{name}: {given[name]!r} with besieged=True: {why} "
+                            f"(allowed: {allowed})")
+    keep = ("attacker", "defender", "assaults", "attacker_mercenaries", "attacker_cavalry",
+            "attacker_leader", "attacker_power", "defender_mercenaries", "defender_cavalry",
+            "defender_leader", "defender_power", "casualties", "method", "trials", "seed",
+            "precision", "max_trials", "threads", "progress")
+    r = siege(**{k: given[k] for k in keep}, attacker_cards=given["siege_cards"])
+    return r.with_changes(procedure="his.attack", settings={**r.settings, "besieged": True},
+                          notes=("besieged: the defenders are inside, no field battle: the "
+                                 "siege starts at once",) + r.notes)
+
+
+def _advised(result, given):
+    """The result with `advice` for each card of both a field battle and an assault given in
+    one place (the battle's `attacker_cards` or `siege_cards`): the whole attack computed
+    with it in the other place too (exact only)."""
+    from .advice import field_or_siege
+
+    if result.method != "exact" or given["foreign_war"] or getattr(ADVISING, "on", False):
+        return result
+    given_as = {k: (given[k],) if isinstance(given[k], str) else tuple(given[k])
+                for k in ("attacker_cards", "siege_cards")}
+    lines, ADVISING.on = [], True
+    try:
+        for here, there in (("attacker_cards", "siege_cards"), ("siege_cards", "attacker_cards")):
+            for card in given_as[here]:
+                name = card.partition(":")[0].strip().lower() if isinstance(card, str) else ""
+                if name not in BOTH_WAYS:
+                    continue
+                moved = {here: tuple(c for c in given_as[here] if c != card),
+                         there: given_as[there] + (card,)}
+                try:
+                    other = attack(**{**given, **moved})
+                except OddsError:  # not playable there by this power
+                    continue
+                lines.append(field_or_siege(card, *((result, other) if here == "attacker_cards"
+                                                    else (other, result))))
+    finally:
+        ADVISING.on = False
+    return result.with_changes(advice=result.advice + tuple(lines))
+
+
+BOTH_WAYS = ("landsknechts", "swiss-mercenaries")  # cards of both a field battle and an assault
+ADVISING = threading.local()  # on while _advised computes the other placements (no advice there)
 
 
 SPEC = register(Spec(
@@ -296,6 +360,8 @@ SPEC = register(Spec(
               "(one copy held)", flag="siege-card", metavar="CARD[:TIMING]"),
         Param("foreign_war", "bool", "a foreign war: the field battle only, no defender +1 die, "
               "no retreat"),
+        Param("besieged", "bool", "the defenders are already inside (a besieged space): no "
+              "field battle, the siege starts at once"),
         Param("casualties", "choice", "which units each side loses first", choices=CASUALTIES)),
     "the whole attack: avoid battle, field battle, withdrawal, siege", ("his", "attack"),
     "captured", kernels=("odds.core.pair_kernel", "odds.his.field_kernel",
@@ -311,6 +377,13 @@ SPEC = register(Spec(
         Example("withdraw two, mining", dict(attacker=7, attacker_leader=1, defender=5,
                                              defender_cavalry=1, withdraw_inside=2, assaults=3,
                                              siege_cards=["siege-mining"])),
+        Example("besieged, artillery held", dict(
+            attacker=7, attacker_leader=1, defender=3, defender_leader=1, besieged=True,
+            assaults=4, siege_cards=["siege-artillery:optimal"]),
+            "defenders already inside: the siege starts at once, Siege Artillery held"),
+        Example("landsknechts: battle or siege", dict(
+            attacker=6, attacker_power="hapsburg", defender=4, assaults=3,
+            attacker_cards=["landsknechts"])),
         Example("foreign war", dict(attacker=5, attacker_leader=1, defender=4, foreign_war=True,
                                     assaults=1)),
     )))

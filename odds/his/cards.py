@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..errors import OddsError
+from ..errors import OddsError, nearest
 
 POLICIES = ("always", "if-needed")
 DEFAULT_POLICY = "if-needed"  # a player holding an after-roll card plays it when it is needed
@@ -244,12 +244,14 @@ def parse(spec: str, field_name: str) -> tuple[Card, str]:
     name, _, policy = spec.strip().lower().partition(":")
     card = CARDS.get(name)
     if card is None:
-        raise OddsError(f"{field_name}: unknown card {name!r} (allowed: {', '.join(sorted(CARDS))})")
+        raise OddsError(f"{field_name}: unknown card {name!r}{nearest(name, sorted(CARDS))} "
+                        f"(allowed: {', '.join(sorted(CARDS))})")
     if policy and card.timing != "after":
         raise OddsError(f"{field_name}: {spec!r}: {name} takes no policy (it is played before the roll)")
     policy = policy or DEFAULT_POLICY
     if policy not in POLICIES:
-        raise OddsError(f"{field_name}: {spec!r}: unknown policy {policy!r} (allowed: {', '.join(POLICIES)})")
+        raise OddsError(f"{field_name}: {spec!r}: unknown policy {policy!r}"
+                        f"{nearest(policy, POLICIES)} (allowed: {', '.join(POLICIES)})")
     return card, policy
 
 

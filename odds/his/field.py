@@ -21,7 +21,7 @@ from ..errors import check_bool, check_int
 from ..registry import Example, Param, Spec, register
 from .cards import ROLES, Side, help_for, play
 from .field_rules import cell_index, dice, needs_help
-from .forces import Force, assumptions, land_params, settings as force_settings
+from .forces import Force, assumptions, land_params, leader_notes, settings as force_settings
 from .sequence import fixed_dice, grid, main_roll, play_after, surprise
 
 
@@ -163,7 +163,7 @@ def field_battle(attacker, defender, *, attacker_mercenaries=0, attacker_cavalry
         lambda j: summarise(j, withdraw_inside, bool(fortified), cards), "attacker_win",
         lambda: exact_joint(a, d), kernel(a, d),
         lambda: _kernel_args(a, d), settings, assumptions=assumptions(att, dfn),
-        notes=tuple(a.notes + d.notes),
+        notes=tuple(a.notes + d.notes) + leader_notes(att, dfn),
         explain=tuple(s.story(f"{roll_pmf(s)[1]} dice: {s.units} units") for s in (a, d)))
     return solve(proc, method, mc)
 

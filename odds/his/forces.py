@@ -70,6 +70,11 @@ def settings(*forces) -> dict:
     return out
 
 
+def leader_notes(*forces, table=leaders.ARMY) -> tuple:
+    """Notes for named leaders given to a power they never commanded (leaders.power_note)."""
+    return sum((leaders.power_note(f.leader_name, f.power, table) for f in forces), ())
+
+
 def assumptions(*forces) -> tuple:
     """The readings a result on these forces rests on: the leader table, if a name was used."""
     return (leaders.ASSUMPTION,) if any(f.leader_name for f in forces) else ()

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..config import MAX_LEADER
-from ..errors import OddsError, check_int
+from ..errors import OddsError, check_int, nearest
 
 # name: (power, battle rating)
 ARMY = {
@@ -48,12 +48,22 @@ def leader(field: str, value, table=ARMY) -> Leader:
     if isinstance(value, str) and not value.strip().lstrip("-").isdigit():
         key = value.split("(")[0].strip().lower().replace(" ", "-").replace("_", "-")
         if key not in table:
-            raise OddsError(f"{field}: unknown leader {value!r} (allowed: a rating 0 to "
-                            f"{MAX_LEADER} or {', '.join(table)})")
+            raise OddsError(f"{field}: unknown leader {value!r}{nearest(key, tuple(table))} "
+                            f"(allowed: a rating 0 to {MAX_LEADER} or {', '.join(table)})")
         return Leader(table[key][1], key)
     if isinstance(value, str):
         value = int(value)
     return Leader(check_int(field, value, 0, MAX_LEADER))
+
+
+def power_note(name: str | None, power: str, table=ARMY) -> tuple:
+    """A note when a named leader never commanded `power`'s forces ('other': any power), else
+    (): the rating is still used as given, since a what-if may lend a leader."""
+    if name is None or name not in table or power in ("other", table[name][0]):
+        return ()
+    side, rating = table[name]
+    return (f"{name} never commanded {power} forces (a{'n' * (side[0] in 'aeiou')} {side} "
+            f"leader): his rating {rating} is used as given",)
 
 
 def choices(table=ARMY) -> tuple:

@@ -455,6 +455,8 @@ def naval_battle(*, attacker_galleys=0, attacker_galleons=0, attacker_race_built
                      "attacker_win",
                      lambda: exact_joint(b), ("odds.his.naval_kernel", "naval_lane"),
                      lambda: _kernel_args(b), settings, NavalResult, _assumptions(rules, att, dfn),
+                     notes=sum((leaders.power_note(f.leader_name, f.power, leaders.NAVAL)
+                                for f in (att, dfn)), ()),
                      explain=explain(b, rules, att, dfn, port))
     return solve(proc, method, mc)
 

@@ -39,7 +39,7 @@ from .assault import (BREAKS, check_seed_cards, check_settings, forces, restless
 from .assault_rules import infantry_left, resolve, succeeds
 from .cards import Side, help_for, names_for, parse, play
 from .field import setup
-from .forces import assumptions, land_params, settings as force_settings
+from .forces import assumptions, land_params, leader_notes, settings as force_settings
 from .leaders import leader
 
 FIRST_ONLY = ("mercenaries-grow-restless", "mercenaries-bribed")
@@ -231,7 +231,8 @@ class SiegeResult(Result):
             names = [n for n in self.rule[0] if n != "assault"]
             lines.append("  optimal rule: play the copy only where that raises P(captured within "
                          "K); keep it otherwise (ties keep it). By assault and roll (play / keep "
-                         "/ depends on the forces left): assault | " + " | ".join(names))
+                         "/ depends on the forces left, told in the advice): assault | "
+                         + " | ".join(names))
             lines += [f"    {r['assault']:>3} | " + " | ".join(r[n] for n in names)
                       for r in self.rule]
         return "\n".join(lines)
@@ -285,6 +286,7 @@ def siege(attacker, defender, *, assaults, attacker_mercenaries=0, attacker_cava
                 "attacker_units_at_first_roll": p.sides[0][0].units,
                 "defender_units_at_first_roll": p.sides[0][1].units}
     method, notes = exact_or_mc(method, p, assaults)
+    notes += leader_notes(att, dfn)
     if timing is not None:
         settings["attacker_cards"] = [c.partition(":")[0] + f":{timing}" if c.startswith(HELD)
                                       else c for c in settings["attacker_cards"]]

@@ -23,7 +23,7 @@ import numpy as np
 from ..config import MAX_HELD_STEPS
 from ..core.dice import pool_pmf
 from ..core.engine import Procedure, solve
-from ..errors import OddsError
+from ..errors import OddsError, nearest
 from .assault import rows_after
 from .assault_rules import fails, infantry_left, resolve, succeeds
 from .cards import AfterRoll
@@ -51,6 +51,7 @@ class Chain:
         self.shape = (3, assaults, a0.units + (assaults - 1) * p.add[0] + 1,
                       d0.units + (assaults - 1) * p.add[1] + 1, 2)
         self._rows = {}
+        self.optimal = None  # optimal_table's answer, once solved
 
     def start(self):
         return tuple(self.p.start()[:4])
@@ -154,7 +155,10 @@ def exact_joint(chain: Chain, decide) -> np.ndarray:
 
 def optimal_table(chain: Chain):
     """({(k, state): bool per main-roll row: play}, (P(captured), P(card kept)) from the
-    start): backward induction, lexicographic (capture first, then the card kept)."""
+    start): backward induction, lexicographic (capture first, then the card kept); solved
+    once per chain."""
+    if chain.optimal is not None:
+        return chain.optimal
     table, memo = {}, {}
 
     def value(k, state, card):
@@ -181,8 +185,8 @@ def optimal_table(chain: Chain):
                  for e, s in zip(end.tolist(), states)]
         return np.array([v[0] for v in later]), np.array([v[1] for v in later])
 
-    start = value(0, chain.start(), int(chain.held))
-    return table, start
+    chain.optimal = table, value(0, chain.start(), int(chain.held))
+    return chain.optimal
 
 
 def rule_table(chain: Chain) -> tuple:
@@ -230,7 +234,8 @@ def held(specs, field="attacker_cards"):
             continue
         policy = ALIASES.get(policy, policy)
         if policy not in TIMINGS:
-            raise OddsError(f"{field}: {spec!r}: unknown timing {policy!r} for the held copy "
+            raise OddsError(f"{field}: {spec!r}: unknown timing {policy!r} for the held copy"
+                            f"{nearest(policy, ('always', *TIMINGS))} "
                             f"(allowed: always, {', '.join(TIMINGS)})")
         out.append(f"{HELD}:always")  # the plan applies it; the timing decides when it fires
         timing = policy
@@ -259,4 +264,8 @@ def held_siege(p: Plan, assaults, cavalry_first, timing, settings, method, mc, a
                      lambda: exact_joint(chain, decider(chain, timing)),
                      ("odds.his.siege_timing_kernel", "held_lane"), kernel_args, settings,
                      SiegeResult, assumptions, notes)
-    return solve(proc, method, mc).with_changes(timings=compare(chain), rule=rule_table(chain))
+    from .advice import siege as advice
+
+    timings = compare(chain)
+    return solve(proc, method, mc).with_changes(timings=timings, rule=rule_table(chain),
+                                                advice=advice(chain, timings))
