@@ -16,7 +16,7 @@ import re
 
 import numpy as np
 
-from .errors import OddsError, check_choice
+from .errors import OddsError, check_choice, shown
 
 VIEWS = ("pmf", "at_least", "at_most")
 ATTACKER, DEFENDER = "#1f77b4", "#d62728"
@@ -131,7 +131,7 @@ def is_probability(column: str) -> bool:
 def _check_columns(df, *names):
     for name in names:
         if name not in df.columns:
-            raise OddsError(f"column: {name!r} is not in the results "
+            raise OddsError(f"column: {shown(name)} is not in the results "
                             f"(allowed: {', '.join(map(str, df.columns))})")
     if names and not _numeric(df[names[-1]]):
         raise OddsError(f"value: {names[-1]!r} is not a numeric column (allowed: a probability, "
@@ -159,10 +159,10 @@ def parameters(df) -> list:
     return columns
 
 
-def _fixed_title(df, shown) -> str:
+def _fixed_title(df, on_axes) -> str:
     """The parameters that hold one value in `df` (not shown on an axis), as 'a=1, b=2'."""
     return ", ".join(f"{c}={df[c].iloc[0]}" for c in parameters(df)
-                     if c not in shown and df[c].astype(str).nunique() == 1)
+                     if c not in on_axes and df[c].astype(str).nunique() == 1)
 
 
 def _whole_ticks(ax, df, x=None, y=None):
@@ -212,10 +212,10 @@ def heatmap(df, x: str, y: str, value: str = "attacker_win", ax=None, where: str
     return ax
 
 
-def _sweep_title(head, df, shown, where) -> str:
+def _sweep_title(head, df, on_axes, where) -> str:
     """Title: what is shown, then the parameters held fixed and the filter (each once)."""
     filtered = tuple(part.partition("=")[0].strip() for part in where.split(",") if "=" in part)
-    fixed = _fixed_title(df, shown + filtered)
+    fixed = _fixed_title(df, on_axes + filtered)
     parts = [p for p in (fixed, f"where {where}" if where else "") if p]
     return head + ("\n" + "; ".join(parts) if parts else "")
 
@@ -255,7 +255,7 @@ def difference(df, x: str, y: str, column: str, a, b, value: str = "attacker_win
     for v in (a, b):
         part = df[df[column].astype(str) == str(v)]
         if part.empty:
-            raise OddsError(f"{column}: no rows with {v!r} (allowed: "
+            raise OddsError(f"{column}: no rows with {shown(v)} (allowed: "
                             f"{', '.join(sorted(df[column].astype(str).unique()))})")
         _one_per_cell(part, keep, value)
         pair.append(part.set_index(keep)[value])
@@ -277,7 +277,7 @@ def card_value(procedure: str, card: str, size: str = "attacker", sizes=range(1,
     for cards, style in (([], "o--"), ([card], "s-")):
         df = sweep(procedure, {size: list(sizes)}, {**fixed, card_field: cards})
         if value not in df:
-            raise OddsError(f"value: {value!r} is not a probability of {procedure}")
+            raise OddsError(f"value: {shown(value)} is not a probability of {procedure}")
         label = f"with {card}" if cards else "without"
         err = 1.96 * df[value + "_se"] if (df[value + "_se"] > 0).any() else None
         ax.errorbar(df[size], df[value], yerr=err, fmt=style, capsize=2, label=label)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Callable
 
-from .errors import OddsError
+from .errors import OddsError, shown
 
 REQUIRED = inspect.Parameter.empty
 KINDS = ("int", "float", "bool", "choice", "text", "cards", "ints", "pairs", "leader")
@@ -197,5 +197,5 @@ def get(name: str) -> Spec:
         if package is not None:
             _modules(package, [name])
     if not named or name not in _SPECS:
-        raise OddsError(f"procedure: {name!r} is unknown (allowed: {', '.join(specs())})")
+        raise OddsError(f"procedure: {shown(name)} is unknown (allowed: {', '.join(specs())})")
     return _SPECS[name]

@@ -23,7 +23,7 @@ from importlib import import_module
 import numpy as np
 
 from . import registry
-from .errors import OddsError, check_choice, check_int
+from .errors import OddsError, check_choice, check_int, shown
 from .config import MAX_CELL_TRIALS, MAX_CELLS, SWEEP_BATCH as BATCH
 
 QUANTILES = (0.5, 0.9)
@@ -52,7 +52,7 @@ def cells(procedure: str, grid: dict, fixed: dict) -> list[dict]:
     sections = [("grid", grid), ("fixed", fixed)]
     if variants is not None:
         if not isinstance(variants, dict) or not variants or not all(isinstance(v, dict) for v in variants.values()):
-            raise OddsError(f"grid.{VARIANT}: {variants!r} is not a table of named variants "
+            raise OddsError(f"grid.{VARIANT}: {shown(variants)} is not a table of named variants "
                             "(allowed: {name: {parameter: value, ...}, ...})")
         sections += [(f"grid.{VARIANT}.{name}", params) for name, params in variants.items()]
     for section, params in sections:
@@ -89,7 +89,7 @@ def _values(key, values) -> list:
     if isinstance(values, dict):
         extra = set(values) - {"start", "stop", "step"}
         if extra or not {"start", "stop"} <= set(values):
-            raise OddsError(f"grid.{key}: {values!r} is not a range (allowed: "
+            raise OddsError(f"grid.{key}: {shown(values)} is not a range (allowed: "
                             "{start = A, stop = B} or {start = A, stop = B, step = S}, stop included)")
         start, stop = (check_int(f"grid.{key}.{k}", values[k], -10**9, 10**9) for k in ("start", "stop"))
         step = check_int(f"grid.{key}.step", values.get("step", 1), 1, 10**9)
@@ -97,7 +97,7 @@ def _values(key, values) -> list:
         if len(values) > MAX_CELLS:
             raise OddsError(f"grid.{key}: {len(values):,} values (allowed: at most {MAX_CELLS:,})")
     if not isinstance(values, (list, tuple, range, np.ndarray)) or len(values) == 0:
-        raise OddsError(f"grid.{key}: {values!r} is not a non-empty list of values")
+        raise OddsError(f"grid.{key}: {shown(values)} is not a non-empty list of values")
     return list(values)
 
 
@@ -109,8 +109,8 @@ def _check_type(field: str, value, default):
              tuple: (list, tuple), list: (list, tuple)}
     allowed = kinds.get(type(default))
     if allowed and (not isinstance(value, allowed) or (type(default) is int and isinstance(value, bool))):
-        raise OddsError(f"{field}: {value!r} has the wrong type "
-                        f"(allowed: {type(default).__name__} values like {default!r})")
+        raise OddsError(f"{field}: {shown(value)} has the wrong type "
+                        f"(allowed: {type(default).__name__} values like {shown(default)})")
 
 
 def row(procedure: str, params: dict, engine: dict) -> dict:

@@ -39,7 +39,7 @@ from ..core.dice import binomial_pmf
 from ..core.engine import McOptions, Procedure, solve
 from ..core.result import Result
 from ..config import MAX_LEADER, MAX_NAVAL_DICE, MAX_SHIPS
-from ..errors import OddsError, check_bool, check_choice, check_int
+from ..errors import OddsError, check_bool, check_choice, check_int, check_list
 from .cards import AfterRoll, Side, canonical, help_for, parse, play
 from ..registry import Example, Param, Spec, register
 from . import leaders
@@ -182,9 +182,7 @@ class Fleet:
             raise OddsError(f"{side}_corsairs: {corsairs} for the {power} side "
                             f"(allowed: only the ottoman side has corsairs)")
         best = leaders.leader(f"{side}_leader", leader, leaders.NAVAL)
-        if isinstance(cards, str):
-            cards = (cards,)
-        cards = tuple(canonical(c, f"{side}_cards") for c in cards)
+        cards = tuple(canonical(c, f"{side}_cards") for c in check_list(f"{side}_cards", cards))
         return cls(side, counts, corsairs, best.rating, power, cards, best.name)
 
     @property
