@@ -128,14 +128,30 @@ def is_probability(column: str) -> bool:
     return not (column.startswith("expected_") or re.search(r"_q\d+$|_se$", column))
 
 
-def _check_columns(df, *names):
+def _check_columns(df, *names, axes=()):
+    """`names` are columns of `df`, the last (the value shown) numeric with at least one
+    number and no infinity (NaN cells are left blank); `axes` have a number in every row."""
     for name in names:
         if name not in df.columns:
             raise OddsError(f"column: {shown(name)} is not in the results "
                             f"(allowed: {', '.join(map(str, df.columns))})")
-    if names and not _numeric(df[names[-1]]):
-        raise OddsError(f"value: {names[-1]!r} is not a numeric column (allowed: a probability, "
+    if not names:
+        return
+    value = df[names[-1]]
+    if not _numeric(value):
+        raise OddsError(f"value: {shown(names[-1])} is not a numeric column (allowed: a probability, "
                         "an expected value or a quantile of the results)")
+    if value.isna().all():
+        raise OddsError(f"value: {shown(names[-1])} has no numbers (every row is NaN) "
+                        "(allowed: a column with at least one number)")
+    if np.isinf(value.to_numpy(float)).any():
+        raise OddsError(f"value: {shown(names[-1])} has infinite entries (allowed: numbers or NaN)")
+    for name in axes:
+        column = df[name]
+        bad = int(column.isna().sum()) + (int(np.isinf(column.to_numpy(float)).sum()) if _numeric(column) else 0)
+        if bad:
+            raise OddsError(f"{name}: {bad} of {len(df)} rows have no number (NaN or infinite) "
+                            "(allowed: a number in every row of an axis; remove those rows)")
 
 
 def _numeric(column) -> bool:
@@ -186,7 +202,7 @@ def heatmap(df, x: str, y: str, value: str = "attacker_win", ax=None, where: str
     """`value` over a grid of two parameters (a sweep's frame); the 50% contour when `value`
     is a probability; `centre` (e.g. 0 for a difference) centres a diverging colour scale;
     `context` is the frame whose fixed parameters the title names (default `df`)."""
-    _check_columns(df, x, y, value)
+    _check_columns(df, x, y, value, axes=(x, y))
     _one_per_cell(df, (x, y), value)
     table = df.pivot(index=y, columns=x, values=value)
     ax = _axes(ax, (6, 4.5))
@@ -224,7 +240,7 @@ def lines(df, x: str, by: str | None = None, value: str = "attacker_win", ax=Non
           where: str = ""):
     """`value` against the parameter `x`, one line per value of `by` (e.g. the variant), with
     95% intervals for Monte Carlo cells."""
-    _check_columns(df, x, *((by,) if by else ()), value)
+    _check_columns(df, x, *((by,) if by else ()), value, axes=(x,))
     _one_per_cell(df, (x, by) if by else (x,), value)
     ax = _axes(ax, (6, 4))
     groups = df.groupby(df[by].astype(str), sort=False) if by else [(None, df)]
@@ -249,7 +265,7 @@ def lines(df, x: str, by: str | None = None, value: str = "attacker_win", ax=Non
 def difference(df, x: str, y: str, column: str, a, b, value: str = "attacker_win", ax=None,
                where: str = ""):
     """`value` where `column` == a minus where `column` == b, over x and y (centred on 0)."""
-    _check_columns(df, x, y, column, value)
+    _check_columns(df, x, y, column, value, axes=(x, y))
     keep = [c for c in (x, y) if c]
     pair = []
     for v in (a, b):

@@ -1,6 +1,7 @@
 """Designers' sweeps: a grid of parameters -> a tidy DataFrame, one row per cell, grid order.
 
-Every cell is one call of the procedure's public function. A Monte Carlo cell's seed is
+Every cell is one call of the procedure's public function; every cell is checked (as the
+function would check it, without running an engine) before the first one runs. A Monte Carlo cell's seed is
 derived from the sweep seed and the cell's full parameters, so a cell's numbers do not depend
 on the grid it is in, the order, or where it ran. With a dask.distributed `client` the cells
 are submitted to the cluster in batches (lost workers' batches are retried by dask);
@@ -101,6 +102,20 @@ def _values(key, values) -> list:
     return list(values)
 
 
+def check_cells(procedure: str, todo: list[dict]) -> None:
+    """Check every cell as the procedure would before any cell runs (registry.Spec.check: its
+    own validation, no engine work); a bad cell is named by its number and the parameters
+    that vary between cells."""
+    spec = registry.get(procedure)
+    varying = [k for k in todo[0] if any(c.get(k) != todo[0][k] for c in todo)] if todo else []
+    for i, params in enumerate(todo):
+        try:
+            spec.check(_kwargs(params))
+        except OddsError as e:
+            where = ", ".join(f"{k}={shown(params[k])}" for k in varying if params[k] is not DEFAULT)
+            raise OddsError(f"cell {i + 1:,} of {len(todo):,}{f' ({where})' if where else ''}: {e}") from None
+
+
 def _check_type(field: str, value, default):
     """Values must have the type of the parameter's default (ints for counts, text for names)."""
     if default is None or default is registry.REQUIRED:
@@ -198,6 +213,7 @@ def sweep(procedure: str, grid: dict, fixed: dict | None = None, *, method="auto
 
     todo = cells(procedure, grid, dict(fixed or {}))
     engine = check_engine(method, trials, seed, len(todo))
+    check_cells(procedure, todo)
     fast = None if client is not None else _table(procedure, todo, method)
     if fast is not None:
         fast.attrs.update(procedure=procedure, seed=seed, method=method, partial=False)

@@ -9,6 +9,8 @@ from __future__ import annotations
 import sys
 
 from ..cli_common import emit, whole
+from ..config import MAX_TRIALS
+from ..errors import check_int
 
 
 def _common(p, battles_help="battles to simulate (default: the scenario's)"):
@@ -71,6 +73,7 @@ def _siege(args):
 def _trace(args):
     from .trace import trace
 
+    check_int("--battle", args.battle, 0, MAX_TRIALS - 1)
     print(trace(args.scenario, seed=args.seed, index=args.battle, overrides=args.overrides,
                 dice=args.dice))
     return 0
