@@ -6,7 +6,7 @@
 - `lines`: a sweep's value against one parameter, one line per value of another.
 - `difference`: the difference between two values of a column (two variants, two card
   settings) over two parameters, on a colour scale centred on 0.
-- `card_value`: P(main event) with and without a card, per army size.
+- `card_value`: P(main event) with and without a card, per army size (from a sweep's frame).
 - `show`: display a figure in Jupyter with alternative text for screen readers.
 Monte Carlo results carry 95% intervals as error bars. Nothing calls plt.show().
 """
@@ -16,6 +16,7 @@ import re
 
 import numpy as np
 
+from .core.outcomes import label as _label, partition
 from .errors import OddsError, check_choice, shown
 
 VIEWS = ("pmf", "at_least", "at_most")
@@ -28,10 +29,6 @@ def _axes(ax, size=(6, 3.5)):
 
         _, ax = plt.subplots(figsize=size, layout="constrained")
     return ax
-
-
-def _label(name: str) -> str:
-    return name.replace("_", " ")
 
 
 def _view(pmf, view):
@@ -88,10 +85,8 @@ def _title(result):
 
 
 def outcome_names(result):
-    """(label, probability) of the events that partition the outcome (core.result.partition),
+    """(label, probability) of the events that partition the outcome (core.outcomes.partition),
     or every probability of the result when it has no such set."""
-    from .core.result import partition
-
     return [(_label(n), v) for n, v in partition(result)] or \
         [(_label(n), v) for n, v in result.probabilities.items()]
 
@@ -281,30 +276,38 @@ def difference(df, x: str, y: str, column: str, a, b, value: str = "attacker_win
     return heatmap(diff, x, y, label, ax=ax, where=where, centre=0.0, context=df.drop(columns=column))
 
 
-def card_value(procedure: str, card: str, size: str = "attacker", sizes=range(1, 11),
-               fixed=None, card_field: str | None = None, value: str = "attacker_win", ax=None):
-    """P(`value`) with and without `card` (played by the side named in `card_field`, by
-    default the side of `size`), for each value of the parameter `size`."""
-    from .sweep import sweep
-
-    card_field = card_field or f"{size.split('_')[0]}_cards"
-    fixed = dict(fixed or {})
+def card_value(df, size: str, cards: str, value: str = "attacker_win", ax=None):
+    """P(`value`) with and without a card against the parameter `size`, one line per value of
+    the card-list column `cards` ("without" for the empty list). `df` is a sweep over both, e.g.
+    ``sweep("his.field", {"defender": range(1, 11), "defender_cards": [[], ["janissaries"]]},
+    {"attacker": 6})``; its `procedure` (df.attrs) goes in the title."""
+    _check_columns(df, size, cards, value, axes=(size,))
+    named = df.assign(**{cards: df[cards].map(_card_list)})
+    _one_per_cell(named, (size, cards), value)
     ax = _axes(ax)
-    for cards, style in (([], "o--"), ([card], "s-")):
-        df = sweep(procedure, {size: list(sizes)}, {**fixed, card_field: cards})
-        if value not in df:
-            raise OddsError(f"value: {shown(value)} is not a probability of {procedure}")
-        label = f"with {card}" if cards else "without"
-        err = 1.96 * df[value + "_se"] if (df[value + "_se"] > 0).any() else None
-        ax.errorbar(df[size], df[value], yerr=err, fmt=style, capsize=2, label=label)
-    main = value
+    played = []
+    for name, part in named.groupby(cards, sort=False):
+        se = part.get(value + "_se")
+        err = 1.96 * se if se is not None and (se > 0).any() else None
+        ax.errorbar(part[size], part[value], yerr=err, fmt="s-" if name else "o--", capsize=2,
+                    label=f"with {name}" if name else "without")
+        played += [name] if name else []
+    procedure = df.attrs.get("procedure")
     ax.set_ylim(0, 1)
     ax.set_xlabel(_label(size))
-    ax.set_ylabel(f"P({_label(main)})")
-    ax.set_title(f"value of {card} ({procedure})")
+    ax.set_ylabel(f"P({_label(value)})")
+    ax.set_title(f"value of {' / '.join(played) or 'no card'}" + (f" ({procedure})" if procedure else ""))
     ax.legend()
     ax.grid(alpha=0.3)
     return ax
+
+
+def _card_list(cards) -> str:
+    """A cell's card list as text: 'janissaries, tercios'; '' for none (also '[]' read from a
+    CSV file)."""
+    if isinstance(cards, str):
+        return "" if cards.strip() in ("", "[]", "()") else cards
+    return ", ".join(map(str, cards))
 
 
 def describe(fig) -> str:
