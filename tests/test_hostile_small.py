@@ -14,7 +14,7 @@ import pytest
 import odds
 from odds import OddsError, registry
 from odds.errors import check_choice, check_int
-from test_hostile import limited, run
+from test_hostile import run
 from test_registry import BAD, EXAMPLES, IDS
 
 SPECS = registry.specs()

@@ -11,7 +11,7 @@ from odds import OddsError
 from odds.cli import main
 from odds.core.dice import trinomial_pmf
 from odds.his import naval_battle
-from odds.his.naval import hits_fives
+from odds.his.naval_exact import hits_fives
 
 # --- an independent reference: per-die enumeration with Fractions, the rules as plain ifs ----
 
