@@ -122,7 +122,7 @@ class Spec:
         """Raise the OddsError that calling the procedure with `kwargs` would, without its
         engine work: a procedure validates its keywords and prepares its engines' input before
         core.engine checks `method`, so a method no engine knows (CHECK_ONLY) ends the call
-        there (tests/test_registry.py holds every procedure to this). `trials` is 1, so a
+        there (tests/test_hostile_small.py holds every procedure to this). `trials` is 1, so a
         procedure that picks Monte Carlo before that check runs one trial, not a million."""
         self.check_given(kwargs)
         try:
