@@ -114,7 +114,8 @@ def register(games):
     trace.add_argument("scenario", metavar="SCENARIO.toml")
     trace.add_argument("--seed", type=whole, default=0, help="seed (default 0)")
     trace.add_argument("--battle", type=whole, default=0,
-                       help="which battle of the seed's run (default 0, the first)")
+                       help=f"which battle of the seed's run (0 to {MAX_TRIALS - 1:,}; default 0, "
+                            "the first)")
     trace.add_argument("--dice", type=_dice, metavar="D,D,...",
                        help="scripted morale dice instead of the seed's")
     _set(trace)
