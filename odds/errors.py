@@ -6,7 +6,7 @@ named by its start and its length, never printed whole.
 import re
 
 SHOWN = 60  # characters of a value an error line echoes
-_LONG = re.compile(r"\S{%d,}" % (2 * SHOWN))  # a run of text no value shown by `shown` makes
+_LONG = re.compile(r"\S{%d,}" % (4 * SHOWN))  # a run of text longer than any path or name
 
 
 class OddsError(ValueError):
