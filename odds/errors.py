@@ -22,7 +22,10 @@ class OddsError(ValueError):
 
 
 def shown(value) -> str:
-    """repr(value) for an error line: its first SHOWN characters and its length when longer."""
+    """repr(value) for an error line: its first SHOWN characters and its length when longer
+    (a whole number too long to show is named by its size: 'about 10^5000')."""
+    if isinstance(value, int) and value.bit_length() > 3 * SHOWN:
+        return f"about {'-' if value < 0 else ''}10^{int(value.bit_length() * 0.30103)}"
     text = repr(value)
     return text if len(text) <= SHOWN else _cut(text, len(value) if isinstance(value, str) else None)
 
@@ -54,7 +57,7 @@ def check_int(field: str, value, low: int = 0, high: int | None = None) -> int:
     value = int(value)
     if value < low or (high is not None and value > high):
         allowed = f"{low} to {high}" if high is not None else f"at least {low}"
-        raise OddsError(f"{field}: {value} is out of range (allowed: {allowed})")
+        raise OddsError(f"{field}: {shown(value)} is out of range (allowed: {allowed})")
     return value
 
 

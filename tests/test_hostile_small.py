@@ -220,3 +220,10 @@ def test_trace_refuses_a_negative_battle_from_python():
 
     with pytest.raises(OddsError, match=r"^index: -1 is out of range \(allowed: 0 to"):
         trace(EXAMPLE, index=-1)
+
+
+def test_a_whole_number_too_long_to_print_is_named_by_its_size():
+    with pytest.raises(OddsError, match=r"^attacker: about 10\^5000 is out of range \(allowed: 1 to 200\)$"):
+        odds.his.field_battle(attacker=10**5000, defender=3)  # str() of it raises in Python 3.11
+    with pytest.raises(OddsError, match=r"^units: about -10\^400 is out of range"):
+        check_int("units", -10**400, 0, 5)
