@@ -93,7 +93,8 @@ class Spec:
     omit: tuple = ()  # keywords of the function this procedure leaves at their defaults
     examples: tuple = ()
     start: dict = field(default_factory=dict)
-    table: str | None = None  # 'module:function' of a vectorised exact engine
+    table: str | None = None  # 'module:function' of a vectorised exact engine (sets up, so
+    # validates, every cell before computing any; None when some cell is not for it)
     warm: Callable | None = None  # compiles the kernel modes the examples do not (odds warmup)
 
     @property

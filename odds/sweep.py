@@ -179,13 +179,18 @@ def _numbers(probabilities: dict, pmfs: dict, se) -> dict:
 
 
 def _table(procedure, todo, method):
-    """The whole grid from the procedure's vectorised exact function, or None."""
+    """The whole grid from the procedure's vectorised exact function, or None (also when a
+    cell is bad: check_cells then names it). The function sets up, and so validates as the
+    procedure would, every cell before it computes any."""
     table = registry.get(procedure).table
     if table is None or method not in ("auto", "exact"):
         return None
     module, name = table.split(":")
     fn = getattr(import_module(module), name)
-    answer = fn([_kwargs(p) | {"method": method} for p in todo])
+    try:
+        answer = fn([_kwargs(p) | {"method": method} for p in todo])
+    except OddsError:
+        return None
     if answer is None:
         return None
     import pandas as pd
@@ -213,11 +218,11 @@ def sweep(procedure: str, grid: dict, fixed: dict | None = None, *, method="auto
 
     todo = cells(procedure, grid, dict(fixed or {}))
     engine = check_engine(method, trials, seed, len(todo))
-    check_cells(procedure, todo)
     fast = None if client is not None else _table(procedure, todo, method)
     if fast is not None:
         fast.attrs.update(procedure=procedure, seed=seed, method=method, partial=False)
         return fast
+    check_cells(procedure, todo)
     done, partial = [], False
     bar = _bar(progress, len(todo))
     try:

@@ -367,3 +367,9 @@ def test_a_bad_last_cell_writes_nothing_and_names_the_cell(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "cell 6 of 6 (attacker=1, attacker_mercenaries=2): attacker_mercenaries" in err
     assert not (tmp_path / "r.csv").exists()
+
+
+def test_a_bad_cell_of_a_vectorised_exact_grid_is_named_too(monkeypatch):
+    monkeypatch.setattr(odds.sweep, "row", lambda *a, **k: pytest.fail("a cell ran"))
+    with pytest.raises(odds.OddsError, match=re.escape("cell 3 of 3 (attacker=500): attacker: 500")):
+        sweep("his.field", {"attacker": [1, 2, 500]}, {"defender": 1})
