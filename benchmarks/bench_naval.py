@@ -10,7 +10,8 @@ import numpy as np
 
 from common import Row, best_of, rate, table
 from odds.his import naval_battle
-from odds.his.naval import Fleet, get_ruleset, settle_table, setup
+from odds.his.naval_fleets import Fleet, settle_table, setup
+from odds.his.naval_ruleset import get_ruleset
 from odds.his.naval_rules import outcome_index, settle
 
 SCENARIOS = {

@@ -20,8 +20,10 @@ def main():
     df = sweep("his.field", {"attacker": list(range(1, 16)), "defender": list(range(1, 16))},
                {"attacker_leader": 2})
     heatmap(df, "attacker", "defender").figure.savefig(OUT / "field_heatmap.png", dpi=90)
-    ax = card_value("his.assault", "siege-artillery:if-needed", size="attacker", sizes=range(2, 15),
-                    fixed={"defender": 3, "attacker_leader": 1}, value="success")
+    df = sweep("his.assault", {"attacker": list(range(2, 15)),
+                               "attacker_cards": [[], ["siege-artillery:if-needed"]]},
+               {"defender": 3, "attacker_leader": 1})
+    ax = card_value(df, size="attacker", cards="attacker_cards", value="success")
     ax.figure.savefig(OUT / "siege_artillery.png", dpi=90)
 
 

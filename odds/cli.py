@@ -10,7 +10,9 @@ time); help and unknown words build them all.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from contextlib import redirect_stdout
 from importlib import import_module
 
 from . import registry
@@ -103,24 +105,78 @@ def build_parser(word: str | None = None, procedure: str | None = None) -> Parse
 
 
 def main(argv=None) -> int:
+    """Run one command; its exit code: 0, 2 for a mistake, 130 interrupted, 1 when its output
+    could not be written (stdout full or closed; a reader that stopped, as `| head`, is fine)."""
     argv = sys.argv[1:] if argv is None else list(argv)
+    if sys.stdout is None:  # started with stdout closed (`odds ... >&-`)
+        print("odds: error: stdout: closed (allowed: a terminal, a file or a pipe)", file=sys.stderr)
+        return 1
     try:
-        args = build_parser(*argv[:2]).parse_args(argv)
-        if getattr(args, "handler", None):
-            return args.handler(args)
-        result = args.run(args)
-        emit(result, getattr(args, "json", False))
-        if result.partial:
-            print("odds: interrupted: partial result", file=sys.stderr)
-            return 130
-        return 0
+        with redirect_stdout(_Output(sys.stdout)):
+            code = _run(argv)
+            sys.stdout.flush()
+        return code
     except OddsError as e:
         return fail(str(e))
     except KeyboardInterrupt:
         print("odds: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:  # pragma: no cover - e.g. `odds ... | head`
+    except BrokenPipeError:  # `odds ... | head`: the reader has what it wanted
+        _discard_stdout()
         return 0
+    except _OutputError as e:
+        _discard_stdout()
+        print(f"odds: error: stdout: cannot be written ({e.strerror or e})", file=sys.stderr)
+        return 1
+
+
+def _run(argv) -> int:
+    args = build_parser(*argv[:2]).parse_args(argv)
+    if getattr(args, "handler", None):
+        return args.handler(args)
+    result = args.run(args)
+    emit(result, getattr(args, "json", False))
+    if result.partial:
+        print("odds: interrupted: partial result", file=sys.stderr)
+        return 130
+    return 0
+
+
+class _OutputError(OSError):
+    """Writing stdout failed (a full disk, a closed descriptor), as opposed to another OSError."""
+
+
+class _Output:
+    """stdout for one command: a failed write raises _OutputError (a reader that stopped,
+    BrokenPipeError, stays itself); everything else is the stream's."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text):
+        return self._guard(self._stream.write, text)
+
+    def flush(self):
+        return self._guard(self._stream.flush)
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+    @staticmethod
+    def _guard(action, *args):
+        try:
+            return action(*args)
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            raise _OutputError(e.errno, e.strerror) from None
+
+
+def _discard_stdout():
+    """Point stdout at /dev/null, so the interpreter's last flush at exit cannot fail again
+    (the recipe of Python's documentation, "Note on SIGPIPE")."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
 
 
 if __name__ == "__main__":  # pragma: no cover

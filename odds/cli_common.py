@@ -97,3 +97,7 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message):  # the sub-command's words, when there are any after `odds`
         raise OddsError(f"{self.prog}: {message}" if " " in self.prog else message)
+
+    def print_help(self, file=None):
+        """Help on stdout; unlike argparse's, a failed write (a full disk) is not ignored."""
+        (file or sys.stdout).write(self.format_help())

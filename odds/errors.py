@@ -1,8 +1,51 @@
-"""The one exception users see."""
+"""The one exception users see, and the validators every public function uses.
+
+An error line echoes at most SHOWN characters of a value (`shown`): a 100 KB argument is
+named by its start and its length, never printed whole.
+"""
+import re
+
+SHOWN = 60  # characters of a value an error line echoes
+_LONG = re.compile(r"\S{%d,}" % (4 * SHOWN))  # a run of text longer than any path or name
 
 
 class OddsError(ValueError):
-    """Bad input: the message names the field, the value and what is allowed."""
+    """Bad input: the message names the field, the value and what is allowed.
+
+    A message that still holds a long unbroken run of text (a value echoed with !r where
+    `shown` was not used, an argparse message) has it cut as `shown` cuts values."""
+
+    def __init__(self, message="", *args):
+        if isinstance(message, str):
+            message = _LONG.sub(lambda m: _cut(m.group()), message)
+        super().__init__(message, *args)
+
+
+def shown(value) -> str:
+    """repr(value) for an error line: its first SHOWN characters and its length when longer
+    (a whole number too long to show is named by its size: 'about 10^5000')."""
+    if isinstance(value, int) and value.bit_length() > 3 * SHOWN:
+        return f"about {'-' if value < 0 else ''}10^{int(value.bit_length() * 0.30103)}"
+    text = repr(value)
+    return text if len(text) <= SHOWN else _cut(text, len(value) if isinstance(value, str) else None)
+
+
+def _cut(text: str, length: int | None = None) -> str:
+    return f"{text[:SHOWN]}... ({length or len(text):,} characters)"
+
+
+def check_list(field: str, value) -> tuple:
+    """A list keyword as a tuple: None means none (the default), one text is a list of one."""
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return (value,)
+    if not isinstance(value, dict):
+        try:
+            return tuple(value)
+        except TypeError:
+            pass
+    raise OddsError(f"{field}: {shown(value)} is not a list (allowed: a list, e.g. [] for none)")
 
 
 def check_int(field: str, value, low: int = 0, high: int | None = None) -> int:
@@ -10,11 +53,11 @@ def check_int(field: str, value, low: int = 0, high: int | None = None) -> int:
     if type(value) is int and low <= value and (high is None or value <= high):
         return value
     if isinstance(value, bool) or not isinstance(value, (int,)) and not _is_integral(value):
-        raise OddsError(f"{field}: {value!r} is not a whole number")
+        raise OddsError(f"{field}: {shown(value)} is not a whole number")
     value = int(value)
     if value < low or (high is not None and value > high):
         allowed = f"{low} to {high}" if high is not None else f"at least {low}"
-        raise OddsError(f"{field}: {value} is out of range (allowed: {allowed})")
+        raise OddsError(f"{field}: {shown(value)} is out of range (allowed: {allowed})")
     return value
 
 
@@ -24,7 +67,7 @@ def check_choice(field: str, value, allowed) -> str:
     if isinstance(value, str) and value not in allowed:
         value = next((a for a in allowed if isinstance(a, str) and a.lower() == value.lower()), value)
     if value not in allowed:
-        raise OddsError(f"{field}: {value!r} is not allowed{nearest(value, allowed)} "
+        raise OddsError(f"{field}: {shown(value)} is not allowed{nearest(value, allowed)} "
                         f"(allowed: {', '.join(map(str, allowed))})")
     return value
 
@@ -44,7 +87,7 @@ def check_bool(field: str, value) -> bool:
     """Return `value` if it is a boolean (True/False), else raise OddsError: no truthy strings."""
     if isinstance(value, bool) or type(value).__name__ == "bool_":
         return bool(value)
-    raise OddsError(f"{field}: {value!r} is not allowed (allowed: True, False)")
+    raise OddsError(f"{field}: {shown(value)} is not allowed (allowed: True, False)")
 
 
 def check_probability(field: str, value) -> float:
@@ -52,9 +95,9 @@ def check_probability(field: str, value) -> float:
     try:
         p = float(value)
     except (TypeError, ValueError):
-        raise OddsError(f"{field}: {value!r} is not a number") from None
+        raise OddsError(f"{field}: {shown(value)} is not a number") from None
     if not 0.0 <= p <= 1.0:
-        raise OddsError(f"{field}: {value!r} is out of range (allowed: 0 to 1)")
+        raise OddsError(f"{field}: {shown(value)} is out of range (allowed: 0 to 1)")
     return p
 
 

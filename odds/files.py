@@ -2,7 +2,9 @@
 
 A path that is a directory, a device (`/dev/zero`), a symlink loop or a number (read as a file
 descriptor by some APIs), a file larger than the limit, text that is not UTF-8, or TOML that
-is invalid or nested deeper than MAX_TOML_DEPTH, raises OddsError naming the field.
+is invalid or nested deeper than MAX_TOML_DEPTH, raises OddsError naming the field. An output
+path must be new or a regular file: a FIFO (which would block the writer) or a device is
+refused.
 """
 from __future__ import annotations
 
@@ -12,22 +14,55 @@ import stat
 import tomllib
 from pathlib import Path
 
-from .errors import OddsError
+from .errors import OddsError, shown
 
 MAX_FILE_BYTES = 1 << 20  # 1 MiB: far above any real scenario or sweep spec
 MAX_TOML_DEPTH = 16  # dotted keys, table headers and nested brackets
 _DOTTED = re.compile(r"^\s*\[{1,2}([^\]]*)\]{1,2}|^\s*([\w\-\"'. ]+)=", re.M)
 
 
-def read_text(path, field: str, limit: int = MAX_FILE_BYTES) -> str:
-    """The UTF-8 text of the regular file `path`, at most `limit` bytes."""
+def check_input(path, field: str):
+    """`path` if it names an existing regular file (not a directory, FIFO or device)."""
     if not isinstance(path, (str, os.PathLike)) or isinstance(path, bool):
-        raise OddsError(f"{field}: {path!r} is not a file path")
+        raise OddsError(f"{field}: {shown(path)} is not a file path")
     try:
         info = os.stat(path)
-        if not stat.S_ISREG(info.st_mode):
-            kind = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file"
-            raise OddsError(f"{field}: {path}: {kind} (allowed: a regular file)")
+    except FileNotFoundError:
+        raise OddsError(f"{field}: {path}: no such file") from None
+    except OSError as e:
+        raise OddsError(f"{field}: {path}: cannot be read ({e.strerror or e})") from None
+    if not stat.S_ISREG(info.st_mode):
+        kind = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file"
+        raise OddsError(f"{field}: {path}: {kind} (allowed: a regular file)")
+    return path
+
+
+def check_output(path: str, field: str, kinds: tuple) -> str:
+    """`path` if a file may be written there: an allowed extension, in an existing writable
+    directory, and new or a regular file (a FIFO or a device would block or swallow it)."""
+    if not path.endswith(kinds):
+        raise OddsError(f"{field}: {shown(path)} must end in {' or '.join(kinds)}")
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        info = None
+    except OSError as e:
+        raise OddsError(f"{field}: {path}: cannot be written ({e.strerror or e})") from None
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        kind = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file"
+        raise OddsError(f"{field}: {path}: {kind} (allowed: a new or regular file)")
+    folder = Path(path).parent
+    if not folder.is_dir():
+        raise OddsError(f"{field}: {folder}: no such directory")
+    if not os.access(folder, os.W_OK):
+        raise OddsError(f"{field}: {folder}: not writable")
+    return path
+
+
+def read_text(path, field: str, limit: int = MAX_FILE_BYTES) -> str:
+    """The UTF-8 text of the regular file `path`, at most `limit` bytes."""
+    check_input(path, field)
+    try:
         with open(path, "rb") as f:
             data = f.read(limit + 1)
     except FileNotFoundError:

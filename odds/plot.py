@@ -6,7 +6,7 @@
 - `lines`: a sweep's value against one parameter, one line per value of another.
 - `difference`: the difference between two values of a column (two variants, two card
   settings) over two parameters, on a colour scale centred on 0.
-- `card_value`: P(main event) with and without a card, per army size.
+- `card_value`: P(main event) with and without a card, per army size (from a sweep's frame).
 - `show`: display a figure in Jupyter with alternative text for screen readers.
 Monte Carlo results carry 95% intervals as error bars. Nothing calls plt.show().
 """
@@ -16,7 +16,8 @@ import re
 
 import numpy as np
 
-from .errors import OddsError, check_choice
+from .core.outcomes import label as _label, partition
+from .errors import OddsError, check_choice, shown
 
 VIEWS = ("pmf", "at_least", "at_most")
 ATTACKER, DEFENDER = "#1f77b4", "#d62728"
@@ -28,10 +29,6 @@ def _axes(ax, size=(6, 3.5)):
 
         _, ax = plt.subplots(figsize=size, layout="constrained")
     return ax
-
-
-def _label(name: str) -> str:
-    return name.replace("_", " ")
 
 
 def _view(pmf, view):
@@ -88,10 +85,8 @@ def _title(result):
 
 
 def outcome_names(result):
-    """(label, probability) of the events that partition the outcome (core.result.partition),
+    """(label, probability) of the events that partition the outcome (core.outcomes.partition),
     or every probability of the result when it has no such set."""
-    from .core.result import partition
-
     return [(_label(n), v) for n, v in partition(result)] or \
         [(_label(n), v) for n, v in result.probabilities.items()]
 
@@ -128,14 +123,30 @@ def is_probability(column: str) -> bool:
     return not (column.startswith("expected_") or re.search(r"_q\d+$|_se$", column))
 
 
-def _check_columns(df, *names):
+def _check_columns(df, *names, axes=()):
+    """`names` are columns of `df`, the last (the value shown) numeric with at least one
+    number and no infinity (NaN cells are left blank); `axes` have a number in every row."""
     for name in names:
         if name not in df.columns:
-            raise OddsError(f"column: {name!r} is not in the results "
+            raise OddsError(f"column: {shown(name)} is not in the results "
                             f"(allowed: {', '.join(map(str, df.columns))})")
-    if names and not _numeric(df[names[-1]]):
-        raise OddsError(f"value: {names[-1]!r} is not a numeric column (allowed: a probability, "
+    if not names:
+        return
+    value = df[names[-1]]
+    if not _numeric(value):
+        raise OddsError(f"value: {shown(names[-1])} is not a numeric column (allowed: a probability, "
                         "an expected value or a quantile of the results)")
+    if value.isna().all():
+        raise OddsError(f"value: {shown(names[-1])} has no numbers (every row is NaN) "
+                        "(allowed: a column with at least one number)")
+    if np.isinf(value.to_numpy(float)).any():
+        raise OddsError(f"value: {shown(names[-1])} has infinite entries (allowed: numbers or NaN)")
+    for name in axes:
+        column = df[name]
+        bad = int(column.isna().sum()) + (int(np.isinf(column.to_numpy(float)).sum()) if _numeric(column) else 0)
+        if bad:
+            raise OddsError(f"{name}: {bad} of {len(df)} rows have no number (NaN or infinite) "
+                            "(allowed: a number in every row of an axis; remove those rows)")
 
 
 def _numeric(column) -> bool:
@@ -159,10 +170,10 @@ def parameters(df) -> list:
     return columns
 
 
-def _fixed_title(df, shown) -> str:
+def _fixed_title(df, on_axes) -> str:
     """The parameters that hold one value in `df` (not shown on an axis), as 'a=1, b=2'."""
     return ", ".join(f"{c}={df[c].iloc[0]}" for c in parameters(df)
-                     if c not in shown and df[c].astype(str).nunique() == 1)
+                     if c not in on_axes and df[c].astype(str).nunique() == 1)
 
 
 def _whole_ticks(ax, df, x=None, y=None):
@@ -190,7 +201,7 @@ def heatmap(df, x: str, y: str, value: str = "attacker_win", ax=None, where: str
     (with `context` given, `df` is taken as already selected: difference())."""
     if context is None:
         df = _where(df, where)
-    _check_columns(df, x, y, value)
+    _check_columns(df, x, y, value, axes=(x, y))
     _one_per_cell(df, (x, y), value)
     table = df.pivot(index=y, columns=x, values=value)
     ax = _axes(ax, (6, 4.5))
@@ -225,10 +236,10 @@ def _where(df, where: str):
     return select(df, conditions([where]))
 
 
-def _sweep_title(head, df, shown, where) -> str:
+def _sweep_title(head, df, on_axes, where) -> str:
     """Title: what is shown, then the parameters held fixed and the filter (each once)."""
     filtered = tuple(part.partition("=")[0].strip() for part in where.split(",") if "=" in part)
-    fixed = _fixed_title(df, shown + filtered)
+    fixed = _fixed_title(df, on_axes + filtered)
     parts = [p for p in (fixed, f"where {where}" if where else "") if p]
     return head + ("\n" + "; ".join(parts) if parts else "")
 
@@ -238,7 +249,7 @@ def lines(df, x: str, by: str | None = None, value: str = "attacker_win", ax=Non
     """`value` against the parameter `x`, one line per value of `by` (e.g. the variant), with
     95% intervals for Monte Carlo cells; `where` selects the rows first (as in heatmap)."""
     df = _where(df, where)
-    _check_columns(df, x, *((by,) if by else ()), value)
+    _check_columns(df, x, *((by,) if by else ()), value, axes=(x,))
     _one_per_cell(df, (x, by) if by else (x,), value)
     ax = _axes(ax, (6, 4))
     groups = df.groupby(df[by].astype(str), sort=False) if by else [(None, df)]
@@ -265,13 +276,13 @@ def difference(df, x: str, y: str, column: str, a, b, value: str = "attacker_win
     """`value` where `column` == a minus where `column` == b, over x and y (centred on 0);
     `where` selects the rows first (as in heatmap)."""
     df = _where(df, where)
-    _check_columns(df, x, y, column, value)
+    _check_columns(df, x, y, column, value, axes=(x, y))
     keep = [c for c in (x, y) if c]
     pair = []
     for v in (a, b):
         part = df[df[column].astype(str) == str(v)]
         if part.empty:
-            raise OddsError(f"{column}: no rows with {v!r} (allowed: "
+            raise OddsError(f"{column}: no rows with {shown(v)} (allowed: "
                             f"{', '.join(sorted(df[column].astype(str).unique()))})")
         _one_per_cell(part, keep, value)
         pair.append(part.set_index(keep)[value])
@@ -281,30 +292,38 @@ def difference(df, x: str, y: str, column: str, a, b, value: str = "attacker_win
     return heatmap(diff, x, y, label, ax=ax, where=where, centre=0.0, context=df.drop(columns=column))
 
 
-def card_value(procedure: str, card: str, size: str = "attacker", sizes=range(1, 11),
-               fixed=None, card_field: str | None = None, value: str = "attacker_win", ax=None):
-    """P(`value`) with and without `card` (played by the side named in `card_field`, by
-    default the side of `size`), for each value of the parameter `size`."""
-    from .sweep import sweep
-
-    card_field = card_field or f"{size.split('_')[0]}_cards"
-    fixed = dict(fixed or {})
+def card_value(df, size: str, cards: str, value: str = "attacker_win", ax=None):
+    """P(`value`) with and without a card against the parameter `size`, one line per value of
+    the card-list column `cards` ("without" for the empty list). `df` is a sweep over both, e.g.
+    ``sweep("his.field", {"defender": range(1, 11), "defender_cards": [[], ["janissaries"]]},
+    {"attacker": 6})``; its `procedure` (df.attrs) goes in the title."""
+    _check_columns(df, size, cards, value, axes=(size,))
+    named = df.assign(**{cards: df[cards].map(_card_list)})
+    _one_per_cell(named, (size, cards), value)
     ax = _axes(ax)
-    for cards, style in (([], "o--"), ([card], "s-")):
-        df = sweep(procedure, {size: list(sizes)}, {**fixed, card_field: cards})
-        if value not in df:
-            raise OddsError(f"value: {value!r} is not a probability of {procedure}")
-        label = f"with {card}" if cards else "without"
-        err = 1.96 * df[value + "_se"] if (df[value + "_se"] > 0).any() else None
-        ax.errorbar(df[size], df[value], yerr=err, fmt=style, capsize=2, label=label)
-    main = value
+    played = []
+    for name, part in named.groupby(cards, sort=False):
+        se = part.get(value + "_se")
+        err = 1.96 * se if se is not None and (se > 0).any() else None
+        ax.errorbar(part[size], part[value], yerr=err, fmt="s-" if name else "o--", capsize=2,
+                    label=f"with {name}" if name else "without")
+        played += [name] if name else []
+    procedure = df.attrs.get("procedure")
     ax.set_ylim(0, 1)
     ax.set_xlabel(_label(size))
-    ax.set_ylabel(f"P({_label(main)})")
-    ax.set_title(f"value of {card} ({procedure})")
+    ax.set_ylabel(f"P({_label(value)})")
+    ax.set_title(f"value of {' / '.join(played) or 'no card'}" + (f" ({procedure})" if procedure else ""))
     ax.legend()
     ax.grid(alpha=0.3)
     return ax
+
+
+def _card_list(cards) -> str:
+    """A cell's card list as text: 'janissaries, tercios'; '' for none (also '[]' read from a
+    CSV file)."""
+    if isinstance(cards, str):
+        return "" if cards.strip() in ("", "[]", "()") else cards
+    return ", ".join(map(str, cards))
 
 
 def describe(fig) -> str:

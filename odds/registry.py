@@ -11,10 +11,11 @@ import inspect
 import sys
 from importlib import import_module
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cache, partial
+from types import MappingProxyType
 from typing import Callable
 
-from .errors import OddsError
+from .errors import OddsError, shown
 
 REQUIRED = inspect.Parameter.empty
 KINDS = ("int", "float", "bool", "choice", "text", "cards", "ints", "pairs", "leader")
@@ -92,7 +93,8 @@ class Spec:
     omit: tuple = ()  # keywords of the function this procedure leaves at their defaults
     examples: tuple = ()
     start: dict = field(default_factory=dict)
-    table: str | None = None  # 'module:function' of a vectorised exact engine
+    table: str | None = None  # 'module:function' of a vectorised exact engine (sets up, so
+    # validates, every cell before computing any; None when some cell is not for it)
     warm: Callable | None = None  # compiles the kernel modes the examples do not (odds warmup)
 
     @property
@@ -102,7 +104,7 @@ class Spec:
 
     def defaults(self) -> dict:
         """Parameter name -> default (REQUIRED when the caller must give it)."""
-        signature = inspect.signature(self.function).parameters
+        signature = _parameters(self.function)
         return {p.name: signature[p.name].default for p in self.params}
 
     def check_given(self, kwargs: dict) -> dict:
@@ -116,6 +118,19 @@ class Spec:
             if default is REQUIRED and name not in kwargs:
                 raise OddsError(f"{name}: missing (required by {self.name})")
         return kwargs
+
+    def check(self, kwargs: dict) -> None:
+        """Raise the OddsError that calling the procedure with `kwargs` would, without its
+        engine work: a procedure validates its keywords and prepares its engines' input before
+        core.engine checks `method`, so a method no engine knows (CHECK_ONLY) ends the call
+        there (tests/test_hostile_small.py holds every procedure to this). `trials` is 1, so a
+        procedure that picks Monte Carlo before that check runs one trial, not a million."""
+        self.check_given(kwargs)
+        try:
+            self.call(**{**kwargs, "method": CHECK_ONLY, "trials": 1, "progress": False})
+        except OddsError as e:
+            if not str(e).startswith(f"method: {CHECK_ONLY!r}"):
+                raise
 
     def param(self, name: str) -> Param:
         for p in self.params:
@@ -135,7 +150,14 @@ class Spec:
                 "examples": {e.name: e.kwargs for e in self.examples}}
 
 
+@cache
+def _parameters(function) -> MappingProxyType:
+    """The function's parameters by name (inspect.signature costs ~0.2 ms a call)."""
+    return inspect.signature(function).parameters
+
+
 ENGINE = ("method", "trials", "seed", "precision", "max_trials", "threads", "progress")
+CHECK_ONLY = "check-only"  # a method no engine knows: Spec.check
 _SPECS: dict[str, Spec] = {}
 
 
@@ -197,5 +219,5 @@ def get(name: str) -> Spec:
         if package is not None:
             _modules(package, [name])
     if not named or name not in _SPECS:
-        raise OddsError(f"procedure: {name!r} is unknown (allowed: {', '.join(specs())})")
+        raise OddsError(f"procedure: {shown(name)} is unknown (allowed: {', '.join(specs())})")
     return _SPECS[name]

@@ -1,6 +1,7 @@
 """Designers' sweeps: a grid of parameters -> a tidy DataFrame, one row per cell, grid order.
 
-Every cell is one call of the procedure's public function. A Monte Carlo cell's seed is
+Every cell is one call of the procedure's public function; every cell is checked (as the
+function would check it, without running an engine) before the first one runs. A Monte Carlo cell's seed is
 derived from the sweep seed and the cell's full parameters, so a cell's numbers do not depend
 on the grid it is in, the order, or where it ran. With a dask.distributed `client` the cells
 are submitted to the cluster in batches (lost workers' batches are retried by dask);
@@ -23,7 +24,7 @@ from importlib import import_module
 import numpy as np
 
 from . import registry
-from .errors import OddsError, check_choice, check_int
+from .errors import OddsError, check_choice, check_int, shown
 from .config import MAX_CELL_TRIALS, MAX_CELLS, SWEEP_BATCH as BATCH
 
 QUANTILES = (0.5, 0.9)
@@ -52,7 +53,7 @@ def cells(procedure: str, grid: dict, fixed: dict) -> list[dict]:
     sections = [("grid", grid), ("fixed", fixed)]
     if variants is not None:
         if not isinstance(variants, dict) or not variants or not all(isinstance(v, dict) for v in variants.values()):
-            raise OddsError(f"grid.{VARIANT}: {variants!r} is not a table of named variants "
+            raise OddsError(f"grid.{VARIANT}: {shown(variants)} is not a table of named variants "
                             "(allowed: {name: {parameter: value, ...}, ...})")
         sections += [(f"grid.{VARIANT}.{name}", params) for name, params in variants.items()]
     for section, params in sections:
@@ -89,7 +90,7 @@ def _values(key, values) -> list:
     if isinstance(values, dict):
         extra = set(values) - {"start", "stop", "step"}
         if extra or not {"start", "stop"} <= set(values):
-            raise OddsError(f"grid.{key}: {values!r} is not a range (allowed: "
+            raise OddsError(f"grid.{key}: {shown(values)} is not a range (allowed: "
                             "{start = A, stop = B} or {start = A, stop = B, step = S}, stop included)")
         start, stop = (check_int(f"grid.{key}.{k}", values[k], -10**9, 10**9) for k in ("start", "stop"))
         step = check_int(f"grid.{key}.step", values.get("step", 1), 1, 10**9)
@@ -97,8 +98,22 @@ def _values(key, values) -> list:
         if len(values) > MAX_CELLS:
             raise OddsError(f"grid.{key}: {len(values):,} values (allowed: at most {MAX_CELLS:,})")
     if not isinstance(values, (list, tuple, range, np.ndarray)) or len(values) == 0:
-        raise OddsError(f"grid.{key}: {values!r} is not a non-empty list of values")
+        raise OddsError(f"grid.{key}: {shown(values)} is not a non-empty list of values")
     return list(values)
+
+
+def check_cells(procedure: str, todo: list[dict]) -> None:
+    """Check every cell as the procedure would before any cell runs (registry.Spec.check: its
+    own validation, no engine work); a bad cell is named by its number and the parameters
+    that vary between cells."""
+    spec = registry.get(procedure)
+    varying = [k for k in todo[0] if any(c.get(k) != todo[0][k] for c in todo)] if todo else []
+    for i, params in enumerate(todo):
+        try:
+            spec.check(_kwargs(params))
+        except OddsError as e:
+            where = ", ".join(f"{k}={shown(params[k])}" for k in varying if params[k] is not DEFAULT)
+            raise OddsError(f"cell {i + 1:,} of {len(todo):,}{f' ({where})' if where else ''}: {e}") from None
 
 
 def _check_type(field: str, value, default):
@@ -109,8 +124,8 @@ def _check_type(field: str, value, default):
              tuple: (list, tuple), list: (list, tuple)}
     allowed = kinds.get(type(default))
     if allowed and (not isinstance(value, allowed) or (type(default) is int and isinstance(value, bool))):
-        raise OddsError(f"{field}: {value!r} has the wrong type "
-                        f"(allowed: {type(default).__name__} values like {default!r})")
+        raise OddsError(f"{field}: {shown(value)} has the wrong type "
+                        f"(allowed: {type(default).__name__} values like {shown(default)})")
 
 
 def row(procedure: str, params: dict, engine: dict) -> dict:
@@ -164,13 +179,18 @@ def _numbers(probabilities: dict, pmfs: dict, se) -> dict:
 
 
 def _table(procedure, todo, method):
-    """The whole grid from the procedure's vectorised exact function, or None."""
+    """The whole grid from the procedure's vectorised exact function, or None (also when a
+    cell is bad: check_cells then names it). The function sets up, and so validates as the
+    procedure would, every cell before it computes any."""
     table = registry.get(procedure).table
     if table is None or method not in ("auto", "exact"):
         return None
     module, name = table.split(":")
     fn = getattr(import_module(module), name)
-    answer = fn([_kwargs(p) | {"method": method} for p in todo])
+    try:
+        answer = fn([_kwargs(p) | {"method": method} for p in todo])
+    except OddsError:
+        return None
     if answer is None:
         return None
     import pandas as pd
@@ -202,6 +222,7 @@ def sweep(procedure: str, grid: dict, fixed: dict | None = None, *, method="auto
     if fast is not None:
         fast.attrs.update(procedure=procedure, seed=seed, method=method, partial=False)
         return fast
+    check_cells(procedure, todo)
     done, partial = [], False
     bar = _bar(progress, len(todo))
     try:

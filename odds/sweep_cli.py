@@ -1,7 +1,6 @@
 """`odds sweep SPEC.toml` and `odds plot RESULTS --x P --y Q`."""
 from __future__ import annotations
 
-import os
 import socket
 import sys
 from pathlib import Path
@@ -9,7 +8,8 @@ from urllib.parse import urlparse
 
 from .cli_common import whole
 from .config import MAX_WORKERS
-from .errors import OddsError
+from .errors import OddsError, shown
+from .files import check_input, check_output
 
 def _client(args):
     if args.scheduler and args.workers is not None:
@@ -28,7 +28,7 @@ def _client(args):
         try:
             return Client(args.scheduler, timeout="10s"), None
         except (OSError, TimeoutError, ValueError) as e:
-            raise OddsError(f"--scheduler: cannot reach {args.scheduler!r} ({e}) "
+            raise OddsError(f"--scheduler: cannot reach {shown(args.scheduler)} ({e}) "
                             "(allowed: the address of a running dask scheduler)") from None
     cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
                            dashboard_address=":0")
@@ -45,7 +45,7 @@ def _probe(address: str, wait: float = 0.5):
     except ValueError:
         port = None
     if url.scheme not in ("tcp", "tls") or not host or not port:
-        raise OddsError(f"--scheduler: {address!r} is not an address "
+        raise OddsError(f"--scheduler: {shown(address)} is not an address "
                         "(allowed: tcp://HOST:PORT of a running dask scheduler)")
     try:
         with socket.create_connection((host, port), timeout=5) as s:
@@ -55,24 +55,15 @@ def _probe(address: str, wait: float = 0.5):
             except socket.timeout:
                 return
     except OSError as e:
-        raise OddsError(f"--scheduler: cannot reach {address!r} ({e.strerror or e}) "
+        raise OddsError(f"--scheduler: cannot reach {shown(address)} ({e.strerror or e}) "
                         "(allowed: the address of a running dask scheduler)") from None
-    raise OddsError(f"--scheduler: {address!r} {'sent data first' if banner else 'closed the connection'}: "
+    raise OddsError(f"--scheduler: {shown(address)} {'sent data first' if banner else 'closed the connection'}: "
                     "not a dask scheduler (allowed: the address of a running dask scheduler)")
 
 
 def check_out(path, kinds=(".parquet", ".csv"), flag="--out") -> str:
-    """`flag`: a file name with an allowed extension in an existing, writable directory."""
-    if not path.endswith(kinds):
-        raise OddsError(f"{flag}: {path!r} must end in {' or '.join(kinds)}")
-    folder = Path(path).parent
-    if Path(path).is_dir():
-        raise OddsError(f"{flag}: {path}: is a directory (allowed: a file name)")
-    if not folder.is_dir():
-        raise OddsError(f"{flag}: {folder}: no such directory")
-    if not os.access(folder, os.W_OK):
-        raise OddsError(f"{flag}: {folder}: not writable")
-    return path
+    """`flag`: a new or regular file with an allowed extension in a writable directory."""
+    return check_output(path, flag, kinds)
 
 
 def run_sweep(args):
@@ -121,9 +112,8 @@ def read_frame(path: str):
     import pandas as pd
 
     if not path.endswith((".parquet", ".csv")):
-        raise OddsError(f"results: {path!r} must end in .parquet or .csv")
-    if not Path(path).is_file():
-        raise OddsError(f"results: {path}: no such file")
+        raise OddsError(f"results: {shown(path)} must end in .parquet or .csv")
+    check_input(path, "results")
     try:
         df = pd.read_parquet(path) if path.endswith(".parquet") else pd.read_csv(path)
     except Exception as e:  # pyarrow and pandas raise many kinds for a corrupt file
@@ -141,7 +131,7 @@ def conditions(texts) -> list:
         for part in _split(text):
             key, eq, value = part.partition("=")
             if not eq or not key.strip():
-                raise OddsError(f"--where: {part!r} must be COLUMN=VALUE")
+                raise OddsError(f"--where: {shown(part)} must be COLUMN=VALUE")
             out.append((key.strip(), normal(value.strip())))
     return out
 
@@ -193,7 +183,7 @@ def select(df, pairs):
     """The rows matching every (column, value); a miss names the values that exist."""
     for key, value in pairs:
         if key not in df.columns:
-            raise OddsError(f"--where: {key!r} is not a column (allowed: {', '.join(map(str, df.columns))})")
+            raise OddsError(f"--where: {shown(key)} is not a column (allowed: {', '.join(map(str, df.columns))})")
         cells = df[key].map(normal)
         if not (cells == value).any():
             have = sorted({_show(v) for v in cells})
@@ -224,8 +214,6 @@ def run_plot(args):
     from . import plot
 
     out = args.out or str(Path(args.results).with_suffix(".png"))
-    if not out.endswith(".png"):
-        raise OddsError(f"--out: {out!r} must end in .png")
     check_out(out, (".png",))
     df = select(read_frame(args.results), conditions(args.where))
     where = ", ".join(args.where)
@@ -233,7 +221,7 @@ def run_plot(args):
         column, _, pair = args.diff.partition("=")
         values = _split(pair)
         if not column or len(values) != 2:
-            raise OddsError(f"--diff: {args.diff!r} must be COLUMN=A,B (e.g. variant=vq,galleys-roll-1)")
+            raise OddsError(f"--diff: {shown(args.diff)} must be COLUMN=A,B (e.g. variant=vq,galleys-roll-1)")
         a, b = (_as_in(df, column.strip(), v) for v in values)
         if not args.y:
             raise OddsError("--diff: needs --y (a difference map is over two parameters)")

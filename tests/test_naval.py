@@ -11,7 +11,7 @@ from odds import OddsError
 from odds.cli import main
 from odds.core.dice import trinomial_pmf
 from odds.his import naval_battle
-from odds.his.naval import hits_fives
+from odds.his.naval_exact import hits_fives
 
 # --- an independent reference: per-die enumeration with Fractions, the rules as plain ifs ----
 
@@ -261,3 +261,22 @@ def test_cli_bad_input_exit_2_one_line(argv, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("odds: error:") and "Traceback" not in err
+
+
+def test_the_split_modules_keep_the_public_names_and_a_custom_ruleset_works():
+    """naval.py was split by concept: the names stay where users import them."""
+    import subprocess
+    import sys
+
+    code = ("import sys, odds.his as h; r = h.Ruleset; print(sorted(h.RULESETS), "
+            "'odds.his.naval' in sys.modules); h.naval_battle; print('odds.his.naval' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split("\n")[:2] == ["['his', 'vq'] False", "True"]  # a ruleset alone stays light
+    from dataclasses import replace
+
+    from odds.his import RULESETS, Ruleset
+    one_die = replace(RULESETS["vq"], name="one", dice_per={**RULESETS["vq"].dice_per, "galley": 1})
+    assert isinstance(one_die, Ruleset)
+    r = naval_battle(ruleset=one_die, attacker_galleys=1, defender_galleys=1)
+    # one die each, hits on 5-6: the attacker wins only by hitting while the defender misses
+    assert r.p == pytest.approx(1 / 3 * 2 / 3)

@@ -63,9 +63,18 @@ def test_heatmap_has_a_mesh_and_the_fifty_percent_contour():
         plot.heatmap(df, "attacker", "colour")
 
 
-def test_card_value_draws_two_lines():
-    ax = plot.card_value("his.field", "arquebusiers", sizes=range(1, 5), fixed={"defender": 3})
-    assert len(ax.lines) >= 2 and ax.get_legend() is not None
+def test_card_value_draws_a_line_with_and_one_without_the_card():
+    df = sweep("his.field", {"attacker": [1, 2, 3, 4], "attacker_cards": [[], ["arquebusiers"]]},
+               {"defender": 3})
+    ax = plot.card_value(df, "attacker", "attacker_cards")
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["without", "with arquebusiers"]
+    assert ax.get_title() == "value of arquebusiers (his.field)"
+    without, with_card = (line.get_ydata() for line in ax.lines[:2])
+    assert list(without) == list(df[df.attacker_cards.map(len) == 0].attacker_win)
+    assert (with_card > without).all()
+    from_csv = df.assign(attacker_cards=df.attacker_cards.map(str))  # as read back from a CSV
+    assert [t.get_text() for t in plot.card_value(from_csv, "attacker", "attacker_cards")
+            .get_legend().get_texts()] == ["without", "with ['arquebusiers']"]
 
 
 @pytest.fixture(scope="module")

@@ -87,9 +87,9 @@ def test_a_card_named_alone_is_played_if_needed_and_the_result_says_so():
 
 # --- card legality: every card x procedure x role x power, against the rulebook ------------
 
-from odds.his import naval  # noqa: E402
 from odds.his.cards import CARDS  # noqa: E402
 from odds.his.forces import POWERS  # noqa: E402
+from odds.his.naval_ruleset import VQ_POWERS  # noqa: E402
 
 # the rulebook, written out independently of odds.his.cards: card -> where and by whom
 WHERE = {  # procedure -> roles that may play it there
@@ -138,7 +138,7 @@ def test_card_legality_matches_the_rulebook_everywhere():
     checked = 0
     for card in CARDS:
         for procedure in ("field", "assault", "his-naval", "vq-naval"):
-            powers = naval.VQ_POWERS if procedure == "vq-naval" else POWERS
+            powers = VQ_POWERS if procedure == "vq-naval" else POWERS
             for role in ("attacker", "defender"):
                 for power in powers:
                     for enemy in powers:
@@ -152,7 +152,7 @@ def test_card_legality_matches_the_rulebook_everywhere():
                         if refused:
                             assert refused.startswith(f"{role}_cards: ") and "\n" not in refused
                         checked += 1
-    assert checked == len(CARDS) * 2 * (3 * len(POWERS) ** 2 + len(naval.VQ_POWERS) ** 2)
+    assert checked == len(CARDS) * 2 * (3 * len(POWERS) ** 2 + len(VQ_POWERS) ** 2)
 
 
 @pytest.mark.parametrize("argv, words", [

@@ -1,5 +1,6 @@
 """Sweeps: grid order, per-cell seeds, the vectorised exact path, dask, the spec CLI."""
 import json
+import re
 
 import numpy as np
 import pandas as pd
@@ -340,3 +341,35 @@ def test_diff_accepts_list_values_in_where_spellings(tmp_path, capsys):
     assert main(["plot", str(path), "--x", "attacker", "--y", "defender", "--diff",
                  'attacker_cards=["field-artillery"],[]', "--out", str(tmp_path / "d.png")]) == 0
     assert "minus" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("grid, fixed, words", [
+    ({"attacker": [1, 2, 3, 500], "defender": [1, 2]}, {},
+     "cell 7 of 8 (attacker=500, defender=1): attacker: 500 is out of range"),
+    ({"attacker_race_built": [1, 0], "attacker_power": ["england", "spain"]},
+     {"defender_galleys": 2, "location": "atlantic"},
+     "cell 2 of 4 (attacker_race_built=1, attacker_power='spain'): attacker_race_built: 1 for the spain side"),
+    ({"variant": {"a": {"attacker_leader": 1}, "b": {"attacker_leader": 9}}},
+     {"attacker": 3, "defender": 2}, "cell 2 of 2 (variant='b', attacker_leader=9): attacker_leader"),
+])
+def test_every_cell_is_checked_before_the_first_runs(monkeypatch, grid, fixed, words):
+    procedure = "vq.naval" if "location" in fixed else "his.field"
+    monkeypatch.setattr(odds.sweep, "row", lambda *a, **k: pytest.fail("a cell ran"))
+    with pytest.raises(odds.OddsError, match=re.escape(words)):
+        sweep(procedure, grid, fixed, method="mc", trials=1000, progress=False)
+
+
+def test_a_bad_last_cell_writes_nothing_and_names_the_cell(tmp_path, capsys):
+    (tmp_path / "s.toml").write_text('procedure = "his.field"\nmethod = "mc"\ntrials = 1000\n'
+                                     '[grid]\nattacker = [3, 2, 1]\nattacker_mercenaries = [0, 2]\n'
+                                     '[fixed]\ndefender = 2\n')
+    assert main(["sweep", str(tmp_path / "s.toml"), "--out", str(tmp_path / "r.csv")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cell 6 of 6 (attacker=1, attacker_mercenaries=2): attacker_mercenaries" in err
+    assert not (tmp_path / "r.csv").exists()
+
+
+def test_a_bad_cell_of_a_vectorised_exact_grid_is_named_too(monkeypatch):
+    monkeypatch.setattr(odds.sweep, "row", lambda *a, **k: pytest.fail("a cell ran"))
+    with pytest.raises(odds.OddsError, match=re.escape("cell 3 of 3 (attacker=500): attacker: 500")):
+        sweep("his.field", {"attacker": [1, 2, 500]}, {"defender": 1})

@@ -15,6 +15,8 @@ from types import MappingProxyType
 
 import numpy as np
 
+from .outcomes import WHY, headline, label, partition, within  # noqa: F401  (headline: web.api)
+
 
 @dataclass(frozen=True)
 class Result:
@@ -140,7 +142,7 @@ class Result:
                 continue
             zero = self.ZERO.get(name)
             mean = "" if zero else f" (mean {self.expected(name):.2f})"
-            lines.append(f"  {_label(name)}{mean}:")
+            lines.append(f"  {label(name)}{mean}:")
             lines += [f"    {zero if zero and k == 0 else k:>3}  {v:8.2%}  {_bar(v, width)}"
                       for k, v in enumerate(pmf) if v > 0]
         if self.settings:
@@ -158,65 +160,14 @@ class Result:
 
     def _line(self, name, p, width, indent) -> str:
         pm = "" if self.method == "exact" else f" ± {1.96 * self.se(p):.2%}"
-        label = f"{'':{indent}}{_label(name)}"
-        return f"{label:<32} {p:8.2%}{pm}  {_bar(p, width)}"
+        text = f"{'':{indent}}{label(name)}"
+        return f"{text:<32} {p:8.2%}{pm}  {_bar(p, width)}"
 
     def plot(self, ax=None):
         """The natural picture of this result (see odds.plot); returns the Axes."""
         from ..plot import plot_result
 
         return plot_result(self, ax=ax)
-
-
-HEADLINES = {"attacker_win": "Attacker wins", "success": "Succeeds", "captured": "Captured"}
-
-# events that partition a procedure's outcome (the first set whose names a result has)
-PARTITIONS = (("success", "siege_continues", "withdraw", "cancelled"),
-              ("captured", "siege_broken", "still_besieged"),
-              ("battle_avoided", "battle_lost", "battle_won"),
-              ("attacker_win", "defender_win", "undecided"))
-
-# the outcomes an event is a part of, by event: the summary indents it under the first of them
-# that the result's partition has, else lists it apart (tests/test_summary.py checks every
-# example's joint, cell by cell)
-WITHIN = {"attacker_eliminated": ("withdraw",), "defender_retreats": ("attacker_win",),
-          "siege_begins": ("attacker_win",),
-          "leaders_captured": ("success",), "leaders_displaced": ("withdraw",),
-          "ended_by_turn_limit": ("undecided",)}
-WITHIN_PREFIX = {"win_within_losses_": ("attacker_win",)}
-
-# what an event means, where its name does not say it (by (procedure, event) where it differs)
-WHY = {"both_eliminated_rule": "both sides wiped out: the side that rolled more dice kept one "
-                               "unit, the defender on equal dice",
-       "both_destroyed_rule": "both fleets destroyed: the side that rolled more dice kept one "
-                              "ship, the defender on equal dice",
-       "siege_begins": "the attacker won and has more units left than withdrew inside",
-       ("his.attack", "siege_begins"): "the battle was avoided (the whole stack besieges the "
-                                       "space) or won with more units left than withdrew inside"}
-
-
-def within(event: str, outcomes) -> str | None:
-    """The outcome among `outcomes` that `event` is a part of (WITHIN), or None."""
-    parents = WITHIN.get(event) or next(
-        (v for prefix, v in WITHIN_PREFIX.items() if event.startswith(prefix)), ())
-    return next((o for o in parents if o in outcomes), None)
-
-
-def partition(result) -> list:
-    """(name, probability) of the events that partition the outcome (they sum to 1): a known
-    set, else attacker wins / defender wins; [] when the result has neither."""
-    p = result.probabilities
-    for names in PARTITIONS:
-        if all(n in p for n in names):
-            return [(n, p[n]) for n in names]
-    if "attacker_win" in p:
-        return [("attacker_win", p["attacker_win"]), ("defender_win", 1 - p["attacker_win"])]
-    return []
-
-
-def headline(main: str) -> str:
-    """The answer in words for the main probability ("Attacker wins")."""
-    return HEADLINES.get(main, _label(main).capitalize())
 
 
 def _clip(p):
@@ -228,10 +179,6 @@ def _number(x):
     """A float for JSON, or None where it is undefined (NaN or infinite)."""
     x = float(x)
     return x if math.isfinite(x) else None
-
-
-def _label(name: str) -> str:
-    return name.replace("_", " ")
 
 
 def _bar(p: float, width: int) -> str:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import sys
 
 from ..cli_common import emit, number, whole
+from ..config import MAX_TRIALS
+from ..errors import check_int
 
 
 def _common(p, battles_help="battles to simulate (default: the scenario's)"):
@@ -71,6 +73,7 @@ def _siege(args):
 def _trace(args):
     from .trace import trace
 
+    check_int("--battle", args.battle, 0, MAX_TRIALS - 1)
     print(trace(args.scenario, seed=args.seed, index=args.battle, overrides=args.overrides,
                 dice=args.dice))
     return 0
@@ -194,7 +197,8 @@ def register(games):
     trace.add_argument("scenario", metavar="SCENARIO.toml")
     trace.add_argument("--seed", type=whole, default=0, help="seed (default 0)")
     trace.add_argument("--battle", type=whole, default=0,
-                       help="which battle of the seed's run (default 0, the first)")
+                       help=f"which battle of the seed's run (0 to {MAX_TRIALS - 1:,}; default 0, "
+                            "the first)")
     trace.add_argument("--dice", type=_dice, metavar="D,D,...",
                        help="scripted morale dice instead of the seed's")
     _set(trace)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import OddsError
+from ..errors import OddsError, check_list
 from ..files import parse_toml, read_text
 from . import state as S
 
@@ -124,7 +124,7 @@ def _copy(d):
 
 
 def _override_items(overrides, name):
-    items = overrides.items() if isinstance(overrides, dict) else overrides
+    items = overrides.items() if isinstance(overrides, dict) else check_list(name, overrides)
     for item in items:
         if isinstance(item, str):
             if "=" not in item:

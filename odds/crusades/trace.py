@@ -2,6 +2,8 @@
 leaves the board), from the events the kernel records when asked (kernel.note)."""
 from __future__ import annotations
 
+from ..config import MAX_TRIALS
+from ..errors import check_int
 from . import state as S
 from .battle import one_battle, scenario_of, script
 from .scenario import SIDES
@@ -10,7 +12,10 @@ MAX_EVENTS = 200_000
 
 
 def trace(scenario, *, seed=0, index=0, overrides=(), dice=None) -> str:
-    """The text of battle `index` of `seed` (or with scripted morale `dice`), one line per event."""
+    """The text of battle `index` (0 to MAX_TRIALS - 1, as in a run of `seed`) of `seed` (or
+    with scripted morale `dice`), one line per event."""
+    seed = check_int("seed", 0 if seed is None else seed, 0, 2**63 - 1)
+    index = check_int("index", index, 0, MAX_TRIALS - 1)
     sc = scenario_of(scenario, overrides)
     _, final, log = one_battle(sc, script(None if dice is None else list(dice)), seed, index,
                                events=MAX_EVENTS)

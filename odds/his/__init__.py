@@ -14,7 +14,7 @@ PROCEDURES = {"his.field": "field", "his.assault": "assault", "his.intercept": "
               "vq.naval": "naval", "his.naval": "naval"}
 _MODULE_OF = {"assault": "assault", "attack": "attack", "field_battle": "field",
               "interception": "intercept", "naval_battle": "naval", "siege": "siege",
-              "Ruleset": "naval", "RULESETS": "naval"}
+              "Ruleset": "naval_ruleset", "RULESETS": "naval_ruleset"}
 __all__ = sorted(_MODULE_OF)
 
 

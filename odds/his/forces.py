@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import OddsError, check_choice, check_int
+from ..errors import OddsError, check_choice, check_int, check_list
 from .cards import names_for
 from ..registry import Param
 from . import leaders
@@ -42,9 +42,7 @@ class Force:
                             f"than the {units} units (allowed: at most {units})")
         best = leaders.leader(f"{side}_leader", leader)
         power = check_choice(f"{side}_power", power, POWERS)
-        if isinstance(cards, str):
-            cards = (cards,)
-        cards = tuple(canonical(c, f"{side}_cards") for c in cards)
+        cards = tuple(canonical(c, f"{side}_cards") for c in check_list(f"{side}_cards", cards))
         return cls(side, units, mercenaries, cavalry, best.rating, power, cards, best.name)
 
     @property

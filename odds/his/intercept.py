@@ -13,7 +13,7 @@ import numpy as np
 from ..config import MAX_LEADER
 from ..core.dice import convolve
 from ..core.engine import McOptions, Procedure, solve
-from ..errors import OddsError, check_bool, check_int
+from ..errors import OddsError, check_bool, check_int, check_list
 from ..registry import Example, Param, Spec, register
 from . import leaders
 from .cards import POLICY_CODES, canonical, parse
@@ -79,7 +79,7 @@ def interception(*, leader=0, cavalry=False, against_cavalry=False, naval=False,
         raise OddsError("cavalry and against_cavalry: the +1 is for an Ottoman stack, the -1 "
                         "for a non-Ottoman one (allowed: at most one of them)")
     target = check_int("succeeds_on", succeeds_on, 2, 20)
-    cards, other_cards = ([c] if isinstance(c, str) else list(c) for c in (cards, other_cards))
+    cards, other_cards = (list(check_list(name, c)) for name, c in (("cards", cards), ("other_cards", other_cards)))
     mine, theirs = _rowers(cards, "cards", naval), _rowers(other_cards, "other_cards", naval)
     if mine and theirs:
         raise OddsError(f"other_cards: {ROWERS!r} is already held by the roller (each card "

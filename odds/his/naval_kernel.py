@@ -29,7 +29,7 @@ _outcome = rule(outcome_index)
 # pool p: its inverse-CDF row of hits, rows of fives given h hits, owner (0 attacker, 1
 # defender), policy code, dice; pools 0 and 1 are the main rolls, then the after-roll cards
 Pools = namedtuple("Pools", ["hit_t", "hit_b", "five_t", "five_b", "owner", "policy", "ndice"])
-# race-built galleons cancelling enemy 5s, hits that wipe a fleet out, naval.settle_table
+# race-built galleons cancelling enemy 5s, hits that wipe a fleet out, naval_fleets.settle_table
 Settle = namedtuple("Settle", ["ra", "rd", "cap_a", "cap_d", "table", "rest"])
 
 
@@ -39,7 +39,7 @@ def _binomial_q(h, q):
 
 
 def kernel_args(b):
-    """(mode literals, Pools, Settle) for naval_lane from a naval.Battle."""
+    """(mode literals, Pools, Settle) for naval_lane from a naval_fleets.Battle."""
     pools = [(0, NO_CARD, b.a_dice, 5), (1, NO_CARD, b.d_dice, 5)]
     pools += [(0, POLICY_CODES[c.policy], c.count, c.threshold) for c in b.a_after]
     pools += [(1, POLICY_CODES[c.policy], c.count, c.threshold) for c in b.d_after]

@@ -18,7 +18,7 @@ import numpy as np
 
 from ..core.engine import McOptions, Procedure, solve
 from ..core.result import Result
-from ..errors import OddsError, check_bool, check_choice, check_int
+from ..errors import OddsError, check_bool, check_choice, check_int, check_list, shown
 from . import decision
 from .dice import attack_pmf, defense_values
 from ..config import MAX_DEFENDERS, MAX_DICE, MAX_WARBANDS
@@ -160,8 +160,9 @@ def target_dice(sites=(), relics=(), banners=(), pawn_and_favor=False, title="no
     total = 0
     for field, items in (("sites", sites), ("relics", relics), ("banners", banners)):
         if isinstance(items, (int, str)):
-            raise OddsError(f"{field}: {items!r} is not a list of numbers")
-        total += sum(check_int(f"{field}[{i}]", v, 0, MAX_DICE) for i, v in enumerate(items))
+            raise OddsError(f"{field}: {shown(items)} is not a list of numbers")
+        total += sum(check_int(f"{field}[{i}]", v, 0, MAX_DICE)
+                     for i, v in enumerate(check_list(field, items)))
     total += PAWN_AND_FAVOR_DICE * bool(pawn_and_favor)
     bonus = TITLES[title]
     if title == "imperial" and imperial_title == "chancellor-oathkeeper" and not chancellor_oathkeeper:
@@ -273,9 +274,7 @@ def campaign(warbands, *, attack_dice=None, defense_dice=None, sites=(), relics=
     imperial_title = check_choice("imperial_title", imperial_title, IMPERIAL_TITLE)
     parse_sacrifice(sacrifice, edition)
     decision.parse_goal(goal)
-    if isinstance(plans, str):
-        plans = [plans]
-    plans = list(plans)
+    plans = list(check_list("plans", plans))
     targets = bool(sites or relics or banners or pawn_and_favor or title != "none")
     if defense_dice is not None and targets:
         raise OddsError("defense_dice: give either defense_dice or targets (sites, relics, banners, "
