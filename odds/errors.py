@@ -1,8 +1,13 @@
-"""The one exception users see."""
+"""The exceptions users see: OddsError (bad input) and Interrupted (an exact answer stopped)."""
 
 
 class OddsError(ValueError):
     """Bad input: the message names the field, the value and what is allowed."""
+
+
+class Interrupted(RuntimeError):
+    """An exact answer stopped before it was finished by the caller's stop test
+    (odds.core.montecarlo.stop_when: a deadline); there is no partial exact answer."""
 
 
 def check_int(field: str, value, low: int = 0, high: int | None = None) -> int:

@@ -46,6 +46,11 @@ def roll_pmf(side: Side, lost=0, surprised=False):
     return pool_pmf([(n, 5)] + side.extra), n + sum(c for c, _ in side.extra)
 
 
+def max_hits(side: Side) -> int:
+    """The most hits `side` can roll in a battle: its main roll and its after-roll cards."""
+    return len(roll_pmf(side)[0]) - 1 + sum(card.count for card in side.after)
+
+
 @lru_cache(maxsize=4096)
 def _cells(n_a, n_d, adice, ddice, ua, ud):
     """Joint cell of each hits pair of a plain roll (no surprise, no after-roll card)."""
