@@ -14,6 +14,7 @@ ATTACK_SIEGES_KEPT = 1024  # exact siege joints an attack keeps for later querie
 MAX_WARBANDS = 60
 MAX_DICE = 60
 MAX_DEFENDERS = 200
+CACHED_GRID_CELLS = 20_000  # outcome grids of at most this many cells are kept (256 of them, < 41 MB)
 
 # exact engines: each estimates its work and memory before it starts (core.engine.Cost);
 # beyond either bound `--method exact` is refused and `auto` runs Monte Carlo with a note

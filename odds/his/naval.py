@@ -45,6 +45,7 @@ from ..registry import Example, Param, Spec, register
 from . import leaders
 from .leaders import Leader
 from .forces import POWERS
+from .naval_cost import cost as naval_cost
 from .naval_rules import five_share, needs_help, outcome_index, settle_grid
 from .sequence import after_roll
 
@@ -455,7 +456,7 @@ def naval_battle(*, attacker_galleys=0, attacker_galleons=0, attacker_race_built
                      "attacker_win",
                      lambda: exact_joint(b), ("odds.his.naval_kernel", "naval_lane"),
                      lambda: _kernel_args(b), settings, NavalResult, _assumptions(rules, att, dfn),
-                     explain=explain(b, rules, att, dfn, port))
+                     explain=explain(b, rules, att, dfn, port), cost=lambda: naval_cost(b))
     return solve(proc, method, mc)
 
 
