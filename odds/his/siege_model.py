@@ -167,15 +167,22 @@ def reach(p: Plan, assaults: int, cavalry_first: bool, held: bool, start=None) -
             low.append(max(0, low[-1] - hits[1 - side]) + p.add[side])
         lo.append(np.array(low, float))
         hi.append(units0[side] + k * p.add[side] * 1.0)
-    split = [c + 1 if c and not cavalry_first and add else 1 for c, add in zip(cavalry0, p.add)]
+    split = []  # (infantry, cavalry) splits per units count, per assault
+    for side in (0, 1):
+        span = hi[side] - lo[side] + 1
+        c, add = cavalry0[side], p.add[side]
+        # infantry dying first, cavalry falls only once no infantry is left: below its first
+        # count, at most the infantry added since (k assaults x `add`) stand beside it
+        split.append(1 + c * np.minimum(span, k * add + 1) / span if not cavalry_first and add
+                     else np.ones(assaults))
     states = np.ones(assaults)
     survivors = [(np.maximum(lo[s][:-1] - hits[1 - s], 0), hi[s][:-1]) for s in (0, 1)]
-    states[1:] = _above(*survivors[0], *survivors[1]) * split[0] * split[1] * (1 + held)
+    states[1:] = _above(*survivors[0], *survivors[1]) * (split[0] * split[1] * (1 + held))[1:]
     mean = [(lo[s] + hi[s]) / 2 for s in (0, 1)]
     phase = np.minimum(k, 1)
     rows = ((np.ceil(mean[0] / 2) + np.take(bonus[0], phase) + 1)
             * (mean[1] + np.take(bonus[1], phase) + 1) * (1 + card))
     ends = [(min(low, default=0), max(high, default=0)) for low, high in survivors]
     box = _above(*ends[0], *ends[1])  # the survivors of any assault, one range per side
-    distinct = 1 + min(float(states[1:].sum()), box * split[0] * split[1] * (1 + held))
+    distinct = 1 + min(float(states[1:].sum()), box * split[0][-1] * split[1][-1] * (1 + held))
     return Reach(states, np.maximum(rows, 1), distinct)
