@@ -82,8 +82,8 @@ class Cost:
     """What an exact answer would cost, estimated before it starts (an upper bound on its
     sizes): `work` in work units (about a microsecond each on the development machine;
     MAX_EXACT_WORK bounds it), `bytes` at its peak beside the outcome table (the memory
-    budget bounds it), `what` its sizes in words ("9,950 states x 7,700 dice outcomes"),
-    `smaller` what the user can make smaller."""
+    budget bounds it), `what` its sizes in words ("about 3,826 states of 754 dice outcomes
+    each"), `smaller` what the user can make smaller."""
 
     work: float
     bytes: float
