@@ -94,6 +94,18 @@ def test_auto_beyond_the_bounds_is_monte_carlo_with_a_note_why():
     assert got["captured"] == mc["captured"] and got["attacker_losses"] == mc["attacker_losses"]
 
 
+def test_a_held_siege_beyond_the_bounds_is_monte_carlo_without_the_timings():
+    # before the bounds its Monte Carlo also solved the optimal rule exactly (minutes)
+    out = run(BIG_SIEGE + ["--assaults", "100", "--attacker-card", "siege-artillery:if-needed",
+                           "--trials", "20000", "--json"], memory=MC_MEMORY, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    got = json.loads(out.stdout)
+    assert got["method"] == "mc" and "timings" not in got
+    assert got["notes"][-1].startswith("the timings side by side and the optimal rule need the "
+                                       "exact engine: left out")
+    assert got["siege_broken"] == 1  # 200 against 200 never outnumber: broken at once
+
+
 def test_a_fallback_answer_agrees_with_the_exact_one(monkeypatch):
     kw = dict(attacker=12, attacker_cavalry=2, defender=6, defender_leader=1, assaults=4)
     exact = siege(**kw)
@@ -126,6 +138,21 @@ def test_no_registered_example_comes_near_the_bounds(spec, monkeypatch):
         assert seen, spec.name
     for cost in seen:
         assert cost.work < MAX_EXACT_WORK / 2 and cost.bytes < 1e8, (spec.name, cost)
+
+
+@pytest.mark.parametrize("kw", [ex.kwargs for ex in registry.get("his.attack").examples] + [
+    dict(attacker=9, attacker_cavalry=3, defender=6, defender_cavalry=2, withdraw_inside=3,
+         casualties="infantry-first", avoid_battle=True, assaults=2)])
+def test_the_attack_estimate_covers_every_siege_it_solves(kw, monkeypatch):
+    from odds.his.attack import SIEGES, AttackChain
+
+    SIEGES.clear()
+    solved, bounds = [], []
+    siege_of, starts = AttackChain.siege, AttackChain.starts
+    monkeypatch.setattr(AttackChain, "siege", lambda c, s: solved.append(s) or siege_of(c, s))
+    monkeypatch.setattr(AttackChain, "starts", lambda c: bounds.append(starts(c)) or bounds[-1])
+    odds.his.attack(**kw, method="exact")
+    assert set(solved) <= bounds[0] and (solved or kw.get("foreign_war"))
 
 
 HOSTILE = [

@@ -276,7 +276,7 @@ def held_siege(p: Plan, assaults, cavalry_first, timing, settings, method, mc, a
     def kernel_args():
         from .siege_timing_kernel import kernel_args
 
-        return kernel_args(chain, timing, optimal_table(chain)[0])
+        return kernel_args(chain, timing, optimal_table(chain)[0] if timing == "optimal" else {})
 
     proc = Procedure("his.siege", chain.shape, summarise, "captured",
                      lambda: exact_joint(chain, decider(chain, timing)),
