@@ -89,15 +89,15 @@ class Rules:
         attack = top[0] + top[1] // 2 + 1
         return attack, top[2] + 1, attack + self.warbands + 1
 
-    def cost(self) -> Cost:
-        """The exact engine's cost: the attack dice's pmf (dice x faces x its cells, once per
-        dice count: cached) and the outcome grid (a few int64 arrays of its size). Calibrated
-        on the development machine: 60 dice against 60, 0.35 s and 150 MB; a decision table
-        of 60 warbands (244 such grids, smaller), 6 s."""
+    def cost(self, dice_pmf: bool = True) -> Cost:
+        """The exact engine's cost: the outcome grid (a few int64 arrays of its size) and,
+        with `dice_pmf`, the attack dice's pmf (dice x faces x its cells; cached, and with it
+        every smaller count's). Calibrated on the development machine: 60 dice against 60,
+        0.4 s and 150 MB; a decision table of 60 warbands (244 such grids, smaller), 3 s."""
         cells = int(np.prod(self.grid_shape))
         n, faces = self.setup.attack_dice, len(self.setup.attack_die)
-        pmf = n * faces * (2 * n + 1) * (n + 1) * (n + 1) / 4
-        return Cost(0.03 * cells + 0.005 * pmf + 100, 100 * cells,
+        pmf = n * faces * (2 * n + 1) * (n + 1) * (n + 1) / 4 if dice_pmf else 0
+        return Cost(0.025 * cells + 0.005 * pmf + 100, 100 * cells,
                     f"an outcome grid of {cells:,} cells", "fewer dice or warbands")
 
 
@@ -122,7 +122,7 @@ def _outcome_grid(*key):
 def exact_joint(r: Rules) -> np.ndarray:
     """The joint outcome distribution: attack x skulls x defense, resolved on a grid."""
     weight = r.attack[:, :, None] * r.defense_pmf[None, None, :]
-    index = r.outcomes
+    index = outcome_table(r)  # not r.outcomes: a decision table's rows keep no grid
     return np.bincount(index.ravel(), weights=weight.ravel(), minlength=np.prod(r.shape)).reshape(r.shape)
 
 
@@ -335,7 +335,7 @@ def campaign(warbands, *, attack_dice=None, defense_dice=None, sites=(), relics=
     table = {choice: make_rules(warbands, choice[0], defense, defenders, bandits, choice[1],
                                 plans, edition)
              for choice in decision.choices(warbands, edition, sacrifice)}
-    check_table(table.values())
+    check_table(list(table.values()))
     result = solve(proc, method, mc)
     rows = []
     with exact_clock():
@@ -348,9 +348,10 @@ def campaign(warbands, *, attack_dice=None, defense_dice=None, sites=(), relics=
 def check_table(table):
     """Refuse a decision table beyond the exact bounds (it is exact only: no Monte Carlo):
     its rows' costs (Rules.cost) add up; its memory is one row's at a time."""
-    costs = [r.cost() for r in table]
+    costs = [r.cost(dice_pmf=False) for r in table]  # the largest dice count's pmf: once
     largest = max(costs, key=lambda c: c.bytes)
-    total = Cost(sum(c.work for c in costs), largest.bytes,
+    pmf = max(r.cost().work - c.work for r, c in zip(table, costs))
+    total = Cost(sum(c.work for c in costs) + pmf, largest.bytes,
                  f"{len(costs)} rows, the largest {largest.what}")
     why = total.refusal(memory_budget())
     if why:
