@@ -9,9 +9,9 @@ for one game does not pay for the others.
 from importlib import import_module
 
 from .core.result import Result
-from .errors import OddsError
+from .errors import Interrupted, OddsError
 
-__all__ = ["OddsError", "Result", "crusades", "his", "oath", "plot", "registry", "sweep"]
+__all__ = ["Interrupted", "OddsError", "Result", "crusades", "his", "oath", "plot", "registry", "sweep"]
 __version__ = "0.1.0"
 _SUBMODULES = ("crusades", "his", "oath", "plot", "registry", "sweep")
 

@@ -18,7 +18,7 @@ from importlib import import_module
 from . import registry
 from .cli_common import (Parser, add_engine_flags, emit, engine_kwargs, fail, in_flags, number,
                          whole)
-from .errors import OddsError
+from .errors import Interrupted, OddsError
 
 GAMES = {"his": "Here I Stand", "vq": "The Virgin Queen",
          "oath": "Oath: Chronicles of Empire and Exile"}
@@ -118,8 +118,8 @@ def main(argv=None) -> int:
         return code
     except OddsError as e:
         return fail(str(e))
-    except KeyboardInterrupt:
-        print("odds: interrupted", file=sys.stderr)
+    except (Interrupted, KeyboardInterrupt) as e:  # an exact answer says it was not finished
+        print("odds: interrupted" + (f": {e}" if str(e) else ""), file=sys.stderr)
         return 130
     except BrokenPipeError:  # `odds ... | head`: the reader has what it wanted
         _discard_stdout()

@@ -5,10 +5,8 @@ MAX_UNITS = 200  # land units on one side
 MAX_LEADER = 6  # best battle or naval rating
 MAX_SHIPS = 50  # ships (or corsairs) of one kind on one side
 MAX_NAVAL_DICE = 300  # dice one side rolls in a naval combat, cards included (~3 s exact)
-MAX_SIEGE_STATES = 250_000  # (attackers + 1) x (defenders + 1) x assaults of an exact siege (~2 s)
 MAX_ASSAULTS = 100  # assaults in one siege
 MAX_WITHDRAW = 4  # land units that may withdraw into a fortified space (HIS §14.1)
-MAX_HELD_STEPS = 20_000  # (assault, forces) pairs the held Siege Artillery engine solves (~15 s)
 SIEGE_TRANSITIONS_KEPT = 10_000  # later assaults (one state each) sieges share (~1 KB each)
 ATTACK_SIEGES_KEPT = 1024  # exact siege joints an attack keeps for later queries (< 50 KB each)
 
@@ -16,6 +14,11 @@ ATTACK_SIEGES_KEPT = 1024  # exact siege joints an attack keeps for later querie
 MAX_WARBANDS = 60
 MAX_DICE = 60
 MAX_DEFENDERS = 200
+CACHED_GRID_CELLS = 20_000  # outcome grids of at most this many cells are kept (256 of them, < 41 MB)
+
+# exact engines: each estimates its work and memory before it starts (core.engine.Cost);
+# beyond either bound `--method exact` is refused and `auto` runs Monte Carlo with a note
+MAX_EXACT_WORK = 5_000_000  # work units (about a microsecond each on the development machine)
 
 # memory: a run whose outcome histograms would need more than this is refused before it starts
 MEMORY_BUDGET_FRACTION = 0.25  # of the machine's memory; ODDS_MEMORY_BUDGET (bytes) overrides

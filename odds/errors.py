@@ -1,4 +1,5 @@
-"""The one exception users see, and the validators every public function uses.
+"""The exceptions users see, OddsError (bad input) and Interrupted (an exact answer stopped),
+and the validators every public function uses.
 
 An error line echoes at most SHOWN characters of a value (`shown`): a 100 KB argument is
 named by its start and its length, never printed whole.
@@ -46,6 +47,11 @@ def check_list(field: str, value) -> tuple:
         except TypeError:
             pass
     raise OddsError(f"{field}: {shown(value)} is not a list (allowed: a list, e.g. [] for none)")
+
+
+class Interrupted(RuntimeError):
+    """An exact answer stopped before it was finished by the caller's stop test
+    (odds.core.montecarlo.stop_when: a deadline); there is no partial exact answer."""
 
 
 def check_int(field: str, value, low: int = 0, high: int | None = None) -> int:

@@ -100,9 +100,13 @@ def test_bad_input_is_one_line(kw, capsys):
         assert err.count("\n") == 1 and "Traceback" not in err
 
 
-def test_an_attack_too_large_to_solve_is_refused_in_one_line_not_a_hang():
-    with pytest.raises(OddsError, match=r"assaults: .*more than 20000 .*allowed: fewer"):
-        attack(200, 100, assaults=100)
+def test_an_attack_too_large_to_solve_exactly_is_refused_in_one_line_not_a_hang():
+    with pytest.raises(OddsError, match=r"^method: 'exact': .* sieges.*allowed: at most "
+                       r"5,000,000.*; use method='mc' or fewer units or assaults$"):
+        attack(200, 100, assaults=100, method="exact")
+    with pytest.raises(OddsError, match=r"^siege_cards: 'siege-artillery:optimal' .*for Monte "
+                       r"Carlo too"):
+        attack(200, 100, assaults=100, siege_cards=["siege-artillery:optimal"], method="mc")
 
 
 @pytest.mark.parametrize("kw, ways", [
@@ -115,8 +119,7 @@ def test_avoid_battle_reads_the_cavalry_modifiers(kw, ways):
     assert r["battle_avoided"] == pytest.approx(ways / 36, abs=1e-15)
 
 
-def test_kept_sieges_give_the_same_answer_and_still_count_against_the_limit(monkeypatch):
-    from odds.his import siege_timing
+def test_kept_sieges_give_the_same_answer():
     from odds.his.attack import SIEGES
 
     SIEGES.clear()
@@ -124,6 +127,3 @@ def test_kept_sieges_give_the_same_answer_and_still_count_against_the_limit(monk
     cold = attack(**kw).to_json()
     assert len(SIEGES) > 1
     assert attack(**kw).to_json() == cold
-    monkeypatch.setattr(siege_timing, "MAX_HELD_STEPS", 10)
-    with pytest.raises(OddsError, match=r"siege_cards: .*more than 10 "):
-        attack(**kw)

@@ -71,7 +71,7 @@ CASES = [
       "5", "--location", "atlantic", "--dice-per", "galley=20", "--dice-per", "galleon=20"],
      "dice with cards (allowed: at most 300"),
     (["his", "siege", "--attacker", "200", "--defender", "200", "--assaults", "100",
-      "--method", "exact"], "exact siege chain"),
+      "--method", "exact"], "states of"),
     (["his", "field", "--attacker", "1e300", "--defender", "3"], "out of range"),
     (["his", "field", "--attacker", "3", "--defender", "3", "--attacker-leader", "napoleon"],
      "unknown leader"),

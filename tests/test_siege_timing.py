@@ -123,8 +123,16 @@ def test_bad_timing_is_one_line(cards, capsys):
 
 
 def test_a_siege_too_large_to_solve_is_refused_in_one_line_not_a_hang():
-    with pytest.raises(OddsError, match=r"attacker_cards: .*more than 20000 .*allowed: fewer"):
-        siege(200, 100, assaults=100, attacker_cards=["siege-artillery:optimal"])
+    # the optimal rule is solved exactly for Monte Carlo too: refused whatever the method
+    for method in ("auto", "mc"):
+        with pytest.raises(OddsError, match=r"^attacker_cards: 'siege-artillery:optimal' .*"
+                           r"work units .*allowed: at most 5,000,000") as e:
+            siege(200, 100, assaults=100, attacker_cards=["siege-artillery:optimal"],
+                  method=method)
+        assert "\n" not in str(e.value)
+    with pytest.raises(OddsError, match=r"^method: 'exact': .*allowed: at most 5,000,000"):
+        siege(200, 100, assaults=100, attacker_cards=["siege-artillery:if-needed"],
+              method="exact")
 
 
 def test_restless_mercenaries_breaking_the_siege_leave_the_card_in_hand():

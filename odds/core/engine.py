@@ -8,14 +8,17 @@ numbers users read, so the two engines can only differ in how they fill the join
 from __future__ import annotations
 
 import math
+import time
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import cache
 from typing import Callable
 
 import numpy as np
 
-from ..errors import OddsError, check_choice
-from ..config import MEMORY_BUDGET_FRACTION
+from ..errors import Interrupted, OddsError, check_choice
+from ..config import MAX_EXACT_WORK, MEMORY_BUDGET_FRACTION
 from . import montecarlo
 from .result import Result
 
@@ -74,6 +77,30 @@ def pick_method(method: str, has_exact: bool) -> str:
     return method
 
 
+@dataclass(frozen=True)
+class Cost:
+    """What an exact answer would cost, estimated before it starts (an upper bound on its
+    sizes): `work` in work units (about a microsecond each on the development machine;
+    MAX_EXACT_WORK bounds it), `bytes` at its peak beside the outcome table (the memory
+    budget bounds it), `what` its sizes in words ("about 3,826 states of 754 dice outcomes
+    each"), `smaller` what the user can make smaller."""
+
+    work: float
+    bytes: float
+    what: str
+    smaller: str = "fewer units"
+
+    def refusal(self, budget: int) -> str | None:
+        """Why the exact engine should not start (the bound it passes), or None."""
+        if self.work > MAX_EXACT_WORK:
+            return (f"the exact answer would need about {self.work:,.0f} work units "
+                    f"({self.what}; allowed: at most {MAX_EXACT_WORK:,}, a few seconds)")
+        if self.bytes > budget:
+            return (f"the exact answer would need about {size_text(self.bytes)} of memory "
+                    f"({self.what}; allowed: at most {size_text(budget)}, ODDS_MEMORY_BUDGET)")
+        return None
+
+
 @dataclass(slots=True)
 class Procedure:
     """What a procedure hands the engines: the joint's shape, both fillers, the summary."""
@@ -91,20 +118,34 @@ class Procedure:
     notes: tuple = ()  # what the user should know about this answer (Result.notes)
     explain: tuple = ()  # the dice each side rolls and why, in words (Result.explain)
     sample: Callable | None = None  # (McOptions) -> montecarlo.Run: composes other kernels
+    cost: Callable | None = None  # () -> Cost of the exact engine (None: negligible)
 
 
 def memory_budget() -> int:
-    """Bytes a run may use for its outcome histograms: ODDS_MEMORY_BUDGET, else a fraction
-    of the machine's memory."""
+    """Bytes a run may use (its outcome histograms; an exact engine's working arrays):
+    ODDS_MEMORY_BUDGET (a positive number of bytes, e.g. 2e9), else a fraction of the
+    machine's memory."""
     import os
 
     text = os.environ.get("ODDS_MEMORY_BUDGET")
-    if text:
-        try:
-            return int(float(text))
-        except ValueError:
-            raise OddsError(f"ODDS_MEMORY_BUDGET: {text!r} is not a number of bytes") from None
-    return int(_memory_bytes() * MEMORY_BUDGET_FRACTION)
+    if text is None or not text.strip():
+        return int(_memory_bytes() * MEMORY_BUDGET_FRACTION)
+    try:
+        budget = float(text)
+    except ValueError:
+        budget = math.nan
+    if not (math.isfinite(budget) and budget >= 1):
+        raise OddsError(f"ODDS_MEMORY_BUDGET: {text[:40]!r} is not allowed (allowed: a positive "
+                        "number of bytes, e.g. 2e9)")
+    return int(budget)
+
+
+def size_text(n: float) -> str:
+    """Bytes in words with three significant digits: '512 KB', '43.2 MB', '2.15 GB'."""
+    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("KB", 1e3)):
+        if n >= scale:
+            return f"{n / scale:.3g} {unit}" if n / scale < 1000 else f"{n / scale:,.0f} {unit}"
+    return f"{n:.0f} bytes"
 
 
 def check_memory(shape, method: str, threads: int | None):
@@ -114,20 +155,69 @@ def check_memory(shape, method: str, threads: int | None):
     need = math.prod(map(int, shape)) * 8 * copies  # Python ints: no overflow
     budget = memory_budget()
     if need > budget:
-        raise OddsError(f"memory: this run needs about {need / 1e9:.1f} GB for its outcome table "
+        raise OddsError(f"memory: this run needs about {size_text(need)} for its outcome table "
                         f"of {'x'.join(map(str, shape))} cells (allowed: at most "
-                        f"{budget / 1e9:.1f} GB; fewer units or ships, or set ODDS_MEMORY_BUDGET)")
+                        f"{size_text(budget)}; fewer units or ships, or set ODDS_MEMORY_BUDGET)")
+
+
+def exact_or_mc(method: str, cost: Cost) -> tuple:
+    """(method, notes): 'exact' and 'auto' within the bounds run exact; beyond them (work
+    or memory, `Cost.refusal`) 'auto' runs Monte Carlo with a note saying why and 'exact' is
+    refused in one line."""
+    method = check_choice("method", method, METHODS)
+    if method == "mc":
+        return method, ()
+    why = cost.refusal(memory_budget())
+    if why is None:
+        return "exact", ()
+    if method == "exact":
+        raise OddsError(f"method: 'exact': {why}; use method='mc' or {cost.smaller}")
+    return "mc", (f"Monte Carlo: {why}",)
+
+
+_EXACT_STARTED: ContextVar = ContextVar("odds_exact_started", default=None)
+
+
+@contextmanager
+def exact_clock():
+    """Time exact work for the caller's stop test (montecarlo.stop_when; `checkpoint`), from
+    the outermost such block; Ctrl-C inside it says the exact answer was not finished."""
+    token = _EXACT_STARTED.set(_EXACT_STARTED.get() or time.perf_counter())
+    try:
+        yield
+    except KeyboardInterrupt as e:
+        if str(e):
+            raise
+        raise KeyboardInterrupt("the exact answer was not finished") from None
+    finally:
+        _EXACT_STARTED.reset(token)
+
+
+def checkpoint():
+    """Raise Interrupted if the caller's stop test says stop (tested with the seconds of exact
+    work so far): the exact engines call this in their long loops."""
+    test = montecarlo.stop_test()
+    if test is not None:
+        started = _EXACT_STARTED.get()
+        if test(0.0 if started is None else time.perf_counter() - started):
+            raise Interrupted("the exact answer was not finished (stopped by the caller)")
 
 
 def solve(proc: Procedure, method: str, mc: McOptions) -> Result:
-    """Answer `proc` with the chosen engine."""
-    method = pick_method(method, proc.exact is not None)
+    """Answer `proc` with the chosen engine: exact within its bounds (`proc.cost`), else, for
+    'auto', Monte Carlo with a note."""
+    asked, method = method, pick_method(method, proc.exact is not None)
+    notes = proc.notes
+    if method == "exact" and proc.cost is not None:
+        method, why = exact_or_mc(asked, proc.cost())
+        notes += why
     check_memory(proc.shape, method, mc.threads)
     if method == "exact":
-        probabilities, pmfs = proc.summarise(proc.exact())
+        with exact_clock():
+            probabilities, pmfs = proc.summarise(proc.exact())
         return proc.result_type(proc.name, "exact", probabilities, pmfs, proc.main,
                                 settings=proc.settings, assumptions=proc.assumptions,
-                                notes=proc.notes, explain=proc.explain)
+                                notes=notes, explain=proc.explain)
     if proc.sample is not None:
         run = proc.sample(mc)
     else:
@@ -138,11 +228,10 @@ def solve(proc: Procedure, method: str, mc: McOptions) -> Result:
                              precision=mc.precision, threads=mc.threads, progress=mc.progress)
     counts, pmf_counts = proc.summarise(run.hist)
     n = run.trials
-    notes = ()
     if run.met_precision is False:
-        notes = (f"precision {mc.precision} not reached within {n:,} trials",)
+        notes += (f"precision {mc.precision} not reached within {n:,} trials",)
     return proc.result_type(proc.name, "mc", {k: v / n for k, v in counts.items()},
                   {k: np.asarray(v) / n for k, v in pmf_counts.items()}, proc.main,
                   trials=n, seed=mc.seed, partial=run.partial,
-                  settings=proc.settings, notes=proc.notes + notes, assumptions=proc.assumptions,
+                  settings=proc.settings, notes=notes, assumptions=proc.assumptions,
                   explain=proc.explain)

@@ -46,6 +46,11 @@ def stop_when(test):
         _STOP.reset(token)
 
 
+def stop_test():
+    """The stop test of the innermost `stop_when` block, or None (the exact engines read it)."""
+    return _STOP.get()
+
+
 @dataclass
 class Run:
     """Counts from a run: `hist` summed over lanes, `trials` actually run, `partial` if stopped."""

@@ -32,7 +32,7 @@ from .cards import help_for
 from .field import forces as field_forces, setup
 from .forces import assumptions, land_params, leader_notes, settings as force_settings
 from .leaders import leader
-from .sequence import fixed_dice, main_roll, play_after, surprise
+from .sequence import fixed_dice, main_roll, play_after, rows_cost, surprise
 
 CASUALTIES = ("cavalry-first", "infantry-first")
 SEED_CARDS = ("mercenaries-bribed", "surprise-attack")  # the seed's extra assault cards
@@ -218,7 +218,9 @@ def assault(attacker, defender, *, attacker_mercenaries=0, attacker_cavalry=0,
                      kernel(a, d),
                      lambda: _kernel_args(a, d, cavalry_first), settings,
                      assumptions=assumptions(att, dfn), notes=notes,
-                     explain=explain(a, d, cavalry_first))
+                     explain=explain(a, d, cavalry_first),
+                     cost=lambda: rows_cost(len(roll_pmf(a, int(d.units > 0), cavalry_first)[0]),
+                                            len(roll_pmf(d, 0, cavalry_first)[0]), a, d))
     return solve(proc, method, mc)
 
 

@@ -26,9 +26,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..config import ATTACK_SIEGES_KEPT, MAX_ASSAULTS, MAX_WITHDRAW
+from ..config import ATTACK_SIEGES_KEPT, MAX_ASSAULTS, MAX_EXACT_WORK, MAX_WITHDRAW
 from ..core import montecarlo
-from ..core.engine import McOptions, Procedure, solve
+from ..core.engine import Cost, McOptions, Procedure, checkpoint, memory_budget, solve
 from ..core.lru import LRU
 from ..errors import OddsError, check_bool, check_int
 from ..registry import Example, Param, Spec, register
@@ -37,11 +37,11 @@ from .assault import CASUALTIES, check_settings
 from .assault_rules import infantry_left
 from .cards import help_for
 from .field import (exact_joint as field_joint, forces, joint_shape as field_shape,
-                    kernel as field_kernel, setup)
+                    kernel as field_kernel, max_hits, setup)
 from .forces import Force, assumptions, land_params, leader_notes, settings as force_settings
-from .siege import plan
-from .siege_timing import (Chain, count, decider, exact_joint as siege_joint, held,
-                           optimal_table)
+from .siege_model import plan
+from .siege_timing import (Chain, check_optimal, cost as siege_cost, decider,
+                           exact_joint as siege_joint, held, optimal_table)
 
 AVOID_ON = 9  # an avoid-battle roll succeeds on 9 or more (HIS §13.3)
 PATHS = ("avoided_captured", "avoided_not_captured", "battle_lost", "won_no_siege",
@@ -70,8 +70,6 @@ class AttackChain:
     def __init__(self, s: Setup, a, d, avoid: bool):
         self.s, self.a, self.d, self.avoid = s, a, d, avoid
         self.held = int(s.timing is not None)
-        self.steps = [0]  # (assault, forces) pairs solved by all its sieges (siege_timing.Chain)
-        self.field = "siege_cards" if self.held else "assaults"  # names the limit when met
         self.shape = (len(PATHS), s.assaults + 1,
                       max(a.units, s.attacker.units) + s.siege_units + 1,
                       d.units + 1, 2)
@@ -92,7 +90,7 @@ class AttackChain:
         dfn = Force.make("defender", di + dc, 0, dc, defender_leader, s.defender.power, (),
                          procedure="assault")
         return Chain(plan(att, dfn, (), (), att.leader, None), s.assaults, s.cavalry_first,
-                     bool(self.held), self.field, self.steps)
+                     bool(self.held))
 
     def after_avoid(self):
         """The siege of the empty space by the whole stack."""
@@ -101,15 +99,53 @@ class AttackChain:
 
     def after_battle(self, al, dl):
         """The siege after a won battle with these losses, or None (no siege begins)."""
-        a, d, cf = self.a, self.d, self.s.cavalry_first
-        ai = int(infantry_left(a.units - a.cavalry, a.cavalry, al, cf))
-        di = int(infantry_left(d.units - d.cavalry, d.cavalry, dl, cf))
-        left_a, left_d = a.units - al, d.units - dl
-        inside = min(left_d, self.s.inside_cap)
-        if left_a <= inside:
-            return None
+        (ai, ac), (di, dc, leader) = self._besiegers(al), self._inside(dl)
+        return (ai, ac, di, dc, leader) if ai + ac > di + dc else None
+
+    def _besiegers(self, al):
+        """(infantry, cavalry) of the attacker after losing `al` in the battle."""
+        a = self.a
+        ai = int(infantry_left(a.units - a.cavalry, a.cavalry, al, self.s.cavalry_first))
+        return ai, a.units - al - ai
+
+    def _inside(self, dl):
+        """(infantry, cavalry, leader) withdrawn inside after the defender lost `dl`."""
+        d = self.d
+        di = int(infantry_left(d.units - d.cavalry, d.cavalry, dl, self.s.cavalry_first))
+        inside = min(d.units - dl, self.s.inside_cap)
         i_in = min(di, inside)
-        return (ai, left_a - ai, i_in, inside - i_in, self.s.defender.leader if inside else 0)
+        return i_in, inside - i_in, self.s.defender.leader if inside else 0
+
+    def starts(self) -> set:
+        """Every siege start a battle can leave (a superset of the won battles' ones)."""
+        out = {self.after_avoid()} if self.avoid else set()
+        if self.s.foreign_war:
+            return out
+        most = [min(side.units, max_hits(enemy)) for side, enemy in ((self.a, self.d),
+                                                                     (self.d, self.a))]
+        besiegers = {self._besiegers(al) for al in range(min(most[0], self.a.units - 1) + 1)}
+        inside = {self._inside(dl) for dl in range(most[1] + 1)}
+        return out | {(ai, ac, di, dc, leader) for ai, ac in besiegers
+                      for di, dc, leader in inside if ai + ac > di + dc}
+
+    def cost(self) -> Cost:
+        """The exact chain's cost: a siege (siege_timing.cost: one pass, and the dynamic
+        programme for `optimal`) from every start, the kept joints (SIEGES) and the field
+        battle beside them (small). A bound over the largest siege first; summed per start
+        when that bound is too high."""
+        starts = self.starts()
+        if not starts:
+            return Cost(0, 0, "no siege")
+        largest = max(starts, key=lambda s: (s[0] + s[1], s[2] + s[3], s[4]))
+        chain = self.chain(*largest)
+        optimal = self.s.timing == "optimal"
+        kept = min(len(starts), ATTACK_SIEGES_KEPT) * np.prod(chain.shape) * 8
+        one = siege_cost(chain, 1, optimal)
+        work = one.work * len(starts)
+        if work > MAX_EXACT_WORK or one.bytes + kept > memory_budget():
+            work = sum(siege_cost(chain, 1, optimal, s[:4]).work for s in starts)
+        return Cost(work, one.bytes + kept, f"{len(starts):,} sieges, the largest {one.what}",
+                    "fewer units or assaults")
 
     def fill(self, avoided, field, siege_of) -> np.ndarray:
         """The attack joint from the weight of a battle avoided (probability or count), the
@@ -143,18 +179,16 @@ class AttackChain:
 
     def siege(self, start) -> np.ndarray:
         """The exact siege joint from `start`, kept in SIEGES (queries share most of their
-        sieges) with the (assault, forces) pairs it solved, still counted against the limit."""
+        sieges)."""
         s = self.s
         key = (start, s.attacker.leader, s.attacker.power, s.defender.power, s.siege_cards,
                s.timing, s.assaults, s.cavalry_first)
-        kept = SIEGES.get(key)
-        if kept is not None:
-            count(self.steps, kept[1], self.field, bool(self.held))
-            return kept[0]
-        before = self.steps[0]
-        joint = siege_joint(self.chain(*start), self._decide(start))
-        joint.setflags(write=False)
-        SIEGES.put(key, (joint, self.steps[0] - before))
+        joint = SIEGES.get(key)
+        if joint is None:
+            checkpoint()
+            joint = siege_joint(self.chain(*start), self._decide(start))
+            joint.setflags(write=False)
+            SIEGES.put(key, joint)
         return joint
 
     def _decide(self, start):
@@ -283,9 +317,11 @@ def attack(attacker, defender, *, assaults, attacker_mercenaries=0, attacker_cav
     if precision is not None and method != "exact":
         notes += ("precision: the chain runs each stage for the trials that reach it; "
                   "the precision target is not applied",)
+    if timing == "optimal":
+        check_optimal("siege_cards", chain.cost())
     proc = Procedure("his.attack", chain.shape, summarise, "captured", chain.exact, (),
                      lambda: (), settings, assumptions=assumptions(att, dfn), notes=notes,
-                     sample=chain.sample)
+                     sample=chain.sample, cost=chain.cost)
     return _advised(solve(proc, method, mc), given)
 
 

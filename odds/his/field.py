@@ -22,7 +22,7 @@ from ..registry import Example, Param, Spec, register
 from .cards import ROLES, Side, help_for, play
 from .field_rules import cell_index, dice, needs_help
 from .forces import Force, assumptions, land_params, leader_notes, settings as force_settings
-from .sequence import fixed_dice, grid, main_roll, play_after, surprise
+from .sequence import fixed_dice, grid, main_roll, play_after, rows_cost, surprise
 
 
 def setup(attacker: Force, defender: Force, procedure: str = "field", allowed=None):
@@ -44,6 +44,11 @@ def roll_pmf(side: Side, lost=0, surprised=False):
     if not side.extra:
         return binomial_pmf(n), n
     return pool_pmf([(n, 5)] + side.extra), n + sum(c for c, _ in side.extra)
+
+
+def max_hits(side: Side) -> int:
+    """The most hits `side` can roll in a battle: its main roll and its after-roll cards."""
+    return len(roll_pmf(side)[0]) - 1 + sum(card.count for card in side.after)
 
 
 @lru_cache(maxsize=4096)
@@ -164,7 +169,8 @@ def field_battle(attacker, defender, *, attacker_mercenaries=0, attacker_cavalry
         lambda: exact_joint(a, d), kernel(a, d),
         lambda: _kernel_args(a, d), settings, assumptions=assumptions(att, dfn),
         notes=tuple(a.notes + d.notes) + leader_notes(att, dfn),
-        explain=tuple(s.story(f"{roll_pmf(s)[1]} dice: {s.units} units") for s in (a, d)))
+        explain=tuple(s.story(f"{roll_pmf(s)[1]} dice: {s.units} units") for s in (a, d)),
+        cost=lambda: rows_cost(len(roll_pmf(a)[0]), len(roll_pmf(d)[0]), a, d))
     return solve(proc, method, mc)
 
 

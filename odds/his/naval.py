@@ -40,6 +40,7 @@ from .naval_exact import exact_joint
 from .naval_fleets import Battle, Fleet, setup
 from .naval_result import NavalResult, summarise
 from .naval_ruleset import CORSAIR, PORT, RULESETS, Ruleset, get_ruleset
+from .naval_cost import cost as naval_cost
 
 LOCATIONS = ("mediterranean", "atlantic")
 GALLEASSES = "Galleasses as +3 dice hitting on 5-6 is a reading; change with dice_per galleasses=N"
@@ -112,7 +113,7 @@ def naval_battle(*, attacker_galleys=0, attacker_galleons=0, attacker_race_built
                      lambda: _kernel_args(b), settings, NavalResult, _assumptions(rules, att, dfn),
                      notes=sum((leaders.power_note(f.leader_name, f.power, leaders.NAVAL)
                                 for f in (att, dfn)), ()),
-                     explain=explain(b, rules, att, dfn, port))
+                     explain=explain(b, rules, att, dfn, port), cost=lambda: naval_cost(b))
     return solve(proc, method, mc)
 
 

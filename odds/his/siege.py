@@ -24,67 +24,22 @@ siege_timing.py's joint, which adds the defender's losses and the card kept.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-
 import numpy as np
 
-from ..core.engine import McOptions, Procedure, solve
+from ..core.engine import Cost, McOptions, Procedure, checkpoint, solve
 from ..core.lru import LRU
-from ..core.result import Result
-from ..errors import OddsError, check_int
-from ..config import MAX_ASSAULTS, MAX_SIEGE_STATES, SIEGE_TRANSITIONS_KEPT
+from ..config import MAX_ASSAULTS, SIEGE_TRANSITIONS_KEPT
+from ..errors import check_int
 from ..registry import Example, Param, Spec, register
-from .assault import (BREAKS, check_seed_cards, check_settings, forces, restless_breaks,
-                      rows_after, setting_params)
+from .assault import BREAKS, check_settings, forces, rows_after, setting_params
 from .assault_rules import infantry_left, resolve, succeeds
-from .cards import Side, help_for, names_for, parse, play
-from .field import setup
+from .cards import help_for, names_for
 from .forces import assumptions, land_params, leader_notes, settings as force_settings
 from .leaders import leader
+from .siege_model import Plan, SiegeResult, at, max_losses, plan, reach, summarise
+from .siege_timing import HELD, held, held_siege
 
-FIRST_ONLY = ("mercenaries-grow-restless", "mercenaries-bribed")
 TRANSITIONS = LRU(SIEGE_TRANSITIONS_KEPT)  # later assaults' transitions, by templates and state
-
-
-@dataclass(frozen=True)
-class Plan:
-    """Both sides' card setup for the first assault and for each later one."""
-
-    sides: tuple  # ((attacker, defender) at the first assault, (attacker, defender) templates later)
-    add: tuple  # units the every-assault cards add to (attacker, defender) before each later assault
-    artillery: object  # the Siege Artillery AfterRoll entry, or None
-    artillery_every: bool
-    breaks: bool = False  # Mercenaries Grow Restless broke the siege before the first assault
-
-    def start(self):
-        """The state before the first assault: (infantry, cavalry each side, artillery in hand)."""
-        a0, d0 = self.sides[0]
-        return (a0.units - a0.cavalry, a0.cavalry, d0.units - d0.cavalry, d0.cavalry,
-                int(self.artillery is not None))
-
-
-def plan(att, dfn, every_a, every_d, leader, allowed) -> Plan:
-    """Apply first-assault + every-assault cards to the forces, every-assault cards to templates."""
-    for side, power, specs in (("attacker", att.power, every_a), ("defender", dfn.power, every_d)):
-        check_seed_cards(f"{side}_fresh_cards", specs, allowed)
-        for spec in specs:
-            name = parse(spec, f"{side}_fresh_cards")[0].name
-            if name in FIRST_ONLY or (name == "landsknechts" and power == "ottoman"):
-                raise OddsError(f"{side}_fresh_cards: {name!r} depends on the mercenaries present "
-                                f"and can be given for the first assault only")
-    a0, d0 = setup(replace(att, cards=att.cards + tuple(every_a)),
-                   replace(dfn, cards=dfn.cards + tuple(every_d)), "assault", allowed)
-    ta = Side("attacker", att.power, 0, 0, 0, dice=leader)
-    td = Side("defender", dfn.power, 0, 0, 0, dice=dfn.leader + 1)
-    play("assault", ta, td, every_a, every_d, allowed)
-    breaks = restless_breaks(a0, d0, dfn.cards)
-    artillery = a0.after[0] if a0.after else None
-    return Plan(((a0, d0), (ta, td)), (ta.units, td.units), artillery, bool(ta.after), breaks)
-
-
-def _at(template, infantry, cavalry, after=()):
-    return replace(template, units=infantry + cavalry, cavalry=cavalry, mercenaries=0,
-                   after=list(after))
 
 
 RADIX = 1 << 15  # above any count of units a siege reaches (MAX_UNITS + assaults x fresh units)
@@ -109,8 +64,8 @@ def transition(p: Plan, phase, state, cavalry_first):
     """One assault from `state`: (absorbed[end, attacker losses], next-state codes, their p)."""
     ai, ac, di, dc, art = (int(x) for x in state)
     ta, td = p.sides[phase]
-    a = _at(ta, ai, ac, [p.artillery] if art else [])
-    d = _at(td, di, dc)
+    a = at(ta, ai, ac, [p.artillery] if art else [])
+    d = at(td, di, dc)
     ua, ud = a.units, d.units
     (ah, dh, _, _, pr), played = rows_after(a, d, cavalry_first)
     won = succeeds(ah, dh, ua, ud)
@@ -139,11 +94,6 @@ def later(p: Plan, state: int, cavalry_first, key):
     return kept
 
 
-def max_losses(p: Plan, assaults):
-    a0 = p.sides[0][0]
-    return a0.units + (assaults - 1) * p.add[0]
-
-
 def exact_joint(p: Plan, assaults, cavalry_first):
     """Markov chain over the states before each assault (after the first, which has its own
     cards): breadth-first search of the states reachable in K assaults, a dense transition
@@ -155,6 +105,7 @@ def exact_joint(p: Plan, assaults, cavalry_first):
     while frontier and depth < assaults:  # states before assault `depth` + 1 (0-based `depth`)
         nxt = set()
         for c in frontier:
+            checkpoint()
             rows[c] = later(p, c, cavalry_first, key)
             nxt.update(rows[c][1].tolist())
         frontier = nxt - seen
@@ -177,65 +128,16 @@ def exact_joint(p: Plan, assaults, cavalry_first):
     dist[np.searchsorted(codes, first[1])] = first[2]
     a0 = p.sides[0][0].units
     for k in range(1, assaults):
+        checkpoint()
         live = dist > 0
         lost = a0 + k * p.add[0] - units[live]
-        at = (lost[:, None] + np.arange(span)).ravel()
+        cells = (lost[:, None] + np.arange(span)).ravel()
         for end in (0, 1):
-            np.add.at(joint[end, k], at, (dist[live, None] * A[live, end]).ravel())
+            np.add.at(joint[end, k], cells, (dist[live, None] * A[live, end]).ravel())
         dist = dist @ T
     live = dist > 0
     np.add.at(joint[2, assaults - 1], a0 + assaults * p.add[0] - units[live], dist[live])
     return joint[:, :, :width]
-
-
-def summarise(joint):
-    """Probabilities, the pmf of the assault the space falls at (0: not within K), losses."""
-    by_end = joint.sum(axis=(1, 2))
-    at = joint[0].sum(axis=1)
-    captured_at = np.concatenate([[by_end[1] + by_end[2]], at])
-    probabilities = {"captured": by_end[0], "siege_broken": by_end[1], "still_besieged": by_end[2]}
-    return probabilities, {"captured_at": captured_at, "attacker_losses": joint.sum(axis=(0, 1))}
-
-
-@dataclass(frozen=True)
-class SiegeResult(Result):
-    """A Result that also reports `captured_by`: k -> P(captured at or before assault k), and,
-    with a held Siege Artillery, the timings side by side and the optimal rule (exact)."""
-
-    timings: tuple = ()  # rows: timing, captured, card_kept, expected_attacker_losses
-    rule: tuple = ()  # rows: assault, then per situation play / keep / depends
-
-    ZERO = {"captured_at": "not within K"}
-
-    @property
-    def captured_by(self) -> dict:
-        return {k: float(v) for k, v in enumerate(np.cumsum(self.pmfs["captured_at"][1:]), 1)}
-
-    def to_json(self) -> dict:
-        out = super().to_json()
-        out["captured_by"] = {str(k): v for k, v in self.captured_by.items()}
-        if self.timings:
-            out["timings"] = list(self.timings)
-            out["optimal_rule"] = list(self.rule)
-        return out
-
-    def summary(self, width: int = 30) -> str:
-        lines = [super().summary(width), "  captured by assault k:"]
-        lines += [f"    {k:>3}  {v:8.2%}" for k, v in self.captured_by.items()]
-        if self.timings:
-            lines.append("  held Siege Artillery, each timing (exact):")
-            lines.append(f"    {'timing':<12} {'P(captured)':>11} {'P(card kept)':>12} "
-                         f"{'expected losses':>15}")
-            lines += [f"    {r['timing']:<12} {r['captured']:11.2%} {r['card_kept']:12.2%} "
-                      f"{r['expected_attacker_losses']:15.2f}" for r in self.timings]
-            names = [n for n in self.rule[0] if n != "assault"]
-            lines.append("  optimal rule: play the copy only where that raises P(captured within "
-                         "K); keep it otherwise (ties keep it). By assault and roll (play / keep "
-                         "/ depends on the forces left, told in the advice): assault | "
-                         + " | ".join(names))
-            lines += [f"    {r['assault']:>3} | " + " | ".join(r[n] for n in names)
-                      for r in self.rule]
-        return "\n".join(lines)
 
 
 def _kernel_args(p, assaults, cavalry_first):
@@ -261,8 +163,6 @@ def siege(attacker, defender, *, assaults, attacker_mercenaries=0, attacker_cava
     assault k; entry 0 = not captured within K) and attacker_losses (units lost to defender
     hits over the whole siege), `captured_by`, and with a held card `timings` and `rule`.
     """
-    from .siege_timing import HELD, held, held_siege
-
     assaults = check_int("assaults", assaults, 1, MAX_ASSAULTS)
     attacker_cards, timing = held(attacker_cards)
     if isinstance(attacker_fresh_cards, str):
@@ -285,34 +185,34 @@ def siege(attacker, defender, *, assaults, attacker_mercenaries=0, attacker_cava
                 "siege_artillery_if_needed": "played whenever the assault would otherwise fail",
                 "attacker_units_at_first_roll": p.sides[0][0].units,
                 "defender_units_at_first_roll": p.sides[0][1].units}
-    method, notes = exact_or_mc(method, p, assaults)
-    notes += leader_notes(att, dfn)
+    notes = ((BREAKS,) if p.breaks else ()) + leader_notes(att, dfn)
     if timing is not None:
         settings["attacker_cards"] = [c.partition(":")[0] + f":{timing}" if c.startswith(HELD)
                                       else c for c in settings["attacker_cards"]]
         return held_siege(p, assaults, cavalry_first, timing, settings, method, mc,
-                          assumptions(att, dfn), ((BREAKS,) if p.breaks else ()) + notes)
+                          assumptions(att, dfn), notes)
     proc = Procedure("his.siege", (3, assaults, max_losses(p, assaults) + 1), summarise,
                      "captured", lambda: exact_joint(p, assaults, cavalry_first),
                      ("odds.his.siege_kernel", "siege_lane"),
                      lambda: _kernel_args(p, assaults, cavalry_first), settings, SiegeResult,
-                     assumptions(att, dfn), ((BREAKS,) if p.breaks else ()) + notes)
+                     assumptions(att, dfn), notes,
+                     cost=lambda: chain_cost(p, assaults, cavalry_first))
     return solve(proc, method, mc)
 
 
-def exact_or_mc(method, p: Plan, assaults) -> tuple:
-    """(method, notes): the exact chain's size, (attackers + 1) x (defenders + 1) x assaults,
-    is bounded (MAX_SIEGE_STATES): beyond it 'auto' runs Monte Carlo and says so, 'exact' is
-    refused."""
-    a0, d0 = p.sides[0]
-    size = (max_losses(p, assaults) + 1) * (d0.units + (assaults - 1) * p.add[1] + 1) * assaults
-    if size <= MAX_SIEGE_STATES or method == "mc":
-        return method, ()
-    why = (f"the exact siege chain would have {size:,} states x assaults (allowed: at most "
-           f"{MAX_SIEGE_STATES:,})")
-    if method == "exact":
-        raise OddsError(f"method: 'exact': {why}; use method='mc' or fewer units or assaults")
-    return "mc", (f"Monte Carlo: {why}",)
+def chain_cost(p: Plan, assaults, cavalry_first) -> Cost:
+    """The plain chain's cost (siege_model.reach: n states of `rows` dice outcomes): a
+    transition per state, K products with the dense n x n transition matrix (8 bytes a cell;
+    slower once probabilities fall below 1e-308) and the losses' cells; the transitions kept
+    (TRANSITIONS) hold one next state per outcome at most. Calibrated on the development
+    machine: 150 v 100 units, 6 assaults (10,000 states), 6 s; 100 v 50, 6 assaults, 1 s."""
+    r = reach(p, assaults, cavalry_first, False)
+    n, rows, span = r.distinct, r.mean_rows, max_losses(p, assaults) + 1
+    work = n * (150 + 0.15 * rows) + assaults * n * (0.0015 * n + 0.005 * span)
+    kept = min(n, SIEGE_TRANSITIONS_KEPT) * min(rows, n) * 16
+    return Cost(work, 8 * n * n + kept + 200 * rows,
+                f"about {n:,.0f} states of {rows:,.0f} dice outcomes each",
+                "fewer units or assaults")
 
 
 SPEC = register(Spec(

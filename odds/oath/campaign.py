@@ -16,12 +16,12 @@ from functools import cached_property, lru_cache
 
 import numpy as np
 
-from ..core.engine import McOptions, Procedure, solve
+from ..core.engine import Cost, McOptions, Procedure, checkpoint, exact_clock, memory_budget, solve
 from ..core.result import Result
 from ..errors import OddsError, check_bool, check_choice, check_int, check_list, shown
 from . import decision
 from .dice import attack_pmf, defense_values
-from ..config import MAX_DEFENDERS, MAX_DICE, MAX_WARBANDS
+from ..config import CACHED_GRID_CELLS, MAX_DEFENDERS, MAX_DICE, MAX_WARBANDS
 from ..registry import Example, Param, Spec, register
 from .plans import EDITIONS, PLANS, Setup, apply_plans
 from .rules import outcome_grid
@@ -80,17 +80,39 @@ class Rules:
         """outcome_table of these rules."""
         return outcome_table(self)
 
+    @property
+    def grid_shape(self) -> tuple:
+        """(attack totals, skulls, defense totals) of `outcomes`, from the dice faces alone
+        (the pmfs' shapes: every symbol's largest face count times the dice)."""
+        n = self.setup.attack_dice
+        top = [n * max(face.symbols[i] for face in self.setup.attack_die) for i in range(3)]
+        attack = top[0] + top[1] // 2 + 1
+        return attack, top[2] + 1, attack + self.warbands + 1
+
+    def cost(self, dice_pmf: bool = True) -> Cost:
+        """The exact engine's cost: the outcome grid (a few int64 arrays of its size) and,
+        with `dice_pmf`, the attack dice's pmf (dice x faces x its cells; cached, and with it
+        every smaller count's). Calibrated on the development machine: 60 dice against 60,
+        0.4 s and 150 MB; a decision table of 60 warbands (244 such grids, smaller), 3 s."""
+        cells = int(np.prod(self.grid_shape))
+        n, faces = self.setup.attack_dice, len(self.setup.attack_die)
+        pmf = n * faces * (2 * n + 1) * (n + 1) * (n + 1) / 4 if dice_pmf else 0
+        return Cost(0.025 * cells + 0.005 * pmf + 100, 100 * cells,
+                    f"an outcome grid of {cells:,} cells", "fewer dice or warbands")
+
 
 def outcome_table(r: Rules) -> np.ndarray:
     """T[attack, skulls, defense]: the flat index into the joint of that roll's outcome.
 
-    The exact engine weights it by the roll's probability; the kernel counts into it.
+    The exact engine weights it by the roll's probability; the kernel counts into it. Grids
+    of up to CACHED_GRID_CELLS cells are kept (repeated questions), larger ones are not.
     """
-    return _outcome_grid(*r.attack.shape, len(r.defense_pmf), r.warbands, r.defender_loss,
-                         r.sac_cap, r.commit_to, r.committed)
+    key = (*r.attack.shape, len(r.defense_pmf), r.warbands, r.defender_loss, r.sac_cap,
+           r.commit_to, r.committed)
+    return _outcome_grid(*key) if np.prod(key[:3]) <= CACHED_GRID_CELLS else outcome_grid(*key)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=256)
 def _outcome_grid(*key):
     out = outcome_grid(*key)
     out.setflags(write=False)
@@ -100,7 +122,7 @@ def _outcome_grid(*key):
 def exact_joint(r: Rules) -> np.ndarray:
     """The joint outcome distribution: attack x skulls x defense, resolved on a grid."""
     weight = r.attack[:, :, None] * r.defense_pmf[None, None, :]
-    index = r.outcomes
+    index = outcome_table(r)  # not r.outcomes: a decision table's rows keep no grid
     return np.bincount(index.ravel(), weights=weight.ravel(), minlength=np.prod(r.shape)).reshape(r.shape)
 
 
@@ -305,14 +327,35 @@ def campaign(warbands, *, attack_dice=None, defense_dice=None, sites=(), relics=
     proc = Procedure("oath.campaign", rules.shape, summarise, "attacker_win",
                      lambda: exact_joint(rules), ("odds.oath.kernel", "campaign_lane"),
                      lambda: _kernel_args(rules), settings, CampaignResult,
-                     _assumptions(title, imperial_title, edition, sacrifice), explain=explain)
-    result = solve(proc, method, mc)
+                     _assumptions(title, imperial_title, edition, sacrifice), explain=explain,
+                     cost=rules.cost)
     if not optimise:
-        return result
-    rows = tuple(decision.row(n, policy, exact_joint(make_rules(
-        warbands, n, defense, defenders, bandits, policy, plans, edition)))
-        for n, policy in decision.choices(warbands, edition, sacrifice))
-    return result.with_changes(optimiser=rows, goal=goal, best=decision.best(rows, goal))
+        return solve(proc, method, mc)
+    table = {choice: make_rules(warbands, choice[0], defense, defenders, bandits, choice[1],
+                                plans, edition)
+             for choice in decision.choices(warbands, edition, sacrifice)}
+    check_table(list(table.values()))
+    result = solve(proc, method, mc)
+    rows = []
+    with exact_clock():
+        for (n, policy), r in table.items():
+            checkpoint()
+            rows.append(decision.row(n, policy, exact_joint(r)))
+    return result.with_changes(optimiser=tuple(rows), goal=goal, best=decision.best(rows, goal))
+
+
+def check_table(table):
+    """Refuse a decision table beyond the exact bounds (it is exact only: no Monte Carlo):
+    its rows' costs (Rules.cost) add up; its memory is one row's at a time."""
+    costs = [r.cost(dice_pmf=False) for r in table]  # the largest dice count's pmf: once
+    largest = max(costs, key=lambda c: c.bytes)
+    pmf = max(r.cost().work - c.work for r, c in zip(table, costs))
+    total = Cost(sum(c.work for c in costs) + pmf, largest.bytes,
+                 f"{len(costs)} rows, the largest {largest.what}")
+    why = total.refusal(memory_budget())
+    if why:
+        raise OddsError(f"optimise: the decision table is exact only: {why}; use fewer "
+                        "warbands or optimise=False")
 
 
 SPEC = register(Spec(
