@@ -141,8 +141,11 @@ def solve(proc: Procedure, method: str, mc: McOptions) -> Result:
     notes = ()
     if run.met_precision is False:
         notes = (f"precision {mc.precision} not reached within {n:,} trials",)
-    return proc.result_type(proc.name, "mc", {k: v / n for k, v in counts.items()},
-                  {k: np.asarray(v) / n for k, v in pmf_counts.items()}, proc.main,
+    if not n:
+        notes = ("stopped before the first whole trial: no estimate",)
+    scale = (lambda v: v / n) if n else (lambda v: v * np.nan)
+    return proc.result_type(proc.name, "mc", {k: scale(v) for k, v in counts.items()},
+                  {k: scale(np.asarray(v)) for k, v in pmf_counts.items()}, proc.main,
                   trials=n, seed=mc.seed, partial=run.partial,
                   settings=proc.settings, notes=proc.notes + notes, assumptions=proc.assumptions,
                   explain=proc.explain)
