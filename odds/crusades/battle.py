@@ -275,7 +275,7 @@ def degenerate(res: Result) -> list:
     if not res.trials or res.trials < 2:
         return []
     if res.procedure == "crusades.sensitivity":
-        if all(v == res.p for v in res.probabilities.values()):
+        if not res.partial and all(v == res.p for v in res.probabilities.values()):
             return [f"no rule setting changes P(attacker wins) ({res.p:.1%}) in this scenario"]
         return []
     sure = [k for k, v in res.probabilities.items() if v == 1 and k in
@@ -360,33 +360,43 @@ def play(scenario, *, dice=None, seed=0, index=0, overrides=(), check=True) -> B
 
 
 def sensitivity(scenario, *, battles=None, seed=None, overrides=(), threads=None,
-                progress=False) -> Result:
+                progress=None) -> Result:
     """Flip each rule setting (docs/rules_crusades.md) one at a time; P(attacker wins) for each.
 
     Probabilities are keyed 'base' and 'SETTING=VALUE'; every run uses the same seed (common
-    random numbers), the notes give the change from the base.
+    random numbers), the notes give the change from the base. A run that is interrupted
+    (Ctrl-C, a caller's stop test) ends the sweep of settings: the Result is partial and
+    holds the settings completed (and the base, partial if it was the one interrupted).
     """
     sc = scenario_of(scenario, overrides)
     kw = dict(battles=battles, seed=seed, threads=threads, progress=progress)
     base = run(sc, **kw)
     probabilities, notes = {"base": base.p}, []
-    for key, (default, allowed, _) in SETTINGS.items():
-        current = sc.settings[key]
-        if allowed is bool:
-            values = [not current]
-        elif isinstance(allowed[0], int):
-            values = [v for v in INT_ALTERNATIVES.get(key, ()) if v != current]
-        else:
-            values = [v for v in allowed if v != current]
-        for v in values:
-            r = run(sc, overrides={key: v}, **kw)
-            label = f"{key}={str(v).lower() if isinstance(v, bool) else v}"
-            probabilities[label] = r.p
-            notes.append(f"{label}: P(attacker wins) {r.p - base.p:+.2%}")
+    flips = [(key, v) for key in SETTINGS for v in _alternatives(sc, key)]
+    partial = base.partial
+    for key, v in flips if not partial else ():
+        r = run(sc, overrides={key: v}, **kw)
+        if r.partial:
+            partial = True
+            break
+        label = f"{key}={str(v).lower() if isinstance(v, bool) else v}"
+        probabilities[label] = r.p
+        notes.append(f"{label}: P(attacker wins) {r.p - base.p:+.2%}")
+    if partial:
+        notes.append(f"interrupted: {len(probabilities) - 1} of {len(flips)} settings completed")
     return with_warnings(BattleResult("crusades.sensitivity", "mc", probabilities, {}, "base",
-                                      trials=base.trials, seed=base.seed,
+                                      trials=base.trials, seed=base.seed, partial=partial,
                                       settings=settings_of(sc), notes=tuple(notes)))
 
+
+def _alternatives(sc: Scenario, key: str) -> list:
+    """The values a sensitivity run tries for setting `key` instead of the scenario's."""
+    current, allowed = sc.settings[key], SETTINGS[key][1]
+    if allowed is bool:
+        return [not current]
+    if isinstance(allowed[0], int):
+        return [v for v in INT_ALTERNATIVES.get(key, ()) if v != current]
+    return [v for v in allowed if v != current]
 
 
 def _setting_param(key: str) -> Param:
