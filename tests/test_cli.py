@@ -127,7 +127,7 @@ def test_warmup_runs_every_kernel_once(capsys):
     from odds.crusades.kernel import kernel
 
     names = list(inspect.signature(kernel.py_func).parameters)
-    at = [names.index(name) for name in ("plan", "final", "LOG")]
+    at = [names.index(name) for name in ("siege", "final", "LOG")]
     modes = {tuple(sig[i] == types.none for i in at) for sig in kernel.signatures}
     assert modes >= {(True, True, True), (False, True, True), (True, False, False)}  # runs of
-    # battles, sieges (plan), one battle (final and LOG): warmup compiled each mode
+    # battles, sieges (siege), one battle (final and LOG): warmup compiled each mode

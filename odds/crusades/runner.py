@@ -36,7 +36,7 @@ def _slices(proc: Procedure, mc: McOptions) -> montecarlo.Run:
     montecarlo.run(kernel, args, proc.shape, 0, mc.seed, threads=1, progress=mc.progress)  # load
 
     def step(first, n):
-        args[-1][0] = first  # base: the slice's first battle number
+        args.base[0] = first
         return montecarlo.run(kernel, args, proc.shape, n, mc.seed, threads=mc.threads,
                               progress=False)
 
