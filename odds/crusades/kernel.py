@@ -213,8 +213,7 @@ def kernel(counts, T, ground, siege, dice, checked, final, LOG, base, seed, firs
     eng = np.empty((I_2, K), np.int64)
     res = np.empty((I_2, K, I_N_CAT), np.int64)
     DN = wall_distances(TER)
-    if siege is not None:  # a siege: its plan, the armies between its battles, the sortie board
-        plan, start, port, capitulate_after = siege.plan, siege.start, siege.port, siege.capitulate_after
+    if siege is not None:  # a siege: the armies between its battles, the sortie board
         sTER, scells, sorder, shq, sHQF, scfg = siege.sortie
         cur = np.empty((I_2, K), np.int64)
         sDN = wall_distances(sTER)
@@ -244,24 +243,24 @@ def kernel(counts, T, ground, siege, dice, checked, final, LOG, base, seed, firs
                         cur[s, k] = counts[s, k]
             sp, end, when, act_sp = 0, HOLDS, 0, 0  # a siege: turn plan[sp], how and when it ended
             if siege is not None:
-                when = len(plan)
+                when = len(siege.plan)
             while True:  # one battle per pass: the run's, or a siege's next assault or sortie
                 army, board, bcells, border, bhq, bHQF, bDN, bcfg = counts, TER, cells, order, hq, HQF, DN, cfg
                 if siege is not None:
-                    while sp < len(plan):  # waits: a city without a port may capitulate
-                        act_sp = plan[sp]
+                    while sp < len(siege.plan):  # waits: a city without a port may capitulate
+                        act_sp = siege.plan[sp]
                         if act_sp > 0:
                             break
-                        if port == 0 and start + sp >= capitulate_after:
+                        if siege.port == 0 and siege.start + sp >= siege.capitulate_after:
                             end, when = CAPITULATES, sp + 1
                             break
                         sp += 1
-                    if end != HOLDS or sp == len(plan):
+                    if end != HOLDS or sp == len(siege.plan):
                         break
                     army, bcfg = cur, assault_cfg  # the garrison carries its losses
                     if act_sp == 1:  # sortie: the garrison attacks in the open
                         board, bcells, border, bhq, bHQF, bDN, bcfg = sTER, scells, sorder, shq, sHQF, sDN, sortie_cfg
-                    bcfg[C_SIEGE_TURN] = start + sp
+                    bcfg[C_SIEGE_TURN] = siege.start + sp
                 H, W = board.shape
                 # deployment: the engaged units (cap of 20) side by side, type by type, on the next free
                 # deployment cell of their class
@@ -612,7 +611,7 @@ def kernel(counts, T, ground, siege, dice, checked, final, LOG, base, seed, firs
                     end = FALLS
                 elif besieger == 0:
                     end = DESTROYED
-                if end == HOLDS and port == 0 and start + sp >= capitulate_after:
+                if end == HOLDS and siege.port == 0 and siege.start + sp >= siege.capitulate_after:
                     end = CAPITULATES
                 if end != HOLDS:
                     when = sp + 1
