@@ -90,7 +90,7 @@ class Procedure:
     assumptions: tuple = ()  # readings the answer rests on (Result.assumptions)
     notes: tuple = ()  # what the user should know about this answer (Result.notes)
     explain: tuple = ()  # the dice each side rolls and why, in words (Result.explain)
-    sample: Callable | None = None  # (McOptions) -> montecarlo.Run: composes other kernels
+    sample: Callable | None = None  # (McOptions) -> montecarlo.Run: composes kernels, or slices one
 
 
 def memory_budget() -> int:
