@@ -12,7 +12,7 @@ import pytest
 
 from agreement import Z, assert_pmfs_sum_to_one
 from odds.cli import main
-from odds.config import ROUND_FIRST, ROUND_TRIALS
+from odds.config import ROUND_FIRST, ROUND_GROWTH, ROUND_MOST
 from odds.core import montecarlo
 from odds.core.result import Result
 from odds.his.attack import AttackChain, attack
@@ -24,10 +24,11 @@ FORTRESS = dict(attacker=8, attacker_cavalry=2, attacker_leader=2, defender=4, d
 
 def whole_rounds(trials):
     """The trial counts a composed run can stop at: sums of its first rounds (config.ROUND_*)."""
-    ends, done = set(), 0
+    ends, size, done = set(), ROUND_FIRST, 0
     while done < trials:
-        done += min(ROUND_TRIALS if done else ROUND_FIRST, trials - done)
+        done += min(size, trials - done)
         ends.add(done)
+        size = min(size * ROUND_GROWTH, ROUND_MOST)
     return ends
 
 
@@ -58,7 +59,7 @@ def test_a_stopped_attack_counts_whole_chains_and_is_unbiased(questions):
     with montecarlo.stop_when(stop):
         mc = attack(**FORTRESS, method="mc", trials=10**8, seed=5, threads=1, progress=False)
     assert stop.asked >= questions and mc.partial
-    assert mc.trials in whole_rounds(10**8) and mc.trials >= ROUND_FIRST + ROUND_TRIALS
+    assert mc.trials in whole_rounds(10**8) and mc.trials >= ROUND_FIRST * (1 + ROUND_GROWTH)
     assert_pmfs_sum_to_one(mc)  # the joint holds exactly `trials` counts
     assert_unbiased(mc, exact)
 

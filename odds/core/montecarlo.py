@@ -13,12 +13,14 @@ with ``nogil=True``, runs chunks lane, lane + lanes, ... of the batch and adds i
 ``out[lane]``, which the runner zeroes before each batch (a kernel counting into a local array
 and copying it at the end costs seconds more to compile: numba's shape check of an
 array-to-array copy formats its error message in compiled code). The runner runs the lanes on
-a pool of threads, one per core.
+a pool of threads, one per core, kept for the process's later runs.
 """
 from __future__ import annotations
 
 import math
+import os
 import sys
+import threading
 import time
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -119,7 +121,7 @@ def run(kernel, args, shape, trials, seed, *, main=None, precision=None, threads
     wherever stderr goes; False shows neither. The trials counted are whole batches: a
     Ctrl-C or a stop keeps the batches that finished.
     """
-    from concurrent.futures import ThreadPoolExecutor
+    from concurrent.futures import wait
 
     from numba import config
 
@@ -139,13 +141,14 @@ def run(kernel, args, shape, trials, seed, *, main=None, precision=None, threads
     done, chunk, bar, partial, met = 0, 0, None, False, None
     started = time.perf_counter()
     batch = BATCH_CHUNKS if budget is None else math.gcd(BATCH_CHUNKS, lanes)
-    pool = ThreadPoolExecutor(lanes)
+    lanes_run = []
     try:
         while done < trials:
             n = min(batch * CHUNK, trials - done)
             sizes = np.full(-(-n // CHUNK), CHUNK, dtype=np.int64)
             sizes[-1] = n - CHUNK * (len(sizes) - 1)
             out[...] = 0
+            pool = _pool(lanes)
             lanes_run = [pool.submit(kernel, *args, seed, chunk, sizes, counts, lane)
                          for lane in range(lanes)]
             for lane in lanes_run:
@@ -163,10 +166,28 @@ def run(kernel, args, shape, trials, seed, *, main=None, precision=None, threads
     except KeyboardInterrupt:
         partial = True
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        for lane in lanes_run:
+            lane.cancel()
+        wait(lanes_run)  # lanes under way finish their chunks (into `out`, which is dropped)
         if bar is not None:
             bar.close()
     return Run(hist, done, partial, met)
+
+
+_POOLS: dict = {}  # (process id, lanes) -> the threads that run lanes, kept for later runs
+_POOLS_LOCK = threading.Lock()
+
+
+def _pool(lanes: int):
+    """The ThreadPoolExecutor of `lanes` threads, made once per process (a composed run makes
+    thousands of short runs, and starting threads cost about a millisecond a run)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    key = (os.getpid(), lanes)  # a forked child has none of its parent's threads
+    with _POOLS_LOCK:
+        if key not in _POOLS:
+            _POOLS[key] = ThreadPoolExecutor(lanes, thread_name_prefix="odds-lane")
+        return _POOLS[key]
 
 
 def rounds(step, shape, trials, size, *, main=None, precision=None, progress=None) -> Run:

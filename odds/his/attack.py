@@ -25,7 +25,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ..config import ATTACK_SIEGES_KEPT, MAX_ASSAULTS, MAX_WITHDRAW, ROUND_FIRST, ROUND_TRIALS
+from ..config import (ATTACK_SIEGES_KEPT, MAX_ASSAULTS, MAX_WITHDRAW, ROUND_FIRST,
+                      ROUND_GROWTH, ROUND_MOST)
 from ..core import montecarlo
 from ..core.engine import McOptions, Procedure, solve
 from ..core.lru import LRU
@@ -213,9 +214,9 @@ class _Stopped(Exception):
 
 
 def _round_size(n, seconds):
-    """The composed run's rounds: ROUND_FIRST trials, then ROUND_TRIALS each (fixed sizes: the
-    seeds of a round's stages follow from them)."""
-    return ROUND_FIRST if n is None else ROUND_TRIALS
+    """The composed run's rounds: ROUND_FIRST trials, then ROUND_GROWTH times more, at most
+    ROUND_MOST (fixed sizes: the seeds of a round's stages follow from them)."""
+    return ROUND_FIRST if n is None else min(n * ROUND_GROWTH, ROUND_MOST)
 
 
 def avoid_probability(modifier: int) -> float:
