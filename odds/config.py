@@ -30,6 +30,9 @@ DEFAULT_TRIALS = 1_000_000
 MAX_TRIALS = 10**10
 DEFAULT_MAX_TRIALS = 10**9  # bound for a precision target
 PROGRESS_AFTER_SECONDS = 2.0
+# a composed run (his.attack) goes in rounds of whole trials: 4,096, then 16x more a round up to
+# 2^20 (a Ctrl-C or a stop drops the round under way; each round pays its stages' set-up)
+ROUND_FIRST, ROUND_GROWTH, ROUND_MOST = 1 << 12, 16, 1 << 20
 
 # crusades balance by upkeep (`odds crusades balance`)
 BALANCE_MAX_ENTRANTS = 8  # unit types and armies in one run (28 matchups)

@@ -56,6 +56,9 @@ def run(args) -> int:
             print(f"== {title}")
             print(result.summary())
             print(flush=True)
+            if result.partial:  # Ctrl-C inside its Monte Carlo run: the demo stops there
+                print("odds: interrupted: partial result", file=sys.stderr)
+                return 130
         if child:
             print(child.communicate()[0], end="", flush=True)
             return child.returncode

@@ -17,16 +17,16 @@ from . import registry
 WARM_TRIALS = 1_000
 
 
-def warm(progress=True, modes=True) -> list:
-    """Compile (or load) every kernel; returns (procedure, seconds) pairs. `modes`: also the
-    kernel modes no example reaches (`Spec.warm`; the web server, which runs no such mode,
-    skips them)."""
+def warm(progress=None, modes=True) -> list:
+    """Compile (or load) every kernel; returns (procedure, seconds) pairs. `progress`: a bar
+    (None: when stderr is a terminal). `modes`: also the kernel modes no example reaches
+    (`Spec.warm`; the web server, which runs no such mode, skips them)."""
     from tqdm import tqdm
 
     specs = [s for s in registry.specs().values() if s.kernels]
     done = []
     bar = tqdm(total=sum(len(s.examples) + bool(modes and s.warm) for s in specs), unit="example",
-               disable=not progress, file=sys.stderr)
+               disable=not (progress or progress is None and sys.stderr.isatty()), file=sys.stderr)
     for spec in specs:
         bar.set_description(f"compiling {spec.name}")
         start = time.perf_counter()

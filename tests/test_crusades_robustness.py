@@ -2,7 +2,6 @@
 one-line errors within a time bound, and a real SIGINT that keeps the completed battles."""
 import json
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -12,6 +11,7 @@ import pytest
 
 from odds import OddsError, crusades
 from odds.crusades.scenario import MAX_SCENARIO_BYTES, MAX_UNIT_TYPES
+from terminal import Run
 
 ROOT = Path(__file__).parents[1]
 FIELD = crusades.EXAMPLES / "field.toml"
@@ -101,23 +101,27 @@ def test_partial_json_is_strict():
     assert json.loads(text)["attacker_win"] is None
 
 
-def test_sigint_keeps_the_completed_battles(tmp_path):
-    """A real Ctrl-C on a billion-battle run: exit 130 within 2 s with strict, partial JSON."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    subprocess.run([sys.executable, "-m", "odds.cli", "crusades", "run", str(FIELD), "--battles",
-                    "100"], env=env, check=True, capture_output=True, timeout=600)  # warm cache
-    p = subprocess.Popen([sys.executable, "-m", "odds.cli", "crusades", "run", str(FIELD),
-                          "--battles", "1000000000", "--json"], env=env, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
-    assert p.stderr.read(1)  # the progress bar: the first slice of battles is done
-    time.sleep(1)
-    assert p.poll() is None
-    p.send_signal(signal.SIGINT)
-    t = time.perf_counter()
-    out, err = p.communicate(timeout=30)
-    assert time.perf_counter() - t < 2
-    assert p.returncode == 130
+ASSAULT = crusades.EXAMPLES / "assault.toml"
+
+
+@pytest.mark.parametrize("command, scenario, outcomes", [
+    ("run", FIELD, ("attacker_win", "defender_win", "undecided")),
+    ("siege", ASSAULT, ("holds", "falls_by_assault", "capitulates", "lifted_by_sortie",
+                        "besieger_destroyed")),
+    ("sensitivity", FIELD, ())])
+def test_one_sigint_keeps_the_completed_battles(command, scenario, outcomes):
+    """A real Ctrl-C on a billion battles (per setting): ONE SIGINT, exit 130 within 2 s with
+    strict JSON marked partial (sensitivity: the settings done, one run interrupted)."""
+    code, _, err, _ = cli("crusades", command, scenario, "--battles", "100", timeout=600)
+    assert code == 0, err[-500:]  # kernel mode compiled
+    run = Run("crusades", command, scenario, "--battles", str(10**9), "--json")
+    run.wait_for("%")  # the progress bar (stderr is a terminal): battles are under way
+    code, out, seconds = run.interrupt()
+    assert code == 130 and seconds < 2, run.err[-500:]
     r = json.loads(out, parse_constant=lambda c: pytest.fail(f"non-strict JSON: {c}"))
     assert r["partial"] is True and 0 < r["battles"] < 10**9
-    assert abs(r["attacker_win"] + r["defender_win"] + r["undecided"] - 1) < 1e-12
-    assert "interrupted" in err
+    if outcomes:
+        assert abs(sum(r[k] for k in outcomes) - 1) < 1e-12
+    else:
+        assert 0 < r["base"] < 1 and "interrupted: 0 of" in " ".join(r["notes"])
+    assert "interrupted" in run.err

@@ -2,14 +2,13 @@
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 
 import odds
+from terminal import Run
 
 PACKAGE = Path(odds.__file__).parent
 QUERY = ("import json, odds; r = odds.his.field_battle(5, 4, attacker_leader=1, method='mc', "
@@ -134,23 +133,24 @@ def test_same_seed_same_numbers_across_processes_and_thread_counts(tmp_path):
 
 
 def test_ctrl_c_on_ten_billion_trials_prints_the_partial_json():
-    cmd = [sys.executable, "-m", "odds.cli", "his", "field", "--attacker", "5", "--defender", "4",
-           "--method", "mc", "--trials", str(10**10), "--seed", "1", "--json"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    seen = ""
-    while "%" not in seen:  # the progress bar: the run is under way (kernels compiled)
-        chunk = proc.stderr.read(1)
-        assert chunk, "the run ended before it showed progress"
-        seen += chunk
-    proc.send_signal(signal.SIGINT)
-    start = time.time()
-    out, err = proc.communicate(timeout=60)
-    assert time.time() - start < 2
-    assert proc.returncode == 130, err[-1000:]
+    run = Run("his", "field", "--attacker", "5", "--defender", "4", "--method", "mc", "--trials",
+              str(10**10), "--seed", "1", "--json")
+    run.wait_for("%")  # the progress bar (stderr is a terminal): the run is under way
+    code, out, seconds = run.interrupt(timeout=60)
+    assert seconds < 2
+    assert code == 130, run.err[-1000:]
     j = json.loads(out)
     assert j["partial"] is True and 0 < j["trials"] < 10**10
     assert abs(sum(j["attacker_losses"].values()) - 1) < 1e-9
-    assert "partial" in err
+    assert "partial" in run.err
+
+
+def test_no_progress_bar_when_stderr_is_not_a_terminal():
+    """A run long enough for a bar, its stderr a pipe (a log file, CI): nothing on stderr."""
+    out = subprocess.run([sys.executable, "-m", "odds.cli", "his", "field", "--attacker", "5",
+                          "--defender", "4", "--method", "mc", "--trials", str(2 * 10**8)],
+                         capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
+    assert out.returncode == 0 and out.stderr == ""
 
 
 def test_a_kernels_first_compile_is_announced_once_and_a_load_is_not(tmp_path):

@@ -117,7 +117,7 @@ class Procedure:
     assumptions: tuple = ()  # readings the answer rests on (Result.assumptions)
     notes: tuple = ()  # what the user should know about this answer (Result.notes)
     explain: tuple = ()  # the dice each side rolls and why, in words (Result.explain)
-    sample: Callable | None = None  # (McOptions) -> montecarlo.Run: composes other kernels
+    sample: Callable | None = None  # (McOptions) -> montecarlo.Run: composes kernels, or slices one
     cost: Callable | None = None  # () -> Cost of the exact engine (None: negligible)
 
 
@@ -230,8 +230,11 @@ def solve(proc: Procedure, method: str, mc: McOptions) -> Result:
     n = run.trials
     if run.met_precision is False:
         notes += (f"precision {mc.precision} not reached within {n:,} trials",)
-    return proc.result_type(proc.name, "mc", {k: v / n for k, v in counts.items()},
-                  {k: np.asarray(v) / n for k, v in pmf_counts.items()}, proc.main,
+    if not n:
+        notes += ("stopped before the first whole trial: no estimate",)
+    scale = (lambda v: v / n) if n else (lambda v: v * np.nan)
+    return proc.result_type(proc.name, "mc", {k: scale(v) for k, v in counts.items()},
+                  {k: scale(np.asarray(v)) for k, v in pmf_counts.items()}, proc.main,
                   trials=n, seed=mc.seed, partial=run.partial,
                   settings=proc.settings, notes=notes, assumptions=proc.assumptions,
                   explain=proc.explain)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import inspect
 import math
-from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,111 +18,13 @@ from ..core.result import Result
 from ..errors import OddsError
 from ..registry import Example, Param, Spec, register
 from . import state as S
+from .inputs import kernel_args, scenario_of
+from .results import BattleResult, settings_of, with_warnings
 from .runner import simulate
-from .scenario import (INT_ALTERNATIVES, POLICIES, SETTINGS, SIDES, Scenario, _override_items,
-                       deployment_cells, load, type_order)
+from .scenario import INT_ALTERNATIVES, SETTINGS, SIDES, Scenario, _override_items
+from .siege import siege
 
 ROWS_HEAD = 8
-
-
-class BattleResult(Result):
-    """A Result whose JSON also carries `battles` and each side's mean units lost, and is
-    strict (null, never NaN)."""
-
-    def to_json(self) -> dict:
-        """Strict JSON: a number that is undefined (no battle completed) is null."""
-        out = super().to_json()
-        out["battles"] = self.trials
-        for side in SIDES:
-            if f"{side}_units_lost" in self.pmfs:
-                out[f"{side}_mean_units_lost"] = self.expected(f"{side}_units_lost")
-        return _finite(out)
-
-
-def _finite(value):
-    if isinstance(value, dict):
-        return {k: _finite(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_finite(v) for v in value]
-    return None if isinstance(value, float) and not math.isfinite(value) else value
-
-
-def scenario_of(scenario, overrides=()) -> Scenario:
-    """A Scenario from a path, a dict or a Scenario, with `overrides` applied."""
-    if isinstance(scenario, Scenario):
-        return load(scenario.raw, overrides, scenario.path) if overrides else scenario
-    return load(scenario, overrides)
-
-
-def config(sc: Scenario) -> np.ndarray:
-    """The settings as the kernel's integer codes (state.C_*)."""
-    st = sc.settings
-    code = lambda key: SETTINGS[key][1].index(st[key])
-    cfg = np.zeros(S.NCFG, np.int64)
-    cfg[S.C_THRESHOLD] = st["morale_damage_threshold"]
-    cfg[S.C_READING] = code("morale_reading")
-    cfg[S.C_TURNS] = st["turn_limit"]
-    cfg[S.C_FIRST] = code("first_player")
-    cfg[S.C_LOF] = code("line_of_fire")
-    cfg[S.C_RETALIATION] = int(st["retaliation"])
-    cfg[S.C_FACING] = code("facing")
-    cfg[S.C_ATTACKS] = st["attacks_per_turn"]
-    cfg[S.C_RETURN] = code("fled_return")
-    cfg[S.C_TIE] = code("tie_break")
-    cfg[S.C_METRIC] = code("range_metric")
-    cfg[S.C_POLICY_A] = POLICIES.index(sc.policies[0])
-    cfg[S.C_POLICY_D] = POLICIES.index(sc.policies[1])
-    cfg[S.C_SIEGE_TURN] = sc.siege["turn"] if sc.siege["on"] else 1
-    cfg[S.C_BESIEGED] = SIDES.index(sc.siege["besieged"]) if sc.siege["on"] else -1
-    cfg[S.C_CLIMB] = st["wall_climb_cost"]
-    cfg[S.C_FLEE_MELEE] = int(st["flee_breaks_melee"])
-    cfg[S.C_SHOOT_MELEE] = int(st["shoot_into_melee"])
-    cfg[S.C_SHOOT_OUT] = int(st["shoot_out_of_city"])
-    return cfg
-
-
-def _bfs(terrain, start, climb):
-    h, w = terrain.shape
-    out = np.full(h * w, 1 << 40, np.int64)
-    out[start] = 0
-    queue = deque([start])
-    while queue:
-        c = queue.popleft()
-        x, y = c % w, c // w
-        for nx, ny in ((x, y + 1), (x + 1, y), (x, y - 1), (x - 1, y)):
-            if 0 <= nx < w and 0 <= ny < h and out[ny * w + nx] > out[c] + 1 \
-                    and (climb or terrain[ny, nx] != S.WALL):
-                out[ny * w + nx] = out[c] + 1
-                queue.append(ny * w + nx)
-    return out
-
-
-def arrays(sc: Scenario, check=False, counts=None):
-    """The kernel's arguments: counts, T, terrain, cells, order, hq, HQF, cfg."""
-    h, w = sc.terrain.shape
-    hq = np.array([y * w + x for x, y in sc.hq], np.int64)
-    hqf = np.stack([np.stack([_bfs(sc.terrain, hq[1 - s], climb) for climb in (1, 0)])
-                    for s in range(2)])
-    counts = sc.counts if counts is None else counts
-    return (np.ascontiguousarray(counts, np.int64), sc.types, sc.terrain, deployment_cells(sc),
-            type_order(sc), hq, hqf, config(sc))
-
-
-def kernel_args(sc: Scenario, check=False, dice=None, final=0, siege=None, events=0):
-    """Arguments of kernel.kernel before (seed, first_chunk, chunk_trials, out): this board,
-    the sortie board and plan of a siege (`siege` = (sortie Scenario, plan, start, port,
-    capitulate_after)), the scripted `dice`, `final` columns for one battle's units, room
-    for `events` trace events, and the number of the run's first battle (runner.simulate)."""
-    own = arrays(sc)
-    if siege is None:
-        field, plan, start, port, after = own, None, 1, 1, 1
-    else:
-        field, plan, start, port, after = arrays(siege[0]), *siege[1:]
-    dice = np.zeros(0, np.int64) if dice is None else np.asarray(dice, np.int64)
-    one = final > 0  # the kernel's mode: None for what a mode does not use (see kernel.kernel)
-    return (*own, *field[2:], plan, start, port, after, dice, True if check else None,
-            np.zeros((S.NFU + 1, final), np.int64) if one else None,
-            np.zeros((events + 1, S.NEV), np.int64) if one else None, np.zeros(1, np.int64))
 
 
 def shape(sc: Scenario):
@@ -156,19 +57,6 @@ def summarise(hist, sc: Scenario, check=False):
                     pmfs[f"{side}_{name}_{cat}"] = hist[ROWS_HEAD + (s * K + k) * S.N_CAT + c,
                                                         :sc.counts[s, k] + 1]
     return p, pmfs
-
-
-def settings_of(sc: Scenario) -> dict:
-    """What produced the numbers: every rule setting, the policies, the siege, the army sizes."""
-    out = dict(sc.settings)
-    out["attacker_policy"], out["defender_policy"] = sc.policies
-    siege = sc.siege
-    out["siege"] = (f"turn {siege['turn']}, {siege['besieged']} besieged, "
-                    f"{'port' if siege['port'] else 'no port'}") if siege["on"] else "off"
-    eng = sc.engaged()
-    out["engaged"] = f"{int(eng[0].sum())} v {int(eng[1].sum())}"
-    out["scenario"] = sc.title
-    return out
 
 
 def lanchester(sc: Scenario) -> str:
@@ -269,28 +157,6 @@ def brief(res: Result) -> str:
     return "\n".join(lines)
 
 
-def degenerate(res: Result) -> list:
-    """Warnings for a run that tells nothing: every battle ended the same way, or no setting
-    changed the answer of a sensitivity run."""
-    if not res.trials or res.trials < 2:
-        return []
-    if res.procedure == "crusades.sensitivity":
-        if all(v == res.p for v in res.probabilities.values()):
-            return [f"no rule setting changes P(attacker wins) ({res.p:.1%}) in this scenario"]
-        return []
-    sure = [k for k, v in res.probabilities.items() if v == 1 and k in
-            ("attacker_win", "defender_win", "undecided", "holds", "falls_by_assault",
-             "capitulates", "lifted_by_sortie", "besieger_destroyed")]
-    what = "sieges" if res.procedure == "crusades.siege" else "battles"
-    return [f"degenerate scenario: all {res.trials:,} {what} ended '{k.replace('_', ' ')}' "
-            "(100%, no uncertainty): check the armies and settings" for k in sure]
-
-
-def with_warnings(res: Result) -> Result:
-    """The Result with `degenerate` warnings added to its notes."""
-    return res.with_changes(notes=tuple(res.notes) + tuple(f"warning: {w}" for w in degenerate(res)))
-
-
 @dataclass(frozen=True)
 class Battle:
     """One battle played out: how it ended, the units at the end, and its Result."""
@@ -327,10 +193,10 @@ def one_battle(sc: Scenario, dice, seed, index, check=True, events=0):
     args = kernel_args(sc, check, dice, S.MAX_UNITS, events=events)
     with compile_note(kernel):
         call(kernel, *args, np.uint64(seed), int(index), np.ones(1, np.int64), out, 0)
-    if args[-3][S.NFU, 0] == S.OUT_OF_DICE:
+    if args.final[S.NFU, 0] == S.OUT_OF_DICE:
         raise OddsError(f"dice: the script {dice.tolist()} ran out before the battle ended "
                         "(give more rolls)")
-    return out[0], args[-3], args[-2]
+    return out[0], args.final, args.log
 
 
 def play(scenario, *, dice=None, seed=0, index=0, overrides=(), check=True) -> Battle:
@@ -360,33 +226,43 @@ def play(scenario, *, dice=None, seed=0, index=0, overrides=(), check=True) -> B
 
 
 def sensitivity(scenario, *, battles=None, seed=None, overrides=(), threads=None,
-                progress=False) -> Result:
+                progress=None) -> Result:
     """Flip each rule setting (docs/rules_crusades.md) one at a time; P(attacker wins) for each.
 
     Probabilities are keyed 'base' and 'SETTING=VALUE'; every run uses the same seed (common
-    random numbers), the notes give the change from the base.
+    random numbers), the notes give the change from the base. A run that is interrupted
+    (Ctrl-C, a caller's stop test) ends the sweep of settings: the Result is partial and
+    holds the settings completed (and the base, partial if it was the one interrupted).
     """
     sc = scenario_of(scenario, overrides)
     kw = dict(battles=battles, seed=seed, threads=threads, progress=progress)
     base = run(sc, **kw)
     probabilities, notes = {"base": base.p}, []
-    for key, (default, allowed, _) in SETTINGS.items():
-        current = sc.settings[key]
-        if allowed is bool:
-            values = [not current]
-        elif isinstance(allowed[0], int):
-            values = [v for v in INT_ALTERNATIVES.get(key, ()) if v != current]
-        else:
-            values = [v for v in allowed if v != current]
-        for v in values:
-            r = run(sc, overrides={key: v}, **kw)
-            label = f"{key}={str(v).lower() if isinstance(v, bool) else v}"
-            probabilities[label] = r.p
-            notes.append(f"{label}: P(attacker wins) {r.p - base.p:+.2%}")
+    flips = [(key, v) for key in SETTINGS for v in _alternatives(sc, key)]
+    partial = base.partial
+    for key, v in flips if not partial else ():
+        r = run(sc, overrides={key: v}, **kw)
+        if r.partial:
+            partial = True
+            break
+        label = f"{key}={str(v).lower() if isinstance(v, bool) else v}"
+        probabilities[label] = r.p
+        notes.append(f"{label}: P(attacker wins) {r.p - base.p:+.2%}")
+    if partial:
+        notes.append(f"interrupted: {len(probabilities) - 1} of {len(flips)} settings completed")
     return with_warnings(BattleResult("crusades.sensitivity", "mc", probabilities, {}, "base",
-                                      trials=base.trials, seed=base.seed,
+                                      trials=base.trials, seed=base.seed, partial=partial,
                                       settings=settings_of(sc), notes=tuple(notes)))
 
+
+def _alternatives(sc: Scenario, key: str) -> list:
+    """The values a sensitivity run tries for setting `key` instead of the scenario's."""
+    current, allowed = sc.settings[key], SETTINGS[key][1]
+    if allowed is bool:
+        return [not current]
+    if isinstance(allowed[0], int):
+        return [v for v in INT_ALTERNATIVES.get(key, ()) if v != current]
+    return [v for v in allowed if v != current]
 
 
 def _setting_param(key: str) -> Param:
@@ -405,8 +281,6 @@ _EXAMPLES = Path(__file__).parent / "examples"
 def _warm():
     """Compile the kernel's siege and single-battle modes (a run of battles compiles only its
     own): one short siege, one `play`."""
-    from .siege import siege
-
     siege(_EXAMPLES / "assault.toml", sieges=100, seed=0, progress=False)
     play(_EXAMPLES / "assault.toml")
 

@@ -32,7 +32,8 @@ def _set(p):
 
 def _show(result, args) -> int:
     """Print the result and its warnings; 130 if it was interrupted, else 0."""
-    from .battle import brief, degenerate
+    from .battle import brief
+    from .results import degenerate
 
     if args.brief:
         print(brief(result))

@@ -171,21 +171,22 @@ HOLDS, FALLS, CAPITULATES, LIFTED, DESTROYED = range(5)
 
 
 @njit(cache=True, nogil=True, no_cfunc_wrapper=True)
-def kernel(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq, sHQF, scfg,
-           plan, start, port, capitulate_after, dice, checked, final, LOG, base, seed,
-           first_chunk, chunk_trials, out, lane):
-    """The compiled entry point, one lane of the runner, in three modes chosen by which of
-    `plan`, `final` and `LOG` are None:
-    - battles (all three None): one count per battle in each row of out[lane, row, value];
-      the battles are numbered base[0] + (first_chunk + c) * CHUNK + t (runner.simulate
-      slices a run by moving base[0]: the numbers never depend on the slicing);
-    - sieges (plan given, see siege.py): one count per siege in out[lane, how it ended, turns];
+def kernel(counts, T, ground, siege, dice, checked, final, LOG, base, seed, first_chunk,
+           chunk_trials, out, lane):
+    """The compiled entry point, one lane of the runner (arguments: inputs.KernelArgs, then
+    the runner's), in three modes chosen by which of `siege`, `final` and `LOG` are None:
+    - battles (all three None): one count per battle in each row of out[lane, row, value],
+      fought on `ground` (an inputs.Board record); the battles are numbered
+      base[0] + (first_chunk + c) * CHUNK + t (runner.simulate slices a run by moving
+      base[0]: the numbers never depend on the slicing);
+    - sieges (`siege` an inputs.Siege record, see siege.py): assaults on `ground`, sorties on
+      siege.sortie; one count per siege in out[lane, how it ended, turns];
     - one battle (final and LOG given): battle number `first_chunk`, with `dice` if given,
       its final units in final[:NFU] and (code, round, first, ok, n) in final[NFU], and its
       events in LOG if LOG has more than one row (see `note`).
     `checked` True (not None) checks the invariants after every side's turn (`check_invariants`,
     row 3 of the histogram). numba compiles one specialisation per mode and, before typing
-    it, drops the branches of the other modes (`plan is None`... on an argument typed None is
+    it, drops the branches of the other modes (`siege is None`... on an argument typed None is
     a constant): the first run of battles compiles far less code than a kernel holding every
     mode (docs/performance.md). The trace's call sites are such branches too: even a call
     that compiles to nothing costs compile time.
@@ -197,6 +198,7 @@ def kernel(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq
     through the same lines, one per pass of the loop over battles."""
     hist = out[lane]
     hist[:, :] = 0
+    TER, cells, order, hq, HQF, cfg = ground
     K = counts.shape[1]
     # The workspace. Every array is written before it is read (U, G and res are cleared for
     # each battle, eng is the cap's output, SRC is listed before a scan reads it, hit is
@@ -211,7 +213,8 @@ def kernel(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq
     eng = np.empty((I_2, K), np.int64)
     res = np.empty((I_2, K, I_N_CAT), np.int64)
     DN = wall_distances(TER)
-    if plan is not None:  # a siege: the armies between its battles, the sortie board
+    if siege is not None:  # a siege: the armies between its battles, the sortie board
+        sTER, scells, sorder, shq, sHQF, scfg = siege.sortie
         cur = np.empty((I_2, K), np.int64)
         sDN = wall_distances(sTER)
         assault_cfg, sortie_cfg = cfg.copy(), scfg.copy()
@@ -234,30 +237,30 @@ def kernel(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq
         for trial in range(t0, t1):
             st = seed_stream(seed, trial if final is not None else
                              base[0] + (first_chunk + chunk) * CHUNK + trial)
-            if plan is not None:
+            if siege is not None:
                 for s in range(2):
                     for k in range(K):
                         cur[s, k] = counts[s, k]
             sp, end, when, act_sp = 0, HOLDS, 0, 0  # a siege: turn plan[sp], how and when it ended
-            if plan is not None:
-                when = len(plan)
+            if siege is not None:
+                when = len(siege.plan)
             while True:  # one battle per pass: the run's, or a siege's next assault or sortie
                 army, board, bcells, border, bhq, bHQF, bDN, bcfg = counts, TER, cells, order, hq, HQF, DN, cfg
-                if plan is not None:
-                    while sp < len(plan):  # waits: a city without a port may capitulate
-                        act_sp = plan[sp]
+                if siege is not None:
+                    while sp < len(siege.plan):  # waits: a city without a port may capitulate
+                        act_sp = siege.plan[sp]
                         if act_sp > 0:
                             break
-                        if port == 0 and start + sp >= capitulate_after:
+                        if siege.port == 0 and siege.start + sp >= siege.capitulate_after:
                             end, when = CAPITULATES, sp + 1
                             break
                         sp += 1
-                    if end != HOLDS or sp == len(plan):
+                    if end != HOLDS or sp == len(siege.plan):
                         break
                     army, bcfg = cur, assault_cfg  # the garrison carries its losses
                     if act_sp == 1:  # sortie: the garrison attacks in the open
                         board, bcells, border, bhq, bHQF, bDN, bcfg = sTER, scells, sorder, shq, sHQF, sDN, sortie_cfg
-                    bcfg[C_SIEGE_TURN] = start + sp
+                    bcfg[C_SIEGE_TURN] = siege.start + sp
                 H, W = board.shape
                 # deployment: the engaged units (cap of 20) side by side, type by type, on the next free
                 # deployment cell of their class
@@ -569,7 +572,7 @@ def kernel(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq
                     for k in range(K):
                         f = res[s, k, 2]
                         res[s, k, 4] = res[s, k, 0] + (f // 2 if cfg[C_RETURN] == 0 else (f + 1) // 2)
-                if plan is None:
+                if siege is None:
                     if code != OUT_OF_DICE:
                         hist[0, code] += 1
                         hist[1, rnd] += 1
@@ -608,12 +611,12 @@ def kernel(counts, T, TER, cells, order, hq, HQF, cfg, sTER, scells, sorder, shq
                     end = FALLS
                 elif besieger == 0:
                     end = DESTROYED
-                if end == HOLDS and port == 0 and start + sp >= capitulate_after:
+                if end == HOLDS and siege.port == 0 and siege.start + sp >= siege.capitulate_after:
                     end = CAPITULATES
                 if end != HOLDS:
                     when = sp + 1
                     break
                 sp += 1
-            if plan is not None:
+            if siege is not None:
                 hist[end, when] += 1
         b += 1 if final is not None else out.shape[0]

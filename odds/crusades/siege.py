@@ -23,7 +23,8 @@ import numpy as np
 
 from ..core.engine import McOptions, Procedure
 from ..errors import OddsError
-from .battle import BattleResult, kernel_args, scenario_of, settings_of, with_warnings
+from .inputs import kernel_args, scenario_of
+from .results import BattleResult, settings_of, with_warnings
 from .runner import simulate
 from .scenario import SIEGE_ACTIONS, load
 from .state import C_BESIEGED
@@ -69,7 +70,7 @@ def siege(scenario, *, sieges=None, seed=None, overrides=(), threads=None, preci
 
     def args():
         a = kernel_args(sc, siege=siege_args)
-        a[7][C_BESIEGED] = 1  # the garrison (the sortie's cfg says it: sortie_scenario)
+        a.ground.cfg[C_BESIEGED] = 1  # the garrison (the sortie's cfg says it: sortie_scenario)
         return a
 
     settings = settings_of(sc)

@@ -15,18 +15,19 @@ path 0 avoided and captured, 1 avoided and not captured, 2 battle lost, 3 battle
 siege, 4 won and captured, 5 won and not captured (siege broken or still besieged); losses
 are units over the whole chain (the defender's: in the battle, then inside). Exact: the
 field battle's joint, each winning cell composed with the exact siege from its survivors.
-Monte Carlo: the same composition of samples: the avoid-battle kernel's count, the field
-kernel's counts, and for each siege start the held-siege kernel run that many times.
+Monte Carlo: the same composition of samples, in rounds of whole trials: the avoid-battle
+kernel's count, the field kernel's counts, and for each siege start the held-siege kernel run
+that many times (a round cut short by Ctrl-C or a time budget is dropped).
 """
 from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, replace
-from functools import lru_cache
 
 import numpy as np
 
-from ..config import ATTACK_SIEGES_KEPT, MAX_ASSAULTS, MAX_EXACT_WORK, MAX_WITHDRAW
+from ..config import (ATTACK_SIEGES_KEPT, MAX_ASSAULTS, MAX_EXACT_WORK, MAX_WITHDRAW,
+                      ROUND_FIRST, ROUND_GROWTH, ROUND_MOST)
 from ..core import montecarlo
 from ..core.engine import Cost, McOptions, Procedure, checkpoint, memory_budget, solve
 from ..core.lru import LRU
@@ -74,7 +75,6 @@ class AttackChain:
                       max(a.units, s.attacker.units) + s.siege_units + 1,
                       d.units + 1, 2)
 
-    @lru_cache(maxsize=None)
     def avoid_modifier(self) -> int:
         """The defender's avoid-battle modifier: its leader, +1 for an Ottoman stack with
         cavalry, -1 for a non-Ottoman stack facing Ottoman cavalry (HIS §13.3)."""
@@ -195,40 +195,65 @@ class AttackChain:
         return decider(self.chain(*start), self.s.timing or "first")
 
     def sample(self, mc: McOptions) -> montecarlo.Run:
-        """Monte Carlo through the chain: each stage's kernel run as many times as trials
-        reach it, with a seed per stage (so the answer does not depend on the threads)."""
+        """Monte Carlo through the chain in rounds of whole trials (montecarlo.rounds): in each,
+        every stage's kernel runs as many times as the round's trials reach it, with a seed
+        per stage and round (so the answer does not depend on the threads). A round that a
+        Ctrl-C or the caller's stop test cuts short is dropped whole: a partial answer counts
+        only chains that ran to their end."""
         from ..core.kernel_cache import load
 
         field_args = load("odds.his.field_kernel", "kernel_args")
         avoid_args = load("odds.his.intercept_kernel", "kernel_args")
         siege_args = load("odds.his.siege_timing_kernel", "kernel_args")
+        sieges = {}  # start -> (its Chain's joint shape, held_lane's arguments), made once
+        stages = [0]  # stage runs so far: each has a seed of its own
 
-        runs = []
+        def run(module, name, args, shape, n, first):
+            if not n:
+                return np.zeros(shape, np.int64)
+            if montecarlo.stopping():
+                raise _Stopped
+            seed = (mc.seed + 0x9E3779B97F4A7C15 * stages[0]) % 2**63
+            stages[0] += 1
+            r = montecarlo.run(load(module, name), args, shape, int(n), seed, threads=mc.threads,
+                               progress=mc.progress if first == 0 else False)
+            if r.partial:
+                raise _Stopped
+            return r.hist
 
-        def run(module, name, args, shape, n):
-            seed = (mc.seed + 0x9E3779B97F4A7C15 * len(runs)) % 2**63
-            r = montecarlo.run(load(module, name), args, shape, int(n), seed,
-                               threads=mc.threads, progress=mc.progress) if n else None
-            runs.append(r)
-            return np.zeros(shape, np.int64) if r is None else r.hist
+        def siege_of(start, n, first):
+            if start not in sieges:
+                c = self.chain(*start)
+                table = optimal_table(c)[0] if self.s.timing == "optimal" else {}
+                sieges[start] = c.shape, siege_args(c, self.s.timing or "first", table)
+            shape, args = sieges[start]
+            return run("odds.his.siege_timing_kernel", "held_lane", args, shape, n, first)
 
-        avoided = 0
-        if self.avoid:
-            avoided = int(run("odds.his.intercept_kernel", "intercept_lane", avoid_args(
-                intercept.TWO_DICE, self.avoid_modifier(), AVOID_ON, 0, 0),
-                (2, 2, 2, len(intercept.TWO_DICE)), mc.trials)[1].sum())
-        field = run(*field_kernel(self.a, self.d), field_args(self.a, self.d),
-                    field_shape(self.a, self.d), mc.trials - avoided)
+        def step(first, n):
+            try:
+                avoided = 0
+                if self.avoid:
+                    avoided = int(run("odds.his.intercept_kernel", "intercept_lane", avoid_args(
+                        intercept.TWO_DICE, self.avoid_modifier(), AVOID_ON, 0, 0),
+                        (2, 2, 2, len(intercept.TWO_DICE)), n, first)[1].sum())
+                field = run(*field_kernel(self.a, self.d), field_args(self.a, self.d),
+                            field_shape(self.a, self.d), n - avoided, first)
+                hist = self.fill(avoided, field, lambda start, k: siege_of(start, k, first))
+            except _Stopped:
+                return montecarlo.Run(np.zeros(self.shape, np.int64), 0, True, None)
+            return montecarlo.Run(hist.astype(np.int64), n, False, None)
 
-        def siege_of(start, n):
-            c = self.chain(*start)
-            table = optimal_table(c)[0] if self.s.timing == "optimal" else {}
-            return run("odds.his.siege_timing_kernel", "held_lane",
-                       siege_args(c, self.s.timing or "first", table), c.shape, n)
+        return montecarlo.rounds(step, self.shape, mc.trials, _round_size, progress=mc.progress)
 
-        hist = self.fill(avoided, field, siege_of).astype(np.int64)
-        return montecarlo.Run(hist, int(hist.sum()), any(r is not None and r.partial for r in runs),
-                              None)
+
+class _Stopped(Exception):
+    """A stage of a round was stopped (Ctrl-C or the caller's stop test): the round is dropped."""
+
+
+def _round_size(n, seconds):
+    """The composed run's rounds: ROUND_FIRST trials, then ROUND_GROWTH times more, at most
+    ROUND_MOST (fixed sizes: the seeds of a round's stages follow from them)."""
+    return ROUND_FIRST if n is None else min(n * ROUND_GROWTH, ROUND_MOST)
 
 
 def avoid_probability(modifier: int) -> float:

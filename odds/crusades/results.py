@@ -1,0 +1,65 @@
+"""What crusades answers share: the Result type, the settings that produced it, and the
+warnings for a run that tells nothing."""
+from __future__ import annotations
+
+import math
+
+from ..core.result import Result
+from .scenario import SIDES, Scenario
+
+
+class BattleResult(Result):
+    """A Result whose JSON also carries `battles` and each side's mean units lost, and is
+    strict (null, never NaN)."""
+
+    def to_json(self) -> dict:
+        """Strict JSON: a number that is undefined (no battle completed) is null."""
+        out = super().to_json()
+        out["battles"] = self.trials
+        for side in SIDES:
+            if f"{side}_units_lost" in self.pmfs:
+                out[f"{side}_mean_units_lost"] = self.expected(f"{side}_units_lost")
+        return _finite(out)
+
+
+def _finite(value):
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_finite(v) for v in value]
+    return None if isinstance(value, float) and not math.isfinite(value) else value
+
+
+def settings_of(sc: Scenario) -> dict:
+    """What produced the numbers: every rule setting, the policies, the siege, the army sizes."""
+    out = dict(sc.settings)
+    out["attacker_policy"], out["defender_policy"] = sc.policies
+    siege = sc.siege
+    out["siege"] = (f"turn {siege['turn']}, {siege['besieged']} besieged, "
+                    f"{'port' if siege['port'] else 'no port'}") if siege["on"] else "off"
+    eng = sc.engaged()
+    out["engaged"] = f"{int(eng[0].sum())} v {int(eng[1].sum())}"
+    out["scenario"] = sc.title
+    return out
+
+
+def degenerate(res: Result) -> list:
+    """Warnings for a run that tells nothing: every battle ended the same way, or no setting
+    changed the answer of a sensitivity run."""
+    if not res.trials or res.trials < 2:
+        return []
+    if res.procedure == "crusades.sensitivity":
+        if not res.partial and all(v == res.p for v in res.probabilities.values()):
+            return [f"no rule setting changes P(attacker wins) ({res.p:.1%}) in this scenario"]
+        return []
+    sure = [k for k, v in res.probabilities.items() if v == 1 and k in
+            ("attacker_win", "defender_win", "undecided", "holds", "falls_by_assault",
+             "capitulates", "lifted_by_sortie", "besieger_destroyed")]
+    what = "sieges" if res.procedure == "crusades.siege" else "battles"
+    return [f"degenerate scenario: all {res.trials:,} {what} ended '{k.replace('_', ' ')}' "
+            "(100%, no uncertainty): check the armies and settings" for k in sure]
+
+
+def with_warnings(res: Result) -> Result:
+    """The Result with `degenerate` warnings added to its notes."""
+    return res.with_changes(notes=tuple(res.notes) + tuple(f"warning: {w}" for w in degenerate(res)))
