@@ -17,6 +17,10 @@ MAX_WARBANDS = 60
 MAX_DICE = 60
 MAX_DEFENDERS = 200
 
+# input: tables and lists nested deeper than this (TOML files, --set values, Python keywords)
+# are refused in one line, before anything recurses into them
+MAX_NESTING = 16
+
 # memory: a run whose outcome histograms would need more than this is refused before it starts
 MEMORY_BUDGET_FRACTION = 0.25  # of the machine's memory; ODDS_MEMORY_BUDGET (bytes) overrides
 

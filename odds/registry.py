@@ -11,10 +11,9 @@ import inspect
 import sys
 from importlib import import_module
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Callable
 
-from .errors import OddsError
+from .errors import OddsError, check_nesting
 
 REQUIRED = inspect.Parameter.empty
 KINDS = ("int", "float", "bool", "choice", "text", "cards", "ints", "pairs", "leader")
@@ -95,10 +94,13 @@ class Spec:
     table: str | None = None  # 'module:function' of a vectorised exact engine
     warm: Callable | None = None  # compiles the kernel modes the examples do not (odds warmup)
 
-    @property
-    def call(self) -> Callable:
-        """The public function with this procedure's preset keywords."""
-        return partial(self.function, **self.preset) if self.preset else self.function
+    def call(self, **kwargs):
+        """The public function with this procedure's preset keywords. Every caller (command
+        line, Python, sweeps, the web) comes through here, so a keyword that is unknown,
+        missing or nested too deep is the same one-line OddsError for all of them."""
+        for key, value in self.check_given(kwargs).items():
+            check_nesting(key, value)
+        return self.function(**self.preset, **kwargs)
 
     def defaults(self) -> dict:
         """Parameter name -> default (REQUIRED when the caller must give it)."""
@@ -108,8 +110,9 @@ class Spec:
     def check_given(self, kwargs: dict) -> dict:
         """`kwargs` if it names only this procedure's keywords and every required one."""
         names = {p.name for p in self.params}
+        takes = inspect.signature(self.function).parameters
         for key in kwargs:
-            if key not in names and key not in ENGINE:
+            if key not in names and not (key in ENGINE and key in takes):
                 raise OddsError(f"{key}: not a parameter of {self.name} "
                                 f"(allowed: {', '.join(sorted(names))})")
         for name, default in self.defaults().items():

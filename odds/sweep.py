@@ -23,7 +23,7 @@ from importlib import import_module
 import numpy as np
 
 from . import registry
-from .errors import OddsError, check_choice, check_int
+from .errors import OddsError, check_choice, check_int, check_nesting
 from .config import MAX_CELL_TRIALS, MAX_CELLS, SWEEP_BATCH as BATCH
 
 QUANTILES = (0.5, 0.9)
@@ -57,6 +57,7 @@ def cells(procedure: str, grid: dict, fixed: dict) -> list[dict]:
         sections += [(f"grid.{VARIANT}.{name}", params) for name, params in variants.items()]
     for section, params in sections:
         for key, v in params.items():
+            check_nesting(f"{section}.{key}", v)
             if key not in known:
                 raise OddsError(f"{section}.{key}: unknown parameter of {procedure} "
                                 f"(allowed: {', '.join(known)})")

@@ -4,7 +4,8 @@ import os
 import pytest
 
 from odds import OddsError
-from odds.files import MAX_TOML_DEPTH, parse_toml, read_text, read_toml
+from odds.config import MAX_NESTING as MAX_TOML_DEPTH
+from odds.files import parse_toml, read_text, read_toml
 
 
 @pytest.mark.parametrize("path, words", [
