@@ -13,10 +13,11 @@ from importlib import import_module
 from dataclasses import dataclass, field
 from typing import Callable
 
+from .config import DEFAULT_MAX_TRIALS
 from .errors import OddsError, check_nesting
 
 REQUIRED = inspect.Parameter.empty
-KINDS = ("int", "float", "bool", "choice", "text", "cards", "ints", "pairs", "leader")
+KINDS = ("int", "float", "bool", "choice", "text", "cards", "ints", "pairs", "leader", "scenario")
 
 
 @dataclass(frozen=True)
@@ -26,7 +27,8 @@ class Param:
     kind: int (a count in [low, high]), float (in [low, high]), bool, choice (one of
     `choices`), text, cards (card names, `name[:policy]`), ints (a list of whole numbers),
     pairs (`KEY=N` strings), leader (a rating in [low, high] or one of the named leaders in
-    `choices`). `flag` is the command-line spelling when it is not `--name`
+    `choices`), scenario (a TOML file's path, or a table; the web takes the name of one of the
+    built-in files in `folder`, or the request's body, never a path). `flag` is the command-line spelling when it is not `--name`
     (e.g. `attacker-card`, repeated, for `attacker_cards`); `cli` adds argparse keywords.
     """
 
@@ -39,6 +41,7 @@ class Param:
     flag: str | None = None
     metavar: str | None = None
     cli: dict = field(default_factory=dict)
+    folder: object = None  # scenario: the folder of the built-in scenario files (a Path)
 
     def __post_init__(self):
         if self.kind not in KINDS:
@@ -138,7 +141,21 @@ class Spec:
                 "examples": {e.name: e.kwargs for e in self.examples}}
 
 
-ENGINE = ("method", "trials", "seed", "precision", "max_trials", "threads", "progress")
+METHODS = ("auto", "exact", "mc")
+# the engine options of every procedure function that has them, defined once for the command
+# line (cli_common), the web API and sweeps; `cli` holds the command line's default
+ENGINE_OPTIONS = (
+    Param("method", "choice", "auto (exact when available), exact or mc", choices=METHODS,
+          cli={"default": "auto"}),
+    Param("trials", "int", "Monte Carlo trials (default 1,000,000)", low=1),
+    Param("seed", "int", "Monte Carlo seed (default 0)", low=0),
+    Param("precision", "float", "Monte Carlo: run until the 95% half-width of the main "
+          "probability is below this"),
+    Param("max_trials", "int", "bound for --precision", low=1, cli={"default": DEFAULT_MAX_TRIALS}),
+    Param("threads", "int", "threads for Monte Carlo (default: all cores)", low=1),
+    Param("progress", "bool", "a progress bar on a terminal (default: when the run is long)"),
+)
+ENGINE = tuple(p.name for p in ENGINE_OPTIONS)
 _SPECS: dict[str, Spec] = {}
 
 

@@ -16,10 +16,10 @@ import numpy as np
 
 from ..errors import OddsError, check_choice
 from ..config import MEMORY_BUDGET_FRACTION
+from ..registry import METHODS
 from . import montecarlo
 from .result import Result
 
-METHODS = ("auto", "exact", "mc")
 
 
 @dataclass(slots=True)
