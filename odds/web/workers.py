@@ -11,9 +11,10 @@ Bounds (a watchdog on the event loop looks every `TICK` seconds while calls run)
   solve cannot be interrupted otherwise) and another starts at the next call;
 - memory: each call may grow its worker's address space by at most `memory` bytes (RLIMIT_AS,
   set around the call); over it, numpy and Python raise MemoryError there: `OverMemory`;
-- long calls: a call running longer than `long_after` no longer counts among the `size` workers
-  (another process starts in its place), so small questions keep being answered while at most
-  `long_calls` long ones run; one more turning long is stopped (`TooManyLong`).
+- long calls: at most `long_calls` calls may run longer than `long_after` at once (one more
+  turning long is stopped: `TooManyLong`), and there are `long_calls` processes more than the
+  `size` the small questions need, so those keep being answered while long ones run.
+A worker that stops is replaced at once (a fraction of a second).
 """
 from __future__ import annotations
 
@@ -78,6 +79,7 @@ def _serve(conn: Connection, skip, memory: int | None):
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's; it ends the workers
     registry.specs()
+    conn.send(None)  # started: a call's time counts from here
     number = 0
     while True:
         try:
@@ -115,13 +117,14 @@ class _Worker:
         self.process.start()
         theirs.close()
         self.loop, self.done = loop, done
-        self.pending, self.since, self.sent, self.long = deque(), 0.0, 0, False
+        self.pending, self.since, self.sent, self.long = deque(), loop.time(), 0, False
+        self.started = False  # the process has said it is ready
         loop.add_reader(self.conn.fileno(), self._readable)
 
     def ask(self, fn, args) -> asyncio.Future:
         answer = self.loop.create_future()
         answer.add_done_callback(_retrieved)
-        if not self.pending:
+        if not self.pending and self.started:
             self.since = self.loop.time()
         self.pending.append(answer)
         self.sent += 1
@@ -143,10 +146,14 @@ class _Worker:
 
     def _readable(self):
         try:
-            ok, value = self.conn.recv()
+            message = self.conn.recv()
         except (EOFError, OSError):
             self.stop(WorkerStopped("a worker process stopped"))
-        else:  # answers come back in the order the calls were sent
+        else:
+            if message is None:
+                self.since, self.started = self.loop.time(), True
+                return
+            ok, value = message  # answers come back in the order the calls were sent
             answer = self.pending.popleft()
             if not answer.done():
                 (answer.set_result if ok else answer.set_exception)(value)
@@ -168,9 +175,9 @@ class _Worker:
 
 
 class Workers:
-    """Worker processes (spawned, so they share nothing with the server's threads): `size` of
-    them for calls that have not run long, and one more for each long call (`long_calls` at
-    most), with the bounds of the module's docstring (None: unbounded).
+    """Up to `size` + `long_calls` worker processes (spawned, so they share nothing with the
+    server's threads), at most `long_calls` of them running long calls: `size` at least are
+    always there for the others. The bounds are the module docstring's (None: unbounded).
 
     A busy worker also takes a next call (up to `depth` calls) while its current one is
     `young`: the next call waits in its pipe, so the worker never idles between calls (measured:
@@ -182,7 +189,7 @@ class Workers:
     def __init__(self, size: int, depth: int = 1, young: float = 0.0, *,
                  deadline: float | None = None, memory: int | None = None,
                  long_after: float | None = None, long_calls: int = 0, requeue: float = 0.1):
-        self.size, self.depth, self.young, self.workers = size, depth, young, []
+        self.size, self.depth, self.young, self.workers = size + long_calls, depth, young, []
         self.deadline, self.memory, self.requeue = deadline, memory, requeue
         self.long_after, self.long_calls = long_after, long_calls
         self.waiters: deque[asyncio.Future] = deque()  # calls waiting for a worker to take them
@@ -190,18 +197,13 @@ class Workers:
         self.watchdog: asyncio.TimerHandle | None = None
         self.context = multiprocessing.get_context("spawn")
 
-    def _serving(self) -> int:
-        return sum(not w.long for w in self.workers)
-
     def _spawn(self):
         self.workers.append(_Worker(self.context, self.loop, self._done, self.memory))
 
     def _done(self, worker: _Worker):
-        if worker.process is not None and not any(not a.done() for a in worker.pending) \
-                and self._serving() > self.size:  # its long call ended: one worker too many
-            worker.stop()
-        if worker.process is None:  # stopped: another takes its place at the next call
+        if worker.process is None:  # stopped (killed, or died): another starts in its place
             self.workers.remove(worker)
+            self._spawn()
         self._wake()
 
     def _wake(self):
@@ -224,6 +226,8 @@ class Workers:
                 worker.stop(OverDeadline(f"over {self.deadline:g} s"))
                 self._done(worker)
                 continue
+            if not worker.started:  # starting: only the deadline counts
+                continue
             if len(worker.pending) > 1 and age > self.requeue:
                 worker.give_back()
             if self.long_after is not None and age > self.long_after and not worker.long:
@@ -232,7 +236,6 @@ class Workers:
                     self._done(worker)
                     continue
                 worker.long = True
-                self._wake()  # a waiting call may start a worker in its place
         self._arm()
 
     def _arm(self):
@@ -250,7 +253,7 @@ class Workers:
         while True:
             now = self.loop.time()
             ready = [w for w in self.workers if w.takes(now, self.depth, self.young)]
-            if not ready and self._serving() < self.size:
+            if not ready and len(self.workers) < self.size:
                 self._spawn()
                 ready = self.workers[-1:]
             if ready:
