@@ -13,7 +13,8 @@ Bounds (a watchdog on the event loop looks every `TICK` seconds while calls run)
   set around the call); over it, numpy and Python raise MemoryError there: `OverMemory`;
 - long calls: at most `long_calls` calls may run longer than `long_after` at once (one more
   turning long is stopped: `TooManyLong`), and there are `long_calls` processes more than the
-  `size` the small questions need, so those keep being answered while long ones run.
+  `size` the small questions need, so those keep being answered while long ones run; a long
+  call's process runs at a lower CPU priority (nice LONG_NICE) and is replaced after it.
 A worker that stops is replaced at once (a fraction of a second).
 """
 from __future__ import annotations
@@ -27,6 +28,7 @@ from contextlib import contextmanager
 from multiprocessing.connection import Connection
 
 TICK = 0.05  # s between the watchdog's looks at running calls
+LONG_NICE = 10  # a long call's process yields the cores to the others' (its CPU weight about 1/10)
 TRIES = 10  # times a call given back before it started is placed again (then WorkerStopped)
 
 
@@ -119,6 +121,7 @@ class _Worker:
         self.loop, self.done = loop, done
         self.pending, self.since, self.sent, self.long = deque(), loop.time(), 0, False
         self.started = False  # the process has said it is ready
+        self.niced = False  # lowered for a long call: it cannot be raised again, so it is replaced
         loop.add_reader(self.conn.fileno(), self._readable)
 
     def ask(self, fn, args) -> asyncio.Future:
@@ -136,6 +139,14 @@ class _Worker:
         current one started under `young` s ago."""
         return self.process is not None and not self.long and (not self.pending or (
             len(self.pending) < depth and now - self.since < young))
+
+    def yield_cores(self):
+        """Lower the process's CPU priority for the rest of its life (best effort)."""
+        try:
+            os.setpriority(os.PRIO_PROCESS, self.process.pid, LONG_NICE)
+            self.niced = True
+        except (AttributeError, OSError):
+            pass
 
     def give_back(self):
         """The calls waiting behind the current one are skipped here and placed again."""
@@ -201,6 +212,8 @@ class Workers:
         self.workers.append(_Worker(self.context, self.loop, self._done, self.memory))
 
     def _done(self, worker: _Worker):
+        if worker.niced and not any(not a.done() for a in worker.pending):
+            worker.stop()  # its long call ended: a worker of normal priority takes its place
         if worker.process is None:  # stopped (killed, or died): another starts in its place
             self.workers.remove(worker)
             self._spawn()
@@ -236,6 +249,7 @@ class Workers:
                     self._done(worker)
                     continue
                 worker.long = True
+                worker.yield_cores()
         self._arm()
 
     def _arm(self):
