@@ -223,10 +223,9 @@ def sweep(procedure: str, grid: dict, fixed: dict | None = None, *, method="auto
 
 
 def check_engine(method, trials, seed, n_cells) -> dict:
-    """The sweep's engine options, validated like the command line's."""
-    from .core.engine import METHODS
-
-    method = check_choice("method", method, METHODS)
+    """The sweep's engine options (those of registry.ENGINE_OPTIONS a sweep takes), validated
+    like the command line's."""
+    method = check_choice("method", method, registry.METHODS)
     seed = check_int("seed", seed, 0, 2**63 - 1)
     if trials is not None:
         trials = check_int("trials", trials, 1, MAX_CELL_TRIALS)

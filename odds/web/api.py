@@ -165,7 +165,8 @@ def describe(spec: Spec) -> dict:
     shown = {o.name: o for o in ENGINE_OPTIONS}
     out["engine"] = [
         shown["method"].describe("auto"),
-        {**shown["trials"].describe(None), "high": max_trials(spec.name)},
-        shown["seed"].describe(None),
+        {**shown["trials"].describe(None), "high": max_trials(spec.name),
+         "help": "Monte Carlo trials (blank: the default)"},
+        {**shown["seed"].describe(None), "help": "Monte Carlo seed (blank: the default)"},
     ]
     return out
