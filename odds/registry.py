@@ -11,6 +11,7 @@ import inspect
 import sys
 from importlib import import_module
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Callable
 
 from .config import DEFAULT_MAX_TRIALS
@@ -18,6 +19,12 @@ from .errors import OddsError, check_nesting
 
 REQUIRED = inspect.Parameter.empty
 KINDS = ("int", "float", "bool", "choice", "text", "cards", "ints", "pairs", "leader", "scenario")
+
+
+@cache
+def _keywords(function) -> dict:
+    """The function's parameters by name (inspect.signature, once per function)."""
+    return dict(inspect.signature(function).parameters)
 
 
 @dataclass(frozen=True)
@@ -107,13 +114,13 @@ class Spec:
 
     def defaults(self) -> dict:
         """Parameter name -> default (REQUIRED when the caller must give it)."""
-        signature = inspect.signature(self.function).parameters
+        signature = _keywords(self.function)
         return {p.name: signature[p.name].default for p in self.params}
 
     def check_given(self, kwargs: dict) -> dict:
         """`kwargs` if it names only this procedure's keywords and every required one."""
         names = {p.name for p in self.params}
-        takes = inspect.signature(self.function).parameters
+        takes = _keywords(self.function)
         for key in kwargs:
             if key not in names and not (key in ENGINE and key in takes):
                 raise OddsError(f"{key}: not a parameter of {self.name} "
