@@ -200,7 +200,7 @@ class Workers:
     def __init__(self, size: int, depth: int = 1, young: float = 0.0, *,
                  deadline: float | None = None, memory: int | None = None,
                  long_after: float | None = None, long_calls: int = 0, requeue: float = 0.1):
-        self.size, self.depth, self.young, self.workers = size + long_calls, depth, young, []
+        self.most, self.depth, self.young, self.workers = size + long_calls, depth, young, []
         self.deadline, self.memory, self.requeue = deadline, memory, requeue
         self.long_after, self.long_calls = long_after, long_calls
         self.waiters: deque[asyncio.Future] = deque()  # calls waiting for a worker to take them
@@ -216,7 +216,8 @@ class Workers:
             worker.stop()  # its long call ended: a worker of normal priority takes its place
         if worker.process is None:  # stopped (killed, or died): another starts in its place
             self.workers.remove(worker)
-            self._spawn()
+            if worker.started:  # (one that dies starting is not restarted in a loop)
+                self._spawn()
         self._wake()
 
     def _wake(self):
@@ -259,7 +260,7 @@ class Workers:
     def start(self, count: int):
         """Start `count` workers now (call on the event loop) rather than at the first calls."""
         self.loop = asyncio.get_running_loop()
-        while len(self.workers) < min(count, self.size):
+        while len(self.workers) < min(count, self.most):
             self._spawn()
 
     async def _worker(self) -> _Worker:
@@ -267,7 +268,7 @@ class Workers:
         while True:
             now = self.loop.time()
             ready = [w for w in self.workers if w.takes(now, self.depth, self.young)]
-            if not ready and len(self.workers) < self.size:
+            if not ready and len(self.workers) < self.most:
                 self._spawn()
                 ready = self.workers[-1:]
             if ready:
