@@ -45,7 +45,7 @@ def test_small_questions_are_answered_while_heavy_ones_run_until_the_deadline():
         for status, headers, body, seconds in (h.result() for h in heavy):
             assert (status, headers["Retry-After"]) == (503, "2") and 3.9 < seconds < 12
             assert body["error"].endswith("the exact answer takes longer than the server allows "
-                                          "one answer (4 s; allowed: smaller forces, or method=mc)")
+                                          "one answer (4 s; allowed: a smaller question, or method=mc)")
         status, _, body, _ = get(server, "/api/his.siege?attacker=12&defender=6&assaults=5")
         assert status == 200 and body["method"] == "exact"
         time.sleep(0.2)
@@ -57,5 +57,5 @@ def test_an_exact_answer_over_the_memory_cap_is_a_413_and_the_next_one_is_answer
         status, headers, body, seconds = get(server, HEAVY[1])
         assert status == 413 and seconds < 20 and body == {"error": (
             "oath.campaign: the exact answer needs more memory than the server allows one "
-            "answer (0.195 GiB; allowed: smaller forces, or method=mc)")}
+            "answer (0.195 GiB; allowed: a smaller question, or method=mc)")}
         assert get(server, "/api/oath.campaign?warbands=6&defense_dice=4")[0] == 200

@@ -34,7 +34,7 @@ from .workers import OverDeadline, OverMemory, TooManyLong, Workers, WorkerStopp
 EXACT = {"deadline": WEB_EXACT_DEADLINE, "memory": WEB_EXACT_MEMORY,
          "long_after": WEB_EXACT_LONG_AFTER, "long_calls": WEB_EXACT_LONG_CALLS,
          "requeue": WEB_EXACT_REQUEUE}
-INSTEAD = "allowed: smaller forces, or method=mc"
+INSTEAD = "allowed: a smaller question, or method=mc"
 
 STATIC = Path(__file__).parent / "static"
 
