@@ -117,12 +117,15 @@ class Spec:
         signature = _keywords(self.function)
         return {p.name: signature[p.name].default for p in self.params}
 
+    def takes(self, keyword: str) -> bool:
+        """True if the function has the keyword (an engine option, say)."""
+        return keyword in _keywords(self.function)
+
     def check_given(self, kwargs: dict) -> dict:
         """`kwargs` if it names only this procedure's keywords and every required one."""
         names = {p.name for p in self.params}
-        takes = _keywords(self.function)
         for key in kwargs:
-            if key not in names and not (key in ENGINE and key in takes):
+            if key not in names and not (key in ENGINE and self.takes(key)):
                 raise OddsError(f"{key}: not a parameter of {self.name} "
                                 f"(allowed: {', '.join(sorted(names))})")
         for name, default in self.defaults().items():

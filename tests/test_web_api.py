@@ -162,8 +162,8 @@ def test_a_scenario_named_and_posted_is_a_400_and_a_body_where_none_is_taken_too
     few = {"trials": 200, "seed": 1}
     body = (EXAMPLES / "field.toml").read_bytes()
     status, _, answer = get("/api/crusades.battle", query({"scenario": "sortie", **few}), body)
-    assert (status, answer) == (400, {"error": "scenario: given both as scenario=sortie and as "
-                                               "the request body (allowed: one of them)"})
+    assert (status, answer) == (400, {"error": "scenario: given both in the query and as the "
+                                               "request body (allowed: one of them)"})
     status, _, answer = get("/api/his.field", query({"attacker": 5, "defender": 4}), b"x = 1")
     assert status == 400 and answer["error"].startswith("body: his.field takes no request body")
 

@@ -7,8 +7,6 @@ import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-import pytest
-
 from web_server import running
 
 HEAVY = ["/api/his.siege?attacker=200&defender=200&assaults=100&attacker_cards=siege-artillery:optimal",

@@ -9,9 +9,8 @@ server sets. Every mistake is an OddsError whose one line the API returns with s
 """
 from __future__ import annotations
 
-import inspect
 import json
-from functools import cache, partial
+from functools import partial
 from pathlib import Path
 
 from ..config import DEFAULT_TRIALS
@@ -72,7 +71,7 @@ def value(name: str, kind: str, texts: list[str]):
 def _scenario(name: str, text: str | None, body: bytes, folder: Path):
     """A built-in example's path by name, or the TOML body as a dict (None: neither given)."""
     if body and text is not None:
-        raise OddsError(f"{name}: given both as {name}={text} and as the request body "
+        raise OddsError(f"{name}: given both in the query and as the request body "
                         "(allowed: one of them)")
     if body:
         try:
@@ -84,19 +83,10 @@ def _scenario(name: str, text: str | None, body: bytes, folder: Path):
     return str(folder / f"{check_choice(name, text, examples(folder))}.toml")
 
 
-@cache
-def _keywords_of(function) -> frozenset:
-    return frozenset(inspect.signature(function).parameters)
-
-
-def _takes(spec: Spec, keyword: str) -> bool:
-    return keyword in _keywords_of(spec.function)
-
-
 def keywords(spec: Spec, query: list[tuple[str, str]], body: bytes = b"") -> dict:
     """The keyword arguments of `spec`'s function for a request's query items and body."""
     kinds = {**{p.name: p.kind for p in spec.params},
-             **{k: kind for k, kind in ENGINE.items() if _takes(spec, k)}}
+             **{k: kind for k, kind in ENGINE.items() if spec.takes(k)}}
     texts: dict[str, list[str]] = {}
     for key, text in query:
         if key not in kinds:
@@ -127,7 +117,7 @@ def limit(spec: Spec, kw: dict) -> dict:
     for key in ("trials", "max_trials"):
         if key in kw:
             check_int(key, kw[key], 1, cap)
-    if "precision" in kw and _takes(spec, "max_trials"):
+    if "precision" in kw and spec.takes("max_trials"):
         return {"max_trials": cap, **kw}
     return {"trials": min(DEFAULT_TRIALS, cap), **kw}
 
