@@ -3,7 +3,9 @@ exact questions, 5 asking Monte Carlo ones) for a fixed time, twice: questions n
 before (computed) and questions asked again (the server keeps exact answers); requests per
 second, latency percentiles, failures, and the memory of the server and its worker processes
 before and after. The clients share this machine (asyncio, one process): measured, they use
-about 0.1 of a core while new questions are computed and 0.4 while repeated ones are answered."""
+about 0.1 of a core while new questions are computed and 0.4 while repeated ones are answered.
+Then 10 clients ask new exact questions for the same time alone, and again while 3 clients ask
+heavy exact questions (issue 27's), which the server stops at its deadline or memory cap."""
 import asyncio
 import itertools
 import random
@@ -17,6 +19,10 @@ from common import Row, table
 from odds.registry import specs
 
 CLIENTS, MC_CLIENTS = 50, 5
+SMALL_CLIENTS = 10  # asking new exact questions while the heavy ones run
+HEAVY = ("/api/his.siege?attacker=200&defender=200&assaults=100&attacker_cards=siege-artillery:optimal",
+         "/api/oath.campaign?warbands=60&defense_dice=60&defenders=200&optimise=true",
+         "/api/his.siege?attacker=199&defender=200&assaults=100&attacker_cards=siege-artillery:optimal")
 CHAINS = ("his.siege", "his.attack")  # the costly exact procedures: reported apart
 MC = {"method": "mc", "trials": 1_000_000}
 
@@ -89,6 +95,21 @@ async def load(port, seconds, new):
     return results
 
 
+async def beside_heavy(port, seconds, heavy_paths=HEAVY):
+    """SMALL_CLIENTS clients asking new exact questions for `seconds`, while 3 clients ask
+    `heavy_paths` again and again (each runs until the server's deadline or memory cap stops
+    it): the small questions' and the heavy ones' (seconds, status, procedure)."""
+    heavy, small = [], []
+    tasks = [client(port, itertools.repeat(path), time.perf_counter() + seconds, heavy)
+             for path in heavy_paths]
+    await asyncio.sleep(1.5 if heavy_paths else 0)  # the heavy ones run before the small ask
+    until = time.perf_counter() + seconds
+    tasks += [client(port, new_paths(1000 * bool(heavy_paths) + i), until, small)
+              for i in range(SMALL_CLIENTS)]
+    await asyncio.gather(*tasks)
+    return small, heavy
+
+
 def rss_mib(pid) -> float:
     """Resident memory of the server and its worker processes."""
     children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
@@ -101,12 +122,13 @@ def percentile(values, q):
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
-def measure(quick=False):
+def serving(measure_with):
+    """measure_with(port, server) on a fresh `odds serve` (kernels compiled beforehand: a server
+    whose warm-up thread is still compiling answers at a fraction of its speed, and that is not
+    what the rows measure)."""
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
     from web_server import free_port, wait_listening
 
-    # the kernels compiled beforehand: a server whose warm-up thread is still compiling (a fresh
-    # or stale cache) answers at a fraction of its speed, and that is not what the rows measure
     subprocess.run([sys.executable, "-m", "odds.cli", "warmup"], check=True, capture_output=True)
     port = free_port()
     server = subprocess.Popen([sys.executable, "-m", "odds.cli", "serve", "--port", str(port)],
@@ -114,14 +136,36 @@ def measure(quick=False):
     try:
         wait_listening(port)
         asyncio.run(load(port, 5, new=False))  # warm-up: kernels loaded, repeated answers kept
-        before = rss_mib(server.pid)
-        seconds = 10 if quick else 20
-        phases = {"new": asyncio.run(load(port, seconds, new=True)),
-                  "repeated": asyncio.run(load(port, seconds, new=False))}
-        after = rss_mib(server.pid)
+        return measure_with(port, server)
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+def measure_heavy(quick=False):
+    """The rows of small exact questions asked while 3 heavy exact ones run."""
+    seconds = 10 if quick else 20
+    (alone, _), (small, heavy) = serving(lambda port, _: (
+        asyncio.run(beside_heavy(port, seconds, ())), asyncio.run(beside_heavy(port, seconds))))
+    label = f"web API, {SMALL_CLIENTS} clients: new exact questions while 3 heavy exact ones run"
+    times, before = ([t * 1e3 for t, status, _ in part if status == 200] for part in (small, alone))
+    return [Row(f"{label}, p95 latency", percentile(times, 0.95), "ms", percentile(before, 0.95),
+                "without the heavy ones", "< 150 ms"),
+            Row(f"{label}: failed ({len(small)} asked; the heavy ones stopped "
+                f"{sum(s in (413, 503) for _, s, _ in heavy)} times by the deadline or memory cap)",
+                sum(status != 200 for _, status, _ in small), "", target="0")]
+
+
+def measure(quick=False):
+    seconds = 10 if quick else 20
+
+    def phases(port, server):
+        before = rss_mib(server.pid)
+        out = {"new": asyncio.run(load(port, seconds, new=True)),
+               "repeated": asyncio.run(load(port, seconds, new=False))}
+        return out, before, rss_mib(server.pid)
+
+    phases, before, after = serving(phases)
     rows = []
     for phase, results in phases.items():
         for kind, label in (("exact", f"exact answers, {phase} questions"),
@@ -144,7 +188,9 @@ def measure(quick=False):
                     target="0"))
     rows.append(Row(f"web server memory (with its workers) after {2 * seconds} s of load", after, "MiB", before,
                     "before the load", "flat"))
-    return rows
+    return rows + measure_heavy(quick)
 
-if __name__ == "__main__":
-    print(table(measure("--quick" in sys.argv)))
+
+if __name__ == "__main__":  # --heavy: only the rows beside heavy questions
+    quick = "--quick" in sys.argv
+    print(table(measure_heavy(quick) if "--heavy" in sys.argv else measure(quick)))

@@ -12,11 +12,9 @@ from __future__ import annotations
 import html
 
 from . import registry
-from .core.engine import METHODS
 from .errors import OddsError
 
-ENGINE = (registry.Param("method", "choice", choices=METHODS),
-          registry.Param("trials", "int"), registry.Param("seed", "int"))
+ENGINE = tuple(o for o in registry.ENGINE_OPTIONS if o.name in ("method", "trials", "seed"))
 ENGINE_START = {"method": "auto", "trials": 200_000, "seed": 0}
 LISTS = ("cards", "ints", "pairs")
 

@@ -36,15 +36,15 @@ def add_param(p: argparse.ArgumentParser, param: registry.Param, default):
         return
     if param.kind in ("cards", "ints", "pairs"):
         kw.update(action="append", default=[])
-    elif default is registry.REQUIRED:
-        kw["required"] = True
     if param.kind in _TYPES:
         kw["type"] = _TYPES[param.kind]
     p.add_argument(flag, **kw, **param.cli)
 
 
 def _help(param, default) -> str:
-    text = param.help
+    """The flag's help; a required one says so (Spec.call refuses it missing, in the same
+    line for the command line, Python, sweeps and the web)."""
+    text = param.help + (" (required)" if default is registry.REQUIRED else "")
     if param.kind == "choice":
         text += f" ({', '.join(param.choices)}; default {default})"
     elif param.kind == "leader":

@@ -7,6 +7,7 @@ import re
 import sys
 
 from .errors import OddsError
+from .registry import ENGINE_OPTIONS
 
 
 def whole(text: str) -> int:
@@ -32,20 +33,18 @@ def number(text: str) -> float:
 
 
 def add_engine_flags(p: argparse.ArgumentParser, exact: bool = True):
-    """--method, --trials, --seed, --precision, --max-trials, --threads, --json."""
-    p.add_argument("--method", default="auto", help="auto (exact when available), exact or mc")
-    p.add_argument("--trials", type=whole, help="Monte Carlo trials (default 1,000,000)")
-    p.add_argument("--seed", type=whole, help="Monte Carlo seed (default 0)")
-    p.add_argument("--precision", type=number,
-                   help="Monte Carlo: run until the 95%% half-width of the main probability is below this")
-    p.add_argument("--max-trials", type=whole, default=10**9, help="bound for --precision")
-    p.add_argument("--threads", type=whole, help="threads for Monte Carlo (default: all cores)")
+    """--method, --trials, --seed, --precision, --max-trials, --threads (registry.ENGINE_OPTIONS;
+    a progress bar shows on a terminal), --json."""
+    types = {"int": whole, "float": number}
+    for option in ENGINE_OPTIONS:
+        if option.kind != "bool":
+            p.add_argument("--" + option.name.replace("_", "-"), type=types.get(option.kind),
+                           help=option.help.replace("%", "%%"), **option.cli)
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
 def engine_kwargs(args) -> dict:
-    return {"method": args.method, "trials": args.trials, "seed": args.seed,
-            "precision": args.precision, "max_trials": args.max_trials, "threads": args.threads}
+    return {o.name: getattr(args, o.name) for o in ENGINE_OPTIONS if o.kind != "bool"}
 
 
 def emit(result, as_json: bool):

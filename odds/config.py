@@ -20,6 +20,10 @@ CACHED_GRID_CELLS = 20_000  # outcome grids of at most this many cells are kept 
 # beyond either bound `--method exact` is refused and `auto` runs Monte Carlo with a note
 MAX_EXACT_WORK = 5_000_000  # work units (about a microsecond each on the development machine)
 
+# input: tables and lists nested deeper than this (TOML files, --set values, Python keywords)
+# are refused in one line, before anything recurses into them
+MAX_NESTING = 16
+
 # memory: a run whose outcome histograms would need more than this is refused before it starts
 MEMORY_BUDGET_FRACTION = 0.25  # of the machine's memory; ODDS_MEMORY_BUDGET (bytes) overrides
 
@@ -53,12 +57,15 @@ WEB_MAX_TRIALS_OF = {"crusades.battle": 5_000}  # battles per request (~2 s on o
 WEB_TIME_BUDGET = 3.0  # seconds of Monte Carlo per request; then the partial result
 WEB_MAX_QUERY = 4096  # bytes of query string
 WEB_MAX_BODY = 64 * 1024  # bytes of a request body (a TOML scenario)
-WEB_EXACT_WORKERS = 3  # worker processes computing exact answers
+WEB_EXACT_WORKERS = 3  # worker processes computing exact answers (besides long ones')
 WEB_EXACT_DEPTH = 2  # calls a worker holds: the next one waits in its pipe, so it never idles
 WEB_EXACT_YOUNG = 0.02  # s: a busy worker takes a next call only while its current one is younger
-WEB_EXACT_RUNNING = WEB_EXACT_WORKERS * WEB_EXACT_DEPTH  # exact answers in the workers at once
+WEB_EXACT_REQUEUE = 0.1  # s: a call waiting behind one that has run this long goes elsewhere
+WEB_EXACT_LONG_AFTER = 1.0  # s: an exact answer running longer is long: a process starts in its place
+WEB_EXACT_LONG_CALLS = 3  # long exact answers at once; one more turning long is answered 503
+WEB_EXACT_DEADLINE = 30.0  # s an exact answer may run; then its worker is killed, the call 503
+WEB_EXACT_MEMORY = 1 << 30  # bytes of memory one exact answer may add to its worker; more: 413
 WEB_EXACT_WAITING = 256  # exact requests queued beyond those; more get 503
-WEB_EXACT_OVERTIME = 2  # exact answers past the time budget that give up their worker's place
 WEB_MC_RUNNING = 1  # Monte Carlo runs at once, one core each (the other core stays for exact)
 WEB_MC_WAITING = 4
 WEB_RETRY_AFTER = 2  # seconds, in a 503's Retry-After

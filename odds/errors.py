@@ -6,6 +6,8 @@ named by its start and its length, never printed whole.
 """
 import re
 
+from .config import MAX_NESTING
+
 SHOWN = 60  # characters of a value an error line echoes
 _LONG = re.compile(r"\S{%d,}" % (4 * SHOWN))  # a run of text longer than any path or name
 
@@ -105,6 +107,24 @@ def check_probability(field: str, value) -> float:
     if not 0.0 <= p <= 1.0:
         raise OddsError(f"{field}: {shown(value)} is out of range (allowed: 0 to 1)")
     return p
+
+
+def too_deep(field: str, depth: int) -> OddsError:
+    """The one line for a value nested `depth` levels deep (over config.MAX_NESTING)."""
+    return OddsError(f"{field}: nested {depth} levels deep (allowed: at most {MAX_NESTING})")
+
+
+def check_nesting(field: str, value):
+    """Return `value` if its lists, tuples and dicts nest at most config.MAX_NESTING levels
+    deep (walked level by level, never recursing), else raise OddsError naming `field`."""
+    containers = (list, tuple, dict)
+    level, depth = [value], 0
+    while level := [v for v in level if isinstance(v, containers)]:
+        depth += 1
+        if depth > MAX_NESTING:
+            raise too_deep(field, f"more than {MAX_NESTING}")
+        level = [item for v in level for item in (v.values() if isinstance(v, dict) else v)]
+    return value
 
 
 def _is_integral(value) -> bool:

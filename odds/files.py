@@ -2,7 +2,7 @@
 
 A path that is a directory, a device (`/dev/zero`), a symlink loop or a number (read as a file
 descriptor by some APIs), a file larger than the limit, text that is not UTF-8, or TOML that
-is invalid or nested deeper than MAX_TOML_DEPTH, raises OddsError naming the field. An output
+is invalid or nested deeper than config.MAX_NESTING, raises OddsError naming the field. An output
 path must be new or a regular file: a FIFO (which would block the writer) or a device is
 refused.
 """
@@ -14,10 +14,10 @@ import stat
 import tomllib
 from pathlib import Path
 
-from .errors import OddsError, shown
+from .config import MAX_NESTING
+from .errors import OddsError, shown, too_deep
 
 MAX_FILE_BYTES = 1 << 20  # 1 MiB: far above any real scenario or sweep spec
-MAX_TOML_DEPTH = 16  # dotted keys, table headers and nested brackets
 _DOTTED = re.compile(r"^\s*\[{1,2}([^\]]*)\]{1,2}|^\s*([\w\-\"'. ]+)=", re.M)
 
 
@@ -78,18 +78,31 @@ def read_text(path, field: str, limit: int = MAX_FILE_BYTES) -> str:
 
 
 def parse_toml(text: str, field: str) -> dict:
-    """TOML text -> dict, refusing nesting deeper than MAX_TOML_DEPTH before parsing."""
+    """TOML text -> dict, refusing nesting deeper than MAX_NESTING (dotted keys, table headers
+    and nested brackets) before parsing."""
     depth = max((len(re.findall(r"\.", m.group(1) or m.group(2) or "")) + 1
                  for m in _DOTTED.finditer(text)), default=0)
     depth = max(depth, _bracket_depth(text))
-    if depth > MAX_TOML_DEPTH:
-        raise OddsError(f"{field}: nested {depth} levels deep (allowed: at most {MAX_TOML_DEPTH})")
+    if depth > MAX_NESTING:
+        raise too_deep(field, depth)
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise OddsError(f"{field}: not valid TOML ({e})") from None
     except RecursionError:
-        raise OddsError(f"{field}: nested too deep (allowed: at most {MAX_TOML_DEPTH})") from None
+        raise too_deep(field, MAX_NESTING + 1) from None
+
+
+def toml_value(text: str, field: str):
+    """`text` as a TOML value (`4`, `true`, `[1, 2]`, `{a = 1}`), or the text itself when it is
+    not one; nesting deeper than MAX_NESTING is refused before parsing."""
+    depth = _bracket_depth(text)
+    if depth > MAX_NESTING:
+        raise too_deep(field, depth)
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        return text
 
 
 def read_toml(path, field: str) -> dict:

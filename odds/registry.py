@@ -11,14 +11,20 @@ import inspect
 import sys
 from importlib import import_module
 from dataclasses import dataclass, field
-from functools import cache, partial
-from types import MappingProxyType
+from functools import cache
 from typing import Callable
 
-from .errors import OddsError, shown
+from .config import DEFAULT_MAX_TRIALS
+from .errors import OddsError, check_nesting, shown
 
 REQUIRED = inspect.Parameter.empty
-KINDS = ("int", "float", "bool", "choice", "text", "cards", "ints", "pairs", "leader")
+KINDS = ("int", "float", "bool", "choice", "text", "cards", "ints", "pairs", "leader", "scenario")
+
+
+@cache
+def _keywords(function) -> dict:
+    """The function's parameters by name (inspect.signature, once per function)."""
+    return dict(inspect.signature(function).parameters)
 
 
 @dataclass(frozen=True)
@@ -28,7 +34,8 @@ class Param:
     kind: int (a count in [low, high]), float (in [low, high]), bool, choice (one of
     `choices`), text, cards (card names, `name[:policy]`), ints (a list of whole numbers),
     pairs (`KEY=N` strings), leader (a rating in [low, high] or one of the named leaders in
-    `choices`). `flag` is the command-line spelling when it is not `--name`
+    `choices`), scenario (a TOML file's path, or a table; the web takes the name of one of the
+    built-in files in `folder`, or the request's body, never a path). `flag` is the command-line spelling when it is not `--name`
     (e.g. `attacker-card`, repeated, for `attacker_cards`); `cli` adds argparse keywords.
     """
 
@@ -41,6 +48,7 @@ class Param:
     flag: str | None = None
     metavar: str | None = None
     cli: dict = field(default_factory=dict)
+    folder: object = None  # scenario: the folder of the built-in scenario files (a Path)
 
     def __post_init__(self):
         if self.kind not in KINDS:
@@ -97,21 +105,28 @@ class Spec:
     # validates, every cell before computing any; None when some cell is not for it)
     warm: Callable | None = None  # compiles the kernel modes the examples do not (odds warmup)
 
-    @property
-    def call(self) -> Callable:
-        """The public function with this procedure's preset keywords."""
-        return partial(self.function, **self.preset) if self.preset else self.function
+    def call(self, **kwargs):
+        """The public function with this procedure's preset keywords. Every caller (command
+        line, Python, sweeps, the web) comes through here, so a keyword that is unknown,
+        missing or nested too deep is the same one-line OddsError for all of them."""
+        for key, value in self.check_given(kwargs).items():
+            check_nesting(key, value)
+        return self.function(**self.preset, **kwargs)
 
     def defaults(self) -> dict:
         """Parameter name -> default (REQUIRED when the caller must give it)."""
-        signature = _parameters(self.function)
+        signature = _keywords(self.function)
         return {p.name: signature[p.name].default for p in self.params}
+
+    def takes(self, keyword: str) -> bool:
+        """True if the function has the keyword (an engine option, say)."""
+        return keyword in _keywords(self.function)
 
     def check_given(self, kwargs: dict) -> dict:
         """`kwargs` if it names only this procedure's keywords and every required one."""
         names = {p.name for p in self.params}
         for key in kwargs:
-            if key not in names and key not in ENGINE:
+            if key not in names and not (key in ENGINE and self.takes(key)):
                 raise OddsError(f"{key}: not a parameter of {self.name} "
                                 f"(allowed: {', '.join(sorted(names))})")
         for name, default in self.defaults().items():
@@ -150,13 +165,21 @@ class Spec:
                 "examples": {e.name: e.kwargs for e in self.examples}}
 
 
-@cache
-def _parameters(function) -> MappingProxyType:
-    """The function's parameters by name (inspect.signature costs ~0.2 ms a call)."""
-    return inspect.signature(function).parameters
-
-
-ENGINE = ("method", "trials", "seed", "precision", "max_trials", "threads", "progress")
+METHODS = ("auto", "exact", "mc")
+# the engine options of every procedure function that has them, defined once for the command
+# line (cli_common), the web API and sweeps; `cli` holds the command line's default
+ENGINE_OPTIONS = (
+    Param("method", "choice", "auto (exact when available), exact or mc", choices=METHODS,
+          cli={"default": "auto"}),
+    Param("trials", "int", "Monte Carlo trials (default 1,000,000)", low=1),
+    Param("seed", "int", "Monte Carlo seed (default 0)", low=0),
+    Param("precision", "float", "Monte Carlo: run until the 95% half-width of the main "
+          "probability is below this"),
+    Param("max_trials", "int", "bound for --precision", low=1, cli={"default": DEFAULT_MAX_TRIALS}),
+    Param("threads", "int", "threads for Monte Carlo (default: all cores)", low=1),
+    Param("progress", "bool", "a progress bar on a terminal (default: when the run is long)"),
+)
+ENGINE = tuple(p.name for p in ENGINE_OPTIONS)
 CHECK_ONLY = "check-only"  # a method no engine knows: Spec.check
 _SPECS: dict[str, Spec] = {}
 

@@ -24,7 +24,7 @@ from importlib import import_module
 import numpy as np
 
 from . import registry
-from .errors import OddsError, check_choice, check_int, shown
+from .errors import OddsError, check_choice, check_int, check_nesting, shown
 from .config import MAX_CELL_TRIALS, MAX_CELLS, SWEEP_BATCH as BATCH
 
 QUANTILES = (0.5, 0.9)
@@ -58,6 +58,7 @@ def cells(procedure: str, grid: dict, fixed: dict) -> list[dict]:
         sections += [(f"grid.{VARIANT}.{name}", params) for name, params in variants.items()]
     for section, params in sections:
         for key, v in params.items():
+            check_nesting(f"{section}.{key}", v)
             if key not in known:
                 raise OddsError(f"{section}.{key}: unknown parameter of {procedure} "
                                 f"(allowed: {', '.join(known)})")
@@ -243,10 +244,9 @@ def sweep(procedure: str, grid: dict, fixed: dict | None = None, *, method="auto
 
 
 def check_engine(method, trials, seed, n_cells) -> dict:
-    """The sweep's engine options, validated like the command line's."""
-    from .core.engine import METHODS
-
-    method = check_choice("method", method, METHODS)
+    """The sweep's engine options (those of registry.ENGINE_OPTIONS a sweep takes), validated
+    like the command line's."""
+    method = check_choice("method", method, registry.METHODS)
     seed = check_int("seed", seed, 0, 2**63 - 1)
     if trials is not None:
         trials = check_int("trials", trials, 1, MAX_CELL_TRIALS)

@@ -46,7 +46,7 @@ def test_text_summary_has_bars(capsys):
 @pytest.mark.parametrize("argv, words", [
     (["his", "field", "--attacker", "-2", "--defender", "3"], "attacker"),
     (["his", "field", "--attacker", "x", "--defender", "3"], "not a whole number"),
-    (["his", "field", "--attacker", "3"], "--defender"),
+    (["his", "field", "--attacker", "3"], "defender: missing (required by his.field)"),
     (["his", "field", "--attacker", "3", "--defender", "3", "--attacker-card", "nope"], "unknown card"),
     (["his", "field", "--attacker", "3", "--defender", "3", "--attacker-card", "janissaries"], "ottoman"),
     (["his", "field", "--attacker", "3", "--defender", "3", "--attacker-leader", "9"], "0 to 6"),

@@ -4,7 +4,8 @@ import os
 import pytest
 
 from odds import OddsError
-from odds.files import MAX_TOML_DEPTH, parse_toml, read_text, read_toml
+from odds.config import MAX_NESTING
+from odds.files import parse_toml, read_text, read_toml
 
 
 @pytest.mark.parametrize("path, words", [
@@ -35,8 +36,8 @@ def test_size_encoding_and_symlink_loops(tmp_path):
 
 
 @pytest.mark.parametrize("text", [
-    "[" + ".".join(["a"] * (MAX_TOML_DEPTH + 1)) + "]\nx = 1\n",
-    ".".join(["a"] * (MAX_TOML_DEPTH + 1)) + " = 1\n",
+    "[" + ".".join(["a"] * (MAX_NESTING + 1)) + "]\nx = 1\n",
+    ".".join(["a"] * (MAX_NESTING + 1)) + " = 1\n",
     "x = " + "[" * 5000 + "]" * 5000 + "\n",
     "x = " + "{a = " * 50 + "1" + "}" * 50 + "\n",
 ])

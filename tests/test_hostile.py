@@ -10,7 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import odds
+from odds.crusades import EXAMPLES
 from odds.files import parse_toml
+from odds.registry import get
 
 MEMORY = 3 << 30  # address space of each run: far below what the unbounded inputs asked for
 SECONDS = 60
@@ -41,6 +43,10 @@ def files(tmp_path_factory):
     (d / "trials.toml").write_text(SPEC.replace("[grid]", 'method = "mc"\ntrials = 1000000000000\n[grid]'))
     (d / "seed.toml").write_text(SPEC.replace("[grid]", "seed = -1\n[grid]"))
     (d / "spec.toml").write_text(SPEC)
+    (d / "deepset.toml").write_text(
+        f'procedure = "crusades.battle"\n[grid]\nturn_limit = [10, 12]\n[fixed]\n'
+        f'scenario = "{EXAMPLES / "field.toml"}"\n'
+        f'overrides = ["rules.turn_limit={"[" * 5000 + "]" * 5000}"]\n')
     (d / "big.json").write_text("x" * ((1 << 20) + 10))
     os.symlink(d / "loop.toml", d / "loop.toml")
     (d / "corrupt.parquet").write_bytes(b"PAR1 this is not parquet")
@@ -79,6 +85,12 @@ CASES = [
      "not a whole number"),
     (["oath", "campaign", "--warbands", "6", "--defense-dice", "3", "--sacrifice", "to-beat:50"],
      "new-foundations"),
+    (["his", "siege"], "attacker: missing (required by his.siege)"),
+    (["his", "attack", "--attacker", "5"], "defender: missing (required by his.attack)"),
+    (["oath", "campaign"], "warbands: missing (required by oath.campaign)"),
+    (["crusades", "run", str(EXAMPLES / "field.toml"), "--battles", "10", "--set",
+      "rules.turn_limit=" + "[" * 5000 + "]" * 5000], "nested 5000 levels deep (allowed: at most 16)"),
+    (["sweep", "deepset.toml"], "--set rules.turn_limit: nested 5000 levels deep (allowed: at most 16)"),
 ]
 
 
@@ -96,6 +108,26 @@ def test_a_run_beyond_the_memory_budget_is_refused(files):
             "50", "--defender-power", "ottoman", "--method", "mc"]
     out = run(argv, files, env={"ODDS_MEMORY_BUDGET": "1e8"})
     assert out.returncode == 2 and "memory: this run needs about" in out.stderr
+
+
+def deep_list(levels: int) -> list:
+    value = []
+    for _ in range(levels - 1):
+        value = [value]
+    return value
+
+
+def test_python_values_nested_too_deep_are_one_line_not_a_recursion_error():
+    deep = deep_list(5000)
+    field = str(EXAMPLES / "field.toml")
+    with pytest.raises(odds.OddsError, match=r"^overrides: nested more than 16 levels deep "
+                                             r"\(allowed: at most 16\)$"):
+        get("crusades.battle").call(scenario=field, overrides=deep)
+    with pytest.raises(odds.OddsError, match=r"^fixed.overrides: nested more than 16 levels"):
+        odds.sweep("crusades.battle", {"turn_limit": [10, 12]},
+                   {"scenario": field, "overrides": deep}, progress=False)
+    with pytest.raises(odds.OddsError, match=r"^grid.attacker_cards: nested more than 16"):
+        odds.sweep("his.field", {"attacker_cards": deep}, {"attacker": 3, "defender": 2})
 
 
 # --- fuzzing: a sweep spec or its TOML text never ends in anything but OddsError -----------

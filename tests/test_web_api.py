@@ -1,6 +1,7 @@
 """The HTTP API on a real uvicorn server: the CLI's JSON, 400s, limits, 503s, shutdown."""
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -17,9 +18,8 @@ from odds import OddsError, cli
 from odds.cli_common import in_flags
 from odds.config import WEB_EXACT_WORKERS
 from odds.crusades import EXAMPLES
-from odds.registry import specs
+from odds.registry import REQUIRED, specs
 from odds.web.limits import Gate
-from odds.web.workers import Workers
 from test_registry import argv_of
 from web_server import free_port, running, wait_listening
 
@@ -161,6 +161,48 @@ def test_crusades_takes_an_example_name_or_a_toml_body_never_a_path(get):
     assert status == 400 and body["error"] == "trials: 6000 is out of range (allowed: 1 to 5000)"
 
 
+def test_a_scenario_named_and_posted_is_a_400_and_a_body_where_none_is_taken_too(get):
+    few = {"trials": 200, "seed": 1}
+    body = (EXAMPLES / "field.toml").read_bytes()
+    status, _, answer = get("/api/crusades.battle", query({"scenario": "sortie", **few}), body)
+    assert (status, answer) == (400, {"error": "scenario: given both in the query and as the "
+                                               "request body (allowed: one of them)"})
+    status, _, answer = get("/api/his.field", query({"attacker": 5, "defender": 4}), b"x = 1")
+    assert status == 400 and answer["error"].startswith("body: his.field takes no request body")
+
+
+def required_missing():
+    """Each required parameter of each procedure, left out of its first example."""
+    for name, spec in specs().items():
+        for param, default in spec.defaults().items():
+            if default is REQUIRED:
+                yield pytest.param(name, param, id=f"{name}-{param}")
+
+
+@pytest.mark.parametrize("name, param", list(required_missing()))
+def test_a_missing_required_parameter_is_a_400_with_the_line_python_and_the_cli_give(
+        get, capsys, name, param):
+    spec = specs()[name]
+    kwargs = {k: v for k, v in spec.examples[0].kwargs.items() if k != param}
+    line = f"{param}: missing (required by {name})"
+    with pytest.raises(OddsError, match=f"^{re.escape(line)}$"):
+        spec.call(**kwargs)
+    web = {k: Path(v).stem if k == "scenario" else v for k, v in kwargs.items()}
+    assert get(f"/api/{name}", query(web))[::2] == (400, {"error": line})
+    if spec.command:
+        capsys.readouterr()
+        assert cli.main(argv_of(spec, kwargs)) == 2
+        assert capsys.readouterr().err == f"odds: error: {line}\n"
+
+
+def test_nesting_too_deep_is_a_400_and_not_a_recursion_error(get):
+    deep = "rules.turn_limit=" + "[" * 650 + "]" * 650
+    status, _, body = get("/api/crusades.battle", query({"scenario": "field", "trials": 10,
+                                                         "overrides": [deep]}))
+    assert status == 400 and body["error"].endswith(
+        "--set rules.turn_limit: nested 650 levels deep (allowed: at most 16)")
+
+
 def test_oversized_requests_are_refused(get):
     status, _, _ = get("/api/his.field", [("attacker", "5"), ("defender", "4" * 5000)])
     assert status == 413
@@ -261,23 +303,6 @@ def test_serve_on_a_port_in_use_is_one_line(app_server, capsys):
     assert cli.main(["serve", "--port", str(port)]) == 2
     assert capsys.readouterr().err == (f"odds: error: --host/--port: cannot listen on "
                                        f"127.0.0.1:{port} (Address already in use)\n")
-
-
-def test_a_huge_exact_question_gives_its_place_to_small_ones_after_the_budget(app_server, get):
-    state = app_server.config.app.state
-    saved = state.exact
-    state.exact = gate = Gate(1, 8, patience=0.1, overtime=1, workers=Workers(2))
-    huge = query({"attacker": 100, "defender": 30, "assaults": 30})  # seconds, exact
-    try:
-        with ThreadPoolExecutor(1) as pool:
-            slow = pool.submit(get, "/api/his.siege", huge)
-            time.sleep(0.3)
-            status, _, _ = get("/api/his.field", query({"attacker": 13, "defender": 12}))
-            assert status == 200 and not slow.done()
-            assert slow.result()[0] == 200
-    finally:
-        state.exact = saved
-        gate.pool.loop.call_soon_threadsafe(gate.close)
 
 
 def test_a_worker_killed_in_a_call_is_a_503_and_the_next_question_is_answered(app_server, get):

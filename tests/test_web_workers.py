@@ -9,7 +9,7 @@ import pytest
 
 from odds import OddsError
 from odds.errors import check_int
-from odds.web.workers import Workers, WorkerStopped
+from odds.web.workers import OverDeadline, OverMemory, TooManyLong, Workers, WorkerStopped
 
 
 def in_workers(size, body, **options):
@@ -116,3 +116,62 @@ def test_a_call_that_leaves_while_woken_passes_the_worker_on():
         return await asyncio.wait_for(staying, 10)
 
     assert in_workers(1, body) == 2
+
+
+def test_a_call_over_the_deadline_is_stopped_and_its_worker_replaced():
+    async def body(workers):
+        first = await workers.run(os.getpid)
+        started = time.perf_counter()
+        with pytest.raises(OverDeadline):
+            await workers.run(time.sleep, 60)
+        stopped = time.perf_counter() - started
+        return first, stopped, await workers.run(os.getpid)
+
+    first, stopped, second = in_workers(1, body, deadline=0.5)
+    assert 0.5 <= stopped < 5 and first != second and not alive(first)
+
+
+def test_a_call_over_its_memory_cap_is_refused_and_the_worker_serves_on():
+    async def body(workers):
+        pid = await workers.run(os.getpid)
+        with pytest.raises(OverMemory):
+            await workers.run(bytearray, 400 * 2**20)  # a MemoryError in the worker
+        fits = len(await workers.run(bytearray, 20 * 2**20))
+        return pid, fits, await workers.run(os.getpid)
+
+    pid, fits, again = in_workers(1, body, memory=200 * 2**20)
+    assert fits == 20 * 2**20 and again == pid  # the cap is per call: the next one has it again
+
+
+def test_a_call_waiting_behind_a_slow_one_goes_to_another_worker():
+    async def body(workers):
+        workers.start(2)
+        first, second = await asyncio.gather(workers.run(os.getpid), workers.run(os.getpid))
+        slow = asyncio.ensure_future(workers.run(time.sleep, 3))  # in the first worker
+        busy = asyncio.ensure_future(workers.run(time.sleep, 0.05))  # in the second, for now
+        await asyncio.sleep(0)
+        started = time.perf_counter()
+        pid = await workers.run(os.getpid)  # behind the young sleep of 3 s, then given back
+        waited = time.perf_counter() - started
+        await asyncio.gather(slow, busy)
+        return waited, pid, first, second
+
+    waited, pid, first, second = in_workers(2, body, depth=2, young=1.0, requeue=0.1)
+    assert first != second and pid == second and waited < 1.5
+
+
+def test_long_calls_leave_the_workers_to_small_ones_and_one_too_many_is_stopped():
+    async def body(workers):
+        long = [asyncio.ensure_future(workers.run(time.sleep, 3)) for _ in range(2)]
+        await asyncio.sleep(1.0)  # both long by now, each in a process of its own
+        started = time.perf_counter()
+        assert await workers.run(operator.add, 2, 3) == 5
+        small = time.perf_counter() - started
+        with pytest.raises(TooManyLong):
+            await workers.run(time.sleep, 3)
+        assert await workers.run(operator.mul, 6, 7) == 42
+        await asyncio.gather(*long)
+        return small, len(workers.workers)
+
+    small, left = in_workers(1, body, long_after=0.2, long_calls=2)
+    assert small < 2 and left == 3  # not behind the 3 s calls; the stopped one was replaced

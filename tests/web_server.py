@@ -25,9 +25,10 @@ def wait_listening(port: int, seconds: float = 30):
 
 
 @contextmanager
-def running():
-    """The uvicorn Server, started; its app is `server.config.app`."""
-    srv = server("127.0.0.1", free_port())
+def running(**exact):
+    """The uvicorn Server, started; its app is `server.config.app` (`exact`: its exact workers'
+    bounds, e.g. deadline=2.0)."""
+    srv = server("127.0.0.1", free_port(), exact)
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
     wait_listening(srv.config.port)

@@ -19,10 +19,10 @@ import numpy as np
 
 from ..errors import Interrupted, OddsError, check_choice
 from ..config import MAX_EXACT_WORK, MEMORY_BUDGET_FRACTION
+from ..registry import METHODS
 from . import montecarlo
 from .result import Result
 
-METHODS = ("auto", "exact", "mc")
 
 
 @dataclass(slots=True)

@@ -286,8 +286,8 @@ def _warm():
 
 SPEC = register(Spec(
     "crusades.battle", battle, (
-        Param("scenario", "text", "a scenario TOML file (units, armies, board, siege, settings)",
-              metavar="SCENARIO.toml"),
+        Param("scenario", "scenario", "a scenario TOML file (units, armies, board, siege, settings)",
+              metavar="SCENARIO.toml", folder=_EXAMPLES),
         Param("overrides", "pairs", "override a scenario key, e.g. attacker.army.knights=4",
               metavar="KEY=VALUE"),
         *(_setting_param(key) for key in SETTINGS)),

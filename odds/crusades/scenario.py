@@ -7,14 +7,13 @@ KEY=VALUE`` overrides any key before validation (``rules.`` may be left out for 
 from __future__ import annotations
 
 import os
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from ..errors import OddsError, check_list
-from ..files import parse_toml, read_text
+from ..files import parse_toml, read_text, toml_value
 from . import state as S
 
 # name: (default, allowed: tuple of choices | (low, high) for ints | bool, what it means)
@@ -131,11 +130,7 @@ def _override_items(overrides, name):
                 raise OddsError(f"{name}: --set {item!r}: expected KEY=VALUE")
             key, text = item.split("=", 1)
             key = key.strip()
-            try:
-                value = tomllib.loads(f"v = {text.strip()}")["v"]
-            except tomllib.TOMLDecodeError:
-                value = text.strip()
-            yield key, value
+            yield key, toml_value(text.strip(), f"{name}: --set {key}")
         else:
             yield item
 

@@ -2,37 +2,33 @@
 
 Parameter names are the Python keywords. List kinds (cards, ints, pairs) take repeated or
 comma-separated values (`attacker_cards=janissaries:if-needed,tercios`); a bool is
-true/false (1/0, yes/no, on/off). A parameter that names a scenario file (crusades) takes a
-built-in example's name, or the request's body as TOML: never a path the client chooses.
-Every mistake is an OddsError whose one line the API returns with status 400.
+true/false (1/0, yes/no, on/off). A scenario parameter (registry kind "scenario") takes a
+built-in example's name, or the request's body as TOML (not both): never a path the client
+chooses. Engine options are registry.ENGINE_OPTIONS but threads and progress, which the
+server sets. Every mistake is an OddsError whose one line the API returns with status 400.
 """
 from __future__ import annotations
 
-import inspect
 import json
-from functools import cache, partial
+from functools import partial
 from pathlib import Path
 
 from ..config import DEFAULT_TRIALS
-from ..core.engine import METHODS
 from ..core.result import headline
 from ..errors import OddsError, check_choice, check_int
 from ..files import parse_toml
 from .. import registry
-from ..registry import Spec
+from ..registry import ENGINE_OPTIONS, METHODS, Spec
 from .limits import STOPPING, max_trials, within
 
-ENGINE = {"method": "choice", "trials": "int", "seed": "int", "precision": "float",
-          "max_trials": "int"}
+SERVER_SET = ("threads", "progress")  # engine options the server sets (see `call`)
+ENGINE = {o.name: o.kind for o in ENGINE_OPTIONS if o.name not in SERVER_SET}
 TRUE, FALSE = ("true", "1", "yes", "on"), ("false", "0", "no", "off")
 LISTS = ("cards", "ints", "pairs")
 
 
-def _scenario_folders() -> dict:
-    """(procedure, parameter) -> folder of the built-in scenarios it may name."""
-    from ..crusades import EXAMPLES
-
-    return {("crusades.battle", "scenario"): EXAMPLES}
+def _scenarios(spec: Spec) -> list:
+    return [p for p in spec.params if p.kind == "scenario"]
 
 
 def examples(folder: Path) -> list[str]:
@@ -73,39 +69,38 @@ def value(name: str, kind: str, texts: list[str]):
 
 
 def _scenario(name: str, text: str | None, body: bytes, folder: Path):
-    """A built-in example's path by name, or the TOML body as a dict."""
+    """A built-in example's path by name, or the TOML body as a dict (None: neither given)."""
+    if body and text is not None:
+        raise OddsError(f"{name}: given both in the query and as the request body "
+                        "(allowed: one of them)")
     if body:
         try:
             return parse_toml(body.decode("utf-8"), f"{name} (the request body)")
         except UnicodeDecodeError as e:
             raise OddsError(f"{name} (the request body): not UTF-8 text (byte {e.start})") from None
     if text is None:
-        raise OddsError(f"{name}: missing (allowed: {', '.join(examples(folder))}, or a TOML body)")
+        return None
     return str(folder / f"{check_choice(name, text, examples(folder))}.toml")
-
-
-@cache
-def _keywords_of(function) -> frozenset:
-    return frozenset(inspect.signature(function).parameters)
-
-
-def _takes(spec: Spec, keyword: str) -> bool:
-    return keyword in _keywords_of(spec.function)
 
 
 def keywords(spec: Spec, query: list[tuple[str, str]], body: bytes = b"") -> dict:
     """The keyword arguments of `spec`'s function for a request's query items and body."""
     kinds = {**{p.name: p.kind for p in spec.params},
-             **{k: kind for k, kind in ENGINE.items() if _takes(spec, k)}}
+             **{k: kind for k, kind in ENGINE.items() if spec.takes(k)}}
     texts: dict[str, list[str]] = {}
     for key, text in query:
         if key not in kinds:
             raise OddsError(f"{key}: not a parameter of {spec.name} (allowed: {', '.join(kinds)})")
         texts.setdefault(key, []).append(text)
     out = {key: value(key, kinds[key], got) for key, got in texts.items()}
-    for (procedure, name), folder in _scenario_folders().items():
-        if procedure == spec.name:
-            out[name] = _scenario(name, out.get(name), body, folder)
+    scenarios = _scenarios(spec)
+    if body and not scenarios:
+        raise OddsError(f"body: {spec.name} takes no request body (allowed: GET, or POST "
+                        "without a body)")
+    for p in scenarios:
+        scenario = _scenario(p.name, out.pop(p.name, None), body, p.folder)
+        if scenario is not None:
+            out[p.name] = scenario
     return out
 
 
@@ -122,7 +117,7 @@ def limit(spec: Spec, kw: dict) -> dict:
     for key in ("trials", "max_trials"):
         if key in kw:
             check_int(key, kw[key], 1, cap)
-    if "precision" in kw and _takes(spec, "max_trials"):
+    if "precision" in kw and spec.takes("max_trials"):
         return {"max_trials": cap, **kw}
     return {"trials": min(DEFAULT_TRIALS, cap), **kw}
 
@@ -148,21 +143,20 @@ def describe(spec: Spec) -> dict:
     out["headline"] = headline(spec.main)
     out["start"] = dict(spec.start)
     out["examples"] = {name: dict(kw) for name, kw in out["examples"].items()}
-    for (procedure, name), folder in _scenario_folders().items():
-        if procedure != spec.name:
-            continue
+    for scenario in _scenarios(spec):
+        name = scenario.name
         for p in out["parameters"]:
             if p["name"] == name:
-                p.update(kind="choice", choices=examples(folder),
+                p.update(kind="choice", choices=examples(scenario.folder),
                          help=p["help"] + " (a built-in example, or POST a TOML scenario)")
         for values in [out["start"], *out["examples"].values()]:
             if name in values:
                 values[name] = Path(str(values[name])).stem
+    shown = {o.name: o for o in ENGINE_OPTIONS}
     out["engine"] = [
-        {"name": "method", "kind": "choice", "choices": list(METHODS), "default": "auto",
-         "help": "auto: exact when the procedure has it"},
-        {"name": "trials", "kind": "int", "low": 1, "high": max_trials(spec.name),
+        shown["method"].describe("auto"),
+        {**shown["trials"].describe(None), "high": max_trials(spec.name),
          "help": "Monte Carlo trials (blank: the default)"},
-        {"name": "seed", "kind": "int", "low": 0, "help": "Monte Carlo seed (blank: the default)"},
+        {**shown["seed"].describe(None), "help": "Monte Carlo seed (blank: the default)"},
     ]
     return out

@@ -19,14 +19,22 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .. import registry
-from ..config import (WEB_CACHED_ANSWERS, WEB_EXACT_DEPTH, WEB_EXACT_OVERTIME,
-                      WEB_EXACT_RUNNING, WEB_EXACT_WAITING, WEB_EXACT_WORKERS, WEB_EXACT_YOUNG,
-                      WEB_MAX_BODY, WEB_MAX_QUERY, WEB_MC_RUNNING, WEB_MC_WAITING, WEB_RETRY_AFTER, WEB_SWITCH_INTERVAL, WEB_TIME_BUDGET)
+from ..config import (WEB_CACHED_ANSWERS, WEB_EXACT_DEADLINE, WEB_EXACT_DEPTH,
+                      WEB_EXACT_LONG_AFTER, WEB_EXACT_LONG_CALLS, WEB_EXACT_MEMORY,
+                      WEB_EXACT_REQUEUE, WEB_EXACT_WAITING, WEB_EXACT_WORKERS, WEB_EXACT_YOUNG,
+                      WEB_MAX_BODY, WEB_MAX_QUERY, WEB_MC_RUNNING, WEB_MC_WAITING,
+                      WEB_RETRY_AFTER, WEB_SWITCH_INTERVAL, WEB_TIME_BUDGET)
 from ..core.lru import LRU
-from ..errors import OddsError
+from ..errors import Interrupted, OddsError
 from . import api
 from .limits import STOPPING, Busy, Gate
-from .workers import Workers, WorkerStopped
+from .workers import OverDeadline, OverMemory, TooManyLong, Workers, WorkerStopped
+
+# the exact workers' bounds (workers.Workers' keywords); create_app takes others (tests)
+EXACT = {"deadline": WEB_EXACT_DEADLINE, "memory": WEB_EXACT_MEMORY,
+         "long_after": WEB_EXACT_LONG_AFTER, "long_calls": WEB_EXACT_LONG_CALLS,
+         "requeue": WEB_EXACT_REQUEUE}
+INSTEAD = "allowed: a smaller question, or method=mc"
 
 STATIC = Path(__file__).parent / "static"
 
@@ -97,9 +105,28 @@ async def answer(request: Request) -> Response:
         return reply({"error": str(e)}, 400)
     except TooLarge as e:
         return reply({"error": str(e)}, 413)
+    except OverMemory:
+        return reply({"error": f"{spec.name}: the exact answer needs more memory than the "
+                               f"server allows one answer ({_gib(state.bounds['memory'])}; {INSTEAD})"}, 413)
+    except Interrupted:  # the exact engine's checkpoint: the time budget is spent
+        return busy(f"{spec.name}: the exact answer takes longer than the server's time budget "
+                    f"({state.budget:g} s; {INSTEAD})")
+    except OverDeadline:
+        return busy(f"{spec.name}: the exact answer takes longer than the server allows one "
+                    f"answer ({state.bounds['deadline']:g} s; {INSTEAD})")
+    except TooManyLong:
+        return busy(f"the server is busy with {state.bounds['long_calls']} long exact answers: "
+                    "try again in a few seconds")
     except (Busy, WorkerStopped):  # a full queue, or a worker that died (another replaces it)
-        return reply({"error": "the server is busy: try again in a few seconds"}, 503,
-                     {"Retry-After": str(WEB_RETRY_AFTER)})
+        return busy("the server is busy: try again in a few seconds")
+
+
+def busy(message: str) -> Response:
+    return reply({"error": message}, 503, {"Retry-After": str(WEB_RETRY_AFTER)})
+
+
+def _gib(size: int) -> str:
+    return f"{size / 2**30:.3g} GiB"
 
 
 async def page(request: Request) -> Response:
@@ -115,25 +142,28 @@ async def _workers(app: Starlette):
     app.state.mc.close()
 
 
-def create_app() -> Starlette:
+def create_app(**exact) -> Starlette:
+    """The app; `exact` overrides bounds of EXACT (e.g. a test's deadline of a second)."""
     app = Starlette(lifespan=_workers, routes=[
         Route("/", page),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
         Route("/api/procedures", procedures),
         Route("/api/{procedure}", answer, methods=["GET", "POST"]),
     ])
-    app.state.exact = Gate(WEB_EXACT_RUNNING, WEB_EXACT_WAITING, WEB_TIME_BUDGET,
-                           WEB_EXACT_OVERTIME, Workers(WEB_EXACT_WORKERS, WEB_EXACT_DEPTH,
-                                                       WEB_EXACT_YOUNG))
+    app.state.bounds = bounds = {**EXACT, **exact}
+    running = WEB_EXACT_WORKERS * WEB_EXACT_DEPTH + bounds["long_calls"]
+    app.state.exact = Gate(running, WEB_EXACT_WAITING, Workers(
+        WEB_EXACT_WORKERS, WEB_EXACT_DEPTH, WEB_EXACT_YOUNG, **bounds))
     app.state.mc = Gate(WEB_MC_RUNNING, WEB_MC_WAITING)
     app.state.budget = WEB_TIME_BUDGET
     app.state.answers = LRU(WEB_CACHED_ANSWERS)  # exact answers by request: they never change
     return app
 
 
-def server(host: str = "127.0.0.1", port: int = 8866, **config):
-    """A uvicorn Server for the app; its SIGTERM / SIGINT also stops running Monte Carlo. The
-    process hands the GIL over more often, so requests keep flowing beside exact answers."""
+def server(host: str = "127.0.0.1", port: int = 8866, exact: dict | None = None, **config):
+    """A uvicorn Server for the app (`exact`: bounds for create_app); its SIGTERM / SIGINT also
+    stops running Monte Carlo. The process hands the GIL over more often, so requests keep
+    flowing beside exact answers."""
     import sys
 
     import uvicorn
@@ -145,5 +175,5 @@ def server(host: str = "127.0.0.1", port: int = 8866, **config):
             STOPPING.set()
             super().handle_exit(sig, frame)
 
-    return Server(uvicorn.Config(create_app(), host=host, port=port, log_level="warning",
+    return Server(uvicorn.Config(create_app(**(exact or {})), host=host, port=port, log_level="warning",
                                  timeout_graceful_shutdown=int(WEB_TIME_BUDGET) + 2, **config))

@@ -3,9 +3,10 @@
 Exact and Monte Carlo requests pass separate gates (a few workers each and a bounded queue), so
 a flood of Monte Carlo requests waits in its own queue while exact answers keep flowing. A full
 queue raises `Busy` (the API answers 503 with Retry-After) instead of queueing without bound.
-Exact answers are computed in worker processes (`workers.Workers`): pure Python holds the GIL,
-and threads doing so make the event loop wait for it. Monte Carlo runs in threads: its kernels
-release the GIL.
+Exact answers are computed in worker processes (`workers.Workers`: pure Python holds the GIL,
+and threads doing so make the event loop wait for it), each call with a deadline and a memory
+cap. Monte Carlo runs in threads (`Threads`): its kernels release the GIL, and its time budget
+stops it.
 """
 from __future__ import annotations
 
@@ -15,7 +16,6 @@ from concurrent.futures import ThreadPoolExecutor
 
 from ..config import WEB_MAX_TRIALS, WEB_MAX_TRIALS_OF
 from ..core.montecarlo import stop_when
-from .workers import Workers
 
 STOPPING = threading.Event()  # set on SIGTERM / SIGINT: running Monte Carlo stops at its next chunk
 
@@ -24,22 +24,31 @@ class Busy(Exception):
     """A gate's queue is full: try again later."""
 
 
+class Threads:
+    """A thread pool with the worker processes' interface (`await run(fn, *args)`, start, close)."""
+
+    def __init__(self, size: int):
+        self.pool = ThreadPoolExecutor(size, thread_name_prefix="odds-gate")
+
+    async def run(self, fn, *args):
+        return await asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
+
+    def start(self, count: int):
+        """Threads start with their first calls."""
+
+    def close(self):
+        self.pool.shutdown(wait=False, cancel_futures=True)
+
+
 class Gate:
-    """Run at most `running` calls at once in threads (or in `workers`' processes), with at
-    most `waiting` more queued.
+    """Run at most `running` calls at once in `pool` (`Threads`, or `workers.Workers`'
+    processes, which bound each call's time and memory), with at most `waiting` more queued."""
 
-    A call still running after `patience` seconds gives its place to the next one (at most
-    `overtime` such calls at a time), so a rare huge exact computation, which cannot be
-    interrupted, does not hold up the small ones behind it.
-    """
-
-    def __init__(self, running: int, waiting: int, patience: float | None = None,
-                 overtime: int = 0, workers: Workers | None = None):
-        self.pool = workers or ThreadPoolExecutor(running + overtime, thread_name_prefix="odds-gate")
+    def __init__(self, running: int, waiting: int, pool=None):
+        self.pool = pool or Threads(running)
         self.running, self.places = running, asyncio.Semaphore(running)
         self.capacity = running + waiting
-        self.patience, self.overtime = patience, overtime
-        self.inside = self.late = 0  # only touched on the event loop, so no lock
+        self.inside = 0  # only touched on the event loop, so no lock
 
     async def run(self, fn, *args):
         if self.inside >= self.capacity:
@@ -47,31 +56,17 @@ class Gate:
         self.inside += 1
         try:
             async with self.places:
-                call = (asyncio.ensure_future(self.pool.run(fn, *args))
-                        if isinstance(self.pool, Workers) else
-                        asyncio.get_running_loop().run_in_executor(self.pool, fn, *args))
-                await asyncio.wait([call], timeout=self.patience)
-                if call.done() or self.late >= self.overtime:
-                    return await call
-                self.late += 1
-            try:  # in overtime: its place is free again
-                return await call
-            finally:
-                self.late -= 1
+                return await self.pool.run(fn, *args)
         finally:
             self.inside -= 1
 
     def start(self):
-        """Start the worker processes now rather than at the first calls (on the event loop)."""
-        if isinstance(self.pool, Workers):
-            self.pool.start(self.running)
+        """Start the pool's workers now rather than at the first calls (on the event loop)."""
+        self.pool.start(self.running)
 
     def close(self):
         """Cancel the queued calls; end the worker processes, even in a call (on the event loop)."""
-        if isinstance(self.pool, Workers):
-            self.pool.close()
-        else:
-            self.pool.shutdown(wait=False, cancel_futures=True)
+        self.pool.close()
 
 
 def max_trials(procedure: str) -> int:
