@@ -252,3 +252,33 @@ def test_numbas_own_test_of_nested_overloads_passes_with_them():
             "assert compile_speed._state['installed']; "
             "sys.exit(not result.wasSuccessful() or result.testsRun != 1)")
     run(code, FAST)
+
+
+# With the opt-in, a kernel compiles without numba's BLAS probe (scipy.linalg not imported);
+# the user's function compiled next still gets numba's BLAS answer (np.convolve of floats).
+BLAS = """
+import json, sys
+import numpy as np
+from numba import njit
+import odds
+odds.his.field_battle(5, 4, method="mc", trials=1000, seed=3)
+skipped = "scipy.linalg" not in sys.modules
+
+@njit
+def users(a, b):
+    return np.convolve(a, b)
+
+users(np.ones(3), np.ones(2))
+from numba.np import arraymath
+print(json.dumps([skipped, arraymath._HAVE_BLAS]))
+"""
+
+
+def test_the_blas_probe_waits_for_a_function_that_is_not_ours(tmp_path):
+    pytest.importorskip("scipy.linalg")
+    if not cs.tested(numba.__version__):
+        pytest.skip("compile_speed does not install on this numba")
+    fast = json.loads(run(BLAS, {**FAST, "NUMBA_CACHE_DIR": str(tmp_path / "a")}).stdout)
+    plain = json.loads(run(BLAS, {"ODDS_FAST_COMPILE": "", "NUMBA_CACHE_DIR": str(tmp_path / "b")}
+                           ).stdout)
+    assert fast == [True, True] and plain == [False, True]

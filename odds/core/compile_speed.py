@@ -1,5 +1,6 @@
 """Opt-in (`ODDS_FAST_COMPILE=1`): two steps of numba's compiler done faster, with the same
-results, while numba compiles a function of this package; off by default.
+results, while numba compiles a function of this package, and numba's BLAS probe put off
+until another function compiles; off by default.
 
 Both grow with the size of one function, and the crusades kernel is one large function (its
 first compile took 9.3-9.5 s here, 6.5-6.7 s with both, on numba 0.68):
@@ -15,8 +16,12 @@ first compile took 9.3-9.5 s here, 6.5-6.7 s with both, on numba 0.68):
   implementation of the last call typed with those argument types, and an overload compiles
   one per compile flags, so an answer given again sets it again. A question that fails is
   asked again. About 0.7 s.
+- *numba's BLAS probe*: importing numba's array functions imports scipy.linalg (0.2-0.3 s of
+  every process that compiles or loads a kernel, where scipy is installed) only to choose how
+  np.convolve/np.correlate multiply, which no kernel uses; it is skipped, then run as numba
+  runs it before any other function compiles.
 
-Both replace numba internals, hence the guards: `install` does nothing unless
+All three reach into numba's internals, hence the guards: `install` does nothing unless
 ODDS_FAST_COMPILE=1 and numba is one of the versions this was tested on (`TESTED`); the
 replacements answer with numba's own functions unless a compile of this package's function is
 under way (a listener on numba's compile events counts them: numba compiles one function at a
@@ -160,8 +165,33 @@ def tested(version: str) -> bool:
 def _on_start(event) -> None:
     fn = getattr(event.data.get("dispatcher"), "py_func", None)
     ours = bool(_state["ours"]) or getattr(fn, "__module__", "").startswith(PACKAGE + ".")
+    if not ours:
+        _probe_blas()
     _state["stack"].append(ours)
     _state["ours"] += ours
+
+
+def _skip_blas_probe() -> None:
+    """numba's array functions imported without their BLAS probe: it imports scipy.linalg
+    (about 0.2-0.3 s of every process that compiles or loads a kernel, where scipy is
+    installed) only to choose how numba's np.convolve/np.correlate multiply, which no kernel
+    uses. `_probe_blas` answers it before any other function compiles."""
+    if "numba.np.arraymath" in sys.modules or "scipy.linalg" in sys.modules:
+        return
+    sys.modules["scipy.linalg.cython_blas"] = None  # the probe's import fails at once
+    try:
+        import numba.np.arraymath  # noqa: F401
+    finally:
+        sys.modules.pop("scipy.linalg.cython_blas", None)
+    _state["blas_unprobed"] = True
+
+
+def _probe_blas() -> None:
+    """The BLAS probe `_skip_blas_probe` skipped, as numba runs it, once."""
+    if _state.pop("blas_unprobed", False):
+        from numba.np import arraymath
+
+        arraymath._HAVE_BLAS = arraymath._check_blas()
 
 
 def _on_end(event) -> None:
@@ -210,6 +240,7 @@ def install() -> bool:
             functions.BaseFunction.get_call_type = call_type
             event.register("numba:compile", _counter())
             _state.update(listening=True, installed=True)
+            _skip_blas_probe()
         except Exception as error:
             _restore()
             _state["gave_up"] = True
@@ -230,6 +261,7 @@ def _restore() -> None:
             functions.BaseFunction.get_call_type = ORIGINAL["call_type"]
         if _state.pop("listening", False):
             event.unregister("numba:compile", _counter())
+        _probe_blas()
     finally:
         _state["installed"] = False
 
