@@ -6,8 +6,9 @@ the chance sequence and the RNG from other modules. `load` digests the kernel mo
 module of this package it imports and numba's version, and imports the module with numba's
 public cache setting (`numba.config.CACHE_DIR`, which NUMBA_CACHE_DIR sets) pointing at
 `<root>/<module>-<digest>`: numba picks the cache folder of a `cache=True` function when the
-function is defined, so the module's kernels are kept there, and nothing else of the process
-is. An edited source gives a new folder; the module's folders of other digests are deleted.
+function is defined, so the module's kernels are kept there (the setting is the user's again
+once the import is done: only a `cache=True` function defined by another thread during that
+import would follow it). An edited source gives a new folder; the module's folders of other digests are deleted.
 The root is the first writable of `$NUMBA_CACHE_DIR/odds`, `__pycache__/kernels` in the
 package folder and `<user cache folder>/odds`; where none is, a temporary folder deleted at
 exit (said in one line). A truncated or garbled cache file makes numba raise while loading;
