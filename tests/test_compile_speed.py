@@ -191,6 +191,23 @@ def test_a_failure_in_a_replaced_step_answers_with_numbas_and_puts_them_back(
     assert capsys.readouterr().err.count("compiling with numba's own steps") == 1
 
 
+def test_a_call_numba_cannot_type_raises_as_numbas_and_keeps_them_installed(installed,
+                                                                            monkeypatch):
+    from numba.core import errors, types
+    from numba.core.registry import cpu_target
+
+    context = cpu_target.typing_context
+    context.refresh()
+    length = context.resolve_value_type(len)
+    monkeypatch.setitem(cs._state, "ours", 1)  # as inside a compile of this package's kernel
+    with pytest.raises(errors.TypingError):
+        length.get_call_type(context, (types.int64,), {})
+    pair = (types.UniTuple(types.int64, 2),)
+    first = length.get_call_type(context, pair, {})
+    assert length.get_call_type(context, pair, {}) is first and first.return_type == types.intp
+    assert functions.BaseFunction.get_call_type is cs.call_type and not cs._state["gave_up"]
+
+
 # A numba keeping get_call_type's parameters but keeping the implementation keys elsewhere
 # (where lowering reads them): with compile_speed installed, every function must still
 # compile and run, this package's kernels and the user's alike.

@@ -130,8 +130,6 @@ def call_type(self, context, args, kws):
         return original(self, context, args, kws)
     try:
         key = _key(context, args, kws)
-        if key is None:
-            return original(self, context, args, kws)
         known = self.__dict__.setdefault("_known_call_types", {})
         if key in known:
             sig, impl = known[key]
@@ -139,12 +137,13 @@ def call_type(self, context, args, kws):
             return sig
     except Exception as error:
         give_up(error)
-        return original(self, context, args, kws)
+        key = None
     sig = original(self, context, args, kws)  # raises as numba does: failures are not kept
-    try:
-        known[key] = sig, self._impl_keys[sig.args]
-    except Exception as error:
-        give_up(error)
+    if key is not None and sig is not None and not _state["gave_up"]:
+        try:
+            known[key] = sig, self._impl_keys[sig.args]
+        except Exception as error:
+            give_up(error)
     return sig
 
 
