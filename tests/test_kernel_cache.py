@@ -189,7 +189,11 @@ odds.his.field_battle(5, 4, method='mc', trials=1000, seed=3)
 odds.oath.campaign(6, defense_dice=4, method='mc', trials=1000, seed=2)
 after = (analysis.compute_live_map, functions.BaseFunction.get_call_type,
          caching.Cache.load_overload, dispatcher.Dispatcher._compilation_chain_init_hook)
-print(json.dumps([before == after, numba.config.CACHE_DIR]))
+import sys
+kernels = [v for m in ("odds.core.pair_kernel", "odds.oath.kernel")
+           for v in vars(sys.modules[m]).values() if isinstance(v, dispatcher.Dispatcher)]
+plain = all("_compilation_chain_init_hook" not in vars(k) for k in kernels) and len(kernels) > 1
+print(json.dumps([before == after, plain, numba.config.CACHE_DIR]))
 """
 
 
@@ -197,7 +201,7 @@ def test_numbas_internals_are_left_alone_by_default(tmp_path):
     site = copy_package(tmp_path).parent
     env = {"NUMBA_CACHE_DIR": str(tmp_path / "cache")}
     run_query(site, env, QUERY)  # the field kernel is loaded below, the Oath kernel compiled
-    assert run_query(site, env, UNTOUCHED) == [True, str(tmp_path / "cache")]
+    assert run_query(site, env, UNTOUCHED) == [True, True, str(tmp_path / "cache")]
 
 
 def test_the_package_source_names_no_numba_internals_outside_the_opt_in():
