@@ -139,6 +139,14 @@ def test_off_by_default(monkeypatch):
     assert analysis.compute_live_map is not cs.live_map
 
 
+def test_a_value_other_than_1_or_0_is_ignored_in_one_line(monkeypatch, capsys):
+    monkeypatch.setenv("ODDS_FAST_COMPILE", "yes")
+    monkeypatch.delitem(cs._state, "told", raising=False)
+    assert cs.install() is False and cs.install() is False
+    assert capsys.readouterr().err == "odds: ODDS_FAST_COMPILE: 'yes' is not 1 or 0; ignored\n"
+    assert analysis.compute_live_map is not cs.live_map
+
+
 def test_only_on_the_tested_numba_versions(monkeypatch, capsys):
     assert cs.tested("0.68.1") and cs.tested("0.60.0")
     assert not cs.tested("0.69.0") and not cs.tested("0.59.1") and not cs.tested("1.0.0")

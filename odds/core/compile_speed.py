@@ -154,7 +154,12 @@ def _same_parameters(fn, names: str) -> bool:
 
 
 def wanted() -> bool:
-    return os.environ.get(ENV) == "1"
+    """ODDS_FAST_COMPILE is 1 (unset, empty or 0: no; anything else: no, said once)."""
+    value = os.environ.get(ENV, "")
+    if value not in ("", "0", "1") and not _state.get("told"):
+        _state["told"] = True
+        print(f"{PACKAGE}: {ENV}: {value!r} is not 1 or 0; ignored", file=sys.stderr)
+    return value == "1"
 
 
 def tested(version: str) -> bool:
