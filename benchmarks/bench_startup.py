@@ -1,21 +1,25 @@
-"""The first answer on a fresh install: whole-process times with an empty kernel cache.
+"""The first answer on a fresh install: whole-process times with an empty kernel cache, this
+code against the code of ROUND_START (common.py) in the same run.
 
-Each row runs the command in a new process with NUMBA_CACHE_DIR pointing at an empty folder,
-so every kernel it needs is compiled (the state of a fresh install before `odds warmup`), and
-compares it with the same command once that cache is filled (the warm start)."""
+Each command runs in a new process with NUMBA_CACHE_DIR pointing at an empty folder, so every
+kernel it needs is compiled (a fresh install before `odds warmup`), then twice more on that
+filled cache (the warm start, best of two); this code and ROUND_START's alternate, command by
+command (the machine's speed drifts). Both run in an empty folder: `python -m` puts the
+working folder before PYTHONPATH. The last rows are this code with ODDS_FAST_COMPILE=1."""
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from common import USER_ENV, Row
+from common import ROUND_START, USER_ENV, Row, extract, table
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "odds" / "crusades" / "examples"
 MC = ["--method", "mc", "--json"]
+FIELD = ["his", "field", "--attacker", "5", "--defender", "4", *MC]
+CRUSADES = ["crusades", "run", str(EXAMPLES / "field.toml"), "--battles", "2000", "--json"]
 COMMANDS = [
-    ("first Monte Carlo field battle", ["his", "field", "--attacker", "5", "--defender", "4", *MC],
-     "<= 2 s"),
+    ("first Monte Carlo field battle", FIELD, "<= 2 s"),
     ("first Oath Monte Carlo", ["oath", "campaign", "--warbands", "6", "--defense-dice", "4", *MC],
      "<= 2 s"),
     ("first MC field battle, Janissaries", ["his", "field", "--attacker", "6", "--defender", "5",
@@ -30,26 +34,48 @@ COMMANDS = [
     ("first MC interception roll", ["his", "intercept", "--leader", "2", *MC], ""),
     ("first MC attack (avoid, battle, siege)", ["his", "attack", "--attacker", "8", "--defender",
                                                 "4", "--assaults", "3", *MC], ""),
-    ("first crusades run (2,000 battles)", ["crusades", "run", str(EXAMPLES / "field.toml"),
-                                            "--battles", "2000", "--json"], "<= 8 s"),
+    ("first crusades run (2,000 battles)", CRUSADES, "<= 8 s"),
     ("`odds demo`", ["demo"], "<= 15 s"),
 ]
+FAST = [("first Monte Carlo field battle", FIELD), ("first crusades run (2,000 battles)", CRUSADES)]
 
 
-def seconds(argv, cache: str) -> float:
-    env = {**USER_ENV, "NUMBA_CACHE_DIR": cache}
+def seconds(argv, cache: str, env: dict, where: str) -> float:
     start = time.perf_counter()
     subprocess.run([sys.executable, "-m", "odds.cli", *argv], check=True, capture_output=True,
-                   env=env)
+                   env={**env, "NUMBA_CACHE_DIR": cache}, cwd=where)
     return time.perf_counter() - start
 
 
+def cold_and_warm(argv, env: dict, where: str):
+    with tempfile.TemporaryDirectory() as cache:
+        cold = seconds(argv, cache, env, where)
+        return cold, min(seconds(argv, cache, env, where) for _ in range(2))
+
+
 def measure(quick=False):
-    rows = []
-    for name, argv, target in COMMANDS:  # quick or not: each row is one cold and two warm runs
-        with tempfile.TemporaryDirectory() as cache:
-            cold = seconds(argv, cache)
-            warm = min(seconds(argv, cache) for _ in range(2))
-        rows.append(Row(f"{name}, whole process, empty kernel cache", cold, "s", warm,
-                        "same, cache filled", target))
+    """Rows of cold and warm whole-process seconds (quick or not: one cold run and two warm
+    ones per command and code)."""
+    rows, then_name = [], f"code of {ROUND_START}"
+    with tempfile.TemporaryDirectory() as tmp:
+        then = extract(ROUND_START, Path(tmp) / "then")
+        codes = {"now": USER_ENV}
+        if then:
+            codes["then"] = {**USER_ENV, "PYTHONPATH": str(then)}
+        for name, argv, target in COMMANDS:
+            got = {code: cold_and_warm(argv, env, tmp) for code, env in codes.items()}
+            base = got.get("then", (None, None))
+            rows.append(Row(f"{name}, whole process, empty kernel cache", got["now"][0], "s",
+                            base[0], then_name, target))
+            rows.append(Row(f"{name}, whole process, cache filled", got["now"][1], "s", base[1],
+                            then_name, ""))
+        for name, argv in FAST:
+            fast = cold_and_warm(argv, {**USER_ENV, "ODDS_FAST_COMPILE": "1"}, tmp)[0]
+            base = cold_and_warm(argv, codes["then"], tmp)[0] if then else None
+            rows.append(Row(f"{name}, empty kernel cache, ODDS_FAST_COMPILE=1", fast, "s", base,
+                            then_name, ""))
     return rows
+
+
+if __name__ == "__main__":
+    print(table(measure("--quick" in sys.argv)))

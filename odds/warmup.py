@@ -49,8 +49,8 @@ def run(args) -> int:
 
 def register(games):
     p = games.add_parser(
-        "warmup", help="compile every Monte Carlo kernel once (about 40 s on 2 cores on a fresh "
+        "warmup", help="compile every Monte Carlo kernel once (about 45 s on 2 cores on a fresh "
                        "install; later runs load them)",
-        description="Compile every Monte Carlo kernel once, with a progress bar (about 40 s on 2 "
+        description="Compile every Monte Carlo kernel once, with a progress bar (about 45 s on 2 "
                     "cores on a fresh install). Without it, each kernel compiles on its first use.")
     p.set_defaults(handler=run)

@@ -1,22 +1,30 @@
-"""Numba's on-disk kernel cache: keyed on every source a kernel inlines, rebuilt when corrupt,
-skipped where nothing is writable.
+"""Numba's on-disk kernel cache, in folders this package owns: one per kernel module and digest
+of every source it compiles, rebuilt when corrupt, temporary where nothing is writable.
 
-numba caches compiled kernels beside the source (`__pycache__`) or, when the package folder is
-read-only, in the user-wide cache folder (or NUMBA_CACHE_DIR), and checks only the file that
-defines the cached function. A kernel inlines its rules, the chance sequence and the RNG from
-other modules, so `load` keeps a digest of all of them (`<module>.sources` beside numba's
-index) and deletes the compiled files when it changed. Where no cache folder is writable,
-`load` imports the kernel without caching and says so in one line. A truncated or garbled
-cache file makes numba raise while loading; `call` then deletes this package's cache files
-and calls again, so the kernel is recompiled instead of the query failing.
+numba checks only the file that defines a cached function, but a kernel inlines its rules,
+the chance sequence and the RNG from other modules. `load` digests the kernel module, every
+module of this package it imports and numba's version, and imports the module with numba's
+public cache setting (`numba.config.CACHE_DIR`, which NUMBA_CACHE_DIR sets) pointing at
+`<root>/<module>-<digest>`: numba picks the cache folder of a `cache=True` function when the
+function is defined, so the module's kernels are kept there (the setting is the user's again
+once the import is done: only a `cache=True` function defined by another thread during that
+import would follow it). An edited source gives a new folder; the module's folders of other digests are deleted.
+The root is the first writable of `$NUMBA_CACHE_DIR/odds`, `__pycache__/kernels` in the
+package folder and `<user cache folder>/odds`; where none is, a temporary folder deleted at
+exit (said in one line). A truncated or garbled cache file makes numba raise while loading;
+`call` then deletes the kernel's folder and calls again, so the kernel is recompiled instead
+of the query failing.
 """
 from __future__ import annotations
 
+import atexit
 import glob
 import hashlib
 import os
 import re
+import shutil
 import sys
+import tempfile
 import threading
 import traceback
 from contextlib import contextmanager
@@ -24,43 +32,58 @@ from functools import lru_cache
 from importlib import import_module
 from importlib.util import resolve_name
 
+from ..errors import OddsError
 from . import compile_speed
 
 PACKAGE = __name__.split(".")[0]
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the package folder
-_loaded: set = set()  # kernel modules checked in this process
+_folders: dict = {}  # kernel module -> its cache folder, for the modules `load` imported
 _lock = threading.Lock()
-_warned = False
-_WITHOUT_NRT: set = set()  # functions of loaded kernels compiled with _nrt=False (_light_calls)
+_note = threading.local()  # .wanted: the kernel whose first compile `compile_note` announces
 
 
-def _probe():  # any function: the locators only read its first line number
-    pass
+def _user_cache() -> str:
+    return os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"),
+                        PACKAGE)
 
 
-def _locators(py_file: str):
-    from numba.core import caching
+def roots() -> list[str]:
+    """Where the kernel folders may go, in order of preference."""
+    from numba import config
 
-    for cls in (caching.UserProvidedCacheLocator, caching.InTreeCacheLocator,
-                caching.UserWideCacheLocator):
-        try:
-            locator = cls(_probe, py_file)
-        except Exception:  # a locator that does not apply here (e.g. no NUMBA_CACHE_DIR)
-            continue
-        yield locator.get_cache_path()
+    chosen = [os.path.join(config.CACHE_DIR, PACKAGE)] if config.CACHE_DIR else []
+    return chosen + [os.path.join(ROOT, "__pycache__", "kernels"), _user_cache()]
+
+
+def _writable(path: str) -> bool:
+    try:
+        os.makedirs(path, exist_ok=True)
+        fd, probe = tempfile.mkstemp(dir=path)
+        os.close(fd)
+        os.remove(probe)
+        return True
+    except OSError:
+        return False
 
 
 @lru_cache(maxsize=None)
-def folder(py_file: str) -> str | None:
-    """The folder numba caches the functions of `py_file` in, or None if none is writable."""
-    from numba.core import caching
-
-    impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl  # _CacheImpl in older numba
-    for cls in impl._locator_classes:
-        locator = cls.from_function(_probe, py_file)
-        if locator is not None:
-            return locator.get_cache_path()
-    return None
+def root() -> str:
+    """The first writable of `roots()`, else a temporary folder deleted at exit (one line
+    says so), once per process."""
+    for path in roots():
+        if _writable(path):
+            return path
+    try:
+        path = tempfile.mkdtemp(prefix=f"{PACKAGE}-kernels-")
+    except OSError:
+        raise OddsError(f"NUMBA_CACHE_DIR: no writable folder for the compiled kernels (tried "
+                        f"{', '.join(roots())} and the temporary folder): set it to a writable "
+                        "folder") from None
+    atexit.register(shutil.rmtree, path, True)
+    print(f"{PACKAGE}: no writable numba cache folder (NUMBA_CACHE_DIR, the package folder, the "
+          f"user cache): compiling kernels without caching them (in {path}, deleted at exit)",
+          file=sys.stderr)
+    return path
 
 
 def _source(module: str) -> str | None:
@@ -99,212 +122,70 @@ def sources(module: str) -> list[str]:
 
 
 def digest(files) -> str:
-    h = hashlib.sha256()
+    """sha256 of numba's version and of the files' paths (below the package) and contents."""
+    import numba
+
+    h = hashlib.sha256(numba.__version__.encode() + b"\0")
     for path in files:
         with open(path, "rb") as f:
             h.update(os.path.relpath(path, ROOT).encode() + b"\0" + f.read() + b"\0")
     return h.hexdigest()
 
 
-def _stem(path: str) -> str:
-    return os.path.splitext(os.path.basename(path))[0]
-
-
-def refresh(module: str, files: list[str]) -> None:
-    """Delete the compiled kernels of `module` (and the helpers cached from the modules it
-    imports) if any of `files` changed since they were compiled; record the new digest."""
-    place = folder(_source(module))
-    stamp = os.path.join(place, _stem(_source(module)) + ".sources")
-    now = digest(files)
-    try:
-        with open(stamp, encoding="utf-8") as f:
-            if f.read() == now:
-                return
-    except OSError:
-        pass
-    for path in files:
-        where = folder(path)
-        for ext in ("nbi", "nbc"):
-            for cached in glob.glob(os.path.join(where, f"{_stem(path)}.*.{ext}")) if where else ():
-                try:
-                    os.remove(cached)
-                except OSError:
-                    pass
-    part = f"{stamp}.{os.getpid()}"
-    with open(part, "w", encoding="utf-8") as f:
-        f.write(now)
-    os.replace(part, stamp)
-
-
-@contextmanager
-def _without_caching():
-    """Import with `cache=True` ignored (numba would raise: no writable cache folder)."""
-    from numba.core.dispatcher import Dispatcher
-
-    enable = Dispatcher.enable_caching
-    Dispatcher.enable_caching = lambda self: None
-    try:
-        yield
-    finally:
-        Dispatcher.enable_caching = enable
-
-
-def _skip_blas_probe() -> None:
-    """Import numba's array functions without their BLAS probe: it imports scipy.linalg (about
-    0.3 s of every process that compiles a kernel, where scipy is installed) only to choose how
-    numba's np.convolve/np.correlate multiply, which no kernel uses. numba's linear algebra
-    still imports scipy when something compiles it."""
-    if "numba.np.arraymath" in sys.modules or "scipy.linalg" in sys.modules:
-        return
-    sys.modules["scipy.linalg.cython_blas"] = None  # the probe's import fails at once
-    try:
-        import numba.np.arraymath  # noqa: F401
-    finally:
-        sys.modules.pop("scipy.linalg.cython_blas", None)
-
-
-def _before_compiling() -> None:
-    """numba's registries without the BLAS probe, and its compiler's slowest steps faster
-    (`compile_speed`)."""
-    _skip_blas_probe()
-    compile_speed.install()
-
-
-@lru_cache(maxsize=None)
-def _lighten_numba() -> None:
-    """Two changes to how numba starts, once per process; compiled code is the same.
-
-    - Loading a cached kernel: numba refreshes its whole target context first, importing and
-      installing every typing and lowering registry (about 0.2 s of a warm Monte Carlo
-      process), which only compiling needs, and numba's compiler refreshes it itself before
-      compiling. Loading needs only the runtime (NRT) the kernels allocate with, and a
-      kernel compiled without it (`_nrt=False`, `_light_calls`) not even that.
-    - Compiling: first `_before_compiling`, when numba loads its registries.
-    Where numba's internals differ from the ones this was written for, `_before_compiling`
-    runs at once."""
-    from numba.core import caching, cpu
-    from numba.core.runtime import rtsys
-
-    cache, context = caching.Cache, cpu.CPUContext
-    if not all(hasattr(cache, a) for a in ("load_overload", "_load_overload",
-                                           "_guard_against_spurious_io_errors")):
-        _before_compiling()
-        return
-    load_registries = context.load_additional_registries
-
-    def load_overload(self, sig, target_context):
-        if getattr(self, "_py_func", None) not in _WITHOUT_NRT:
-            rtsys.initialize(target_context)
-        with self._guard_against_spurious_io_errors():
-            return self._load_overload(sig, target_context)
-
-    def load_additional_registries(self):
-        _before_compiling()
-        load_registries(self)
-
-    cache.load_overload = load_overload
-    context.load_additional_registries = load_additional_registries
+def folder(module: str) -> str:
+    """The cache folder of kernel module `module` for its sources as they are now."""
+    return os.path.join(root(), f"{module}-{digest(sources(module))[:20]}")
 
 
 def load(module: str, name: str):
     """`name` (a kernel or its argument builder) of the kernel module `module`, imported with
-    its cache first made fresh (or skipped, with one warning line, where no cache folder is
-    writable: a kernel module must never be imported otherwise). Thread-safe: the web server
-    loads kernels from a warm-up thread and from requests at once."""
-    if module not in _loaded:
+    numba caching its kernels in `folder(module)` (a kernel module must never be imported
+    otherwise). Thread-safe: the web server loads kernels from a warm-up thread and from
+    requests at once."""
+    if module not in _folders:
         with _lock:
-            if module not in _loaded:
-                _import(module)
-                _loaded.add(module)
+            if module not in _folders:
+                _folders[module] = _import(module)
     return getattr(sys.modules[module], name)
 
 
-def _import(module: str) -> None:
-    global _warned
-    _lighten_numba()
-    files = sources(module)
-    if all(folder(path) for path in files):
-        refresh(module, files)
-        _light_calls(import_module(module))
-        return
-    if not _warned:
-        _warned = True
-        print(f"{PACKAGE}: no writable numba cache folder (package folder, NUMBA_CACHE_DIR, "
-              f"user cache): compiling kernels without caching them", file=sys.stderr)
-    with _without_caching():
-        _light_calls(import_module(module))
+def _import(module: str) -> str:
+    from numba import config
+
+    compile_speed.install()  # only with ODDS_FAST_COMPILE=1
+    place = folder(module)
+    for old in glob.glob(os.path.join(glob.escape(root()), f"{module}-*")):
+        if old != place:  # compiled from other sources (or by another numba): stale
+            shutil.rmtree(old, ignore_errors=True)
+    chosen = config.CACHE_DIR
+    config.CACHE_DIR = place
+    try:
+        import_module(module)
+    finally:
+        config.CACHE_DIR = chosen
+    return place
 
 
-def _light_calls(module) -> None:
-    """Calling a kernel of `module` does not first load numba's third-party extensions
-    (numba scans every installed package's entry points for them, 20-40 ms of a warm
-    process): the kernels take numpy arrays and numbers only, and numba still loads the
-    extensions before it compiles anything. Loading a kernel compiled without numba's
-    runtime (`_nrt=False`: it allocates nothing) does not set the runtime up (about 20 ms)."""
-    from numba.core.dispatcher import Dispatcher
-
-    for value in vars(module).values():
-        if isinstance(value, Dispatcher):
-            value._compilation_chain_init_hook = _nothing
-            if value.targetoptions.get("_nrt") is False:
-                _WITHOUT_NRT.add(value.py_func)
+def _places(module: str | None) -> list[str]:
+    if module is None:
+        return list(_folders.values())
+    return [_folders[module]] if module in _folders else []
 
 
-def _nothing() -> None:
-    pass
+def cache_files(module: str | None = None) -> list[str]:
+    """The files of the kernel cache folder of `module` (default: of every loaded module)."""
+    return sorted(f for place in _places(module)
+                  for f in glob.glob(os.path.join(glob.escape(place), "**", "*"), recursive=True)
+                  if os.path.isfile(f))
 
 
-@contextmanager
-def compile_note(kernel, progress: bool | None = None):
-    """Within it, the first compile of `kernel` (not a load from the cache) is announced on
-    stderr in one line (a first run can take seconds, more for crusades): with `progress`
-    True, or None when stderr is a terminal."""
-    if not (progress or (progress is None and sys.stderr.isatty())):
-        yield
-        return
-    from numba.core import event
-
-    class Note(event.Listener):
-        said = False
-
-        def on_start(self, ev):
-            if not self.said:
-                self.said = True
-                print(f"{PACKAGE}: compiling a Monte Carlo kernel ({kernel.__module__}), once: "
-                      f"later runs load it; `{PACKAGE} warmup` compiles them all up front",
-                      file=sys.stderr, flush=True)
-
-        def on_end(self, ev):
-            pass
-
-    with event.install_listener("numba:compile", Note()):
-        yield
-
-
-def cache_files() -> list[str]:
-    """Cache files of every loaded module of this package."""
-    files = []
-    for name, module in list(sys.modules.items()):
-        path = getattr(module, "__file__", None)
-        if not (name == PACKAGE or name.startswith(PACKAGE + ".")) or not path:
-            continue
-        stem = _stem(path)
-        for place in _locators(path):
-            for ext in ("nbi", "nbc"):
-                files += glob.glob(os.path.join(place, f"{stem}.*.{ext}"))
-    return sorted(set(files))
-
-
-def clear() -> int:
-    """Delete this package's kernel cache files; returns how many."""
-    removed = 0
-    for path in cache_files():
-        try:
-            os.remove(path)
-            removed += 1
-        except OSError:
-            pass
-    return removed
+def clear(module: str | None = None) -> int:
+    """Delete the kernel cache folder of `module` (default: of every loaded module); returns
+    how many files it held."""
+    files = cache_files(module)
+    for place in _places(module):
+        shutil.rmtree(place, ignore_errors=True)
+    return len(files)
 
 
 def _from_cache(error: BaseException) -> bool:
@@ -312,11 +193,58 @@ def _from_cache(error: BaseException) -> bool:
                for f in traceback.extract_tb(error.__traceback__))
 
 
+def _types(value) -> str:
+    """What numba compiles a specialisation per, roughly: the argument's type, an array's
+    dtype, dimensions and layout, a tuple's items."""
+    if hasattr(value, "dtype") and hasattr(value, "ndim"):
+        return f"{value.dtype.str}{value.ndim}{'C' if value.flags.c_contiguous else 'A'}"
+    if isinstance(value, tuple):
+        return "(" + ",".join(map(_types, value)) + ")"
+    return type(value).__name__
+
+
+def _seen(kernel, args) -> str | None:
+    """The file that marks `kernel` called with arguments of these types from its cache folder
+    (None if `load` did not import it)."""
+    place = _folders.get(getattr(kernel, "__module__", None))
+    if place is None:
+        return None
+    key = hashlib.sha1(_types(tuple(args)).encode()).hexdigest()[:16]
+    return os.path.join(place, f"{getattr(kernel, '__name__', 'kernel')}-{key}.seen")
+
+
 def call(kernel, *args):
-    """kernel(*args), rebuilding the cache once if loading it failed (a try costs nothing)."""
+    """kernel(*args), rebuilding the cache once if loading it failed (a try costs nothing);
+    within `compile_note`, a first compile of these argument types is announced."""
+    seen = _seen(kernel, args)
+    if seen and getattr(_note, "wanted", None) is kernel and not os.path.exists(seen):
+        print(f"{PACKAGE}: compiling a Monte Carlo kernel ({kernel.__module__}), once: later "
+              f"runs load it; `{PACKAGE} warmup` compiles them all up front", file=sys.stderr,
+              flush=True)
     try:
-        return kernel(*args)
+        out = kernel(*args)
     except Exception as error:
-        if not _from_cache(error) or not clear():
+        if not _from_cache(error) or not clear(kernel.__module__):
             raise
-    return kernel(*args)
+        out = kernel(*args)
+    if seen and not os.path.exists(seen):
+        try:
+            open(seen, "a").close()
+        except OSError:  # the folder went (another process found it stale): nothing to mark
+            pass
+    return out
+
+
+@contextmanager
+def compile_note(kernel, progress: bool | None = None):
+    """Within it, `call(kernel, ...)` says in one line on stderr that it compiles (a first run
+    can take seconds, more for crusades) when this folder has not seen arguments of those
+    types yet: with `progress` True, or None when stderr is a terminal."""
+    if not (progress or (progress is None and sys.stderr.isatty())):
+        yield
+        return
+    before, _note.wanted = getattr(_note, "wanted", None), kernel
+    try:
+        yield
+    finally:
+        _note.wanted = before
