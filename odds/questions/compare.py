@@ -45,6 +45,11 @@ class Comparison(pd.DataFrame):
     def _constructor(self):  # derived frames are plain DataFrames
         return pd.DataFrame
 
+    @property
+    def partial(self) -> bool:
+        """True when interrupted: not every plan was computed."""
+        return self.attrs["partial"]
+
     def summary(self) -> str:
         """The table in words: each measure and its change from the base (± 1.96 se)."""
         a = self.attrs
