@@ -48,9 +48,18 @@ def ask(spec: Spec, args, run, required: dict, prog: str):
         for flag in ("vary", "event"):
             if getattr(args, flag) is not None:
                 raise OddsError(f"--{flag}: only with --need")
-    varied = args.vary.partition("=")[0].partition(".")[0].replace("-", "_") if args.vary else None
+    varied = None
+    if asked == "need":
+        from .plans import vary
+
+        if args.vary is None:
+            raise OddsError("--need: give --vary NAME (the integer keyword to vary)")
+        try:
+            varied = vary(spec, args.vary)
+        except OddsError as e:
+            raise OddsError(f"--{e}") from None
     missing = [a.option_strings[0] for name, a in required.items()
-               if getattr(args, name) is None and name != varied]
+               if getattr(args, name) is None and (varied is None or name != varied.name)]
     if missing:
         raise OddsError(f"{prog}: the following arguments are required: {', '.join(missing)}")
     if asked is None:
@@ -68,9 +77,7 @@ def ask(spec: Spec, args, run, required: dict, prog: str):
             except OddsError as e:
                 raise OddsError(f"--compare {name}: {e}") from None
         return compare(spec.name, base, plans, where="--compare", **engine)
-    if args.vary is None:
-        raise OddsError("--need: give --vary NAME (the integer keyword to vary)")
     from .need import need
 
-    return need(spec.name, base, vary=args.vary, target=check_probability("--need", args.need),
+    return need(spec.name, base, vary=varied, target=check_probability("--need", args.need),
                 event=args.event, names=FLAGS, **engine)

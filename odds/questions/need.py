@@ -85,7 +85,7 @@ class Need:
     def summary(self) -> str:
         how = "exact" if self.method == "exact" else f"Monte Carlo, {self.trials:,} trials per value, seed {self.seed}"
         check = (f"monotone at the {len(self.evaluated)} values evaluated" if self.monotone else
-                 f"NOT monotone in {self.vary}: every value in {self.low}..{self.high} evaluated")
+                 f"NOT monotone in {self.vary}: every value from {self.low} up evaluated")
         lines = [self.sentence(), f"  [{self.procedure}, {how}; {check}]"]
         return "\n".join(lines + [f"  note: {n}" for n in self.notes])
 

@@ -75,7 +75,10 @@ def vary(spec: Spec, text: str) -> Vary:
     """`NAME`, `NAME=LOW..HIGH`, `KEYWORD.ENTRY=LOW..HIGH` -> Vary, refusing what is no integer."""
     what, sep, span = text.partition("=")
     key, dot, entry = what.strip().partition(".")
-    p = param_of(spec, key)
+    try:
+        p = param_of(spec, key)
+    except OddsError as e:
+        raise OddsError(f"vary: {e}") from None
     if dot and p.kind != "pairs":
         raise OddsError(f"vary: {what!r}: {p.name} has no entries (only a KEY=N list has, "
                         f"e.g. dice_per.galley)")
