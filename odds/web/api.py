@@ -182,10 +182,14 @@ def question(spec: Spec, kind: str, query: list[tuple[str, str]]) -> tuple[dict,
     own = [(k, t) for k, t in query if k in QUESTIONS[kind]]
     kw = keywords(spec, [(k, t) for k, t in query if k not in QUESTIONS[kind]])
     if kind == "compare":
+        files = [name for (procedure, name) in _scenario_folders() if procedure == spec.name]
         plans = {}
         for _, text in own:
             try:
-                plans[text.strip()] = plan(spec, text)
+                plans[text.strip()] = changes = plan(spec, text)
+                named = [name for name in files if name in changes]  # a file only as the base's
+                if named:
+                    raise OddsError(f"{named[0]}: not changed by a plan (a scenario is the base's)")
             except OddsError as e:
                 raise OddsError(f"plan {text.strip()}: {e}") from None
         return kw, {"plans": plans}
