@@ -174,8 +174,9 @@ def test_need_monte_carlo_with_a_fixed_seed():
 
 
 @pytest.mark.parametrize("kw, words", [
-    (dict(vary="attacker_power"), "vary: attacker_power is a choice parameter"),
-    (dict(vary="fortified"), "vary: fortified is a bool parameter"),
+    (dict(vary="attacker_power"), r"vary: attacker_power is not an integer parameter \(its kind: choice\)"),
+    (dict(vary="fortified"), "vary: fortified is not an integer parameter"),
+    (dict(vary="attacker_cards"), "vary: attacker_cards is not an integer parameter"),
     (dict(vary="attacker=0..5"), "out of range"),
     (dict(vary="attacker=5..2"), "not a range"),
     (dict(vary="attacker.x"), "has no entries"),
@@ -189,6 +190,9 @@ def test_need_refuses_in_one_line(kw, words):
 
 
 def test_need_bounds_the_search():
+    with pytest.raises(OddsError, match="dice_per is a KEY=N list: vary one entry"):
+        odds.need("vq.naval", {"attacker_galleys": 2, "defender_galleys": 2},
+                  vary="dice_per", target=0.5)
     with pytest.raises(OddsError, match="give a range"):
         odds.need("vq.naval", {"attacker_galleys": 2, "defender_galleys": 2},
                   vary="dice_per.galley", target=0.5)
@@ -198,6 +202,18 @@ def test_need_bounds_the_search():
     with pytest.raises(OddsError, match="over .* trials"):
         odds.need("his.field", {"defender": 3}, vary="attacker", target=0.5, method="mc",
                   trials=10**8)
+
+
+def test_a_stopped_monte_carlo_run_ends_the_question_marked_partial():
+    """A run stopped (Ctrl-C, or the server's budget) comes back partial: the question stops."""
+    from odds.core.montecarlo import stop_when
+
+    mc = dict(method="mc", trials=10**7, seed=1)
+    with stop_when(lambda sampling: True):
+        table = odds.compare("his.field", {"attacker": 4, "defender": 4}, {"six": {"attacker": 6}}, **mc)
+        answer = odds.need("his.field", {"defender": 4}, vary="attacker=1..20", target=0.8, **mc)
+    assert table.partial and list(table.index) == ["base"] and "interrupted" in table.summary()
+    assert answer.partial and answer.value is None and answer.sentence().startswith("interrupted")
 
 
 def run(capsys, *argv):
@@ -227,7 +243,7 @@ def test_cli_compare_and_need(capsys):
     (["--attacker", "3", "--compare", "attacker_cards=nope"], "--compare attacker_cards=nope: attacker_cards: unknown card"),
     (["--need", "0.8"], "--need: give --vary"),
     (["--need", "2", "--vary", "attacker"], "--need: 2.0 is out of range"),
-    (["--need", "0.8", "--vary", "fortified"], "--vary: fortified is a bool parameter"),
+    (["--need", "0.8", "--vary", "fortified"], "--vary: fortified is not an integer parameter"),
     (["--need", "0.8", "--vary", "attacker", "--event", "nope"], "--event: 'nope' is not an event"),
     (["--attacker", "3", "--vary", "attacker"], "--vary: only with --need"),
     (["--need", "0.8", "--vary", "defender"], "the following arguments are required: --attacker"),

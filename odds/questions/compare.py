@@ -133,30 +133,36 @@ def compare(procedure: str, base: dict | None = None, plans: dict | None = None,
                             "dict of keywords")
         for key in changes:
             _named(where, name, spec.param, key)
-    results = {BASE: spec.call(**base, **engine)}
-    if results[BASE].method == "mc":
-        engine = {**engine, "seed": results[BASE].seed}
-    partial = results[BASE].partial
+    results, partial = {}, False
     try:
-        for name, changes in plans.items():
-            if partial:
+        for name, changes in {BASE: {}, **plans}.items():
+            r = results[name] = _named(where, name, spec.call, **{**base, **changes}, **engine)
+            if r.method == "mc":  # the first Monte Carlo run's seed for all: common random numbers
+                engine = {**engine, "seed": r.seed}
+            if r.partial:
+                partial = True
                 break
-            results[name] = _named(where, name, spec.call, **{**base, **changes}, **engine)
-            partial = results[name].partial
     except KeyboardInterrupt:
+        if not results:  # nothing to show
+            raise
         partial = True
     first = results[BASE]
+    mc = [n for n, r in results.items() if r.method == "mc"]
     measures = [first.main] + ["expected_" + n for n in losses(first)]
     frame = Comparison([_row(r, None if n == BASE else first, measures) for n, r in results.items()],
                        index=pd.Index(list(results), name="plan"))
     notes = []
-    if first.method == "mc":
-        notes.append(f"every plan ran with seed {first.seed} (common random numbers); a change's "
+    if mc:
+        seed = results[mc[0]].seed
+        notes.append(f"every plan ran with seed {seed} (common random numbers); a change's "
                      "± is that of independent runs, the true one is usually smaller")
+        if len(mc) < len(results):
+            notes.append(f"Monte Carlo for {', '.join(map(str, mc))}; exact for the others")
     if partial:
         notes.append(f"interrupted: {len(results) - 1} of {len(plans)} plan(s) computed")
     frame.attrs.update(procedure=spec.name, main=first.main, losses=tuple(losses(first)),
-                       method=first.method, seed=first.seed, partial=partial, notes=tuple(notes))
+                       method="mc" if mc else "exact", seed=results[mc[0]].seed if mc else None,
+                       partial=partial, notes=tuple(notes))
     return frame
 
 

@@ -82,8 +82,10 @@ def vary(spec: Spec, text: str) -> Vary:
     if dot and p.kind != "pairs":
         raise OddsError(f"vary: {what!r}: {p.name} has no entries (only a KEY=N list has, "
                         f"e.g. dice_per.galley)")
+    if not dot and p.kind == "pairs":
+        raise OddsError(f"vary: {p.name} is a KEY=N list: vary one entry (e.g. {p.name}.KEY=0..6)")
     if not dot and p.kind not in INTEGER:
-        raise OddsError(f"vary: {p.name} is a {p.kind} parameter, not an integer one")
+        raise OddsError(f"vary: {p.name} is not an integer parameter (its kind: {p.kind})")
     low, high = (p.low, p.high) if p.kind in INTEGER else (None, None)
     if sep:
         low, high = _span(what, span, low, high)
