@@ -69,7 +69,7 @@ def test_api_need_is_odds_need_and_monte_carlo_keeps_one_seed(base):
     ("api/his.field/need", {"defender": 3, "need": "x", "vary": "attacker"}, 400,
      "need: 'x' is not a number"),
     ("api/his.field/need", {"defender": 3, "need": 0.8, "vary": "fortified"}, 400,
-     "vary: fortified is a bool parameter"),
+     "vary: fortified is not an integer parameter"),
     ("api/crusades.battle/compare", {"scenario": "field", "plan": "scenario=/etc/passwd"}, 400,
      "plan scenario=/etc/passwd: scenario: not changed by a plan"),
     ("api/his.field/why", {"defender": 3}, 404, "question: 'why' is unknown"),
