@@ -98,7 +98,7 @@ def cell(page, key, plan_name) -> float:
 
 
 def columns(page) -> list[str]:
-    return [t for t in page.locator("#compare-table thead th").all_inner_texts()][1:]
+    return [" ".join(t.split()) for t in page.locator("#compare-table thead th").all_inner_texts()][1:]
 
 
 @pytest.mark.parametrize("size", SIZES)

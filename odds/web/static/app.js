@@ -391,6 +391,12 @@ async function compare(q) {
   showCompare(body);
 }
 
+// a plan's name as a header: one KEY=VALUE word a line, which may break after its "="
+const planWords = (text) => text.split(" ").flatMap((w, i) => {
+  const [key, ...rest] = w.split("=");
+  return [i ? el("br") : null, ...(rest.length ? [key + "=", el("wbr"), rest.join("=")] : [w])];
+}).filter(Boolean);
+
 function showCompare(c) {
   // one column per plan (the base first), one row per measure and one for its change
   const mc = c.method !== "exact";
@@ -400,7 +406,7 @@ function showCompare(c) {
   const pm = (se, unit) => (mc && se !== null ? " ± " + (unit ? (196 * se).toFixed(1) + "%" : (1.96 * se).toFixed(2)) : "");
   const measures = [[c.main, spec.headline, true], ...c.losses.map((n) => ["expected_" + n, "mean " + words(n), false])];
   const head = el("tr", {}, el("th", { scope: "col" }, "plan"),
-    ...c.plans.map((r) => el("th", { scope: "col" }, r.plan)));
+    ...c.plans.map((r) => el("th", { scope: "col" }, ...planWords(r.plan))));
   const rows = measures.flatMap(([key, title, unit]) => [
     el("tr", {}, el("th", { scope: "row" }, title), ...c.plans.map((r) =>
       el("td", { "data-key": key, "data-plan": r.plan, "data-v": r[key] }, num(r[key], unit, false) + pm(r[key + "_se"], unit)))),
