@@ -54,10 +54,7 @@ def ask(spec: Spec, args, run, required: dict, prog: str):
 
         if args.vary is None:
             raise OddsError("--need: give --vary NAME (the integer keyword to vary)")
-        try:
-            varied = vary(spec, args.vary)
-        except OddsError as e:
-            raise OddsError(f"--{e}") from None
+        varied = vary(spec, args.vary, "--vary")
     missing = [a.option_strings[0] for name, a in required.items()
                if getattr(args, name) is None and (varied is None or name != varied.name)]
     if missing:

@@ -49,8 +49,7 @@ class Need:
     value: int | None
     neighbour: int | None
     reaches: str  # "least" (the least value reaching the target), "most", "all" or "none"
-    monotone: bool
-    scanned: bool
+    monotone: bool  # False: P moved both ways, so every value from `low` up was evaluated
     evaluated: dict  # value -> (P(event), standard error)
     seed: int | None = None
     trials: int | None = None
@@ -92,7 +91,7 @@ class Need:
     def to_json(self) -> dict:
         out = {k: getattr(self, k) for k in (
             "procedure", "vary", "event", "target", "low", "high", "method", "value", "neighbour",
-            "reaches", "monotone", "scanned", "seed", "trials", "partial")}
+            "reaches", "monotone", "seed", "trials", "partial")}
         out["p"] = self.p
         out["sentence"] = self.sentence()
         out["evaluated"] = {str(v): {"p": p, "se": se} for v, (p, se) in sorted(self.evaluated.items())}
@@ -110,10 +109,7 @@ def need(procedure: str, base: dict | None = None, *, vary, target: float, event
     spec = get(procedure)
     base = dict(base or {})
     target = check_probability(names["target"], target)
-    try:
-        v = vary if isinstance(vary, Vary) else parse_vary(spec, vary)
-    except OddsError as e:
-        raise OddsError(f"{names['vary']}{str(e)[len('vary'):]}") from None
+    v = vary if isinstance(vary, Vary) else parse_vary(spec, vary, names["vary"])
     spec.check_given(v.assign(base, v.low))
     if len(v.values()) > NEED_MAX_VALUES:
         raise OddsError(f"{names['vary']}: {v.label}={v.low}..{v.high} has {len(v.values())} "
@@ -185,7 +181,7 @@ class Search:
                     self.p(x)
         rising = not start if after is not None else self.p(high) >= self.p(low)
         if self.monotone(rising):
-            return self.read(start, before, after, monotone=True, scanned=False)
+            return self.read(start, before, after, monotone=True)
         return self.scan(start)
 
     def monotone(self, rising: bool) -> bool:
@@ -212,19 +208,18 @@ class Search:
         self.bound(len(self.v.values()))
         for x in self.v.values():
             if self.good(x) != start:
-                return self.read(start, x - 1, x, monotone=False, scanned=True, note=note)
-        return self.read(start, self.v.high, None, monotone=False, scanned=True, note=note)
+                return self.read(start, x - 1, x, monotone=False, note=note)
+        return self.read(start, self.v.high, None, monotone=False, note=note)
 
-    def read(self, start: bool, before: int, after: int | None, monotone, scanned, note=None) -> Need:
+    def read(self, start: bool, before: int, after: int | None, monotone, note=None) -> Need:
         """The answer from the last value on the low end's side and the first past it."""
         if after is None:
-            return self.answer(None, None, "all" if start else "none", monotone, scanned, note)
+            return self.answer(None, None, "all" if start else "none", monotone, note)
         if start:
-            return self.answer(before, after, "most", monotone, scanned, note)
-        return self.answer(after, before, "least", monotone, scanned, note)
+            return self.answer(before, after, "most", monotone, note)
+        return self.answer(after, before, "least", monotone, note)
 
-    def answer(self, value, neighbour, reaches, monotone=True, scanned=False, note=None,
-               partial=False) -> Need:
+    def answer(self, value, neighbour, reaches, monotone=True, note=None, partial=False) -> Need:
         notes = [note] if note else []
         first = next(iter(self.results.values()), None)
         for x in (value, neighbour) if self.mc and not partial else ():
@@ -238,7 +233,7 @@ class Search:
             procedure=self.spec.name, vary=self.v.label, event=self.event or self.spec.main,
             target=self.target, low=self.v.low, high=self.v.high,
             method="mc" if self.mc else "exact", value=value, neighbour=neighbour,
-            reaches=reaches, monotone=monotone, scanned=scanned, partial=partial,
+            reaches=reaches, monotone=monotone, partial=partial,
             evaluated={x: (self.p(x), r.se(self.p(x))) for x, r in sorted(self.results.items())},
             seed=first.seed if self.mc and first else None,
             trials=first.trials if self.mc and first else None, notes=tuple(notes))

@@ -71,31 +71,32 @@ class Vary:
         return {**kwargs, self.name: [*kept, f"{self.entry}={value}"]}
 
 
-def vary(spec: Spec, text: str) -> Vary:
-    """`NAME`, `NAME=LOW..HIGH`, `KEYWORD.ENTRY=LOW..HIGH` -> Vary, refusing what is no integer."""
+def vary(spec: Spec, text: str, field: str = "vary") -> Vary:
+    """`NAME`, `NAME=LOW..HIGH`, `KEYWORD.ENTRY=LOW..HIGH` -> Vary, refusing what is no integer;
+    errors name `field` (the CLI passes --vary)."""
     what, sep, span = text.partition("=")
     key, dot, entry = what.strip().partition(".")
     try:
         p = param_of(spec, key)
     except OddsError as e:
-        raise OddsError(f"vary: {e}") from None
+        raise OddsError(f"{field}: {e}") from None
     if dot and p.kind != "pairs":
-        raise OddsError(f"vary: {what!r}: {p.name} has no entries (only a KEY=N list has, "
+        raise OddsError(f"{field}: {what!r}: {p.name} has no entries (only a KEY=N list has, "
                         f"e.g. dice_per.galley)")
     if not dot and p.kind == "pairs":
-        raise OddsError(f"vary: {p.name} is a KEY=N list: vary one entry (e.g. {p.name}.KEY=0..6)")
+        raise OddsError(f"{field}: {p.name} is a KEY=N list: vary one entry (e.g. {p.name}.KEY=0..6)")
     if not dot and p.kind not in INTEGER:
-        raise OddsError(f"vary: {p.name} is not an integer parameter (its kind: {p.kind})")
+        raise OddsError(f"{field}: {p.name} is not an integer parameter (its kind: {p.kind})")
     low, high = (p.low, p.high) if p.kind in INTEGER else (None, None)
     if sep:
-        low, high = _span(what, span, low, high)
+        low, high = _span(field, what, span, low, high)
     elif low is None or high is None:
-        raise OddsError(f"vary: {what}: give a range (e.g. {what}=0..6): an entry of "
+        raise OddsError(f"{field}: {what}: give a range (e.g. {what}=0..6): an entry of "
                         f"{p.name} has no range of its own")
     return Vary(p.name, entry if dot else None, int(low), int(high))
 
 
-def _span(what: str, span: str, low, high) -> tuple[int, int]:
+def _span(field: str, what: str, span: str, low, high) -> tuple[int, int]:
     """LOW..HIGH as whole numbers within [low, high] (when the Param has them)."""
     a, dots, b = span.partition("..")
     try:
@@ -103,7 +104,7 @@ def _span(what: str, span: str, low, high) -> tuple[int, int]:
     except ValueError:
         start = stop = None
     if not dots or start is None or start > stop:
-        raise OddsError(f"vary: {what}={span!r} is not a range LOW..HIGH of whole numbers")
+        raise OddsError(f"{field}: {what}={span!r} is not a range LOW..HIGH of whole numbers")
     if (low is not None and start < low) or (high is not None and stop > high):
-        raise OddsError(f"vary: {what}={span} is out of range (allowed: {low:g} to {high:g})")
+        raise OddsError(f"{field}: {what}={span} is out of range (allowed: {low:g} to {high:g})")
     return start, stop
