@@ -156,6 +156,15 @@ def test_need_out_of_reach_and_already_reached():
     assert none.value is None and none.reaches == "none" and "no attacker in 1..3" in none.sentence()
     every = odds.need("his.field", {"defender": 1}, vary="attacker=30..35", target=0.5)
     assert every.reaches == "all" and every.sentence().startswith("every attacker in 30..35")
+    mc = odds.need("his.field", {"defender": 5}, vary="attacker=1..3", target=0.9, method="mc",
+                   trials=20_000)
+    assert mc.reaches == "none" and mc.method == "mc" and "± " in mc.sentence()
+
+
+def test_need_names_the_value_an_error_comes_from():
+    with pytest.raises(OddsError, match=r"^vary attacker_mercenaries=\d+: attacker_mercenaries"):
+        odds.need("his.field", {"attacker": 3, "defender": 3}, vary="attacker_mercenaries=0..9",
+                  target=0.5)
 
 
 def test_need_monte_carlo_with_a_fixed_seed():

@@ -129,10 +129,10 @@ class Search:
         self.engine, self.event = dict(engine), event
         self.results: dict[int, object] = {}
         method = engine.get("method", "auto")
-        self.mc = method == "mc" or (method == "auto" and not spec.exact)
+        mc = method == "mc" or (method == "auto" and not spec.exact)
         each = (engine.get("max_trials") or DEFAULT_MAX_TRIALS if engine.get("precision")
                 else engine.get("trials") or DEFAULT_TRIALS)
-        self.each = each if self.mc else 0
+        self.each = each if mc else 0  # trials per value
         self.bound(2 * math.ceil(math.log2(len(v.values()) + 1)) + 3)
 
     def bound(self, evaluations: int):
@@ -145,7 +145,10 @@ class Search:
     def p(self, value: int) -> float:
         """P(event) at `value`, computed once."""
         if value not in self.results:
-            r = self.spec.call(**self.v.assign(self.base, value), **self.engine)
+            try:
+                r = self.spec.call(**self.v.assign(self.base, value), **self.engine)
+            except OddsError as e:
+                raise OddsError(f"{self.names['vary']} {self.v.label}={value}: {e}") from None
             if r.method == "mc":
                 self.engine["seed"] = r.seed  # one seed for every value: common random numbers
             if self.event is None:
@@ -195,9 +198,9 @@ class Search:
         return True
 
     def tolerance(self, a: int, b: int) -> float:
-        if not self.mc:
-            return EXACT_TOLERANCE
         ra, rb = self.results[a], self.results[b]
+        if ra.method == rb.method == "exact":
+            return EXACT_TOLERANCE
         return 1.96 * math.hypot(ra.se(self.p(a)), rb.se(self.p(b)))
 
     def scan(self, start: bool) -> Need:
@@ -221,19 +224,20 @@ class Search:
 
     def answer(self, value, neighbour, reaches, monotone=True, note=None, partial=False) -> Need:
         notes = [note] if note else []
-        first = next(iter(self.results.values()), None)
-        for x in (value, neighbour) if self.mc and not partial else ():
+        runs = [r for r in self.results.values() if r.method == "mc"]  # auto may fall back to it
+        first = runs[0] if runs else None
+        for x in (value, neighbour) if runs and value is not None and not partial else ():
             p, r = self.p(x), self.results[x]
             if abs(p - self.target) <= 1.96 * r.se(p):
                 notes.append(f"{self.v.label}={x} is within the Monte Carlo error of the target "
                              f"({p:.2%} ± {1.96 * r.se(p):.2%}): more trials would settle it")
-        if self.mc and not partial:
+        if runs and not partial:
             notes.append("every value ran with the same seed (common random numbers)")
         return Need(
             procedure=self.spec.name, vary=self.v.label, event=self.event or self.spec.main,
             target=self.target, low=self.v.low, high=self.v.high,
-            method="mc" if self.mc else "exact", value=value, neighbour=neighbour,
+            method="mc" if runs else "exact", value=value, neighbour=neighbour,
             reaches=reaches, monotone=monotone, partial=partial,
             evaluated={x: (self.p(x), r.se(self.p(x))) for x, r in sorted(self.results.items())},
-            seed=first.seed if self.mc and first else None,
-            trials=first.trials if self.mc and first else None, notes=tuple(notes))
+            seed=first.seed if first else None, trials=first.trials if first else None,
+            notes=tuple(notes))
