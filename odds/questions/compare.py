@@ -75,6 +75,7 @@ class Comparison(pd.DataFrame):
         return "\n".join(lines)
 
     def to_json(self) -> dict:
+        """The attrs and one dict per plan (`plan` its name); undefined numbers are null."""
         rows = self.reset_index().to_dict("records")
         rows = [{k: (None if isinstance(v, float) and not math.isfinite(v) else v)
                  for k, v in r.items()} for r in rows]
