@@ -68,6 +68,10 @@ def test_api_need_is_odds_need_and_monte_carlo_keeps_one_seed(base):
     ("api/his.field/need", {"defender": 3, "need": 0.8}, 400, "vary: missing"),
     ("api/his.field/need", {"defender": 3, "need": "x", "vary": "attacker"}, 400,
      "need: 'x' is not a number"),
+    ("api/his.field/need", {"defender": 3, "need": 1.5, "vary": "attacker"}, 400,
+     "need: 1.5 is out of range (allowed: 0 to 1)"),
+    ("api/his.field/need", {"defender": 3, "need": 0.8, "vary": "attacker", "event": "x"}, 400,
+     "event: 'x' is not an event of his.field"),
     ("api/his.field/need", {"defender": 3, "need": 0.8, "vary": "fortified"}, 400,
      "vary: fortified is not an integer parameter"),
     ("api/crusades.battle/compare", {"scenario": "field", "plan": "scenario=/etc/passwd"}, 400,
@@ -146,5 +150,49 @@ def test_the_page_compares_plans_side_by_side_and_keeps_them_in_the_link(base, b
     page.click("[aria-label='remove plan 1']")
     page.wait_for_selector("#compare-table", state="hidden")
     assert "plan=" not in page.url
+    assert errors == []
+    page.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_page_answers_what_do_i_need_and_keeps_it_in_the_link(base, browser, tmp_path, size):
+    width, height = SIZES[size]
+    page = browser.new_page(viewport={"width": width, "height": height})
+    errors = []
+    page.on("pageerror", lambda e: errors.append(e))
+    field = {"defender": 5, "defender_leader": 1}
+    page.goto(base + "?procedure=his.field&attacker=4&defender=5&defender_leader=1&need=0.8&vary=attacker")
+    want = odds.need("his.field", {**field, "attacker": 4}, vary="attacker", target=0.8)
+    page.wait_for_function("w => document.getElementById('need-answer').textContent === w",
+                           arg=want.sentence(), timeout=20_000)
+    assert "monotone" in page.inner_text("#need-method")
+
+    page.fill("#need-target", "50")
+    page.select_option("#need-event", "defender_eliminated")
+    want = odds.need("his.field", {**field, "attacker": 4}, vary="attacker", target=0.5,
+                     event="defender_eliminated")
+    page.wait_for_function("w => document.getElementById('need-answer').textContent === w",
+                           arg=want.sentence(), timeout=20_000)
+    assert "need=0.5" in page.url and "event=defender_eliminated" in page.url
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    page.locator("#need").scroll_into_view_if_needed()
+    page.screenshot(path=str(tmp_path / f"need-{size}.png"), full_page=True)
+
+    page.reload()
+    page.wait_for_function("w => document.getElementById('need-answer').textContent === w",
+                           arg=want.sentence(), timeout=20_000)
+    assert page.input_value("#need-target") == "50" and page.input_value("#need-vary") == "attacker"
+
+    page.select_option("#need-vary", "attacker_leader")
+    page.fill("#need-target", "100")  # P >= 1: never reached by the leader's 0..6
+    want = odds.need("his.field", {**field, "attacker": 4}, vary="attacker_leader", target=1.0,
+                     event="defender_eliminated")
+    page.wait_for_function("w => document.getElementById('need-answer').textContent === w",
+                           arg=want.sentence(), timeout=20_000)
+    page.fill("#need-target", "150")
+    page.wait_for_selector("#need-error:not([hidden])")
+    with pytest.raises(OddsError) as error:
+        odds.need("his.field", field, vary="attacker", target=1.5)
+    assert page.inner_text("#need-error") == str(error.value).replace("target", "need")
     assert errors == []
     page.close()

@@ -219,7 +219,8 @@ def ask(kind: str, procedure: str, kw: dict, extra: dict, budget: float) -> tupl
         if kind == "compare":
             out = compare(procedure, base, extra["plans"], **engine, threads=1, progress=False)
         else:
-            out = need(procedure, base, **extra, **engine, threads=1, progress=False)
+            out = need(procedure, base, **extra, names={"target": "need"}, **engine, threads=1,
+                       progress=False)
     data = out.to_json()
     if data["partial"]:
         data["notes"] = [*data["notes"], f"stopped: the server's time budget ({budget:g} s)"]

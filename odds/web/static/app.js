@@ -1,7 +1,8 @@
 // odds web calculator: builds the form from GET api/procedures, asks GET api/<procedure>
 // (debounced) as the inputs change, and keeps the whole state in the URL query string.
 // Plans (KEY=VALUE words changing the battle) are compared by GET api/<procedure>/compare and
-// kept in the URL as repeated `plan` entries.
+// kept in the URL as repeated `plan` entries; "what do I need" asks GET api/<procedure>/need
+// (need=P, vary=NAME, event=NAME, kept in the URL too).
 "use strict";
 
 const GAMES = { his: "Here I Stand", vq: "Virgin Queen", oath: "Oath", crusades: "Crusades" };
@@ -15,6 +16,7 @@ let controls = {};      // parameter name -> {get(): string|null, set(string|nul
 let timer = 0, pending = null;
 let plans = [];         // the plans' texts, in order (blank ones are not asked)
 let comparing = null;   // the AbortController of the compare request in flight
+let needing = null;     // the same for the need request
 
 function el(tag, attrs = {}, ...children) {
   const e = document.createElement(tag);
@@ -195,10 +197,11 @@ const asked = () => plans.map((p) => p.trim()).filter(Boolean);
 function changed() {
   const q = query();
   history.replaceState(null, "", "?" + new URLSearchParams([["procedure", spec.name], ...q,
-                                                            ...asked().map((p) => ["plan", p])]));
+                                                            ...asked().map((p) => ["plan", p]),
+                                                            ...needQuery()]));
   $("answer").classList.add("busy");
   clearTimeout(timer);
-  timer = setTimeout(() => { ask(q); compare(q); }, DEBOUNCE_MS);
+  timer = setTimeout(() => { ask(q); compare(q); need(q); }, DEBOUNCE_MS);
 }
 
 async function ask(q) {
@@ -250,6 +253,7 @@ function show(r) {
   const chance = (v) => (typeof v === "number" ? pct(v)
     : Object.entries(v).map(([k, x]) => `${k}: ${pct(x)}`).join(", "));
   $("events").replaceChildren(...events.map((k) => row(k, chance(r[k]))));
+  eventsPicker([spec.main, ...events.filter((k) => typeof r[k] === "number")]);
   const extras = Object.keys(r).filter((k) => !META.includes(k) && !k.endsWith("_se")
     && r[k + "_se"] === undefined && !pmfs.includes(k) && !k.startsWith("expected_") && !(k in r.settings));
   $("settings").replaceChildren(...[...Object.entries(r.settings), ...extras.map((k) => [k, r[k]])]
@@ -420,6 +424,75 @@ function showCompare(c) {
     : "exact") + (c.partial ? " (stopped early)" : "");
 }
 
+// ---- what do I need: the value of a count at which an event reaches a target ----
+
+function needQuery() {
+  // need=P (the target as a probability), vary, event (when not the main one); [] when unset
+  const vary = $("need-vary").value, pct = $("need-target").value;
+  if (!vary || pct === "") return [];
+  const event = $("need-event").value;
+  return [["need", String(Number(pct) / 100)], ["vary", vary],
+          ...(event && event !== spec.main ? [["event", event]] : [])];
+}
+
+function buildNeed(values) {
+  const counts = spec.parameters.filter((p) => p.kind === "int" || p.kind === "leader");
+  $("need").hidden = !counts.length;
+  $("need-vary").replaceChildren(el("option", { value: "" }, "—"),
+    ...counts.map((p) => el("option", { value: p.name }, words(p.name))));
+  $("need-vary").value = values.get("vary") || "";
+  eventsPicker([spec.main], values.get("event") || spec.main);
+  const p = values.get("need");
+  $("need-target").value = p === null || isNaN(Number(p)) ? "" : String(Math.round(Number(p) * 1e4) / 100);
+}
+
+function eventsPicker(names, chosen) {
+  // the event picker: the main probability and the others the last answer had; the chosen one
+  // stays chosen (and listed) even when this answer lacks it, so the server says what is wrong
+  const now = chosen ?? $("need-event").value;
+  const all = [...new Set([...names, now].filter(Boolean))];
+  $("need-event").replaceChildren(...all.map((n) => el("option", { value: n }, words(n))));
+  $("need-event").value = now;
+}
+
+async function need(q) {
+  if (needing) needing.abort();
+  const extra = needQuery();
+  $("need-error").hidden = true;
+  if (!extra.length) {
+    $("need-answer").textContent = "";
+    $("need-method").textContent = "";
+    return;
+  }
+  const mine = needing = new AbortController();
+  let response, body;
+  try {
+    response = await fetch(`api/${spec.name}/need?` + new URLSearchParams([...q, ...extra]), { signal: mine.signal });
+    body = await response.json();
+  } catch (e) {
+    if (e.name === "AbortError") return;
+    body = { error: "the server did not answer (" + e.message + ")" };
+  }
+  if (mine !== needing) return;
+  needing = null;
+  if (response?.status === 503) {
+    timer = setTimeout(() => need(q), Number(response.headers.get("Retry-After") || 2) * 1000);
+    return;
+  }
+  if (!response?.ok) {
+    $("need-answer").textContent = "";
+    $("need-method").textContent = "";
+    $("need-error").hidden = false;
+    $("need-error").textContent = body.error;
+    return;
+  }
+  $("need-answer").textContent = body.sentence;
+  $("need-method").textContent = (body.method === "exact" ? "exact" : `Monte Carlo, seed ${body.seed} for every value`)
+    + (body.monotone ? `; monotone at the ${Object.keys(body.evaluated).length} values evaluated`
+                     : "; NOT monotone: every value from the low end evaluated")
+    + (body.notes.length ? "; " + body.notes.join("; ") : "");
+}
+
 // ---- choosing a game and procedure ----
 
 function choose(name, values = new URLSearchParams()) {
@@ -431,6 +504,7 @@ function choose(name, values = new URLSearchParams()) {
   buildForm(values);
   plans = values.getAll("plan");
   buildPlans();
+  buildNeed(values);
   changed();
 }
 
@@ -441,6 +515,8 @@ async function start() {
   $("game").addEventListener("change", () =>
     choose(catalogue.procedures.find((s) => game(s.name) === $("game").value).name));
   $("procedure").addEventListener("change", () => choose($("procedure").value));
+  for (const id of ["need-vary", "need-event"]) $(id).addEventListener("change", changed);
+  $("need-target").addEventListener("input", changed);
   $("add-plan").addEventListener("click", () => {
     plans.push("");
     buildPlans();
