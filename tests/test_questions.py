@@ -262,3 +262,22 @@ def test_cli_question_mistakes_are_one_line_and_exit_2(capsys, argv, line):
     code, out, err = run(capsys, "his", "field", "--defender", "3", *argv)
     assert code == 2 and out == ""
     assert err.startswith("odds: error: ") and line in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("name", [n for n, s in odds.registry.specs().items() if s.command])
+def test_every_procedure_command_has_the_question_flags(capsys, name):
+    command = get(name).command
+    code, _, err = run(capsys, *command, "--need", "0.5")
+    assert code == 2 and "--need: give --vary" in err
+    code, _, err = run(capsys, *command, "--compare", "nope=1")
+    assert code == 2 and f"--compare nope=1: nope: not a parameter of {name}" in err
+
+
+def test_cli_need_json_is_the_answer(capsys):
+    code, out, _ = run(capsys, "his", "siege", "--attacker", "6", "--defender", "2", "--assaults", "1",
+                       "--need", "0.9", "--vary", "assaults=1..10", "--event", "captured", "--json")
+    got = json.loads(out)
+    want = odds.need("his.siege", {"attacker": 6, "defender": 2}, vary="assaults=1..10", target=0.9,
+                     event="captured")
+    assert code == 0 and got["value"] == want.value and got["event"] == "captured"
+    assert got["p"] == pytest.approx(want.p, abs=1e-12) and got["monotone"] is True

@@ -11,6 +11,7 @@ import argparse
 from ..cli_common import engine_kwargs, number
 from ..errors import OddsError, check_probability
 from ..registry import Spec
+from .plans import Vary, plan, vary
 
 FLAGS = {"target": "--need", "vary": "--vary", "event": "--event"}
 
@@ -38,7 +39,8 @@ def add_flags(p: argparse.ArgumentParser, spec: Spec, flags: dict):
 
 
 def ask(spec: Spec, args, run, required: dict, prog: str):
-    """The answer the flags ask for: a compare table, a need answer, or the procedure's Result."""
+    """The answer the flags ask for: a compare table, a need answer, or the procedure's Result.
+    The questions' own words are checked first, then the required flags."""
     from ..cli import given
 
     asked = "compare" if args.compare else "need" if args.need is not None else None
@@ -48,13 +50,8 @@ def ask(spec: Spec, args, run, required: dict, prog: str):
         for flag in ("vary", "event"):
             if getattr(args, flag) is not None:
                 raise OddsError(f"--{flag}: only with --need")
-    varied = None
-    if asked == "need":
-        from .plans import vary
-
-        if args.vary is None:
-            raise OddsError("--need: give --vary NAME (the integer keyword to vary)")
-        varied = vary(spec, args.vary, "--vary")
+    plans = _plans(spec, args.compare)
+    varied = _varied(spec, args.vary) if asked == "need" else None
     missing = [a.option_strings[0] for name, a in required.items()
                if getattr(args, name) is None and (varied is None or name != varied.name)]
     if missing:
@@ -64,17 +61,27 @@ def ask(spec: Spec, args, run, required: dict, prog: str):
     base, engine = given(spec, args), engine_kwargs(args)
     if asked == "compare":
         from .compare import compare
-        from .plans import plan
 
-        plans = {}
-        for words in args.compare:
-            name = " ".join(words)
-            try:
-                plans[name] = plan(spec, words)
-            except OddsError as e:
-                raise OddsError(f"--compare {name}: {e}") from None
         return compare(spec.name, base, plans, where="--compare", **engine)
     from .need import need
 
     return need(spec.name, base, vary=varied, target=check_probability("--need", args.need),
                 event=args.event, names=FLAGS, **engine)
+
+
+def _plans(spec: Spec, given: list) -> dict:
+    """Each --compare's words -> its keywords, named by the words."""
+    out = {}
+    for words in given:
+        name = " ".join(words)
+        try:
+            out[name] = plan(spec, words)
+        except OddsError as e:
+            raise OddsError(f"--compare {name}: {e}") from None
+    return out
+
+
+def _varied(spec: Spec, text: str | None) -> Vary:
+    if text is None:
+        raise OddsError("--need: give --vary NAME (the integer keyword to vary)")
+    return vary(spec, text, "--vary")
