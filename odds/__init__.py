@@ -1,6 +1,7 @@
 """odds: exact and Monte Carlo odds for board-game combat.
 
-`odds.his`, `odds.oath`, `odds.crusades`: the games' procedures; `odds.sweep(...)`: grids of
+`odds.his`, `odds.oath`, `odds.crusades`: the games' procedures; `odds.compare(...)`: plans
+side by side, `odds.need(...)`: the value that reaches a target (odds.questions); `odds.sweep(...)`: grids of
 them (`odds.sweep.load(path)` runs a TOML spec); `odds.plot`: pictures; `odds.registry`: every
 procedure's description. Importing this package and answering an exact question does not
 import numba; the games and tools are imported when first used (`odds.his`...), so a command
@@ -11,16 +12,20 @@ from importlib import import_module
 from .core.result import Result
 from .errors import Interrupted, OddsError
 
-__all__ = ["Interrupted", "OddsError", "Result", "crusades", "his", "oath", "plot", "registry", "sweep"]
+__all__ = ["Interrupted", "OddsError", "Result", "compare", "crusades", "his", "need", "oath",
+           "plot", "registry", "sweep"]
 __version__ = "0.1.0"
 _SUBMODULES = ("crusades", "his", "oath", "plot", "registry", "sweep")
+_QUESTIONS = ("compare", "need")  # functions of odds.questions
 
 
 def __getattr__(name: str):
     if name in _SUBMODULES:
         return import_module(f"{__name__}.{name}")
+    if name in _QUESTIONS:
+        return getattr(import_module(f"{__name__}.questions.{name}"), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def __dir__():
-    return sorted([*globals(), *_SUBMODULES])
+    return sorted([*globals(), *_SUBMODULES, *_QUESTIONS])

@@ -19,6 +19,7 @@ from . import registry
 from .cli_common import (Parser, add_engine_flags, emit, engine_kwargs, fail, in_flags, number,
                          whole)
 from .errors import Interrupted, OddsError
+from .questions import cli as questions
 
 GAMES = {"his": "Here I Stand", "vq": "The Virgin Queen",
          "oath": "Oath: Chronicles of Empire and Exile"}
@@ -28,17 +29,16 @@ TOOLS = {"demo": "demo", "warmup": "warmup", "crusades": "crusades.cli", "sweep"
 
 
 def add_param(p: argparse.ArgumentParser, param: registry.Param, default):
-    """One flag for `param` (`default` from the function's signature)."""
+    """One flag for `param` (`default` from the function's signature); returns its Action."""
     flag = "--" + (param.flag or param.name.replace("_", "-"))
     kw = dict(dest=param.name, help=_help(param, default), metavar=param.metavar)
     if param.kind == "bool":
-        p.add_argument(flag, action="store_true", help=kw["help"], dest=param.name)
-        return
+        return p.add_argument(flag, action="store_true", help=kw["help"], dest=param.name)
     if param.kind in ("cards", "ints", "pairs"):
         kw.update(action="append", default=[])
     if param.kind in _TYPES:
         kw["type"] = _TYPES[param.kind]
-    p.add_argument(flag, **kw, **param.cli)
+    return p.add_argument(flag, **kw, **param.cli)
 
 
 def _help(param, default) -> str:
@@ -54,12 +54,16 @@ def _help(param, default) -> str:
     return text.replace("%", "%%")
 
 
-def run_procedure(spec: registry.Spec, args) -> "odds.Result":  # noqa: F821
-    """Call the procedure with the flags that were given (absent ones keep their defaults)."""
+def given(spec: registry.Spec, args) -> dict:
+    """The procedure's keywords whose flags were given (absent ones keep their defaults)."""
     kwargs = {p.name: getattr(args, p.name) for p in spec.params}
-    kwargs = {k: v for k, v in kwargs.items() if v is not None}
+    return {k: v for k, v in kwargs.items() if v is not None}
+
+
+def run_procedure(spec: registry.Spec, args) -> "odds.Result":  # noqa: F821
+    """Call the procedure with the flags that were given; its errors name the flags."""
     try:
-        return spec.call(**kwargs, **engine_kwargs(args))
+        return spec.call(**given(spec, args), **engine_kwargs(args))
     except OddsError as e:  # name the flags the user typed, not the Python keywords
         raise OddsError(in_flags(str(e), spec.params)) from None
 
@@ -94,10 +98,10 @@ def build_parser(word: str | None = None, procedure: str | None = None) -> Parse
             groups[game] = group.add_subparsers(dest="procedure", required=True, parser_class=Parser)
         p = groups[game].add_parser(name, help=spec.help, description=spec.help)
         defaults = spec.defaults()
-        for param in spec.params:
-            add_param(p, param, defaults[param.name])
+        flags = {param.name: add_param(p, param, defaults[param.name]) for param in spec.params}
         add_engine_flags(p, spec.exact)
         p.set_defaults(run=lambda args, spec=spec: run_procedure(spec, args))
+        questions.add_flags(p, spec, flags)  # --compare, --need: wraps `run`
     tools = () if word in GAMES else [TOOLS[word]] if word in TOOLS else TOOLS.values()
     for module in dict.fromkeys(tools):
         import_module(f"{__package__}.{module}").register(games)

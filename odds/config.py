@@ -51,6 +51,11 @@ MAX_CELLS = 100_000  # cells in one sweep
 MAX_CELL_TRIALS = 10**12  # cells x Monte Carlo trials in one sweep
 MAX_WORKERS = 64  # processes of a local dask cluster
 
+# questions (odds.questions: compare plans, what do I need)
+QUESTION_MAX_PLANS = 12  # plans compared in one table (each is one call)
+NEED_MAX_VALUES = 201  # values in the range one need search may scan
+NEED_MAX_TRIALS = 10**9  # Monte Carlo trials in one need search (evaluations x trials)
+
 # web server (`odds serve`)
 WEB_MAX_TRIALS = 10_000_000  # Monte Carlo trials per request
 WEB_MAX_TRIALS_OF = {"crusades.battle": 5_000}  # battles per request (~2 s on one core)

@@ -160,3 +160,62 @@ def describe(spec: Spec) -> dict:
         {**shown["seed"].describe(None), "help": "Monte Carlo seed (blank: the default)"},
     ]
     return out
+
+
+# ---- questions (odds.questions): /api/{procedure}/compare and /api/{procedure}/need ----
+
+QUESTIONS = {"compare": ("plan",), "need": ("need", "vary", "event")}  # their own query keys
+
+
+def question(spec: Spec, kind: str, query: list[tuple[str, str]]) -> tuple[dict, dict]:
+    """(the procedure's keywords, the question's) from a compare or need request's query: a
+    `plan` is `KEY=VALUE` words (repeated: one plan each); need takes `need` (the target),
+    `vary` (NAME[=LOW..HIGH]) and `event`."""
+    from ..questions.plans import plan
+
+    own = [(k, t) for k, t in query if k in QUESTIONS[kind]]
+    kw = keywords(spec, [(k, t) for k, t in query if k not in QUESTIONS[kind]])
+    if kind == "compare":
+        files = [name for (procedure, name) in _scenario_folders() if procedure == spec.name]
+        plans = {}
+        for _, text in own:
+            try:
+                plans[text.strip()] = changes = plan(spec, text)
+                named = [name for name in files if name in changes]  # a file only as the base's
+                if named:
+                    raise OddsError(f"{named[0]}: not changed by a plan (a scenario is the base's)")
+            except OddsError as e:
+                raise OddsError(f"plan {text.strip()}: {e}") from None
+        return kw, {"plans": plans}
+    texts: dict[str, list[str]] = {}
+    for key, text in own:
+        texts.setdefault(key, []).append(text)
+    for key in ("need", "vary"):
+        if key not in texts:
+            raise OddsError(f"{key}: missing (a need question takes need=P and vary=NAME)")
+    extra = {key: value(key, "float" if key == "need" else "text", got) for key, got in texts.items()}
+    return kw, {"target": extra.pop("need"), **extra}
+
+
+def ask(kind: str, procedure: str, kw: dict, extra: dict, budget: float) -> tuple[str, str]:
+    """The question's method and answer as JSON text; all its Monte Carlo runs together stop
+    after `budget` seconds (then the answer is marked partial). Runs in worker processes too."""
+    import time
+
+    from ..core.montecarlo import stop_when
+    from ..questions.compare import compare
+    from ..questions.need import need
+
+    engine = {k: v for k, v in kw.items() if k in ENGINE}
+    base = {k: v for k, v in kw.items() if k not in ENGINE}
+    deadline = time.monotonic() + budget
+    with stop_when(lambda sampling: STOPPING.is_set() or time.monotonic() > deadline):
+        if kind == "compare":
+            out = compare(procedure, base, extra["plans"], **engine, threads=1, progress=False)
+        else:
+            out = need(procedure, base, **extra, names={"target": "need"}, **engine, threads=1,
+                       progress=False)
+    data = out.to_json()
+    if data["partial"]:
+        data["notes"] = [*data["notes"], f"stopped: the server's time budget ({budget:g} s)"]
+    return data["method"], json.dumps(data)

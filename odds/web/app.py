@@ -2,7 +2,8 @@
 
 Routes: `/` the page and `/static/*` its files; `GET /api/procedures` every procedure's
 parameters; `GET /api/{procedure}?...` (POST for a TOML scenario body) the Result as the CLI's
-`--json` prints it. One server process with a few threads (Monte Carlo) and worker processes
+`--json` prints it; `GET /api/{procedure}/compare?...&plan=KEY=VALUE` and `/need?...&need=P&vary=NAME`
+the questions (odds.questions). One server process with a few threads (Monte Carlo) and worker processes
 (exact answers), all started with the server; nothing started per visitor.
 """
 from __future__ import annotations
@@ -129,6 +130,37 @@ def _gib(size: int) -> str:
     return f"{size / 2**30:.3g} GiB"
 
 
+async def ask(request: Request) -> Response:
+    """A question about a procedure (/compare, /need: odds.questions), through the same gates;
+    exact answers are kept like the procedure's own."""
+    try:
+        spec = registry.get(request.path_params["procedure"])
+    except OddsError as e:
+        return reply({"error": str(e)}, 404)
+    kind, state = request.path_params["question"], request.app.state
+    if kind not in api.QUESTIONS:
+        return reply({"error": f"question: {kind!r} is unknown (allowed: {', '.join(api.QUESTIONS)})"}, 404)
+    try:
+        await _body(request)
+        key = (spec.name, kind, request.url.query)
+        text = state.answers.get(key)
+        if text is None:
+            kw, extra = api.question(spec, kind, request.query_params.multi_items())
+            mc = api.is_mc(spec, kw)
+            method, text = await (state.mc if mc else state.exact).run(
+                api.ask, kind, spec.name, api.limit(spec, kw) if mc else kw, extra, state.budget)
+            if method == "exact":
+                state.answers.put(key, text)
+        return reply(text)
+    except OddsError as e:
+        return reply({"error": str(e)}, 400)
+    except TooLarge as e:
+        return reply({"error": str(e)}, 413)
+    except (Busy, WorkerStopped):
+        return reply({"error": "the server is busy: try again in a few seconds"}, 503,
+                     {"Retry-After": str(WEB_RETRY_AFTER)})
+
+
 async def page(request: Request) -> Response:
     return FileResponse(STATIC / "index.html")
 
@@ -149,6 +181,7 @@ def create_app(**exact) -> Starlette:
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
         Route("/api/procedures", procedures),
         Route("/api/{procedure}", answer, methods=["GET", "POST"]),
+        Route("/api/{procedure}/{question:str}", ask),
     ])
     app.state.bounds = bounds = {**EXACT, **exact}
     running = WEB_EXACT_WORKERS * WEB_EXACT_DEPTH + bounds["long_calls"]

@@ -1,5 +1,8 @@
 // odds web calculator: builds the form from GET api/procedures, asks GET api/<procedure>
 // (debounced) as the inputs change, and keeps the whole state in the URL query string.
+// Plans (KEY=VALUE words changing the battle) are compared by GET api/<procedure>/compare and
+// kept in the URL as repeated `plan` entries; "what do I need" asks GET api/<procedure>/need
+// (need=P, vary=NAME, event=NAME, kept in the URL too).
 "use strict";
 
 const GAMES = { his: "Here I Stand", vq: "Virgin Queen", oath: "Oath", crusades: "Crusades" };
@@ -11,6 +14,9 @@ let catalogue = null;   // the JSON of api/procedures
 let spec = null;        // the chosen procedure's description
 let controls = {};      // parameter name -> {get(): string|null, set(string|null)}
 let timer = 0, pending = null;
+let plans = [];         // the plans' texts, in order (blank ones are not asked)
+let comparing = null;   // the AbortController of the compare request in flight
+let needing = null;     // the same for the need request
 
 function el(tag, attrs = {}, ...children) {
   const e = document.createElement(tag);
@@ -186,12 +192,16 @@ function query() {
 
 // ---- asking the server ----
 
+const asked = () => plans.map((p) => p.trim()).filter(Boolean);
+
 function changed() {
   const q = query();
-  history.replaceState(null, "", "?" + new URLSearchParams([["procedure", spec.name], ...q]));
+  history.replaceState(null, "", "?" + new URLSearchParams([["procedure", spec.name], ...q,
+                                                            ...asked().map((p) => ["plan", p]),
+                                                            ...needQuery()]));
   $("answer").classList.add("busy");
   clearTimeout(timer);
-  timer = setTimeout(() => ask(q), DEBOUNCE_MS);
+  timer = setTimeout(() => { ask(q); compare(q); need(q); }, DEBOUNCE_MS);
 }
 
 async function ask(q) {
@@ -243,6 +253,7 @@ function show(r) {
   const chance = (v) => (typeof v === "number" ? pct(v)
     : Object.entries(v).map(([k, x]) => `${k}: ${pct(x)}`).join(", "));
   $("events").replaceChildren(...events.map((k) => row(k, chance(r[k]))));
+  eventsPicker([spec.main, ...events.filter((k) => typeof r[k] === "number")]);
   const extras = Object.keys(r).filter((k) => !META.includes(k) && !k.endsWith("_se")
     && r[k + "_se"] === undefined && !pmfs.includes(k) && !k.startsWith("expected_") && !(k in r.settings));
   $("settings").replaceChildren(...[...Object.entries(r.settings), ...extras.map((k) => [k, r[k]])]
@@ -332,6 +343,156 @@ function bars(pmfs, colours) {
   return svg;
 }
 
+// ---- plans side by side ----
+
+function planExample() {
+  // the first count's name and a value two above its starting one, e.g. "attacker=7"
+  const p = spec.parameters.find((x) => x.kind === "int") || spec.parameters[0];
+  const now = Number(controls[p.name].get() ?? p.low ?? 0);
+  return p.kind === "int" ? `${p.name}=${Math.min(now + 2, p.high ?? now + 2)}` : `${p.name}=…`;
+}
+
+function buildPlans() {
+  $("plan-example").textContent = planExample();
+  $("plans").replaceChildren(...plans.map((text, i) => el("div", { class: "plan" },
+    el("input", { type: "text", value: text, "aria-label": `plan ${i + 1}`, placeholder: planExample(),
+                  spellcheck: "false", oninput: (e) => { plans[i] = e.target.value; changed(); } }),
+    el("button", { type: "button", "aria-label": `remove plan ${i + 1}`,
+                   onclick: () => { plans.splice(i, 1); buildPlans(); changed(); } }, "×"))));
+}
+
+async function compare(q) {
+  if (comparing) comparing.abort();
+  const texts = asked();
+  $("compare-error").hidden = true;
+  if (!texts.length) {
+    $("compare-table").hidden = true;
+    $("compare-method").textContent = "";
+    return;
+  }
+  const mine = comparing = new AbortController();
+  const url = `api/${spec.name}/compare?` + new URLSearchParams([...q, ...texts.map((p) => ["plan", p])]);
+  let response, body;
+  try {
+    response = await fetch(url, { signal: mine.signal });
+    body = await response.json();
+  } catch (e) {
+    if (e.name === "AbortError") return;
+    body = { error: "the server did not answer (" + e.message + ")" };
+  }
+  if (mine !== comparing) return;
+  comparing = null;
+  if (response?.status === 503) {
+    timer = setTimeout(() => compare(q), Number(response.headers.get("Retry-After") || 2) * 1000);
+    return;
+  }
+  if (!response?.ok) {
+    $("compare-table").hidden = true;
+    $("compare-error").hidden = false;
+    $("compare-error").textContent = body.error;
+    return;
+  }
+  showCompare(body);
+}
+
+// a plan's name as a header: one KEY=VALUE word a line, which may break after its "="
+const planWords = (text) => text.split(" ").flatMap((w, i) => {
+  const [key, ...rest] = w.split("=");
+  return [i ? el("br") : null, ...(rest.length ? [key + "=", el("wbr"), rest.join("=")] : [w])];
+}).filter(Boolean);
+
+function showCompare(c) {
+  // one column per plan (the base first), one row per measure and one for its change
+  const mc = c.method !== "exact";
+  const num = (v, unit, sign) => (v === null ? "–" : unit
+    ? (sign && v >= 0 ? "+" : "") + (100 * v).toFixed(1) + "%"
+    : (sign && v >= 0 ? "+" : "") + v.toFixed(2));
+  const pm = (se, unit) => (mc && se !== null ? " ± " + (unit ? (196 * se).toFixed(1) + "%" : (1.96 * se).toFixed(2)) : "");
+  const measures = [[c.main, spec.headline, true], ...c.losses.map((n) => ["expected_" + n, "mean " + words(n), false])];
+  const head = el("tr", {}, el("th", { scope: "col" }, "plan"),
+    ...c.plans.map((r) => el("th", { scope: "col" }, ...planWords(r.plan))));
+  const rows = measures.flatMap(([key, title, unit]) => [
+    el("tr", {}, el("th", { scope: "row" }, title), ...c.plans.map((r) =>
+      el("td", { "data-key": key, "data-plan": r.plan, "data-v": r[key] }, num(r[key], unit, false) + pm(r[key + "_se"], unit)))),
+    el("tr", { class: "change" }, el("th", { scope: "row" }, "change"), ...c.plans.map((r) =>
+      el("td", { "data-key": key + "_change", "data-plan": r.plan, "data-v": r[key + "_change"] ?? "" },
+         r.plan === "base" ? "" : num(r[key + "_change"], unit, true) + pm(r[key + "_change_se"], unit)))),
+  ]);
+  $("compare-table").replaceChildren(el("thead", {}, head), el("tbody", {}, ...rows));
+  $("compare-table").hidden = false;
+  $("compare-method").textContent = (mc ? `Monte Carlo, the same seed (${c.seed}) for every plan: common random numbers`
+    : "exact") + (c.partial ? " (stopped early)" : "");
+}
+
+// ---- what do I need: the value of a count at which an event reaches a target ----
+
+function needQuery() {
+  // need=P (the target as a probability), vary, event (when not the main one); [] when unset
+  const vary = $("need-vary").value, pct = $("need-target").value;
+  if (!vary || pct === "") return [];
+  const event = $("need-event").value;
+  return [["need", String(Number(pct) / 100)], ["vary", vary],
+          ...(event && event !== spec.main ? [["event", event]] : [])];
+}
+
+function buildNeed(values) {
+  const counts = spec.parameters.filter((p) => p.kind === "int" || p.kind === "leader");
+  $("need").hidden = !counts.length;
+  $("need-vary").replaceChildren(el("option", { value: "" }, "—"),
+    ...counts.map((p) => el("option", { value: p.name }, words(p.name))));
+  $("need-vary").value = values.get("vary") || "";
+  eventsPicker([spec.main], values.get("event") || spec.main);
+  const p = values.get("need");
+  $("need-target").value = p === null || isNaN(Number(p)) ? "" : String(Math.round(Number(p) * 1e4) / 100);
+}
+
+function eventsPicker(names, chosen) {
+  // the event picker: the main probability and the others the last answer had; the chosen one
+  // stays chosen (and listed) even when this answer lacks it, so the server says what is wrong
+  const now = chosen ?? $("need-event").value;
+  const all = [...new Set([...names, now].filter(Boolean))];
+  $("need-event").replaceChildren(...all.map((n) => el("option", { value: n }, words(n))));
+  $("need-event").value = now;
+}
+
+async function need(q) {
+  if (needing) needing.abort();
+  const extra = needQuery();
+  $("need-error").hidden = true;
+  if (!extra.length) {
+    $("need-answer").textContent = "";
+    $("need-method").textContent = "";
+    return;
+  }
+  const mine = needing = new AbortController();
+  let response, body;
+  try {
+    response = await fetch(`api/${spec.name}/need?` + new URLSearchParams([...q, ...extra]), { signal: mine.signal });
+    body = await response.json();
+  } catch (e) {
+    if (e.name === "AbortError") return;
+    body = { error: "the server did not answer (" + e.message + ")" };
+  }
+  if (mine !== needing) return;
+  needing = null;
+  if (response?.status === 503) {
+    timer = setTimeout(() => need(q), Number(response.headers.get("Retry-After") || 2) * 1000);
+    return;
+  }
+  if (!response?.ok) {
+    $("need-answer").textContent = "";
+    $("need-method").textContent = "";
+    $("need-error").hidden = false;
+    $("need-error").textContent = body.error;
+    return;
+  }
+  $("need-answer").textContent = body.sentence;
+  $("need-method").textContent = (body.method === "exact" ? "exact" : `Monte Carlo, seed ${body.seed} for every value`)
+    + (body.monotone ? `; monotone at the ${Object.keys(body.evaluated).length} values evaluated`
+                     : "; NOT monotone: every value from the low end evaluated")
+    + (body.notes.length ? "; " + body.notes.join("; ") : "");
+}
+
 // ---- choosing a game and procedure ----
 
 function choose(name, values = new URLSearchParams()) {
@@ -341,6 +502,9 @@ function choose(name, values = new URLSearchParams()) {
     .map((s) => el("option", { value: s.name }, s.help || s.name)));
   $("procedure").value = name;
   buildForm(values);
+  plans = values.getAll("plan");
+  buildPlans();
+  buildNeed(values);
   changed();
 }
 
@@ -351,6 +515,13 @@ async function start() {
   $("game").addEventListener("change", () =>
     choose(catalogue.procedures.find((s) => game(s.name) === $("game").value).name));
   $("procedure").addEventListener("change", () => choose($("procedure").value));
+  for (const id of ["need-vary", "need-event"]) $(id).addEventListener("change", changed);
+  $("need-target").addEventListener("input", changed);
+  $("add-plan").addEventListener("click", () => {
+    plans.push("");
+    buildPlans();
+    $("plans").lastChild.querySelector("input").focus();
+  });
   $("copy").addEventListener("click", async () => {
     // the clipboard needs https or localhost; on a shared LAN address, offer the link to copy
     try {

@@ -1,0 +1,87 @@
+"""`--compare`, `--need`, `--vary`, `--event` on every procedure command.
+
+`--compare KEY=VALUE ...` (repeated: one plan each) prints the compare table; `--need P
+--vary NAME[=LOW..HIGH] [--event NAME]` prints the value that reaches P. A keyword `--vary`
+names need not be given as a flag, so the command's required flags are checked here.
+"""
+from __future__ import annotations
+
+import argparse
+
+from ..cli_common import engine_kwargs, number
+from ..errors import OddsError, check_probability
+from ..registry import Spec
+from .plans import Vary, plan, vary
+
+FLAGS = {"target": "--need", "vary": "--vary", "event": "--event"}
+
+
+def add_flags(p: argparse.ArgumentParser, spec: Spec, flags: dict):
+    """Add the question flags to a procedure's parser `p` and wrap its `run`; `flags` are the
+    Actions of its parameters (the required ones are checked by `run` instead)."""
+    q = p.add_argument_group("questions")
+    q.add_argument("--compare", action="append", nargs="+", metavar="KEY=VALUE", default=[],
+                   help="a plan: keywords replacing the ones above (e.g. attacker=8 "
+                        "attacker_cards=siege-artillery; a list comma-separated); repeat for "
+                        "more plans: prints one table against the base, the same seed for all")
+    q.add_argument("--need", type=number, metavar="P",
+                   help="the target probability: prints the value of --vary that reaches it")
+    q.add_argument("--vary", metavar="NAME[=LOW..HIGH]",
+                   help="with --need: the integer keyword to vary (attacker, attacker_leader, "
+                        "assaults, dice_per.galley=0..6, ...), within its range or LOW..HIGH")
+    q.add_argument("--event", help="with --need: the event (default: the main probability)")
+    required = [name for name, action in flags.items() if action.required]
+    for name in required:
+        flags[name].required = False
+        flags[name].help += " (required, unless --vary names it)"
+    run = p.get_default("run")
+    p.set_defaults(run=lambda args: ask(spec, args, run, {n: flags[n] for n in required}, p.prog))
+
+
+def ask(spec: Spec, args, run, required: dict, prog: str):
+    """The answer the flags ask for: a compare table, a need answer, or the procedure's Result.
+    The questions' own words are checked first, then the required flags."""
+    from ..cli import given
+
+    asked = "compare" if args.compare else "need" if args.need is not None else None
+    if asked == "compare" and args.need is not None:
+        raise OddsError("--need: not with --compare (ask one question at a time)")
+    if asked != "need":
+        for flag in ("vary", "event"):
+            if getattr(args, flag) is not None:
+                raise OddsError(f"--{flag}: only with --need")
+    plans = _plans(spec, args.compare)
+    varied = _varied(spec, args.vary) if asked == "need" else None
+    missing = [a.option_strings[0] for name, a in required.items()
+               if getattr(args, name) is None and (varied is None or name != varied.name)]
+    if missing:
+        raise OddsError(f"{prog}: the following arguments are required: {', '.join(missing)}")
+    if asked is None:
+        return run(args)
+    base, engine = given(spec, args), engine_kwargs(args)
+    if asked == "compare":
+        from .compare import compare
+
+        return compare(spec.name, base, plans, where="--compare", **engine)
+    from .need import need
+
+    return need(spec.name, base, vary=varied, target=check_probability("--need", args.need),
+                event=args.event, names=FLAGS, **engine)
+
+
+def _plans(spec: Spec, given: list) -> dict:
+    """Each --compare's words -> its keywords, named by the words."""
+    out = {}
+    for words in given:
+        name = " ".join(words)
+        try:
+            out[name] = plan(spec, words)
+        except OddsError as e:
+            raise OddsError(f"--compare {name}: {e}") from None
+    return out
+
+
+def _varied(spec: Spec, text: str | None) -> Vary:
+    if text is None:
+        raise OddsError("--need: give --vary NAME (the integer keyword to vary)")
+    return vary(spec, text, "--vary")

@@ -1,0 +1,243 @@
+"""What do I need: the value of one integer parameter at which an event reaches a target.
+
+The search starts at the range's low end and doubles its step until the answer (P >= target)
+changes, then bisects the last step: about 2 log2(range) evaluations. Reading the evaluated
+values in order, P must move one way (exact: by more than 1e-9; Monte Carlo: by more than 1.96
+standard errors of the difference); when it does not, every value of the range is evaluated
+instead and the answer says the probability is not monotone. The answer is where the range,
+read upwards, first changes side: the least value reaching the target when the low end misses
+it, the most value still reaching it when the low end reaches it. Monte Carlo runs every
+value with one seed (common random numbers); an answer within 1.96 standard errors of the
+target is said to be so.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from ..config import DEFAULT_MAX_TRIALS, DEFAULT_TRIALS, NEED_MAX_TRIALS, NEED_MAX_VALUES
+from ..core.outcomes import label as _label
+from ..errors import OddsError, check_probability
+from ..registry import get
+from .plans import Vary, vary as parse_vary
+
+NAMES = {"target": "target", "vary": "vary", "event": "event"}  # how errors name the inputs
+EXACT_TOLERANCE = 1e-9
+
+
+def percent(p: float) -> str:
+    """A probability as a percentage: one decimal, or two significant digits below 1%."""
+    return f"{p:.1%}" if p >= 0.01 or p == 0 else f"{100 * p:.2g}%"
+
+
+class _Stop(Exception):
+    """A Monte Carlo run came back partial (interrupted): the search ends."""
+
+
+@dataclass(frozen=True)
+class Need:
+    """The answer: `value` (None when no value in the range answers), P(event) there and at
+    its `neighbour` (the value on the other side of the target), every value evaluated."""
+
+    procedure: str
+    vary: str
+    event: str
+    target: float
+    low: int
+    high: int
+    method: str
+    value: int | None
+    neighbour: int | None
+    reaches: str  # "least" (the least value reaching the target), "most", "all" or "none"
+    monotone: bool  # False: P moved both ways, so every value from `low` up was evaluated
+    evaluated: dict  # value -> (P(event), standard error)
+    seed: int | None = None
+    trials: int | None = None
+    partial: bool = False
+    notes: tuple = field(default_factory=tuple)
+
+    @property
+    def p(self) -> float | None:
+        return None if self.value is None else self.evaluated[self.value][0]
+
+    def _p(self, value: int) -> str:
+        p, se = self.evaluated[value]
+        return percent(p) + ("" if self.method == "exact" else f" ± {percent(1.96 * se)}")
+
+    def sentence(self) -> str:
+        """The answer in words ("attacker=8 gives P(attacker win) 81.3% (attacker=7 gives 74.0%)...")."""
+        name, what, goal = self.vary, f"P({_label(self.event)})", percent(self.target)
+        span = f"{self.low}..{self.high}"
+        if self.partial:
+            return f"interrupted after {len(self.evaluated)} value(s) of {name}: no answer"
+        if self.reaches == "none":
+            best = max(self.evaluated, key=lambda v: self.evaluated[v][0])
+            return (f"no {name} in {span} gives {what} {goal}: the best evaluated, "
+                    f"{name}={best}, gives {self._p(best)}")
+        if self.reaches == "all":
+            return (f"every {name} in {span} gives {what} at least {goal}: {name}={self.low} "
+                    f"gives {self._p(self.low)}")
+        which = "least" if self.reaches == "least" else "most"
+        return (f"{name}={self.value} gives {what} {self._p(self.value)} ({name}={self.neighbour} "
+                f"gives {self._p(self.neighbour)}): the {which} in {span} that reaches {goal}")
+
+    def summary(self) -> str:
+        how = "exact" if self.method == "exact" else f"Monte Carlo, {self.trials:,} trials per value, seed {self.seed}"
+        check = (f"monotone at the {len(self.evaluated)} values evaluated" if self.monotone else
+                 f"NOT monotone in {self.vary}: every value from {self.low} up evaluated")
+        lines = [self.sentence(), f"  [{self.procedure}, {how}; {check}]"]
+        return "\n".join(lines + [f"  note: {n}" for n in self.notes])
+
+    def to_json(self) -> dict:
+        out = {k: getattr(self, k) for k in (
+            "procedure", "vary", "event", "target", "low", "high", "method", "value", "neighbour",
+            "reaches", "monotone", "seed", "trials", "partial")}
+        out["p"] = self.p
+        out["sentence"] = self.sentence()
+        out["evaluated"] = {str(v): {"p": p, "se": se} for v, (p, se) in sorted(self.evaluated.items())}
+        out["notes"] = list(self.notes)
+        return out
+
+
+def need(procedure: str, base: dict | None = None, *, vary, target: float, event: str | None = None,
+         names: dict | None = None, **engine) -> Need:
+    """The value of integer parameter `vary` (a name, `NAME=LOW..HIGH`, `dice_per.galley=0..6`;
+    the Param's range when none is given) at which P(`event`) (default: the main probability)
+    reaches `target`, the other keywords as in `base`. `engine` keywords (method, trials, seed)
+    apply to every value; `names` renames the inputs in errors (the CLI passes its flags)."""
+    names = {**NAMES, **(names or {})}
+    spec = get(procedure)
+    base = dict(base or {})
+    target = check_probability(names["target"], target)
+    v = vary if isinstance(vary, Vary) else parse_vary(spec, vary, names["vary"])
+    spec.check_given(v.assign(base, v.low))
+    if len(v.values()) > NEED_MAX_VALUES:
+        raise OddsError(f"{names['vary']}: {v.label}={v.low}..{v.high} has {len(v.values())} "
+                        f"values (allowed: up to {NEED_MAX_VALUES})")
+    search = Search(spec, base, v, target, engine, event, names)
+    try:
+        return search.run()
+    except (_Stop, KeyboardInterrupt):
+        return search.answer(None, None, "none", partial=True)
+
+
+class Search:
+    """One need search: the evaluations so far and the rules that read them."""
+
+    def __init__(self, spec, base, v: Vary, target, engine, event, names):
+        self.spec, self.base, self.v, self.target, self.names = spec, base, v, target, names
+        self.engine, self.event = dict(engine), event
+        self.results: dict[int, object] = {}
+        method = engine.get("method", "auto")
+        mc = method == "mc" or (method == "auto" and not spec.exact)
+        each = (engine.get("max_trials") or DEFAULT_MAX_TRIALS if engine.get("precision")
+                else engine.get("trials") or DEFAULT_TRIALS)
+        self.each = each if mc else 0  # trials per value
+        self.bound(2 * math.ceil(math.log2(len(v.values()) + 1)) + 3)
+
+    def bound(self, evaluations: int):
+        """Refuse a Monte Carlo search over NEED_MAX_TRIALS trials in all."""
+        if self.each * evaluations > NEED_MAX_TRIALS:
+            raise OddsError(f"{self.names['vary']}: {evaluations} values x {self.each:,} trials "
+                            f"is over {NEED_MAX_TRIALS:,} trials (allowed: a narrower range or "
+                            "fewer trials)")
+
+    def p(self, value: int) -> float:
+        """P(event) at `value`, computed once."""
+        if value not in self.results:
+            try:
+                r = self.spec.call(**self.v.assign(self.base, value), **self.engine)
+            except OddsError as e:
+                raise OddsError(f"{self.names['vary']} {self.v.label}={value}: {e}") from None
+            if r.method == "mc":
+                self.engine["seed"] = r.seed  # one seed for every value: common random numbers
+            if self.event is None:
+                self.event = r.main
+            if self.event not in r.probabilities:
+                raise OddsError(f"{self.names['event']}: {self.event!r} is not an event of "
+                                f"{self.spec.name} (allowed: {', '.join(r.probabilities)})")
+            self.results[value] = r
+            if r.partial:
+                raise _Stop
+        r = self.results[value]
+        return r.probabilities[self.event]
+
+    def good(self, value: int) -> bool:
+        return self.p(value) >= self.target
+
+    def run(self) -> Need:
+        low, high = self.v.low, self.v.high
+        start = self.good(low)
+        before, after, step = low, None, 1
+        while before < high:  # double the step until the side changes
+            x = min(low + step, high)
+            if self.good(x) != start:
+                after = x
+                break
+            before, step = x, step * 2
+        if after is not None:
+            while after - before > 1:  # bisect the last step
+                mid = (before + after) // 2
+                before, after = (mid, after) if self.good(mid) == start else (before, mid)
+            for x in (before - 1, after + 1):  # a value beyond each side of the answer
+                if low <= x <= high:
+                    self.p(x)
+        rising = not start if after is not None else self.p(high) >= self.p(low)
+        if self.monotone(rising):
+            return self.read(start, before, after, monotone=True)
+        return self.scan(start)
+
+    def monotone(self, rising: bool) -> bool:
+        """True when P moves one way (within the error) across the values evaluated."""
+        xs = sorted(self.results)
+        for a, b in zip(xs, xs[1:]):
+            drop = (self.p(a) - self.p(b)) if rising else (self.p(b) - self.p(a))
+            if drop > self.tolerance(a, b):
+                self.against = (a, b)
+                return False
+        return True
+
+    def tolerance(self, a: int, b: int) -> float:
+        ra, rb = self.results[a], self.results[b]
+        if ra.method == rb.method == "exact":
+            return EXACT_TOLERANCE
+        return 1.96 * math.hypot(ra.se(self.p(a)), rb.se(self.p(b)))
+
+    def scan(self, start: bool) -> Need:
+        """Every value of the range, read upwards: the first change of side."""
+        a, b = self.against
+        note = (f"P({_label(self.event)}) goes from {percent(self.p(a))} at {self.v.label}={a} to "
+                f"{percent(self.p(b))} at {self.v.label}={b}, against the rest")
+        self.bound(len(self.v.values()))
+        for x in self.v.values():
+            if self.good(x) != start:
+                return self.read(start, x - 1, x, monotone=False, note=note)
+        return self.read(start, self.v.high, None, monotone=False, note=note)
+
+    def read(self, start: bool, before: int, after: int | None, monotone, note=None) -> Need:
+        """The answer from the last value on the low end's side and the first past it."""
+        if after is None:
+            return self.answer(None, None, "all" if start else "none", monotone, note)
+        if start:
+            return self.answer(before, after, "most", monotone, note)
+        return self.answer(after, before, "least", monotone, note)
+
+    def answer(self, value, neighbour, reaches, monotone=True, note=None, partial=False) -> Need:
+        notes = [note] if note else []
+        runs = [r for r in self.results.values() if r.method == "mc"]  # auto may fall back to it
+        first = runs[0] if runs else None
+        for x in (value, neighbour) if runs and value is not None and not partial else ():
+            p, r = self.p(x), self.results[x]
+            if abs(p - self.target) <= 1.96 * r.se(p):
+                notes.append(f"{self.v.label}={x} is within the Monte Carlo error of the target "
+                             f"({p:.2%} ± {1.96 * r.se(p):.2%}): more trials would settle it")
+        if runs and not partial:
+            notes.append("every value ran with the same seed (common random numbers)")
+        return Need(
+            procedure=self.spec.name, vary=self.v.label, event=self.event or self.spec.main,
+            target=self.target, low=self.v.low, high=self.v.high,
+            method="mc" if runs else "exact", value=value, neighbour=neighbour,
+            reaches=reaches, monotone=monotone, partial=partial,
+            evaluated={x: (self.p(x), r.se(self.p(x))) for x, r in sorted(self.results.items())},
+            seed=first.seed if first else None, trials=first.trials if first else None,
+            notes=tuple(notes))

@@ -1,0 +1,110 @@
+"""The words of a question: a plan (`KEY=VALUE` words) and the parameter to vary.
+
+A key is a keyword (`attacker_cards`) or its flag (`attacker-card`); a value is parsed by the
+Param's kind exactly as the HTTP API parses a query (`odds.web.api.value`: lists comma-separated,
+an empty value an empty list). A plan's value replaces the base's. What to vary is an integer
+keyword (`attacker`, `attacker_leader` as a rating), or one entry of a `KEY=N` list
+(`dice_per.galley`), with an optional range `=LOW..HIGH` inside the Param's.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import OddsError
+from ..registry import Param, Spec
+
+INTEGER = ("int", "leader")  # kinds whose value is a whole number (a leader as its rating)
+
+
+def param_of(spec: Spec, key: str) -> Param:
+    """The Param a key names: the keyword, dashes for underscores, or its flag."""
+    for p in spec.params:
+        if key in (p.name, p.name.replace("_", "-"), p.flag):
+            return p
+    return spec.param(key)  # raises, listing the keywords
+
+
+def plan(spec: Spec, words) -> dict:
+    """Keywords from `KEY=VALUE` words (a string is split at spaces)."""
+    from ..web.api import value  # the query parser (no server is imported)
+
+    words = words.split() if isinstance(words, str) else list(words)
+    if not words:
+        raise OddsError("plan: empty (allowed: KEY=VALUE words, e.g. attacker=8)")
+    out = {}
+    for word in words:
+        key, sep, text = word.partition("=")
+        if not sep:
+            raise OddsError(f"{word!r} is not KEY=VALUE (e.g. attacker=8)")
+        p = param_of(spec, key.strip())
+        if p.name in out:
+            raise OddsError(f"{p.name}: given twice in one plan")
+        out[p.name] = value(p.name, p.kind, [text.strip()])
+    return out
+
+
+@dataclass(frozen=True)
+class Vary:
+    """An integer to vary: keyword `name` (or entry `entry` of its KEY=N list) from low to high."""
+
+    name: str
+    entry: str | None
+    low: int
+    high: int
+
+    @property
+    def label(self) -> str:
+        return f"{self.name}.{self.entry}" if self.entry else self.name
+
+    def values(self) -> range:
+        return range(self.low, self.high + 1)
+
+    def assign(self, kwargs: dict, value: int) -> dict:
+        """A copy of `kwargs` with this parameter set to `value`."""
+        if self.entry is None:
+            return {**kwargs, self.name: value}
+        given = kwargs.get(self.name) or []
+        if isinstance(given, dict):
+            return {**kwargs, self.name: {**given, self.entry: value}}
+        given = [given] if isinstance(given, str) else list(given)
+        kept = [g for g in given if str(g).partition("=")[0].strip() != self.entry]
+        return {**kwargs, self.name: [*kept, f"{self.entry}={value}"]}
+
+
+def vary(spec: Spec, text: str, field: str = "vary") -> Vary:
+    """`NAME`, `NAME=LOW..HIGH`, `KEYWORD.ENTRY=LOW..HIGH` -> Vary, refusing what is no integer;
+    errors name `field` (the CLI passes --vary)."""
+    what, sep, span = text.partition("=")
+    key, dot, entry = what.strip().partition(".")
+    try:
+        p = param_of(spec, key)
+    except OddsError as e:
+        raise OddsError(f"{field}: {e}") from None
+    if dot and p.kind != "pairs":
+        raise OddsError(f"{field}: {what!r}: {p.name} has no entries (only a KEY=N list has, "
+                        f"e.g. dice_per.galley)")
+    if not dot and p.kind == "pairs":
+        raise OddsError(f"{field}: {p.name} is a KEY=N list: vary one entry (e.g. {p.name}.KEY=0..6)")
+    if not dot and p.kind not in INTEGER:
+        raise OddsError(f"{field}: {p.name} is not an integer parameter (its kind: {p.kind})")
+    low, high = (p.low, p.high) if p.kind in INTEGER else (None, None)
+    if sep:
+        low, high = _span(field, what, span, low, high)
+    elif low is None or high is None:
+        raise OddsError(f"{field}: {what}: give a range (e.g. {what}=0..6): an entry of "
+                        f"{p.name} has no range of its own")
+    return Vary(p.name, entry if dot else None, int(low), int(high))
+
+
+def _span(field: str, what: str, span: str, low, high) -> tuple[int, int]:
+    """LOW..HIGH as whole numbers within [low, high] (when the Param has them)."""
+    a, dots, b = span.partition("..")
+    try:
+        start, stop = int(a), int(b)
+    except ValueError:
+        start = stop = None
+    if not dots or start is None or start > stop:
+        raise OddsError(f"{field}: {what}={span!r} is not a range LOW..HIGH of whole numbers")
+    if (low is not None and start < low) or (high is not None and stop > high):
+        raise OddsError(f"{field}: {what}={span} is out of range (allowed: {low:g} to {high:g})")
+    return start, stop

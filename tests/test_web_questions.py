@@ -1,0 +1,198 @@
+"""The questions on the web: GET /api/{procedure}/compare and /need on a real server, and the
+page's compare view in Debian's Chromium at phone and desktop sizes (plans side by side, kept
+in the share link)."""
+import json
+import shutil
+import urllib.error
+import urllib.request
+from urllib.parse import quote, urlencode
+
+import pytest
+
+import odds
+from odds import OddsError
+from odds.questions.plans import plan
+from odds.registry import get
+from web_server import running
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
+ASSAULT = {"attacker": 6, "attacker_leader": 1, "defender": 3}
+
+
+@pytest.fixture(scope="module")
+def base():
+    with running() as srv:
+        yield f"http://127.0.0.1:{srv.config.port}/"
+
+
+def fetch(base, path, query):
+    try:
+        with urllib.request.urlopen(f"{base}{path}?{urlencode(query, doseq=True)}") as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
+
+
+def test_api_compare_is_odds_compare(base):
+    query = [*ASSAULT.items(), ("plan", "attacker_cards=siege-artillery"),
+             ("plan", "attacker=8 attacker_cards=siege-artillery")]
+    status, body = fetch(base, "api/his.assault/compare", query)
+    want = odds.compare("his.assault", ASSAULT, {
+        "attacker_cards=siege-artillery": {"attacker_cards": ["siege-artillery"]},
+        "attacker=8 attacker_cards=siege-artillery": {"attacker": 8, "attacker_cards": ["siege-artillery"]}})
+    assert status == 200 and body == json.loads(json.dumps(want.to_json()))
+
+
+def test_api_need_is_odds_need_and_monte_carlo_keeps_one_seed(base):
+    query = {"defender": 5, "defender_leader": 1, "need": 0.8, "vary": "attacker"}
+    status, body = fetch(base, "api/his.field/need", query)
+    want = odds.need("his.field", {"defender": 5, "defender_leader": 1}, vary="attacker", target=0.8)
+    assert status == 200 and body["value"] == want.value and body["sentence"] == want.sentence()
+    query = {**query, "vary": "attacker=1..30", "method": "mc", "trials": 50_000, "seed": 2}
+    status, body = fetch(base, "api/his.field/need", query)
+    want = odds.need("his.field", {"defender": 5, "defender_leader": 1}, vary="attacker=1..30",
+                     target=0.8, method="mc", trials=50_000, seed=2)
+    assert status == 200 and body["seed"] == 2 and body["value"] == want.value
+    assert body["evaluated"] == json.loads(json.dumps(want.to_json()))["evaluated"]
+
+
+@pytest.mark.parametrize("path, query, status, words", [
+    ("api/his.field/compare", {"attacker": 3, "defender": 3, "plan": "attacker=x"}, 400,
+     "plan attacker=x: attacker: 'x' is not a whole number"),
+    ("api/his.field/compare", {"attacker": 3, "defender": 3}, 400, "plan: none given"),
+    ("api/his.field/compare", {"attacker": 3, "defender": 3, "plan": "nope=2"}, 400,
+     "plan nope=2: nope: not a parameter of his.field"),
+    ("api/his.field/need", {"defender": 3, "need": 0.8}, 400, "vary: missing"),
+    ("api/his.field/need", {"defender": 3, "need": "x", "vary": "attacker"}, 400,
+     "need: 'x' is not a number"),
+    ("api/his.field/need", {"defender": 3, "need": 1.5, "vary": "attacker"}, 400,
+     "need: 1.5 is out of range (allowed: 0 to 1)"),
+    ("api/his.field/need", {"defender": 3, "need": 0.8, "vary": "attacker", "event": "x"}, 400,
+     "event: 'x' is not an event of his.field"),
+    ("api/his.field/need", {"defender": 3, "need": 0.8, "vary": "fortified"}, 400,
+     "vary: fortified is not an integer parameter"),
+    ("api/crusades.battle/compare", {"scenario": "field", "plan": "scenario=/etc/passwd"}, 400,
+     "plan scenario=/etc/passwd: scenario: not changed by a plan"),
+    ("api/his.field/why", {"defender": 3}, 404, "question: 'why' is unknown"),
+    ("api/his.nothing/compare", {}, 404, "procedure: 'his.nothing' is unknown"),
+])
+def test_api_questions_refuse_in_one_line(base, path, query, status, words):
+    got, body = fetch(base, path, query)
+    assert got == status and body["error"].startswith(words) and "\n" not in body["error"]
+
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if shutil.which(CHROMIUM) is None:
+        pytest.skip(f"Debian's chromium is not installed at {CHROMIUM}")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        browser.close()
+
+
+def cell(page, key, plan_name) -> float:
+    return float(page.get_attribute(f"#compare-table td[data-key='{key}'][data-plan='{plan_name}']", "data-v"))
+
+
+def columns(page) -> list[str]:
+    return [" ".join(t.split()) for t in page.locator("#compare-table thead th").all_inner_texts()][1:]
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_page_compares_plans_side_by_side_and_keeps_them_in_the_link(base, browser, tmp_path, size):
+    width, height = SIZES[size]
+    page = browser.new_page(viewport={"width": width, "height": height})
+    errors = []
+    page.on("pageerror", lambda e: errors.append(e))
+    page.goto(base + "?procedure=his.assault&attacker=6&attacker_leader=1&defender=3"
+              "&plan=" + quote("attacker_cards=siege-artillery"))
+    page.wait_for_selector("#compare-table:not([hidden])", timeout=20_000)
+    plans = {"attacker_cards=siege-artillery": {"attacker_cards": ["siege-artillery"]},
+             "attacker=8 attacker_cards=siege-artillery": {"attacker": 8, "attacker_cards": ["siege-artillery"]}}
+    want = odds.compare("his.assault", ASSAULT, plans)
+    name = "attacker_cards=siege-artillery"
+    assert cell(page, "success", name) == want.loc[name, "success"]
+    assert cell(page, "success_change", name) == pytest.approx(want.loc[name, "success_change"], abs=1e-12)
+    assert cell(page, "expected_defender_losses", "base") == pytest.approx(
+        want.loc["base", "expected_defender_losses"], abs=1e-12)
+
+    page.click("#add-plan")
+    page.fill("[aria-label='plan 2']", "attacker=8 attacker_cards=siege-artillery")
+    page.wait_for_function("() => document.querySelectorAll('#compare-table thead th').length === 4")
+    both = "attacker=8 attacker_cards=siege-artillery"
+    assert cell(page, "success", both) == want.loc[both, "success"]
+    assert columns(page) == ["base", name, both]
+    assert "plan=attacker%3D8+attacker_cards%3Dsiege-artillery" in page.url
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    page.locator("#compare").scroll_into_view_if_needed()
+    page.screenshot(path=str(tmp_path / f"compare-{size}.png"), full_page=True)
+
+    page.reload()  # the share link holds the plans
+    page.wait_for_function("() => document.querySelectorAll('#compare-table thead th').length === 4",
+                           timeout=20_000)
+    assert page.input_value("[aria-label='plan 2']") == both and columns(page) == ["base", name, both]
+
+    page.fill("[aria-label='plan 2']", "attacker=x")
+    page.wait_for_selector("#compare-error:not([hidden])")
+    with pytest.raises(OddsError) as error:
+        plan(get("his.assault"), "attacker=x")
+    assert page.inner_text("#compare-error") == f"plan attacker=x: {error.value}"
+    page.click("[aria-label='remove plan 2']")
+    page.wait_for_function("() => document.querySelectorAll('#compare-table thead th').length === 3")
+    assert "attacker%3Dx" not in page.url and "plan=attacker_cards" in page.url
+    page.click("[aria-label='remove plan 1']")
+    page.wait_for_selector("#compare-table", state="hidden")
+    assert "plan=" not in page.url
+    assert errors == []
+    page.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_page_answers_what_do_i_need_and_keeps_it_in_the_link(base, browser, tmp_path, size):
+    width, height = SIZES[size]
+    page = browser.new_page(viewport={"width": width, "height": height})
+    errors = []
+    page.on("pageerror", lambda e: errors.append(e))
+    field = {"defender": 5, "defender_leader": 1}
+    page.goto(base + "?procedure=his.field&attacker=4&defender=5&defender_leader=1&need=0.8&vary=attacker")
+    want = odds.need("his.field", {**field, "attacker": 4}, vary="attacker", target=0.8)
+    page.wait_for_function("w => document.getElementById('need-answer').textContent === w",
+                           arg=want.sentence(), timeout=20_000)
+    assert "monotone" in page.inner_text("#need-method")
+
+    page.fill("#need-target", "50")
+    page.select_option("#need-event", "defender_eliminated")
+    want = odds.need("his.field", {**field, "attacker": 4}, vary="attacker", target=0.5,
+                     event="defender_eliminated")
+    page.wait_for_function("w => document.getElementById('need-answer').textContent === w",
+                           arg=want.sentence(), timeout=20_000)
+    assert "need=0.5" in page.url and "event=defender_eliminated" in page.url
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    page.locator("#need").scroll_into_view_if_needed()
+    page.screenshot(path=str(tmp_path / f"need-{size}.png"), full_page=True)
+
+    page.reload()
+    page.wait_for_function("w => document.getElementById('need-answer').textContent === w",
+                           arg=want.sentence(), timeout=20_000)
+    assert page.input_value("#need-target") == "50" and page.input_value("#need-vary") == "attacker"
+
+    page.select_option("#need-vary", "attacker_leader")
+    page.fill("#need-target", "100")  # P >= 1: never reached by the leader's 0..6
+    want = odds.need("his.field", {**field, "attacker": 4}, vary="attacker_leader", target=1.0,
+                     event="defender_eliminated")
+    page.wait_for_function("w => document.getElementById('need-answer').textContent === w",
+                           arg=want.sentence(), timeout=20_000)
+    page.fill("#need-target", "150")
+    page.wait_for_selector("#need-error:not([hidden])")
+    with pytest.raises(OddsError) as error:
+        odds.need("his.field", field, vary="attacker", target=1.5)
+    assert page.inner_text("#need-error") == str(error.value).replace("target", "need")
+    assert errors == []
+    page.close()
