@@ -16,8 +16,8 @@ from contextlib import redirect_stdout
 from importlib import import_module
 
 from . import registry
-from .cli_common import (Parser, add_engine_flags, emit, engine_kwargs, fail, in_flags, number,
-                         whole)
+from .cli_common import (Parser, add_engine_flags, emit, engine_kwargs, fail, given, in_flags,
+                         number, whole)
 from .errors import Interrupted, OddsError
 from .questions import cli as questions
 
@@ -52,12 +52,6 @@ def _help(param, default) -> str:
     elif param.kind in ("int", "float") and param.low is not None and param.high is not None:
         text += f" ({param.low:g} to {param.high:g})"
     return text.replace("%", "%%")
-
-
-def given(spec: registry.Spec, args) -> dict:
-    """The procedure's keywords whose flags were given (absent ones keep their defaults)."""
-    kwargs = {p.name: getattr(args, p.name) for p in spec.params}
-    return {k: v for k, v in kwargs.items() if v is not None}
 
 
 def run_procedure(spec: registry.Spec, args) -> "odds.Result":  # noqa: F821

@@ -7,7 +7,7 @@ import re
 import sys
 
 from .errors import OddsError
-from .registry import ENGINE_OPTIONS
+from .registry import ENGINE_OPTIONS, Spec
 
 
 def whole(text: str) -> int:
@@ -100,3 +100,9 @@ class Parser(argparse.ArgumentParser):
     def print_help(self, file=None):
         """Help on stdout; unlike argparse's, a failed write (a full disk) is not ignored."""
         (file or sys.stdout).write(self.format_help())
+
+
+def given(spec: Spec, args) -> dict:
+    """The procedure's keywords whose flags were given (absent ones keep their defaults)."""
+    kwargs = {p.name: getattr(args, p.name) for p in spec.params}
+    return {k: v for k, v in kwargs.items() if v is not None}

@@ -228,10 +228,10 @@ def heatmap(df, x: str, y: str, value: str = "attacker_win", ax=None, where: str
 
 
 def _where(df, where: str):
-    """The rows of a sweep's frame that `where` selects (sweep_cli.conditions and select)."""
+    """The rows of a sweep's frame that `where` selects (odds.where)."""
     if not where:
         return df
-    from .sweep_cli import conditions, select
+    from .where import conditions, select
 
     return select(df, conditions([where]))
 

@@ -10,6 +10,7 @@ from .cli_common import whole
 from .config import MAX_WORKERS
 from .errors import OddsError, shown
 from .files import check_input, check_output
+from .where import as_in, conditions, select
 
 def _client(args):
     if args.scheduler and args.workers is not None:
@@ -123,90 +124,6 @@ def read_frame(path: str):
     return df
 
 
-def conditions(texts) -> list:
-    """`--where` texts -> (column, value) pairs: 'a=1', 'a=1,b=2', 'cards=[]',
-    "cards=['landsknechts']" or 'cards=["landsknechts"]' (TOML or JSON lists)."""
-    out = []
-    for text in texts:
-        for part in _split(text):
-            key, eq, value = part.partition("=")
-            if not eq or not key.strip():
-                raise OddsError(f"--where: {shown(part)} must be COLUMN=VALUE")
-            out.append((key.strip(), normal(value.strip())))
-    return out
-
-
-def _split(text: str) -> list:
-    """Split on commas outside brackets and quotes."""
-    parts, depth, quote, start = [], 0, None, 0
-    for i, ch in enumerate(text):
-        if quote:
-            quote = None if ch == quote else quote
-        elif ch in "\"'":
-            quote = ch
-        elif ch in "[(":
-            depth += 1
-        elif ch in "])":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
-    return [p for p in parts + [text[start:]] if p.strip()]
-
-
-def normal(value):
-    """A cell value or a typed one in one comparable form: lists as tuples of strings, numbers
-    as floats, everything else as stripped text."""
-    import numpy as np
-
-    if isinstance(value, str):
-        text = value.strip()
-        if text.startswith("[") and text.endswith("]"):
-            inner = _split(text[1:-1])
-            return tuple(str(normal(v)) for v in inner)
-        if len(text) > 1 and text[0] == text[-1] and text[0] in "\"'":
-            return text[1:-1]
-        try:
-            return float(text)
-        except ValueError:
-            return text
-    if isinstance(value, (list, tuple, np.ndarray)):
-        return tuple(str(normal(v)) for v in value)
-    if isinstance(value, (bool, np.bool_)):
-        return str(bool(value))
-    if isinstance(value, (int, float, np.integer, np.floating)):
-        return float(value)
-    return str(value)
-
-
-def select(df, pairs):
-    """The rows matching every (column, value); a miss names the values that exist."""
-    for key, value in pairs:
-        if key not in df.columns:
-            raise OddsError(f"--where: {shown(key)} is not a column (allowed: {', '.join(map(str, df.columns))})")
-        cells = df[key].map(normal)
-        if not (cells == value).any():
-            have = sorted({_show(v) for v in cells})
-            raise OddsError(f"--where: no rows with {key}={_show(value)} (allowed: {', '.join(have)})")
-        df = df[cells == value]
-    return df
-
-
-def _as_in(df, column, text):
-    """The value of `column` that `text` names, in any of --where's spellings (else the text)."""
-    if column in df.columns:
-        for v in df[column]:
-            if normal(v) == normal(text):
-                return v
-    return text.strip()
-
-
-def _show(value) -> str:
-    if isinstance(value, tuple):
-        return "[" + ", ".join(value) + "]"
-    return f"{value:g}" if isinstance(value, float) else str(value)
-
-
 def run_plot(args):
     import matplotlib
 
@@ -222,7 +139,7 @@ def run_plot(args):
         values = _split(pair)
         if not column or len(values) != 2:
             raise OddsError(f"--diff: {shown(args.diff)} must be COLUMN=A,B (e.g. variant=vq,galleys-roll-1)")
-        a, b = (_as_in(df, column.strip(), v) for v in values)
+        a, b = (as_in(df, column.strip(), v) for v in values)
         if not args.y:
             raise OddsError("--diff: needs --y (a difference map is over two parameters)")
         ax = plot.difference(df, args.x, args.y, column, a, b, args.value, where=where)

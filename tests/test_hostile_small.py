@@ -89,15 +89,7 @@ def _lists(spec):
 
 
 NONE = [(spec, name) for spec in SPECS.values() for name in _lists(spec)]
-ELSEWHERE = {("his.siege", "attacker_cards"), ("his.siege", "attacker_fresh_cards"),
-             ("his.siege", "defender_fresh_cards"), ("his.attack", "siege_cards")}
-
-
-@pytest.mark.parametrize("spec, name", [
-    pytest.param(s, n, marks=pytest.mark.xfail(
-        (s.name, n) in ELSEWHERE, strict=True,
-        reason="siege.py, siege_timing.py and attack.py read these lists: fixed in another branch"))
-    for s, n in NONE], ids=[f"{s.name}:{n}" for s, n in NONE])
+@pytest.mark.parametrize("spec, name", NONE, ids=[f"{s.name}:{n}" for s, n in NONE])
 def test_none_for_a_list_keyword_is_the_default(spec, name):
     kwargs = dict(spec.examples[0].kwargs)
     kwargs.pop(name, None)

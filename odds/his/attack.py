@@ -31,7 +31,7 @@ from ..config import (ATTACK_SIEGES_KEPT, MAX_ASSAULTS, MAX_EXACT_WORK, MAX_WITH
 from ..core import montecarlo
 from ..core.engine import Cost, McOptions, Procedure, checkpoint, memory_budget, solve
 from ..core.lru import LRU
-from ..errors import OddsError, check_bool, check_int
+from ..errors import OddsError, check_bool, check_int, check_list
 from ..registry import Example, Param, Spec, register
 from . import intercept
 from .assault import CASUALTIES, check_settings
@@ -311,6 +311,10 @@ def attack(attacker, defender, *, assaults, attacker_mercenaries=0, attacker_cav
     one), pmfs attacker_losses, defender_losses (units, whole chain) and assaults (made);
     `advice`: for a card playable in the battle or the siege, where to play it (exact only).
     """
+    attacker_cards, defender_cards, siege_cards = (
+        check_list(name, value) for name, value in (("attacker_cards", attacker_cards),
+                                                    ("defender_cards", defender_cards),
+                                                    ("siege_cards", siege_cards)))
     given = dict(locals())
     if check_bool("besieged", besieged):
         return _besieged(given)
@@ -380,8 +384,7 @@ def _advised(result, given):
 
     if result.method != "exact" or given["foreign_war"] or getattr(ADVISING, "on", False):
         return result
-    given_as = {k: (given[k],) if isinstance(given[k], str) else tuple(given[k])
-                for k in ("attacker_cards", "siege_cards")}
+    given_as = {k: given[k] for k in ("attacker_cards", "siege_cards")}
     lines, ADVISING.on = [], True
     try:
         for here, there in (("attacker_cards", "siege_cards"), ("siege_cards", "attacker_cards")):

@@ -29,10 +29,11 @@ import numpy as np
 from ..core.engine import Cost, McOptions, Procedure, checkpoint, solve
 from ..core.lru import LRU
 from ..config import MAX_ASSAULTS, SIEGE_TRANSITIONS_KEPT
-from ..errors import check_int
+from ..errors import check_int, check_list
 from ..registry import Example, Param, Spec, register
 from .assault import BREAKS, check_settings, forces, rows_after, setting_params
 from .assault_rules import infantry_left, resolve, succeeds
+from . import advice
 from .cards import help_for, names_for
 from .forces import assumptions, land_params, leader_notes, settings as force_settings
 from .leaders import leader
@@ -165,10 +166,8 @@ def siege(attacker, defender, *, assaults, attacker_mercenaries=0, attacker_cava
     """
     assaults = check_int("assaults", assaults, 1, MAX_ASSAULTS)
     attacker_cards, timing = held(attacker_cards)
-    if isinstance(attacker_fresh_cards, str):
-        attacker_fresh_cards = (attacker_fresh_cards,)
-    if isinstance(defender_fresh_cards, str):
-        defender_fresh_cards = (defender_fresh_cards,)
+    attacker_fresh_cards = check_list("attacker_fresh_cards", attacker_fresh_cards)
+    defender_fresh_cards = check_list("defender_fresh_cards", defender_fresh_cards)
     att, dfn = forces(attacker, defender, attacker_mercenaries, attacker_cavalry, attacker_leader,
                       attacker_power, attacker_cards, defender_mercenaries, defender_cavalry,
                       defender_leader, defender_power, defender_cards, gout=gout,
@@ -190,7 +189,7 @@ def siege(attacker, defender, *, assaults, attacker_mercenaries=0, attacker_cava
         settings["attacker_cards"] = [c.partition(":")[0] + f":{timing}" if c.startswith(HELD)
                                       else c for c in settings["attacker_cards"]]
         return held_siege(p, assaults, cavalry_first, timing, settings, method, mc,
-                          assumptions(att, dfn), notes)
+                          assumptions(att, dfn), notes, advice.siege)
     proc = Procedure("his.siege", (3, assaults, max_losses(p, assaults) + 1), summarise,
                      "captured", lambda: exact_joint(p, assaults, cavalry_first),
                      ("odds.his.siege_kernel", "siege_lane"),

@@ -23,7 +23,7 @@ import numpy as np
 from ..core.dice import pool_pmf
 from ..core.engine import (Cost, Procedure, checkpoint, exact_clock, exact_or_mc, memory_budget,
                            solve)
-from ..errors import OddsError, nearest
+from ..errors import OddsError, check_list, nearest
 from .assault import rows_after
 from .assault_rules import fails, infantry_left, resolve, succeeds
 from .cards import AfterRoll
@@ -227,7 +227,7 @@ def compare(chain: Chain) -> tuple:
 def held(specs, field="attacker_cards"):
     """(cards for the siege's plan, timing or None): Siege Artillery among `specs` is one copy
     held through the siege; its timing ('always' means 'first', none means 'if-needed')."""
-    specs = (specs,) if isinstance(specs, str) else tuple(specs)
+    specs = check_list(field, specs)
     out, timing = [], None
     for spec in specs:
         name, _, policy = spec.strip().lower().partition(":") if isinstance(spec, str) else ("", "", "")
@@ -260,11 +260,12 @@ def check_optimal(field: str, estimate: Cost):
 
 
 def held_siege(p: Plan, assaults, cavalry_first, timing, settings, method, mc, assumptions,
-               notes):
+               notes, advise):
     """siege() with a held copy: the SiegeResult under `timing`, with every timing compared
     and the optimal rule (both exact). Beyond the exact bounds (`cost`: the answer's pass,
     the four timings' passes and the dynamic programme) 'auto' and 'mc' run Monte Carlo
-    without the comparison; `optimal` needs the programme for Monte Carlo too: refused."""
+    without the comparison; `optimal` needs the programme for Monte Carlo too: refused.
+    `advise(chain, timings)` words the decision (advice.siege)."""
     chain = Chain(p, assaults, cavalry_first, True)
     estimate = cost(chain, 5, True)
     why = estimate.refusal(memory_budget())
@@ -286,9 +287,7 @@ def held_siege(p: Plan, assaults, cavalry_first, timing, settings, method, mc, a
     result = solve(proc, method, mc)
     if why:
         return result
-    from .advice import siege as advice
-
     with exact_clock():
         timings = compare(chain)
         return result.with_changes(timings=timings, rule=rule_table(chain),
-                                   advice=advice(chain, timings))
+                                   advice=advise(chain, timings))

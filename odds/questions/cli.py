@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..cli_common import engine_kwargs, number
+from ..cli_common import engine_kwargs, given, number
 from ..errors import OddsError, check_probability
 from ..registry import Spec
 from .plans import Vary, plan, vary
@@ -41,7 +41,6 @@ def add_flags(p: argparse.ArgumentParser, spec: Spec, flags: dict):
 def ask(spec: Spec, args, run, required: dict, prog: str):
     """The answer the flags ask for: a compare table, a need answer, or the procedure's Result.
     The questions' own words are checked first, then the required flags."""
-    from ..cli import given
 
     asked = "compare" if args.compare else "need" if args.need is not None else None
     if asked == "compare" and args.need is not None:

@@ -1,7 +1,7 @@
 """The words of a question: a plan (`KEY=VALUE` words) and the parameter to vary.
 
 A key is a keyword (`attacker_cards`) or its flag (`attacker-card`); a value is parsed by the
-Param's kind exactly as the HTTP API parses a query (`odds.web.api.value`: lists comma-separated,
+Param's kind exactly as the HTTP API parses a query (`odds.texts.value`: lists comma-separated,
 an empty value an empty list). A plan's value replaces the base's. What to vary is an integer
 keyword (`attacker`, `attacker_leader` as a rating), or one entry of a `KEY=N` list
 (`dice_per.galley`), with an optional range `=LOW..HIGH` inside the Param's.
@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from ..errors import OddsError
 from ..registry import Param, Spec
+from ..texts import value
 
 INTEGER = ("int", "leader")  # kinds whose value is a whole number (a leader as its rating)
 
@@ -26,7 +27,6 @@ def param_of(spec: Spec, key: str) -> Param:
 
 def plan(spec: Spec, words) -> dict:
     """Keywords from `KEY=VALUE` words (a string is split at spaces)."""
-    from ..web.api import value  # the query parser (no server is imported)
 
     words = words.split() if isinstance(words, str) else list(words)
     if not words:

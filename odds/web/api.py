@@ -17,14 +17,13 @@ from ..config import DEFAULT_TRIALS
 from ..core.result import headline
 from ..errors import OddsError, check_choice, check_int
 from ..files import parse_toml
+from ..texts import value
 from .. import registry
 from ..registry import ENGINE_OPTIONS, METHODS, Spec
 from .limits import STOPPING, max_trials, within
 
 SERVER_SET = ("threads", "progress")  # engine options the server sets (see `call`)
 ENGINE = {o.name: o.kind for o in ENGINE_OPTIONS if o.name not in SERVER_SET}
-TRUE, FALSE = ("true", "1", "yes", "on"), ("false", "0", "no", "off")
-LISTS = ("cards", "ints", "pairs")
 
 
 def _scenarios(spec: Spec) -> list:
@@ -33,39 +32,6 @@ def _scenarios(spec: Spec) -> list:
 
 def examples(folder: Path) -> list[str]:
     return sorted(p.stem for p in folder.glob("*.toml"))
-
-
-def _int(name: str, text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise OddsError(f"{name}: {text!r} is not a whole number") from None
-
-
-def _float(name: str, text: str) -> float:
-    try:
-        return float(text)
-    except ValueError:
-        raise OddsError(f"{name}: {text!r} is not a number") from None
-
-
-def _bool(name: str, text: str) -> bool:
-    if text.lower() in TRUE + FALSE:
-        return text.lower() in TRUE
-    raise OddsError(f"{name}: {text!r} is not true or false (allowed: {', '.join(TRUE + FALSE)})")
-
-
-SCALARS = {"int": _int, "float": _float, "bool": _bool}
-
-
-def value(name: str, kind: str, texts: list[str]):
-    """The keyword's value from its query texts."""
-    if kind in LISTS:
-        items = [item.strip() for text in texts for item in text.split(",") if item.strip()]
-        return [_int(name, item) for item in items] if kind == "ints" else items
-    if len(texts) > 1:
-        raise OddsError(f"{name}: given {len(texts)} times (allowed: once)")
-    return SCALARS.get(kind, lambda _, text: text)(name, texts[0])
 
 
 def _scenario(name: str, text: str | None, body: bytes, folder: Path):
