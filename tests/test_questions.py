@@ -255,8 +255,8 @@ def test_cli_compare_and_need(capsys):
     (["--need", "0.8", "--vary", "fortified"], "--vary: fortified is not an integer parameter"),
     (["--need", "0.8", "--vary", "attacker", "--event", "nope"], "--event: 'nope' is not an event"),
     (["--attacker", "3", "--vary", "attacker"], "--vary: only with --need"),
-    (["--need", "0.8", "--vary", "defender"], "the following arguments are required: --attacker"),
-    (["--compare", "attacker=3"], "the following arguments are required: --attacker"),
+    (["--need", "0.8", "--vary", "defender"], "--attacker: missing (required by his.field)"),
+    (["--compare", "attacker=3"], "--attacker: missing (required by his.field)"),
 ])
 def test_cli_question_mistakes_are_one_line_and_exit_2(capsys, argv, line):
     code, out, err = run(capsys, "his", "field", "--defender", "3", *argv)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..cli_common import engine_kwargs, given, number
+from ..cli_common import engine_kwargs, given, in_flags, number
 from ..errors import OddsError, check_probability
 from ..registry import Spec
 from .plans import Vary, plan, vary
@@ -40,7 +40,8 @@ def add_flags(p: argparse.ArgumentParser, spec: Spec, flags: dict):
 
 def ask(spec: Spec, args, run, required: dict, prog: str):
     """The answer the flags ask for: a compare table, a need answer, or the procedure's Result.
-    The questions' own words are checked first, then the required flags."""
+    The questions' own words are checked first, then the required flags; the procedure's
+    errors name the flags."""
 
     asked = "compare" if args.compare else "need" if args.need is not None else None
     if asked == "compare" and args.need is not None:
@@ -58,14 +59,19 @@ def ask(spec: Spec, args, run, required: dict, prog: str):
     if asked is None:
         return run(args)
     base, engine = given(spec, args), engine_kwargs(args)
-    if asked == "compare":
-        from .compare import compare
+    try:
+        if asked == "compare":
+            from .compare import compare
 
-        return compare(spec.name, base, plans, where="--compare", **engine)
-    from .need import need
+            return compare(spec.name, base, plans, where="--compare", **engine)
+        from .need import need
 
-    return need(spec.name, base, vary=varied, target=check_probability("--need", args.need),
-                event=args.event, names=FLAGS, **engine)
+        return need(spec.name, base, vary=varied, target=check_probability("--need", args.need),
+                    event=args.event, names=FLAGS, **engine)
+    except OddsError as e:  # the procedure's keywords as flags; a plan's stay as typed
+        message = str(e)
+        raise OddsError(message if message.startswith("--compare") else
+                        in_flags(message, spec.params)) from None
 
 
 def _plans(spec: Spec, given: list) -> dict:
