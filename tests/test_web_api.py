@@ -192,7 +192,7 @@ def test_a_missing_required_parameter_is_a_400_with_the_line_python_and_the_cli_
     if spec.command:
         capsys.readouterr()
         assert cli.main(argv_of(spec, kwargs)) == 2
-        assert capsys.readouterr().err == f"odds: error: {line}\n"
+        assert capsys.readouterr().err == f"odds: error: {in_flags(line, spec.params)}\n"
 
 
 def test_nesting_too_deep_is_a_400_and_not_a_recursion_error(get):

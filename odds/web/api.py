@@ -142,7 +142,7 @@ def question(spec: Spec, kind: str, query: list[tuple[str, str]]) -> tuple[dict,
     own = [(k, t) for k, t in query if k in QUESTIONS[kind]]
     kw = keywords(spec, [(k, t) for k, t in query if k not in QUESTIONS[kind]])
     if kind == "compare":
-        files = [name for (procedure, name) in _scenario_folders() if procedure == spec.name]
+        files = [p.name for p in _scenarios(spec)]
         plans = {}
         for _, text in own:
             try:
