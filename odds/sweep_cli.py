@@ -10,7 +10,7 @@ from .cli_common import whole
 from .config import MAX_WORKERS
 from .errors import OddsError, shown
 from .files import check_input, check_output
-from .where import as_in, conditions, select
+from .where import as_in, conditions, select, split
 
 def _client(args):
     if args.scheduler and args.workers is not None:
@@ -136,7 +136,7 @@ def run_plot(args):
     where = ", ".join(args.where)
     if args.diff:
         column, _, pair = args.diff.partition("=")
-        values = _split(pair)
+        values = split(pair)
         if not column or len(values) != 2:
             raise OddsError(f"--diff: {shown(args.diff)} must be COLUMN=A,B (e.g. variant=vq,galleys-roll-1)")
         a, b = (as_in(df, column.strip(), v) for v in values)

@@ -11,7 +11,7 @@ def conditions(texts) -> list:
     "cards=['landsknechts']" or 'cards=["landsknechts"]' (TOML or JSON lists)."""
     out = []
     for text in texts:
-        for part in _split(text):
+        for part in split(text):
             key, eq, value = part.partition("=")
             if not eq or not key.strip():
                 raise OddsError(f"--where: {shown(part)} must be COLUMN=VALUE")
@@ -19,7 +19,7 @@ def conditions(texts) -> list:
     return out
 
 
-def _split(text: str) -> list:
+def split(text: str) -> list:
     """Split on commas outside brackets and quotes."""
     parts, depth, quote, start = [], 0, None, 0
     for i, ch in enumerate(text):
@@ -45,7 +45,7 @@ def normal(value):
     if isinstance(value, str):
         text = value.strip()
         if text.startswith("[") and text.endswith("]"):
-            inner = _split(text[1:-1])
+            inner = split(text[1:-1])
             return tuple(str(normal(v)) for v in inner)
         if len(text) > 1 and text[0] == text[-1] and text[0] in "\"'":
             return text[1:-1]
