@@ -2,9 +2,6 @@
 one line and exit code 2, quickly and within a bounded amount of memory; fuzzed sweep specs
 never end in a traceback."""
 import os
-import resource
-import subprocess
-import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -13,19 +10,14 @@ import odds
 from odds.crusades import EXAMPLES
 from odds.files import parse_toml
 from odds.registry import get
+from limited import odds_cli
 
 MEMORY = 3 << 30  # address space of each run: far below what the unbounded inputs asked for
 SECONDS = 60
 
 
-def limited():
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
-
-
 def run(argv, cwd, env=None):
-    return subprocess.run([sys.executable, "-m", "odds.cli", *argv], capture_output=True,
-                          text=True, timeout=SECONDS, cwd=cwd, preexec_fn=limited,
-                          env={**os.environ, **(env or {})})
+    return odds_cli(argv, MEMORY, SECONDS, cwd, env)
 
 
 SPEC = 'procedure = "his.field"\n[grid]\nattacker = [1, 2]\n[fixed]\ndefender = 1\n'

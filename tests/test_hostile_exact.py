@@ -4,7 +4,6 @@ line and `auto` runs Monte Carlo with a note; a running exact answer stops on Ct
 the caller's stop test. The hostile runs are subprocesses under an address-space limit."""
 import json
 import os
-import resource
 import signal
 import subprocess
 import sys
@@ -14,6 +13,7 @@ import pytest
 
 import odds
 from agreement import assert_agree
+from limited import odds_cli
 from odds import OddsError, registry
 from odds.config import MAX_EXACT_WORK
 from odds.core import engine, montecarlo
@@ -25,10 +25,7 @@ SECONDS = 30  # before the bounds the first case took 282 s
 
 
 def run(argv, memory=EXACT_MEMORY, env=None, timeout=SECONDS):
-    limit = lambda: resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-    return subprocess.run([sys.executable, "-m", "odds.cli", *argv], capture_output=True,
-                          text=True, timeout=timeout, preexec_fn=limit,
-                          env={**os.environ, **(env or {})})
+    return odds_cli(argv, memory, timeout, env=env)
 
 
 BIG_SIEGE = ["his", "siege", "--attacker", "200", "--defender", "200"]
