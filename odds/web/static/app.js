@@ -13,10 +13,9 @@ const $ = (id) => document.getElementById(id);
 let catalogue = null;   // the JSON of api/procedures
 let spec = null;        // the chosen procedure's description
 let controls = {};      // parameter name -> {get(): string|null, set(string|null)}
-let timer = 0, pending = null;
+let timer = 0;
 let plans = [];         // the plans' texts, in order (blank ones are not asked)
-let comparing = null;   // the AbortController of the compare request in flight
-let needing = null;     // the same for the need request
+const inFlight = {};    // kind of request ("answer", "compare", "need") -> its AbortController
 
 function el(tag, attrs = {}, ...children) {
   const e = document.createElement(tag);
@@ -204,25 +203,38 @@ function changed() {
   timer = setTimeout(() => { ask(q); compare(q); need(q); }, DEBOUNCE_MS);
 }
 
-async function ask(q) {
-  if (pending) pending.abort();
-  const mine = pending = new AbortController();
+function cancel(kind) {
+  inFlight[kind]?.abort();
+  inFlight[kind] = null;
+}
+
+// One request of each kind in flight: a newer one aborts the older. Resolves to
+// {status, ok, body, wait (s, for a 503)}, or null when aborted; a network failure is an error body.
+async function request(kind, url) {
+  cancel(kind);
+  const mine = inFlight[kind] = new AbortController();
   let response, body;
   try {
-    response = await fetch(`api/${spec.name}?${q}`, { signal: mine.signal });
+    response = await fetch(url, { signal: mine.signal });
     body = await response.json();
   } catch (e) {
-    if (e.name === "AbortError") return;
-    return showError("the server did not answer (" + e.message + ")");
+    if (e.name === "AbortError") return null;
+    body = { error: "the server did not answer (" + e.message + ")" };
   }
-  if (mine !== pending) return;
-  pending = null;
-  if (response.status === 503) {
-    const wait = Number(response.headers.get("Retry-After") || 2);
-    showError(`busy: asking again in ${wait} s`);
-    timer = setTimeout(() => ask(q), wait * 1000);
-  } else if (!response.ok) showError(body.error);
-  else show(body);
+  if (inFlight[kind] !== mine) return null;
+  inFlight[kind] = null;
+  return { status: response?.status, ok: Boolean(response?.ok), body,
+           wait: Number(response?.headers.get("Retry-After") || 2) };
+}
+
+async function ask(q) {
+  const r = await request("answer", `api/${spec.name}?${q}`);
+  if (!r) return;
+  if (r.status === 503) {
+    showError(`busy: asking again in ${r.wait} s`);
+    timer = setTimeout(() => ask(q), r.wait * 1000);
+  } else if (!r.ok) showError(r.body.error);
+  else show(r.body);
 }
 
 function showError(message) {
@@ -259,6 +271,7 @@ function show(r) {
   $("settings").replaceChildren(...[...Object.entries(r.settings), ...extras.map((k) => [k, r[k]])]
     .map(([k, v]) => row(k, plain(v))));
   $("explain").replaceChildren(...(r.explain || []).map((line) => el("li", {}, line)));
+  $("advice").replaceChildren(...(r.advice || []).map((line) => el("li", {}, line)));
   $("notes").replaceChildren(...[...(r.notes || []), ...(r.assumptions || [])].map((n) => el("li", {}, n)));
   chart(r);
 }
@@ -266,12 +279,13 @@ function show(r) {
 // a pmf is an object with its mean beside it; other objects are extra data (e.g. a ruleset)
 const pmfsOf = (r) => Object.keys(r).filter((k) => r["expected_" + k] !== undefined);
 const META = ["procedure", "method", "trials", "seed", "partial", "settings", "notes", "assumptions",
-              "explain"];
+              "explain", "advice"];
 
 function plain(v) {
-  if (Array.isArray(v)) return v.join(", ") || "none";
+  if (Array.isArray(v)) return v.map((x) => (x && typeof x === "object" ? plain(x) : x)).join(v.some((x) => x && typeof x === "object") ? "; " : ", ") || "none";
   if (v && typeof v === "object")
-    return Object.entries(v).map(([k, x]) => `${k}: ${Number.isInteger(x) || typeof x !== "number" ? x : pct(x)}`).join(", ");
+    return Object.entries(v).map(([k, x]) => `${k}: ${Number.isInteger(x) || typeof x !== "number" ? x
+      : k.startsWith("expected_") ? x.toFixed(2) : pct(x)}`).join(", ");
   return typeof v === "number" && !Number.isInteger(v) ? String(Number(v.toFixed(3))) : String(v);
 }
 
@@ -362,7 +376,7 @@ function buildPlans() {
 }
 
 async function compare(q) {
-  if (comparing) comparing.abort();
+  cancel("compare");
   const texts = asked();
   $("compare-error").hidden = true;
   if (!texts.length) {
@@ -370,29 +384,20 @@ async function compare(q) {
     $("compare-method").textContent = "";
     return;
   }
-  const mine = comparing = new AbortController();
-  const url = `api/${spec.name}/compare?` + new URLSearchParams([...q, ...texts.map((p) => ["plan", p])]);
-  let response, body;
-  try {
-    response = await fetch(url, { signal: mine.signal });
-    body = await response.json();
-  } catch (e) {
-    if (e.name === "AbortError") return;
-    body = { error: "the server did not answer (" + e.message + ")" };
-  }
-  if (mine !== comparing) return;
-  comparing = null;
-  if (response?.status === 503) {
-    timer = setTimeout(() => compare(q), Number(response.headers.get("Retry-After") || 2) * 1000);
+  const r = await request("compare", `api/${spec.name}/compare?`
+                          + new URLSearchParams([...q, ...texts.map((p) => ["plan", p])]));
+  if (!r) return;
+  if (r.status === 503) {
+    timer = setTimeout(() => compare(q), r.wait * 1000);
     return;
   }
-  if (!response?.ok) {
+  if (!r.ok) {
     $("compare-table").hidden = true;
     $("compare-error").hidden = false;
-    $("compare-error").textContent = body.error;
+    $("compare-error").textContent = r.body.error;
     return;
   }
-  showCompare(body);
+  showCompare(r.body);
 }
 
 // a plan's name as a header: one KEY=VALUE word a line, which may break after its "="
@@ -456,7 +461,7 @@ function eventsPicker(names, chosen) {
 }
 
 async function need(q) {
-  if (needing) needing.abort();
+  cancel("need");
   const extra = needQuery();
   $("need-error").hidden = true;
   if (!extra.length) {
@@ -464,22 +469,14 @@ async function need(q) {
     $("need-method").textContent = "";
     return;
   }
-  const mine = needing = new AbortController();
-  let response, body;
-  try {
-    response = await fetch(`api/${spec.name}/need?` + new URLSearchParams([...q, ...extra]), { signal: mine.signal });
-    body = await response.json();
-  } catch (e) {
-    if (e.name === "AbortError") return;
-    body = { error: "the server did not answer (" + e.message + ")" };
-  }
-  if (mine !== needing) return;
-  needing = null;
-  if (response?.status === 503) {
-    timer = setTimeout(() => need(q), Number(response.headers.get("Retry-After") || 2) * 1000);
+  const r = await request("need", `api/${spec.name}/need?` + new URLSearchParams([...q, ...extra]));
+  if (!r) return;
+  if (r.status === 503) {
+    timer = setTimeout(() => need(q), r.wait * 1000);
     return;
   }
-  if (!response?.ok) {
+  const body = r.body;
+  if (!r.ok) {
     $("need-answer").textContent = "";
     $("need-method").textContent = "";
     $("need-error").hidden = false;
