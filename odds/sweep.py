@@ -284,7 +284,11 @@ def load(path, client=None, progress=None):
 
 
 def _bar(progress, total):
-    if progress is False or (progress is None and total < 50):
+    """A bar over the cells: asked for (progress=True), or (None) 50 cells or more with stderr
+    a terminal."""
+    from .core.montecarlo import terminal
+
+    if progress is False or (progress is None and (total < 50 or not terminal())):
         return None
     from tqdm import tqdm
 

@@ -152,7 +152,7 @@ def test_a_bar_shows_only_on_a_terminal_unless_asked(capsys, monkeypatch):
     assert capsys.readouterr().err == ""  # stderr is not a terminal here
     montecarlo.run(kernel, (), (2,), trials, 0, progress=True)
     assert "trial" in capsys.readouterr().err
-    monkeypatch.setattr(montecarlo, "_terminal", lambda: True)
+    monkeypatch.setattr(montecarlo, "terminal", lambda: True)
     montecarlo.run(kernel, (), (2,), trials, 0, progress=None)
     assert "trial" in capsys.readouterr().err
 

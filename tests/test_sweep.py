@@ -373,3 +373,9 @@ def test_a_bad_cell_of_a_vectorised_exact_grid_is_named_too(monkeypatch):
     monkeypatch.setattr(odds.sweep, "row", lambda *a, **k: pytest.fail("a cell ran"))
     with pytest.raises(odds.OddsError, match=re.escape("cell 3 of 3 (attacker=500): attacker: 500")):
         sweep("his.field", {"attacker": [1, 2, 500]}, {"defender": 1})
+
+
+def test_a_long_sweep_draws_no_bar_when_stderr_is_not_a_terminal(capsys):
+    odds.sweep("his.field", {"attacker": range(1, 11), "defender": range(1, 7)}, method="mc",
+               trials=100)  # 60 cells: a bar on a terminal
+    assert capsys.readouterr().err == ""

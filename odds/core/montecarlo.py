@@ -239,7 +239,7 @@ def _progress(bar, wanted, done, trials, started):
     """The bar, made once the run will take long (`wanted` None: on a terminal only)."""
     if bar is None and wanted is not False and done < trials:
         elapsed = time.perf_counter() - started
-        if wanted or (_terminal() and elapsed * (trials - done) / done > PROGRESS_AFTER_SECONDS):
+        if wanted or (terminal() and elapsed * (trials - done) / done > PROGRESS_AFTER_SECONDS):
             from tqdm import tqdm
 
             bar = tqdm(total=trials, unit="trial", unit_scale=True, leave=False)
@@ -250,7 +250,7 @@ def _progress(bar, wanted, done, trials, started):
     return bar
 
 
-def _terminal() -> bool:
+def terminal() -> bool:
     """Whether stderr is a terminal (False when it is closed or missing)."""
     try:
         return sys.stderr.isatty()
