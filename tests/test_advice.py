@@ -58,14 +58,21 @@ def test_the_numbers_are_the_engines():
     assert "advice: Play Siege Artillery" in r.summary()
 
 
-def leaves(text):
-    """{(yours, defenders)} of 'A-B, C of yours against D defenders; ...'."""
+def numbers(text):
+    """{1, 2, 3, 5} of '1-3, 5'."""
     out = set()
-    for yours, d in re.findall(r"([\d, -]+) of yours against (\d+) defenders?", text):
-        for part in yours.split(","):
-            low, _, high = part.strip().partition("-")
-            out |= {(y, int(d)) for y in range(int(low), int(high or low) + 1)}
+    for part in text.split(","):
+        low, _, high = part.strip().partition("-")
+        out |= set(range(int(low), int(high or low) + 1))
     return out
+
+
+def leaves(text):
+    """{(yours, defenders)} of 'A-B, C of yours against D defenders or E against F-G
+    defenders ...'."""
+    return {(y, d) for yours, ds in re.findall(r"([\d, -]+?)(?: of yours)? against ([\d, -]+?) "
+                                               r"defenders?", text)
+            for y in numbers(yours) for d in numbers(ds)}
 
 
 def parse_cell(sentence, situation):

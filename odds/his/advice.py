@@ -62,13 +62,19 @@ def _ranges(values) -> str:
 
 
 def _forces(pairs) -> str:
-    """'4-7 of yours against 1 defender or 5 of yours against 2 defenders' for (yours,
-    defenders) pairs."""
+    """'4-7 of yours against 1 defender or 0 against 2-4 defenders' for (yours, defenders)
+    pairs: neighbouring defender counts with the same units of yours are named together."""
     by_defenders = defaultdict(set)
     for yours, defenders in pairs:
         by_defenders[defenders].add(yours)
-    return " or ".join(f"{_ranges(y)} of yours against {d} defender{'s' * (d != 1)}"
-                     for d, y in sorted(by_defenders.items()))
+    groups = []  # (units of yours, [defender counts])
+    for d, yours in sorted(by_defenders.items()):
+        if groups and groups[-1][0] == yours and groups[-1][1][-1] == d - 1:
+            groups[-1][1].append(d)
+        else:
+            groups.append((yours, [d]))
+    return " or ".join(f"{_ranges(yours)}{' of yours' * (i == 0)} against {_ranges(ds)} "
+                       f"defender{'s' * (ds != [1])}" for i, (yours, ds) in enumerate(groups))
 
 
 def split(decisions: dict):
