@@ -307,30 +307,19 @@ def test_a_server_that_speaks_first_is_not_a_scheduler(capsys):
 
 def test_sigint_stops_a_sweep_and_keeps_the_finished_cells(tmp_path):
     """A real Ctrl-C: the command exits 130 within 2 s and writes the finished cells."""
-    import re
-    import signal
-    import subprocess
-    import sys
-    import time
+    from terminal import Run
 
     spec = tmp_path / "spec.toml"
     spec.write_text('procedure = "his.field"\nmethod = "mc"\ntrials = 100000000\n'
                     '[grid]\nattacker = {start = 1, stop = 60}\n[fixed]\ndefender = 4\n')
     out = tmp_path / "r.csv"
-    proc = subprocess.Popen([sys.executable, "-m", "odds.cli", "sweep", str(spec), "--out", str(out)],
-                            stderr=subprocess.PIPE, text=True)
-    seen = ""
-    while not re.search(r"\b[1-9]\d*/60", seen):  # the progress bar: a cell is done
-        chunk = proc.stderr.read(1)
-        assert chunk, "the sweep ended before a cell was done"
-        seen += chunk
-    proc.send_signal(signal.SIGINT)
-    start = time.time()
-    err = proc.communicate(timeout=30)[1]
-    assert time.time() - start < 2
-    assert proc.returncode == 130, err[-500:]
+    run = Run("sweep", spec, "--out", out)
+    run.wait_for("1/60")  # the progress bar (stderr is a terminal): a cell is done
+    code, _, seconds = run.interrupt()
+    assert seconds < 2
+    assert code == 130, run.err[-500:]
     written = pd.read_csv(out)
-    assert 1 <= len(written) < 60 and "cells missing" in err
+    assert 1 <= len(written) < 60 and "cells missing" in run.err
 
 
 def test_diff_accepts_list_values_in_where_spellings(tmp_path, capsys):
