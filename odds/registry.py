@@ -35,7 +35,9 @@ class Param:
     `choices`), text, cards (card names, `name[:policy]`), ints (a list of whole numbers),
     pairs (`KEY=N` strings), leader (a rating in [low, high] or one of the named leaders in
     `choices`), scenario (a TOML file's path, or a table; the web takes the name of one of the
-    built-in files in `folder`, or the request's body, never a path). `flag` is the command-line spelling when it is not `--name`
+    built-in files in `folder`, or the request's body, never a path; `policies`, for cards,
+    the policies a card takes here where they differ from its own: the held Siege Artillery's
+    timings, read by the page). `flag` is the command-line spelling when it is not `--name`
     (e.g. `attacker-card`, repeated, for `attacker_cards`); `cli` adds argparse keywords.
     """
 
@@ -49,6 +51,8 @@ class Param:
     metavar: str | None = None
     cli: dict = field(default_factory=dict)
     folder: object = None  # scenario: the folder of the built-in scenario files (a Path)
+    policies: dict = field(default_factory=dict)  # cards: card -> the policies (timings) this
+    # keyword takes for it where they differ from the card's own (a held Siege Artillery's)
 
     def __post_init__(self):
         if self.kind not in KINDS:
@@ -65,6 +69,8 @@ class Param:
                 out[key] = getattr(self, key)
         if self.choices:
             out["choices"] = list(self.choices)
+        if self.policies:
+            out["policies"] = {card: list(p) for card, p in self.policies.items()}
         return out
 
 

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from agreement import engines_agree
-from odds import OddsError, cli
+from odds import OddsError, cli, registry
 from odds.his import siege
 from odds.his import siege_timing as T
 from odds.his.assault import forces
@@ -141,3 +141,17 @@ def test_restless_mercenaries_breaking_the_siege_leave_the_card_in_hand():
     r = siege(6, 3, attacker_mercenaries=3, defender_cards=["mercenaries-grow-restless"],
               attacker_cards=["siege-artillery:optimal"], assaults=3)
     assert r["siege_broken"] == 1 and r["card_kept"] == 1
+
+
+@pytest.mark.parametrize("spec, keyword", [("his.siege", "attacker_cards"),
+                                           ("his.attack", "siege_cards")])
+def test_the_held_timings_a_keyword_describes_are_the_ones_it_takes(spec, keyword):
+    from odds.his.siege_timing import held
+
+    param = registry.get(spec).param(keyword)
+    described = param.describe(())["policies"]["siege-artillery"]
+    for timing in described:
+        assert held([f"siege-artillery:{timing}"])[1] in TIMINGS
+    with pytest.raises(OddsError, match="unknown timing"):
+        held(["siege-artillery:sometimes"])
+    assert set(described) == {"always", *TIMINGS}

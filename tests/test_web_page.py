@@ -91,14 +91,17 @@ def test_a_field_battle_set_with_the_controls_shows_the_librarys_odds_and_surviv
     page.close()
 
 
-def test_a_held_siege_artillery_shows_its_advice_as_a_list_and_its_tables_in_words(base, browser):
+def test_a_held_siege_artillery_keeps_its_timing_and_shows_its_advice_and_tables(base, browser):
     width, height = SIZES["phone"]
     page = browser.new_page(viewport={"width": width, "height": height})
-    kwargs = dict(attacker=6, defender=3, assaults=4, attacker_cards=["siege-artillery:if-needed"])
-    page.goto(base + "?procedure=his.siege&attacker=6&defender=3&assaults=4"
-                     "&attacker_cards=siege-artillery:if-needed")
+    kwargs = dict(attacker=7, defender=3, assaults=4, attacker_cards=["siege-artillery:optimal"])
+    page.goto(base + "?procedure=his.siege&attacker=7&defender=3&assaults=4"
+                     "&attacker_cards=siege-artillery:optimal")
     want = get("his.siege").call(**kwargs)
     shown(page, want.p)
+    # the held copy's timing from the link is kept (a card's own policies lack `optimal`)
+    assert page.input_value("[aria-label='siege-artillery policy']") == "optimal"
+    assert "siege-artillery:optimal" in page.inner_text("#settings")
     assert page.locator("#advice li").all_inner_texts() == list(want.advice)
     settings = page.inner_text("#settings")
     assert "[object Object]" not in settings and "timing: optimal" in settings

@@ -41,7 +41,7 @@ from .field import (exact_joint as field_joint, forces, joint_shape as field_sha
                     kernel as field_kernel, max_hits, setup)
 from .forces import Force, assumptions, land_params, leader_notes, settings as force_settings
 from .siege_model import plan
-from .siege_timing import (Chain, check_optimal, cost as siege_cost, decider,
+from .siege_timing import (HELD_POLICIES, Chain, check_optimal, cost as siege_cost, decider,
                            exact_joint as siege_joint, held, optimal_table)
 
 AVOID_ON = 9  # an avoid-battle roll succeeds on 9 or more (HIS §13.3)
@@ -421,7 +421,8 @@ SPEC = register(Spec(
               metavar="K"),
         Param("siege_cards", "cards", "an attacker card in the siege, repeatable: siege-mining "
               "(first assault), siege-artillery[:first|always|if-needed|if-it-helps|optimal] "
-              "(one copy held)", flag="siege-card", metavar="CARD[:TIMING]"),
+              "(one copy held)", flag="siege-card", metavar="CARD[:TIMING]",
+              policies=HELD_POLICIES),
         Param("foreign_war", "bool", "a foreign war: the field battle only, no defender +1 die, "
               "no retreat"),
         Param("besieged", "bool", "the defenders are already inside (a besieged space): no "

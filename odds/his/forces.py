@@ -78,8 +78,9 @@ def assumptions(*forces) -> tuple:
     return (leaders.ASSUMPTION,) if any(f.leader_name for f in forces) else ()
 
 
-def land_params(procedure: str, cards_help: str) -> tuple:
-    """The keywords of two land forces: units, mercenaries, cavalry, leader, power, cards."""
+def land_params(procedure: str, cards_help: str, attacker_policies=None) -> tuple:
+    """The keywords of two land forces: units, mercenaries, cavalry, leader, power, cards
+    (`attacker_policies`: the attacker's card policies where they differ, Param.policies)."""
     out = []
     for side in ("attacker", "defender"):
         low = 1 if side == "attacker" or procedure == "field" else 0
@@ -94,6 +95,7 @@ def land_params(procedure: str, cards_help: str) -> tuple:
                   "a name", low=0, high=MAX_LEADER, choices=leaders.choices(), metavar="R|NAME"),
             Param(f"{side}_power", "choice", "the major power", choices=POWERS, metavar="POWER"),
             Param(f"{side}_cards", "cards", f"a card the {side} plays, repeatable: {cards_help}",
-                  choices=names_for(procedure), flag=f"{side}-card", metavar="CARD[:POLICY]"),
+                  choices=names_for(procedure), flag=f"{side}-card", metavar="CARD[:POLICY]",
+                  policies=(attacker_policies or {}) if side == "attacker" else {}),
         ]
     return tuple(out)

@@ -38,7 +38,7 @@ from .cards import help_for, names_for
 from .forces import assumptions, land_params, leader_notes, settings as force_settings
 from .leaders import leader
 from .siege_model import Plan, SiegeResult, at, max_losses, plan, reach, summarise
-from .siege_timing import HELD, held, held_siege
+from .siege_timing import HELD, HELD_POLICIES, held, held_siege
 
 TRANSITIONS = LRU(SIEGE_TRANSITIONS_KEPT)  # later assaults' transitions, by templates and state
 
@@ -217,7 +217,8 @@ def chain_cost(p: Plan, assaults, cavalry_first) -> Cost:
 SPEC = register(Spec(
     "his.siege", siege,
     land_params("assault", help_for("assault") + " (first assault only; siege-artillery is one "
-                "copy held through the siege, timing first|always|if-needed|if-it-helps|optimal)")
+                "copy held through the siege, timing first|always|if-needed|if-it-helps|optimal)",
+                HELD_POLICIES)
     + setting_params() + (
         Param("assaults", "int", "at most K assaults, one per impulse", low=1, high=MAX_ASSAULTS,
               metavar="K"),

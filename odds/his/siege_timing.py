@@ -35,6 +35,7 @@ CARD = AfterRoll("siege-artillery", 2, 3, "if-needed")  # played exactly where d
 EPS = 1e-12  # P(captured) gains below this are rounding: the card is kept
 HELD = "siege-artillery"
 ALIASES = {"always": "first", "": "if-needed"}
+HELD_POLICIES = {HELD: ("if-needed", "first", "always", "if-it-helps", "optimal")}  # its timings
 LEFT_OUT = ("the timings side by side and the optimal rule need the exact engine: left out, "
             "the siege being beyond its bounds")
 SITUATIONS = ("wins without it", "it can win the assault", "it cannot win the assault")

@@ -84,7 +84,7 @@ function cardPicker(p, id, onchange) {
   };
   const chip = (spec) => {
     const [name, policy] = spec.split(":");
-    const policies = catalogue.cards[name]?.policies || [];
+    const policies = p.policies?.[name] || catalogue.cards[name]?.policies || [];
     const c = el("span", { class: "chip", "data-card": name }, name);
     if (policies.length) {
       const ps = el("select", { "aria-label": name + " policy", onchange }, ...policies.map((x) => el("option", { value: x }, x)));
