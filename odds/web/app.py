@@ -9,6 +9,7 @@ the questions (odds.questions). One server process with a few threads (Monte Car
 from __future__ import annotations
 
 import json
+import logging
 from contextlib import asynccontextmanager
 from functools import cache
 from pathlib import Path
@@ -38,6 +39,7 @@ EXACT = {"deadline": WEB_EXACT_DEADLINE, "memory": WEB_EXACT_MEMORY,
 INSTEAD = "allowed: a smaller question, or method=mc"
 
 STATIC = Path(__file__).parent / "static"
+LOG = logging.getLogger("odds.web")
 
 
 class TooLarge(Exception):
@@ -102,24 +104,36 @@ async def answer(request: Request) -> Response:
             kw = api.keywords(spec, request.query_params.multi_items(), body)
             text = await _compute(state, spec, kw, key)
         return reply(text)
-    except OddsError as e:
-        return reply({"error": str(e)}, 400)
-    except TooLarge as e:
-        return reply({"error": str(e)}, 413)
-    except OverMemory:
-        return reply({"error": f"{spec.name}: the exact answer needs more memory than the "
-                               f"server allows one answer ({_gib(state.bounds['memory'])}; {INSTEAD})"}, 413)
-    except Interrupted:  # the exact engine's checkpoint: the time budget is spent
-        return busy(f"{spec.name}: the exact answer takes longer than the server's time budget "
+    except Exception as e:
+        return refusal(e, state, spec.name)
+
+
+def refusal(error: Exception, state, what: str) -> Response:
+    """The answer of every route to an exception raised while answering `what` (a procedure's
+    name): 400 for bad input, 413 for a request or an answer too large, 503 with Retry-After
+    when the time budget or the gates are full, and a JSON 500 naming the exception (logged
+    with its traceback) for a fault of odds itself."""
+    if isinstance(error, OddsError):
+        return reply({"error": str(error)}, 400)
+    if isinstance(error, TooLarge):
+        return reply({"error": str(error)}, 413)
+    if isinstance(error, OverMemory):
+        return reply({"error": f"{what}: the answer needs more memory than the server allows "
+                               f"one answer ({_gib(state.bounds['memory'])}; {INSTEAD})"}, 413)
+    if isinstance(error, Interrupted):  # the exact engine's checkpoint: the time budget is spent
+        return busy(f"{what}: the exact answer takes longer than the server's time budget "
                     f"({state.budget:g} s; {INSTEAD})")
-    except OverDeadline:
-        return busy(f"{spec.name}: the exact answer takes longer than the server allows one "
+    if isinstance(error, OverDeadline):
+        return busy(f"{what}: the exact answer takes longer than the server allows one "
                     f"answer ({state.bounds['deadline']:g} s; {INSTEAD})")
-    except TooManyLong:
+    if isinstance(error, TooManyLong):
         return busy(f"the server is busy with {state.bounds['long_calls']} long exact answers: "
                     "try again in a few seconds")
-    except (Busy, WorkerStopped):  # a full queue, or a worker that died (another replaces it)
+    if isinstance(error, (Busy, WorkerStopped)):  # a full queue, or a worker that died
         return busy("the server is busy: try again in a few seconds")
+    LOG.error("%s: %s", what, type(error).__name__, exc_info=error)
+    return reply({"error": f"{what}: an error in odds itself ({type(error).__name__}); the "
+                           "server's log has the details"}, 500)
 
 
 def busy(message: str) -> Response:
@@ -152,13 +166,8 @@ async def ask(request: Request) -> Response:
             if method == "exact":
                 state.answers.put(key, text)
         return reply(text)
-    except OddsError as e:
-        return reply({"error": str(e)}, 400)
-    except TooLarge as e:
-        return reply({"error": str(e)}, 413)
-    except (Busy, WorkerStopped):
-        return reply({"error": "the server is busy: try again in a few seconds"}, 503,
-                     {"Retry-After": str(WEB_RETRY_AFTER)})
+    except Exception as e:
+        return refusal(e, state, spec.name)
 
 
 async def page(request: Request) -> Response:
