@@ -86,7 +86,9 @@ def test_a_field_battle_set_with_the_controls_shows_the_librarys_odds_and_surviv
     page.wait_for_selector("#error:not([hidden])")
     with pytest.raises(OddsError) as error:
         spec.call(**{**kwargs, "attacker": 0})
-    assert page.inner_text("#error") == str(error.value)
+    in_words = str(error.value).replace("attacker:", "attacker units:", 1)  # as the page labels it
+    assert page.inner_text('.field[data-name="attacker"] .field-error') == in_words
+    assert page.inner_text("#error") == f"No answer: {in_words} (marked below)"
     assert errors == []
     page.close()
 

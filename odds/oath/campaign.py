@@ -382,7 +382,8 @@ SPEC = register(Spec(
         Param("bandits", "bool", "the defender is bandits (never killed)"),
         Param("sacrifice", "text", "sacrifice policy: " + SACRIFICE_POLICIES, metavar="POLICY"),
         Param("plans", "cards", "a battle plan, repeatable: " + ", ".join(PLANS), flag="plan",
-              choices=tuple(PLANS), metavar="NAME[:ARG]"),
+              choices=tuple(PLANS), metavar="NAME[:ARG]",
+              policies={name: plan.args for name, plan in PLANS.items() if plan.args}),
         Param("edition", "choice", "rules edition", choices=EDITIONS),
         Param("optimise", "bool", "add the decision table: every dice count and sacrifice "
               "policy, exact P(win), expected losses, losses per win, P(win within k losses)"),

@@ -59,6 +59,7 @@ class Plan:
     late: bool = False
     editions: tuple = ("law",)
     help: str = ""
+    args: tuple = ()  # the arguments a picker offers (a typed one may be any the parser takes)
 
 
 PLANS: dict = {}
@@ -90,13 +91,14 @@ def war_tortoise(s: Setup, side: str) -> Setup:
     return replace(s, defense_die=rewrite(s.defense_die, lambda f: f.shields == 2, shields=0))
 
 
-register(Plan("attack", change_attack, _signed, editions=EDITIONS,
+DICE = ("+1", "+2", "+3", "-1", "-2", "-3")
+register(Plan("attack", change_attack, _signed, editions=EDITIONS, args=DICE,
               help="attack:+N / attack:-N dice (a missing attack die removed is a defense die)"))
-register(Plan("defense", change_defense, _signed, editions=EDITIONS, help="defense:+N / defense:-N dice"))
+register(Plan("defense", change_defense, _signed, editions=EDITIONS, args=DICE, help="defense:+N / defense:-N dice"))
 register(Plan("rusting-ray",
               lambda s, _: replace(s, attack_die=rewrite(s.attack_die, lambda f: f.hollow, hollow=0)),
               help="hollow swords count 0"))
-register(Plan("war-tortoise", war_tortoise, _side,
+register(Plan("war-tortoise", war_tortoise, _side, args=SIDES,
               help="war-tortoise:attacker|defender: that side's two-sword / two-shield faces count 0"))
 register(Plan("mounted-patrol", lambda s, _: replace(s, attack_dice=s.attack_dice // 2), late=True,
               help="the attacker rolls half its attack dice, rounded down, after other plans"))

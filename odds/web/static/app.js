@@ -84,7 +84,8 @@ function cardPicker(p, id, onchange) {
   };
   const chip = (spec) => {
     const [name, policy] = spec.split(":");
-    const policies = p.policies?.[name] || catalogue.cards[name]?.policies || [];
+    const offered = p.policies?.[name] || catalogue.cards[name]?.policies || [];
+    const policies = policy && !offered.includes(policy) ? [...offered, policy] : offered;
     const c = el("span", { class: "chip", "data-card": name }, name);
     if (policies.length) {
       const ps = el("select", { "aria-label": name + " policy", onchange }, ...policies.map((x) => el("option", { value: x }, x)));
@@ -172,13 +173,20 @@ function buildForm(values) {
 }
 
 function initial(p, values) {
-  if (values.has(p.name)) return values.get(p.name);
+  // a list may come as repeated entries (sites=1&sites=2) or comma-separated
+  if (values.has(p.name)) return values.getAll(p.name).join(",");
   if (p.name in spec.start) return text(spec.start[p.name]);
   return text(p.default);
 }
 
+function link() {
+  // every field as it stands, blanks too: a link reopens exactly this question (a field left
+  // out of a link would be filled from the page's starting values, which may differ)
+  return [...spec.parameters, ...spec.engine].map((p) => [p.name, controls[p.name].get() ?? ""]);
+}
+
 function query() {
-  // every value that differs from the default (and every required one)
+  // the question for the server: every value that differs from the default (and every required one)
   const q = new URLSearchParams();
   for (const p of [...spec.parameters, ...spec.engine]) {
     const v = controls[p.name].get();
@@ -195,7 +203,7 @@ const asked = () => plans.map((p) => p.trim()).filter(Boolean);
 
 function changed() {
   const q = query();
-  history.replaceState(null, "", "?" + new URLSearchParams([["procedure", spec.name], ...q,
+  history.replaceState(null, "", "?" + new URLSearchParams([["procedure", spec.name], ...link(),
                                                             ...asked().map((p) => ["plan", p]),
                                                             ...needQuery()]));
   $("answer").classList.add("busy");
@@ -233,7 +241,7 @@ async function ask(q) {
   if (r.status === 503) {
     showError(`busy: asking again in ${r.wait} s`);
     timer = setTimeout(() => ask(q), r.wait * 1000);
-  } else if (!r.ok) showError(r.body.error);
+  } else if (!r.ok) refused(r.body.error);
   else show(r.body);
 }
 
@@ -241,6 +249,37 @@ function showError(message) {
   $("answer").classList.remove("busy");
   $("error").hidden = false;
   $("error").textContent = message;
+}
+
+// A refused question: the answer on screen is no longer this question's, so it is greyed and
+// the top bar says so; the fields the server names (its first words: "attacker_cavalry: ...",
+// "attacker_mercenaries + attacker_cavalry: ...") are marked, with the message beside them in
+// the page's words.
+function refused(message) {
+  const [head, ...rest] = message.split(": ");
+  const names = head.split(/\s*[+,]\s*/).filter((n) => controls[n]);
+  const boxes = names.map((n) => $("form").querySelector(`.field[data-name="${n}"]`));
+  const shownAs = (n) => `${group(fieldOf(n)) === "battle" ? "" : group(fieldOf(n)) + " "}${label(fieldOf(n))}`;
+  const text = names.length ? `${names.reduce((h, n) => h.replace(n, shownAs(n)), head)}: ${rest.join(": ")}` : message;
+  unmark();
+  showError(names.length ? `No answer: ${text} (marked below)` : text);
+  $("answer").classList.add("stale");
+  if (!shown) $("headline").textContent = "No answer";
+  $("peek").textContent = "No answer: fix " + (names.length ? names.map(shownAs).join(" and ") : "the question");
+  boxes.forEach((box, i) => {
+    box.classList.add("invalid");
+    box.querySelectorAll("input, select").forEach((x) => x.setAttribute("aria-invalid", "true"));
+    if (i === boxes.length - 1) box.append(el("small", { class: "field-error", role: "alert" }, text));
+  });
+}
+
+const fieldOf = (name) => [...spec.parameters, ...spec.engine].find((p) => p.name === name);
+
+function unmark() {
+  $("answer").classList.remove("stale");
+  $("form").querySelectorAll(".field.invalid").forEach((f) => f.classList.remove("invalid"));
+  $("form").querySelectorAll("[aria-invalid]").forEach((i) => i.removeAttribute("aria-invalid"));
+  $("form").querySelectorAll(".field-error").forEach((e) => e.remove());
 }
 
 // ---- the answer ----
@@ -251,6 +290,7 @@ let shown = null;  // the result on screen
 
 function show(r) {
   shown = r;
+  unmark();
   $("answer").classList.remove("busy");
   $("error").hidden = true;
   const p = r[spec.main];

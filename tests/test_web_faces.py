@@ -1,0 +1,88 @@
+"""What the page shows around the numbers, in Chromium (Playwright) at phone and desktop sizes:
+a refused value marks its field with the message beside it and greys the stale answer; Oath's
+plans with an argument can be picked and survive a link."""
+import shutil
+
+import pytest
+
+from odds.registry import get
+from web_server import running
+
+CHROMIUM = "/usr/bin/chromium"
+sync_api = pytest.importorskip("playwright.sync_api")
+pytestmark = pytest.mark.skipif(shutil.which(CHROMIUM) is None,
+                                reason=f"Debian's chromium is not installed at {CHROMIUM}")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
+SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
+SETTLED = ("() => { const a = document.getElementById('answer');"
+           " return a && !a.classList.contains('busy') && (document.getElementById('main-pct')"
+           " || !document.getElementById('error').hidden); }")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with running() as srv, sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        browser.base = f"http://127.0.0.1:{srv.config.port}/"
+        yield browser
+        browser.close()
+
+
+def opened(browser, size, query):
+    width, height = SIZES[size]
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.goto(browser.base + query)
+    page.wait_for_function(SETTLED, timeout=60_000)
+    return page
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_refused_value_is_marked_beside_its_field_and_the_old_answer_is_greyed(
+        browser, size, tmp_path):
+    page = opened(browser, size, "?procedure=his.field&attacker=5&defender=4")
+    assert page.inner_text("#headline").startswith("Attacker wins")
+    page.fill("#f-attacker_cavalry", "9")  # more cavalry than the attacker's 5 units
+    page.wait_for_timeout(300)
+    page.wait_for_function(SETTLED, timeout=60_000)
+    field = page.locator('.field[data-name="attacker_cavalry"]')
+    assert page.get_attribute("#f-attacker_cavalry", "aria-invalid") == "true"
+    beside = field.locator(".field-error").inner_text()
+    assert beside.startswith("attacker mercenaries + attacker cavalry: ") and "9" in beside
+    assert "attacker_cavalry" not in beside
+    assert "stale" in page.get_attribute("#answer", "class")
+    assert page.evaluate("getComputedStyle(document.getElementById('headline')).opacity") == "0.3"
+    assert page.evaluate("document.getElementById('peek').textContent").startswith("No answer")
+    # the message is on screen beside the field: within one screen of the field's top
+    box, message = page.locator("#f-attacker_cavalry").bounding_box(), field.locator(".field-error").bounding_box()
+    assert 0 <= message["y"] - box["y"] < 200
+    page.screenshot(path=str(tmp_path / f"refused-{size}.png"), full_page=True)
+
+    page.fill("#f-attacker_cavalry", "1")  # fixed: the mark and the greying go
+    page.wait_for_timeout(300)
+    page.wait_for_function(SETTLED, timeout=60_000)
+    assert page.locator(".field-error").count() == 0
+    assert page.get_attribute("#f-attacker_cavalry", "aria-invalid") is None
+    assert "stale" not in page.get_attribute("#answer", "class")
+    page.close()
+
+
+def test_a_link_that_is_refused_at_once_says_no_answer_not_loading(browser):
+    page = opened(browser, "desktop", "?procedure=oath.campaign&sites=1&defense_dice=4")
+    assert page.inner_text("#headline") == "No answer"
+    assert page.get_attribute("#f-defense_dice", "aria-invalid") == "true"
+    page.close()
+
+
+def test_oath_plans_with_an_argument_are_picked_and_kept_by_a_link(browser):
+    spec = get("oath.campaign")
+    page = opened(browser, "desktop", "?procedure=oath.campaign&plans=attack:%2B2&plans=war-tortoise:defender")
+    want = spec.call(**{**spec.start, "plans": ["attack:+2", "war-tortoise:defender"]}).p
+    assert abs(float(page.get_attribute("#main-pct", "data-p")) - want) < 1e-12
+    page.select_option("#f-plans", "defense")
+    page.select_option("[aria-label='defense policy']", "-1")
+    page.wait_for_timeout(300)
+    page.wait_for_function(SETTLED, timeout=60_000)
+    want = spec.call(**{**spec.start, "plans": ["attack:+2", "war-tortoise:defender", "defense:-1"]}).p
+    assert abs(float(page.get_attribute("#main-pct", "data-p")) - want) < 1e-12
+    assert "defense%3A-1" in page.url
+    page.close()

@@ -1,0 +1,88 @@
+"""A shared link reopens exactly the question it was copied from, for every registered
+procedure: values that differ from the default, values equal to the default (the page's
+starting values may differ from it) and blank fields, in Chromium (Playwright)."""
+import shutil
+
+import pytest
+
+from odds import OddsError
+from odds.registry import REQUIRED, specs
+from web_server import running
+
+CHROMIUM = "/usr/bin/chromium"
+sync_api = pytest.importorskip("playwright.sync_api")
+pytestmark = pytest.mark.skipif(shutil.which(CHROMIUM) is None,
+                                reason=f"Debian's chromium is not installed at {CHROMIUM}")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
+SETTLED = ("() => { const a = document.getElementById('answer');"
+           " return a && !a.classList.contains('busy') && (document.getElementById('main-pct')"
+           " || !document.getElementById('error').hidden); }")
+STATE = ("() => ({values: Object.fromEntries(Object.entries(controls).map(([k, c]) => [k, c.get()])),"
+         " p: document.getElementById('main-pct')?.dataset.p ?? null,"
+         " headline: document.getElementById('headline').innerText,"
+         " error: document.getElementById('error').hidden ? null : document.getElementById('error').innerText})")
+
+
+@pytest.fixture(scope="module")
+def page():
+    with running() as srv, sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.base = f"http://127.0.0.1:{srv.config.port}/"
+        yield page
+        browser.close()
+
+
+def changes(spec) -> dict:
+    """Field -> text: a count the page starts with set back to its default (a link used to
+    drop it, and the page then filled in its starting value), another count off its default,
+    the seed blank, and a small Monte Carlo run where there is no exact engine."""
+    defaults = spec.defaults()
+    counts = [p.name for p in spec.params if p.kind == "int" and isinstance(defaults[p.name], int)]
+    back = [n for n in counts if n in spec.start and spec.start[n] != defaults[n]]
+    pairs = [(b, m) for b in [*back, None] for m in counts if m != b]  # None: no count goes back
+    for b, m in pairs:
+        kwargs = {**spec.start, m: defaults[m] + 1, **({b: defaults[b]} if b else {})}
+        if valid(spec, kwargs):
+            out = {"seed": "", m: str(kwargs[m]), **({b: str(defaults[b])} if b else {})}
+            return {**out, "trials": "3000"} if not spec.exact else out
+    raise AssertionError(f"{spec.name}: no valid change found")
+
+
+def valid(spec, kwargs) -> bool:
+    try:
+        spec.check(kwargs)
+        return True
+    except OddsError:
+        return False
+
+
+def state(page, url):
+    page.goto(url)
+    page.wait_for_function(SETTLED, timeout=60_000)
+    return page.evaluate(STATE)
+
+
+@pytest.mark.parametrize("name", list(specs()))
+def test_a_link_reopens_the_same_question_and_answer(page, name):
+    before = state(page, page.base + f"?procedure={name}")
+    set_values = "(changes) => { for (const [k, v] of Object.entries(changes)) controls[k].set(v); changed(); }"
+    page.evaluate(set_values, changes(specs()[name]))
+    page.wait_for_timeout(300)  # the page waits 250 ms for more changes before it asks
+    page.wait_for_function(SETTLED, timeout=60_000)
+    asked = page.evaluate(STATE)
+    assert asked["error"] is None, asked["error"]
+    reopened = state(page, page.url)
+    assert reopened == asked
+    assert before["values"] != asked["values"]
+
+
+def test_a_blank_trials_field_stays_blank(page):
+    """Crusades starts at 2,000 trials; a link with the field blank (the default) keeps it blank."""
+    page.goto(page.base + "?procedure=crusades.battle")
+    page.wait_for_function(SETTLED, timeout=60_000)
+    page.evaluate("() => { controls.trials.set(''); changed(); }")
+    page.wait_for_timeout(300)
+    page.goto(page.url)
+    page.wait_for_function("() => typeof controls !== 'undefined' && controls.trials", timeout=60_000)
+    assert page.evaluate("controls.trials.get()") is None
