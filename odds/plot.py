@@ -20,7 +20,7 @@ from .core.outcomes import label as _label, partition
 from .errors import OddsError, check_choice, shown
 
 VIEWS = ("pmf", "at_least", "at_most")
-ATTACKER, DEFENDER = "#1f77b4", "#d62728"
+ATTACKER, DEFENDER = "#c0392b", "#2c6fbb"  # the page's --attacker and --defender (static/style.css)
 
 
 def _axes(ax, size=(6, 3.5)):

@@ -140,3 +140,16 @@ def test_where_selects_the_rows_it_names():
     with pytest.raises(odds.OddsError, match="no rows with attacker_leader=5"):
         plot.heatmap(df, "attacker", "defender", where="attacker_leader=5")
     plt.close("all")
+
+
+def test_the_attacker_has_one_colour_on_the_page_in_the_pictures_and_the_notebooks():
+    import re
+    from pathlib import Path
+
+    import odds.plot
+    root = Path(odds.plot.__file__).parent
+    css = (root / "web" / "static" / "style.css").read_text()
+    page = dict(re.findall(r"--(attacker|defender):\s*(#[0-9a-fA-F]{6})", css))
+    assert (page["attacker"], page["defender"]) == (odds.plot.ATTACKER, odds.plot.DEFENDER)
+    for notebook in (root.parent / "notebooks").glob("*.ipynb"):
+        assert not re.search(r"tab:(blue|red)|#1f77b4|#d62728", notebook.read_text()), notebook

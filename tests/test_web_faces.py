@@ -86,3 +86,20 @@ def test_oath_plans_with_an_argument_are_picked_and_kept_by_a_link(browser):
     assert abs(float(page.get_attribute("#main-pct", "data-p")) - want) < 1e-12
     assert "defense%3A-1" in page.url
     page.close()
+
+
+INTERNAL = r"\[:|--[a-z]|\b[a-z]+_[a-z_]+\b|^(true|false)$|[{}]"
+
+
+@pytest.mark.parametrize("name", list(__import__("odds.registry", fromlist=["specs"]).specs()))
+def test_the_page_speaks_in_its_own_words_not_the_librarys(browser, name):
+    """No card-policy brackets, command-line flags, parameter identifiers, true/false or dict
+    dumps in the form, the answer or the notes (each line of text on the page)."""
+    page = opened(browser, "desktop", f"?procedure={name}")
+    lines = page.evaluate("() => [...document.querySelectorAll('#form small, #form label, #form legend,"
+                          " #answer li, #answer dd, #answer dt, #answer .headline')]"
+                          ".map((e) => e.innerText.trim())")
+    import re
+    leaks = [line for line in lines if re.search(INTERNAL, line, re.M)]
+    assert leaks == []
+    page.close()

@@ -143,6 +143,9 @@ function group(p) {
   return m ? m[1] : "battle";
 }
 
+// a field as the page names it: its group (attacker, defender) and its label
+const fieldWords = (p) => `${group(p) === "battle" ? "" : group(p) + " "}${label(p)}`;
+
 function label(p) {
   return words(p.name.replace(/^(attacker|defender)(_|$)/, "")) || "units";
 }
@@ -158,7 +161,7 @@ function buildForm(values) {
     const wide = p.kind === "text" || LISTS.includes(p.kind);
     parent.append(el("div", { class: "field" + (wide ? " wide" : ""), "data-name": p.name },
       el("label", { for: "f-" + p.name }, label(p)),
-      c.node, p.help ? el("small", {}, p.help) : null));
+      c.node, p.help ? el("small", {}, say(p.help)) : null));
   };
   for (const g of GROUPS) {
     const ps = spec.parameters.filter((p) => group(p) === g);
@@ -259,8 +262,8 @@ function refused(message) {
   const [head, ...rest] = message.split(": ");
   const names = head.split(/\s*[+,]\s*/).filter((n) => controls[n]);
   const boxes = names.map((n) => $("form").querySelector(`.field[data-name="${n}"]`));
-  const shownAs = (n) => `${group(fieldOf(n)) === "battle" ? "" : group(fieldOf(n)) + " "}${label(fieldOf(n))}`;
-  const text = names.length ? `${names.reduce((h, n) => h.replace(n, shownAs(n)), head)}: ${rest.join(": ")}` : message;
+  const shownAs = (n) => fieldWords(fieldOf(n));
+  const text = names.length ? `${names.reduce((h, n) => h.replace(n, shownAs(n)), head)}: ${say(rest.join(": "))}` : say(message);
   unmark();
   showError(names.length ? `No answer: ${text} (marked below)` : text);
   $("answer").classList.add("stale");
@@ -309,10 +312,10 @@ function show(r) {
   const extras = Object.keys(r).filter((k) => !META.includes(k) && !k.endsWith("_se")
     && r[k + "_se"] === undefined && !pmfs.includes(k) && !k.startsWith("expected_") && !(k in r.settings));
   $("settings").replaceChildren(...[...Object.entries(r.settings), ...extras.map((k) => [k, r[k]])]
-    .map(([k, v]) => row(k, plain(v))));
-  $("explain").replaceChildren(...(r.explain || []).map((line) => el("li", {}, line)));
-  $("advice").replaceChildren(...(r.advice || []).map((line) => el("li", {}, line)));
-  $("notes").replaceChildren(...[...(r.notes || []), ...(r.assumptions || [])].map((n) => el("li", {}, n)));
+    .map(([k, v]) => row(k, say(plain(v)))));
+  $("explain").replaceChildren(...(r.explain || []).map((line) => el("li", {}, say(line))));
+  $("advice").replaceChildren(...(r.advice || []).map((line) => el("li", {}, say(line))));
+  $("notes").replaceChildren(...[...(r.notes || []), ...(r.assumptions || [])].map((n) => el("li", {}, say(n))));
   chart(r);
 }
 
@@ -320,6 +323,18 @@ function show(r) {
 const pmfsOf = (r) => Object.keys(r).filter((k) => r["expected_" + k] !== undefined);
 const META = ["procedure", "method", "trials", "seed", "partial", "settings", "notes", "assumptions",
               "explain", "advice"];
+
+// The library's words as the page says them: a card's policies in brackets
+// ("janissaries[:always|if-needed]") are the chip's own picker, a command-line flag
+// ("--fortified") or a parameter's name ("defense_dice") is its field's label, true/false yes/no.
+function say(text) {
+  const named = Object.fromEntries([...spec.parameters, ...spec.engine].map((p) => [p.name, fieldWords(p)]));
+  return String(text)
+    .replace(/\[:[^\]]*\]/g, "")
+    .replace(/--([a-z][a-z-]*)/g, (m, flag) => named[flag.replace(/-/g, "_")] ?? words(flag.replace(/-/g, "_")))
+    .replace(/\b[a-z]+(?:_[a-z]+)+\b/g, (m) => named[m] ?? words(m))
+    .replace(/^(true|false)$/, (m) => (m === "true" ? "yes" : "no"));
+}
 
 function plain(v) {
   if (Array.isArray(v)) return v.map((x) => (x && typeof x === "object" ? plain(x) : x)).join(v.some((x) => x && typeof x === "object") ? "; " : ", ") || "none";
@@ -434,7 +449,7 @@ async function compare(q) {
   if (!r.ok) {
     $("compare-table").hidden = true;
     $("compare-error").hidden = false;
-    $("compare-error").textContent = r.body.error;
+    $("compare-error").textContent = say(r.body.error);
     return;
   }
   showCompare(r.body);
@@ -520,7 +535,7 @@ async function need(q) {
     $("need-answer").textContent = "";
     $("need-method").textContent = "";
     $("need-error").hidden = false;
-    $("need-error").textContent = body.error;
+    $("need-error").textContent = say(body.error);
     return;
   }
   $("need-answer").textContent = body.sentence;
