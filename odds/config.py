@@ -50,6 +50,7 @@ SWEEP_BATCH = 16  # cells per dask task
 MAX_CELLS = 100_000  # cells in one sweep
 MAX_CELL_TRIALS = 10**12  # cells x Monte Carlo trials in one sweep
 MAX_WORKERS = 64  # processes of a local dask cluster
+SCHEDULER_TIMEOUT = 10.0  # s a dask scheduler (--scheduler) has to answer; then one line, exit 2
 
 # questions (odds.questions: compare plans, what do I need)
 QUESTION_MAX_PLANS = 12  # plans compared in one table (each is one call)

@@ -7,7 +7,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 from .cli_common import whole
-from .config import MAX_WORKERS
+from .config import MAX_WORKERS, SCHEDULER_TIMEOUT
 from .errors import OddsError, shown
 from .files import check_input, check_output
 from .where import as_in, conditions, select, split
@@ -25,41 +25,55 @@ def _client(args):
         raise OddsError("--scheduler/--workers: dask.distributed is not installed "
                         "(allowed: pip install 'odds[dask]')") from None
     if args.scheduler:
-        _probe(args.scheduler)
-        try:
-            return Client(args.scheduler, timeout="10s"), None
-        except (OSError, TimeoutError, ValueError) as e:
-            raise OddsError(f"--scheduler: cannot reach {shown(args.scheduler)} ({e}) "
-                            "(allowed: the address of a running dask scheduler)") from None
+        return _connect(Client, args.scheduler), None
     cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
                            dashboard_address=":0")
     return Client(cluster), cluster
 
 
-def _probe(address: str, wait: float = 0.5):
-    """Refuse an address that is not a dask scheduler before dask talks to it: a dask
-    scheduler accepts a connection and says nothing first; a server that sends a banner, or
-    nothing listening, is refused in one line."""
-    url = urlparse(address if "://" in address else f"tcp://{address}")
+def _connect(Client, address: str, deadline: float = SCHEDULER_TIMEOUT):
+    """A dask `Client` of the scheduler at `address`, or a one-line OddsError: a malformed
+    address, nothing listening, or no dask answer within `deadline` seconds (a plain HTTP
+    server, a port that accepts and never replies: dask's start-up waits for them forever, so
+    it runs in a thread that is abandoned at the deadline)."""
+    import threading
+
+    host, port = _host_port(address)
+    allowed = "(allowed: the address of a running dask scheduler)"
     try:
-        host, port = url.hostname, url.port
-    except ValueError:
-        port = None
-    if url.scheme not in ("tcp", "tls") or not host or not port:
-        raise OddsError(f"--scheduler: {shown(address)} is not an address "
-                        "(allowed: tcp://HOST:PORT of a running dask scheduler)")
-    try:
-        with socket.create_connection((host, port), timeout=5) as s:
-            s.settimeout(wait)
-            try:
-                banner = s.recv(1)
-            except socket.timeout:
-                return
+        socket.create_connection((host, port), timeout=min(5, deadline)).close()
     except OSError as e:
-        raise OddsError(f"--scheduler: cannot reach {shown(address)} ({e.strerror or e}) "
-                        "(allowed: the address of a running dask scheduler)") from None
-    raise OddsError(f"--scheduler: {shown(address)} {'sent data first' if banner else 'closed the connection'}: "
-                    "not a dask scheduler (allowed: the address of a running dask scheduler)")
+        raise OddsError(f"--scheduler: cannot reach {shown(address)} ({e.strerror or e}) {allowed}") from None
+    box = {}
+
+    def start():
+        try:
+            box["client"] = Client(address, timeout=f"{deadline}s")
+        except Exception as e:  # dask raises many kinds for a peer that is not a scheduler
+            box["error"] = e
+
+    starter = threading.Thread(target=start, name="odds-dask-connect", daemon=True)
+    starter.start()
+    starter.join(deadline + 1)
+    if "client" in box:
+        return box["client"]
+    why = (f"{type(box['error']).__name__}: {box['error']}" if "error" in box
+           else f"no dask answer within {deadline:g} s")
+    raise OddsError(f"--scheduler: {shown(address)}: not a dask scheduler ({why}) {allowed}")
+
+
+def _host_port(address: str) -> tuple[str, int]:
+    """(host, port) of a tcp:// or tls:// address (HOST:PORT alone means tcp://)."""
+    url = None
+    try:
+        url = urlparse(address if "://" in address else f"tcp://{address}")
+        host, port = url.hostname, url.port
+    except ValueError:  # an unclosed [ or a port out of range
+        host = port = None
+    if url is None or url.scheme not in ("tcp", "tls") or not host or not port:
+        raise OddsError(f"--scheduler: {shown(address)} is not an address "
+                        "(allowed: tcp://HOST:PORT of a running dask scheduler, port 1 to 65535)")
+    return host, port
 
 
 def check_out(path, kinds=(".parquet", ".csv"), flag="--out") -> str:
