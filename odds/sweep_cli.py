@@ -7,7 +7,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 from .cli_common import whole
-from .config import MAX_WORKERS, SCHEDULER_TIMEOUT
+from .config import MAX_WORKERS, PLOT_MAX_ROWS, SCHEDULER_TIMEOUT
 from .errors import OddsError, shown
 from .files import check_input, check_output
 from .where import as_in, conditions, select, split
@@ -125,14 +125,24 @@ def write_frame(df, path: str):
 def read_frame(path: str):
     """A sweep's results from .parquet or .csv; unreadable or empty files are one-line errors."""
     import pandas as pd
+    import pyarrow.parquet as pq
 
     if not path.endswith((".parquet", ".csv")):
         raise OddsError(f"results: {shown(path)} must end in .parquet or .csv")
     check_input(path, "results")
     try:
-        df = pd.read_parquet(path) if path.endswith(".parquet") else pd.read_csv(path)
+        if path.endswith(".parquet"):  # the row count is in the file's footer
+            rows = pq.ParquetFile(path).metadata.num_rows
+            df = pd.read_parquet(path) if rows <= PLOT_MAX_ROWS else None
+        else:  # a row more than allowed says it is too long
+            df = pd.read_csv(path, nrows=PLOT_MAX_ROWS + 1)
+            rows = len(df)
     except Exception as e:  # pyarrow and pandas raise many kinds for a corrupt file
         raise OddsError(f"results: {path}: not a readable results file ({type(e).__name__})") from None
+    if rows > PLOT_MAX_ROWS:
+        count = f"more than {PLOT_MAX_ROWS:,}" if df is not None else f"{rows:,}"
+        raise OddsError(f"results: {path}: {count} rows (allowed: at most {PLOT_MAX_ROWS:,}, "
+                        "as many as one sweep makes)")
     if df.empty:
         raise OddsError(f"results: {path}: no rows")
     return df

@@ -79,3 +79,56 @@ def test_a_real_dask_scheduler_runs_the_sweep(spec):
     assert run.returncode == 0, run.stderr[-2000:]
     lines = run.stdout.splitlines()
     assert lines[0].split()[:2] == ["defender", "attacker"] and len(lines) == 3
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory):
+    """Results files too large to draw: a heatmap of 20,000 x 20,000 cells from 20,000 rows,
+    100,001 rows (csv and parquet), and 100,000 values of one --by column."""
+    import numpy as np
+    import pandas as pd
+
+    d = tmp_path_factory.mktemp("plots")
+    n = 20_000
+    wide = pd.DataFrame({"attacker": np.arange(n), "defender": np.arange(n)[::-1],
+                         "attacker_win": np.linspace(0, 1, n), "attacker_win_se": 0.0})
+    wide.to_csv(d / "wide.csv", index=False)
+    n = 100_001
+    long = pd.DataFrame({"attacker": np.arange(n) % 10, "defender": np.arange(n),
+                         "attacker_win": 0.5, "attacker_win_se": 0.0})
+    long.to_csv(d / "long.csv", index=False)
+    long.to_parquet(d / "long.parquet")
+    long.iloc[:100_000].to_csv(d / "by.csv", index=False)
+    return d
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["wide.csv", "--x", "attacker", "--y", "defender"],
+     "attacker x defender: 20,000 x 20,000 = 400,000,000 heatmap cells (allowed: at most 250,000"),
+    (["wide.csv", "--x", "attacker", "--y", "defender", "--diff", "attacker_win=0,1"], "heatmap cells"),
+    (["long.csv", "--x", "attacker"], "more than 100,000 rows (allowed: at most 100,000"),
+    (["long.parquet", "--x", "attacker"], "100,001 rows (allowed: at most 100,000"),
+    (["by.csv", "--x", "attacker", "--by", "defender"],
+     "defender: 100,000 values, one line each (allowed: at most 20 lines"),
+])
+def test_a_plot_too_large_to_draw_is_refused_before_drawing(results, argv, words):
+    one_line(odds_cli(["plot", *argv], MEMORY, 60, cwd=results), words)
+    assert not list(results.glob("*.png"))
+
+
+def test_the_plot_bounds_hold_in_python_too():
+    import matplotlib
+    import pandas as pd
+
+    matplotlib.use("Agg")
+    from odds import OddsError, plot
+
+    df = pd.DataFrame({"attacker": [1, 2] * 21, "variant": [f"v{i // 2}" for i in range(42)],
+                       "attacker_win": 0.5, "attacker_win_se": 0.0})
+    assert len(plot.lines(df.iloc[:40], "attacker", by="variant").get_lines()) == 20
+    with pytest.raises(OddsError, match="variant: 21 values, one line each"):
+        plot.lines(df, "attacker", by="variant")
+    with pytest.raises(OddsError, match="attacker x variant: 2 x 21 = 42 heatmap cells"):
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(plot, "PLOT_MAX_CELLS", 41)
+            plot.heatmap(df, "attacker", "variant")
