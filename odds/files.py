@@ -15,7 +15,7 @@ import tomllib
 from pathlib import Path
 
 from .config import MAX_NESTING
-from .errors import OddsError, shown, too_deep
+from .errors import OddsError, check_nesting, shown, too_deep
 
 MAX_FILE_BYTES = 1 << 20  # 1 MiB: far above any real scenario or sweep spec
 _DOTTED = re.compile(r"^\s*\[{1,2}([^\]]*)\]{1,2}|^\s*([\w\-\"'. ]+)=", re.M)
@@ -79,30 +79,41 @@ def read_text(path, field: str, limit: int = MAX_FILE_BYTES) -> str:
 
 def parse_toml(text: str, field: str) -> dict:
     """TOML text -> dict, refusing nesting deeper than MAX_NESTING (dotted keys, table headers
-    and nested brackets) before parsing."""
+    and nested brackets) before parsing and on the parsed values."""
     depth = max((len(re.findall(r"\.", m.group(1) or m.group(2) or "")) + 1
                  for m in _DOTTED.finditer(text)), default=0)
     depth = max(depth, _bracket_depth(text))
     if depth > MAX_NESTING:
         raise too_deep(field, depth)
     try:
-        return tomllib.loads(text)
+        return _loads(text, field)
     except tomllib.TOMLDecodeError as e:
         raise OddsError(f"{field}: not valid TOML ({e})") from None
-    except RecursionError:
-        raise too_deep(field, MAX_NESTING + 1) from None
 
 
 def toml_value(text: str, field: str):
     """`text` as a TOML value (`4`, `true`, `[1, 2]`, `{a = 1}`), or the text itself when it is
-    not one; nesting deeper than MAX_NESTING is refused before parsing."""
+    not one; nesting deeper than MAX_NESTING is refused before parsing and on the parsed value."""
     depth = _bracket_depth(text)
     if depth > MAX_NESTING:
         raise too_deep(field, depth)
     try:
-        return tomllib.loads(f"v = {text}")["v"]
+        return _loads(f"v = {text}", field)["v"]
     except tomllib.TOMLDecodeError:
         return text
+
+
+def _loads(text: str, field: str) -> dict:
+    """tomllib.loads, refusing values nested deeper than MAX_NESTING on the parsed values
+    (the scan before parsing is a cheap bound that text such as a multi-line string can
+    mislead: the parsed value cannot)."""
+    try:
+        document = tomllib.loads(text)
+    except RecursionError:
+        raise too_deep(field, f"more than {MAX_NESTING}") from None
+    for value in document.values():
+        check_nesting(field, value)
+    return document
 
 
 def read_toml(path, field: str) -> dict:

@@ -1,6 +1,7 @@
 """Hostile runs, part IV: nothing hangs and nothing grows without bound. Each case runs the
 command line under an address-space limit and a wall-clock limit (tests/limited.py)."""
 import http.server
+import re
 import socket
 import threading
 
@@ -132,3 +133,66 @@ def test_the_plot_bounds_hold_in_python_too():
         with pytest.MonkeyPatch.context() as mp:
             mp.setattr(plot, "PLOT_MAX_CELLS", 41)
             plot.heatmap(df, "attacker", "variant")
+
+
+def after_a_multiline_string(levels: int) -> str:
+    """A TOML list whose nesting follows a multi-line ''' string (which a scan of the text line
+    by line takes for the end of a string and the start of another)."""
+    return "['''\n''', " + "[" * levels + "]" * levels + "]"
+
+
+DEEP = "nested more than 16 levels deep (allowed: at most 16)"
+
+
+@pytest.mark.parametrize("levels", [300, 3000])
+def test_a_set_value_nested_after_a_multiline_string_is_one_line(tmp_path, levels):
+    from odds.crusades import EXAMPLES
+
+    argv = ["crusades", "run", str(EXAMPLES / "field.toml"), "--battles", "10", "--set",
+            "rules.turn_limit=" + after_a_multiline_string(levels)]
+    one_line(odds_cli(argv, MEMORY, 60, cwd=tmp_path), f"--set rules.turn_limit: {DEEP}")
+
+
+@pytest.mark.parametrize("levels", [300, 3000])
+def test_toml_files_nested_after_a_multiline_string_are_one_line(tmp_path, levels):
+    from odds.crusades import EXAMPLES
+
+    value = after_a_multiline_string(levels)
+    (tmp_path / "s.toml").write_text((EXAMPLES / "field.toml").read_text()
+                                     .replace("[rules]", f"[rules]\nbreakthrough_depth = {value}"))
+    one_line(odds_cli(["crusades", "run", "s.toml", "--battles", "10"], MEMORY, 60, cwd=tmp_path), DEEP)
+    (tmp_path / "spec.toml").write_text(SPEC + f"attacker_cards = {value}\n")
+    one_line(odds_cli(["sweep", "spec.toml"], MEMORY, 60, cwd=tmp_path), DEEP)
+
+
+def test_python_overrides_and_scenario_tables_nested_too_deep_are_one_line():
+    from odds import OddsError
+    from odds.crusades import EXAMPLES, load
+
+    deep = []
+    for _ in range(5000):
+        deep = [deep]
+    with pytest.raises(OddsError, match=re.escape(f"--set rules.turn_limit: {DEEP}")):
+        load(EXAMPLES / "field.toml", overrides={"rules.turn_limit": deep})
+    with pytest.raises(OddsError, match=re.escape(f"<scenario>: {DEEP}")):
+        load({"rules": {"turn_limit": deep}})
+    with pytest.raises(OddsError, match="expected KEY=VALUE"):
+        load(EXAMPLES / "field.toml", overrides=[("rules.turn_limit", 5, 6)])
+
+
+def test_the_web_refuses_a_scenario_nested_after_a_multiline_string_with_a_400():
+    import json
+    import urllib.error
+    import urllib.request
+
+    from odds.crusades import EXAMPLES
+    from web_server import running
+
+    body = (EXAMPLES / "field.toml").read_text().replace(
+        "turn_limit = 20", f"turn_limit = {after_a_multiline_string(300)}").encode()
+    with running() as srv:
+        url = f"http://127.0.0.1:{srv.config.port}/api/crusades.battle?trials=10"
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(urllib.request.Request(url, data=body), timeout=60)
+    assert refused.value.code == 400
+    assert json.loads(refused.value.read())["error"] == f"scenario (the request body): {DEEP}"
