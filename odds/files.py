@@ -4,14 +4,16 @@ A path that is a directory, a device (`/dev/zero`), a symlink loop or a number (
 descriptor by some APIs), a file larger than the limit, text that is not UTF-8, or TOML that
 is invalid or nested deeper than config.MAX_NESTING, raises OddsError naming the field. An output
 path must be new or a regular file: a FIFO (which would block the writer) or a device is
-refused.
+refused; it is written whole or not at all (`replaced`).
 """
 from __future__ import annotations
 
 import os
 import re
+import secrets
 import stat
 import tomllib
+from contextlib import contextmanager
 from pathlib import Path
 
 from .config import MAX_NESTING
@@ -57,6 +59,23 @@ def check_output(path: str, field: str, kinds: tuple) -> str:
     if not os.access(folder, os.W_OK):
         raise OddsError(f"{field}: {folder}: not writable")
     return path
+
+
+@contextmanager
+def replaced(path: str, field: str):
+    """A temporary file beside `path` for the block to write; renamed onto `path` when the
+    block ends, removed when it fails (a full disk, Ctrl-C): `path` is never left half
+    written. A write that fails with OSError is a one-line OddsError naming `field`."""
+    target = Path(path)
+    temporary = target.with_name(f".{target.stem}.{os.getpid()}.{secrets.token_hex(4)}.tmp{target.suffix}")
+    try:
+        os.close(os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))  # the umask's mode
+        yield str(temporary)
+        os.replace(temporary, target)
+    except OSError as e:
+        raise OddsError(f"{field}: {path}: cannot be written ({e.strerror or e})") from None
+    finally:
+        temporary.unlink(missing_ok=True)
 
 
 def read_text(path, field: str, limit: int = MAX_FILE_BYTES) -> str:

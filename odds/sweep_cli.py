@@ -1,15 +1,18 @@
 """`odds sweep SPEC.toml` and `odds plot RESULTS --x P --y Q`."""
 from __future__ import annotations
 
+import logging
+import signal
 import socket
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlparse
 
 from .cli_common import whole
 from .config import MAX_WORKERS, PLOT_MAX_ROWS, SCHEDULER_TIMEOUT
 from .errors import OddsError, shown
-from .files import check_input, check_output
+from .files import check_input, check_output, replaced
 from .where import as_in, conditions, select, split
 
 def _client(args):
@@ -26,9 +29,23 @@ def _client(args):
                         "(allowed: pip install 'odds[dask]')") from None
     if args.scheduler:
         return _connect(Client, args.scheduler), None
-    cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
-                           dashboard_address=":0")
+    with _sigint_ignored():  # the workers inherit it: Ctrl-C stops this process, not them
+        cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
+                               dashboard_address=":0", silence_logs=logging.ERROR)
     return Client(cluster), cluster
+
+
+@contextmanager
+def _sigint_ignored():
+    """SIGINT ignored while the block starts processes (Python keeps an ignored SIGINT ignored
+    in a child): a Ctrl-C at the terminal, sent to every process of the group, then reaches
+    only this one, which keeps the finished cells and closes the cluster; the workers do not
+    die mid-cell with tracebacks of their own."""
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _connect(Client, address: str, deadline: float = SCHEDULER_TIMEOUT):
@@ -95,31 +112,34 @@ def run_sweep(args):
                          method=spec.get("method", "auto"), trials=spec.get("trials"),
                          seed=spec.get("seed", 0), client=client)
     finally:
-        if client is not None:
-            client.close()
-        if cluster is not None:
-            cluster.close()
-    if args.out:
+        with _sigint_ignored():  # a second Ctrl-C does not lose the finished cells
+            if client is not None:
+                client.close()
+            if cluster is not None:
+                cluster.close()
+    partial, total = df.attrs["partial"], len(df) + df.attrs.get("missing", 0)
+    if args.out and (len(df) or not partial):
         write_frame(df, args.out)
         print(f"{len(df)} cells -> {args.out}")
-    else:
+    elif not args.out and len(df):
         print(df.to_string(index=False))
-    if df.attrs["partial"]:
-        print(f"odds: interrupted: {df.attrs['missing']} cells missing", file=sys.stderr)
+    if partial:
+        print(f"odds: interrupted: partial result, {len(df)} of {total} cells "
+              f"({df.attrs['missing']} cells missing{', nothing written' * (args.out is not None and not len(df))})",
+              file=sys.stderr)
         return 130
     return 0
 
 
 def write_frame(df, path: str):
-    """Write the results; a full disk or a vanished directory is a one-line error."""
+    """Write the results whole or not at all (files.replaced): a full disk or a vanished
+    directory is a one-line error."""
     check_out(path)
-    try:
+    with replaced(path, "--out") as temporary:
         if path.endswith(".parquet"):
-            df.to_parquet(path)
+            df.to_parquet(temporary)
         else:
-            df.to_csv(path, index=False)
-    except OSError as e:
-        raise OddsError(f"--out: {path}: cannot be written ({e.strerror or e})") from None
+            df.to_csv(temporary, index=False)
 
 
 def read_frame(path: str):
@@ -171,10 +191,8 @@ def run_plot(args):
         ax = plot.heatmap(df, args.x, args.y, args.value, where=where)
     else:
         ax = plot.lines(df, args.x, args.by, args.value, where=where)
-    try:
-        ax.figure.savefig(out, dpi=120, bbox_inches="tight")
-    except OSError as e:
-        raise OddsError(f"--out: {out}: cannot be written ({e.strerror or e})") from None
+    with replaced(out, "--out") as temporary:
+        ax.figure.savefig(temporary, dpi=120, bbox_inches="tight")
     print(f"{ax.get_title().splitlines()[0]} -> {out}")
     return 0
 

@@ -196,3 +196,40 @@ def test_the_web_refuses_a_scenario_nested_after_a_multiline_string_with_a_400()
             urllib.request.urlopen(urllib.request.Request(url, data=body), timeout=60)
     assert refused.value.code == 400
     assert json.loads(refused.value.read())["error"] == f"scenario (the request body): {DEEP}"
+
+
+def test_ctrl_c_to_a_sweep_on_two_workers_keeps_the_finished_cells(tmp_path):
+    """Ctrl-C at a terminal reaches the process group, the local cluster's workers too."""
+    import pandas as pd
+
+    from terminal import Run
+
+    (tmp_path / "spec.toml").write_text('procedure = "his.field"\nmethod = "mc"\ntrials = 30000000\n'
+                                        '[grid]\nattacker = {start = 1, stop = 64}\n[fixed]\ndefender = 4\n')
+    run = Run("sweep", tmp_path / "spec.toml", "--workers", "2", "--out", tmp_path / "r.csv",
+              memory=MEMORY, group=True)
+    run.wait_for(re.compile(r"\b[1-9]\d*/64"), timeout=120)  # the bar: a batch of cells is done
+    code, out, seconds = run.interrupt()
+    kept = pd.read_csv(tmp_path / "r.csv")
+    assert code == 130 and seconds < 15, run.err[-2000:]
+    assert 1 <= len(kept) < 64 and f"{len(kept)} cells -> " in out
+    assert f"interrupted: partial result, {len(kept)} of 64 cells ({64 - len(kept)} cells missing)" in run.err
+    assert "Traceback" not in run.err and "WARNING" not in run.err, run.err[-2000:]
+
+
+@pytest.mark.parametrize("argv", [
+    ["sweep", "spec.toml", "--out", "r.csv"],
+    ["sweep", "spec.toml", "--out", "r.parquet"],
+    ["plot", "ok.csv", "--x", "attacker", "--out", "r.png"],
+], ids=["csv", "parquet", "png"])
+def test_an_output_that_fails_mid_write_leaves_the_old_file_whole(tmp_path, argv):
+    (tmp_path / "spec.toml").write_text('procedure = "his.field"\n[grid]\nattacker = {start = 1, '
+                                        'stop = 100}\n[fixed]\ndefender = 3\n')
+    (tmp_path / "ok.csv").write_text("attacker,attacker_win,attacker_win_se\n1,0.2,0\n2,0.6,0\n")
+    old = tmp_path / argv[argv.index("--out") + 1]
+    old.write_bytes(b"the previous results")
+    run = odds_cli(argv, MEMORY, 60, cwd=tmp_path, file_size=4096)  # each output is larger
+    one_line(run, f"--out: {old.name}: cannot be written (")
+    assert "File too large" in run.stderr
+    assert old.read_bytes() == b"the previous results"
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["spec.toml", "ok.csv", old.name])
