@@ -2,10 +2,8 @@
 from __future__ import annotations
 
 import logging
-import signal
 import socket
 import sys
-from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -13,6 +11,7 @@ from .cli_common import whole
 from .config import MAX_WORKERS, PLOT_MAX_ROWS, SCHEDULER_TIMEOUT
 from .errors import OddsError, shown
 from .files import check_input, check_output, replaced
+from .processes import sigint_ignored
 from .where import as_in, conditions, select, split
 
 def _client(args):
@@ -29,23 +28,10 @@ def _client(args):
                         "(allowed: pip install 'odds[dask]')") from None
     if args.scheduler:
         return _connect(Client, args.scheduler), None
-    with _sigint_ignored():  # the workers inherit it: Ctrl-C stops this process, not them
+    with sigint_ignored():  # the workers keep it: a Ctrl-C stops this process, not them
         cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
                                dashboard_address=":0", silence_logs=logging.ERROR)
     return Client(cluster), cluster
-
-
-@contextmanager
-def _sigint_ignored():
-    """SIGINT ignored while the block starts processes (Python keeps an ignored SIGINT ignored
-    in a child): a Ctrl-C at the terminal, sent to every process of the group, then reaches
-    only this one, which keeps the finished cells and closes the cluster; the workers do not
-    die mid-cell with tracebacks of their own."""
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
 
 
 def _connect(Client, address: str, deadline: float = SCHEDULER_TIMEOUT):
@@ -112,7 +98,7 @@ def run_sweep(args):
                          method=spec.get("method", "auto"), trials=spec.get("trials"),
                          seed=spec.get("seed", 0), client=client)
     finally:
-        with _sigint_ignored():  # a second Ctrl-C does not lose the finished cells
+        with sigint_ignored():  # a second Ctrl-C does not lose the finished cells
             if client is not None:
                 client.close()
             if cluster is not None:

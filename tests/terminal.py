@@ -23,10 +23,10 @@ class Run:
     `memory`: bytes of address space (limited.py); `group`: the run leads a process group and
     a Ctrl-C reaches the whole group, its children too, as one at a terminal does."""
 
-    def __init__(self, *args, memory=None, group=False):
+    def __init__(self, *args, memory=None, group=False, env=None):
         master, slave = pty.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))  # 0 wide: no bar
-        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        env = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
         self.proc = subprocess.Popen([sys.executable, "-m", "odds.cli", *map(str, args)], env=env,
                                      stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                      stderr=slave, text=True, start_new_session=group,
@@ -55,13 +55,16 @@ class Run:
             assert time.monotonic() < end, f"no {needle!r} within {timeout} s: {self.err[-500:]!r}"
             time.sleep(0.05)
 
-    def interrupt(self, timeout: float = 30):
-        """One SIGINT: (exit code, stdout, seconds it took to exit); stderr is in `err`."""
-        if self.group:
-            os.killpg(self.proc.pid, signal.SIGINT)
-        else:
-            self.proc.send_signal(signal.SIGINT)
+    def interrupt(self, timeout: float = 30, then=None):
+        """One SIGINT (a second `then` seconds later, if given): (exit code, stdout, seconds
+        from the first to the exit); stderr is in `err`."""
         t = time.perf_counter()
+        for wait in (0, then) if then is not None else (0,):
+            time.sleep(wait)
+            if self.group:
+                os.killpg(self.proc.pid, signal.SIGINT)
+            else:
+                self.proc.send_signal(signal.SIGINT)
         try:
             out = self.proc.communicate(timeout=timeout)[0]
         finally:

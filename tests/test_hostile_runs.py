@@ -1,6 +1,7 @@
 """Hostile runs, part IV: nothing hangs and nothing grows without bound. Each case runs the
 command line under an address-space limit and a wall-clock limit (tests/limited.py)."""
 import http.server
+import os
 import re
 import socket
 import threading
@@ -233,3 +234,72 @@ def test_an_output_that_fails_mid_write_leaves_the_old_file_whole(tmp_path, argv
     assert "File too large" in run.stderr
     assert old.read_bytes() == b"the previous results"
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["spec.toml", "ok.csv", old.name])
+
+
+def test_a_second_ctrl_c_during_a_first_compile_ends_the_command_at_once(tmp_path):
+    """The first Ctrl-C waits for numba's compiler (interrupted half way, or left running while
+    the interpreter exits, it can crash the process); a second ends the process: 130."""
+    from odds.crusades import EXAMPLES
+    from terminal import Run
+
+    run = Run("crusades", "run", EXAMPLES / "field.toml", "--battles", "100", memory=MEMORY,
+              group=True, env={"NUMBA_CACHE_DIR": str(tmp_path)})  # an empty kernel cache
+    run.wait_for("compiling a Monte Carlo kernel", timeout=120)
+    code, _, seconds = run.interrupt(then=0.5)
+    assert code == 130 and seconds < 5, run.err[-2000:]
+    assert "stopping when the kernel has compiled (Ctrl-C again to quit now)" in run.err
+    assert "Traceback" not in run.err, run.err[-2000:]
+
+
+def test_a_second_ctrl_c_to_the_server_lets_requests_finish_or_answers_503(tmp_path):
+    """A real `odds serve` in its own process group; eight requests under way (Monte Carlo and
+    exact) when two Ctrl-Cs reach the group."""
+    import json
+    import signal
+    import subprocess
+    import sys
+    import time
+    import urllib.error
+    import urllib.request
+    from concurrent.futures import ThreadPoolExecutor
+
+    from limited import limit
+    from web_server import free_port, wait_listening
+
+    port = free_port()
+    log = tmp_path / "server.log"
+    with open(log, "w") as sink:
+        server = subprocess.Popen([sys.executable, "-m", "odds.cli", "serve", "--port", str(port)],
+                                  stdout=sink, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                  start_new_session=True, preexec_fn=limit(MEMORY))
+    base = f"http://127.0.0.1:{port}"
+
+    def status(query):
+        try:
+            with urllib.request.urlopen(base + query, timeout=60) as r:
+                return r.status, r.read().decode()
+        except urllib.error.HTTPError as e:  # uvicorn's 500 is text, ours are JSON
+            return e.code, e.read().decode()
+
+    queries = ([f"/api/his.field?attacker={a}&defender=5&method=mc&trials=10000000&seed={a}"
+                for a in range(3, 7)] +
+               [f"/api/his.siege?attacker={a}&defender=4&assaults=30&method=exact" for a in range(20, 24)])
+    try:
+        wait_listening(port, 60)
+        with ThreadPoolExecutor(len(queries)) as pool:
+            answers = [pool.submit(status, q) for q in queries]
+            time.sleep(0.5)
+            os.killpg(server.pid, signal.SIGINT)
+            time.sleep(0.3)
+            os.killpg(server.pid, signal.SIGINT)
+            answers = [a.result() for a in answers]
+        code = server.wait(timeout=30)
+    finally:
+        if server.poll() is None:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait()
+    shown = f"answers {[(s, b[:200]) for s, b in answers]}; server log:\n{log.read_text()[-3000:]}"
+    assert {s for s, _ in answers} <= {200, 503}, shown
+    assert all("stopping" in json.loads(b)["error"] or "busy" in json.loads(b)["error"]
+               for s, b in answers if s == 503), shown
+    assert code == 130 and "Traceback" not in log.read_text(), shown
