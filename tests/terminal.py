@@ -70,7 +70,7 @@ class Run:
         finally:
             if self.proc.poll() is None:
                 self.proc.kill()
-                self.proc.communicate()
+                self.proc.communicate(timeout=30)
         seconds = time.perf_counter() - t
         self._reader.join(timeout=5)
         os.close(self._master)

@@ -256,27 +256,20 @@ def test_a_second_ctrl_c_to_the_server_lets_requests_finish_or_answers_503(tmp_p
     exact) when two Ctrl-Cs reach the group."""
     import json
     import signal
-    import subprocess
-    import sys
     import time
     import urllib.error
     import urllib.request
     from concurrent.futures import ThreadPoolExecutor
 
     from limited import limit
-    from web_server import free_port, wait_listening
+    from web_server import free_port, serve_process, wait_listening
 
     port = free_port()
     log = tmp_path / "server.log"
-    with open(log, "w") as sink:
-        server = subprocess.Popen([sys.executable, "-m", "odds.cli", "serve", "--port", str(port)],
-                                  stdout=sink, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                  start_new_session=True, preexec_fn=limit(MEMORY))
-    base = f"http://127.0.0.1:{port}"
 
     def status(query):
         try:
-            with urllib.request.urlopen(base + query, timeout=60) as r:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}{query}", timeout=60) as r:
                 return r.status, r.read().decode()
         except urllib.error.HTTPError as e:  # uvicorn's 500 is text, ours are JSON
             return e.code, e.read().decode()
@@ -284,7 +277,7 @@ def test_a_second_ctrl_c_to_the_server_lets_requests_finish_or_answers_503(tmp_p
     queries = ([f"/api/his.field?attacker={a}&defender=5&method=mc&trials=10000000&seed={a}"
                 for a in range(3, 7)] +
                [f"/api/his.siege?attacker={a}&defender=4&assaults=30&method=exact" for a in range(20, 24)])
-    try:
+    with serve_process(port, log, start_new_session=True, preexec_fn=limit(MEMORY)) as server:
         wait_listening(port, 60)
         with ThreadPoolExecutor(len(queries)) as pool:
             answers = [pool.submit(status, q) for q in queries]
@@ -294,12 +287,36 @@ def test_a_second_ctrl_c_to_the_server_lets_requests_finish_or_answers_503(tmp_p
             os.killpg(server.pid, signal.SIGINT)
             answers = [a.result() for a in answers]
         code = server.wait(timeout=30)
-    finally:
-        if server.poll() is None:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait()
     shown = f"answers {[(s, b[:200]) for s, b in answers]}; server log:\n{log.read_text()[-3000:]}"
     assert {s for s, _ in answers} <= {200, 503}, shown
     assert all("stopping" in json.loads(b)["error"] or "busy" in json.loads(b)["error"]
                for s, b in answers if s == 503), shown
     assert code == 130 and "Traceback" not in log.read_text(), shown
+
+
+def test_every_subprocess_call_in_the_tests_has_a_timeout():
+    """subprocess.run/check_output/call and Popen.wait/communicate in tests/*.py name a
+    timeout (pytest-timeout bounds each test as well: pyproject.toml)."""
+    import ast
+    from pathlib import Path
+
+    runs, waits = {"run", "check_output", "check_call", "call"}, {"wait", "communicate"}
+    unbounded = []
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+                continue
+            name, owner = node.func.attr, ast.unparse(node.func.value)
+            if (name in runs and owner == "subprocess" or name in waits and not node.args) and \
+                    not any(k.arg == "timeout" for k in node.keywords):
+                unbounded.append(f"{path.name}:{node.lineno}: {ast.unparse(node)[:80]}")
+    assert not unbounded, "\n".join(unbounded)
+
+
+def test_the_suite_has_a_time_limit_per_test():
+    import tomllib
+    from pathlib import Path
+
+    project = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())
+    assert any(d.startswith("pytest-timeout") for d in project["project"]["optional-dependencies"]["test"])
+    assert project["tool"]["pytest"]["ini_options"]["timeout"] >= 60
