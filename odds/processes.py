@@ -50,9 +50,10 @@ def quit_now(code: int):
 
 @contextmanager
 def deferred_sigint():
-    """Ctrl-C held during the block (in the main thread), then raised as KeyboardInterrupt;
-    a second one during it says so and, on the command line, ends the process (`quit_now`)."""
-    if threading.current_thread() is not threading.main_thread():
+    """A Ctrl-C (one that would raise KeyboardInterrupt in the main thread) held during the
+    block, then raised; on the command line a second one ends the process (`quit_now`)."""
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
         yield
         return
     held = []
@@ -60,8 +61,9 @@ def deferred_sigint():
     def hold(sig, frame):
         held.append(sig)
         if len(held) == 1:
-            print("odds: interrupted: stopping when the kernel has compiled (Ctrl-C again to "
-                  "quit now)", file=sys.stderr, flush=True)
+            again = " (Ctrl-C again to quit now)" if COMMAND_LINE.is_set() else ""
+            print(f"odds: interrupted: stopping when the kernel has compiled{again}",
+                  file=sys.stderr, flush=True)
         elif COMMAND_LINE.is_set():
             print("odds: interrupted", file=sys.stderr)
             quit_now(130)

@@ -110,9 +110,9 @@ def run_sweep(args):
     elif not args.out and len(df):
         print(df.to_string(index=False))
     if partial:
+        nothing = ", nothing written" if args.out and not len(df) else ""
         print(f"odds: interrupted: partial result, {len(df)} of {total} cells "
-              f"({df.attrs['missing']} cells missing{', nothing written' * (args.out is not None and not len(df))})",
-              file=sys.stderr)
+              f"({df.attrs['missing']} cells missing{nothing})", file=sys.stderr)
         return 130
     return 0
 

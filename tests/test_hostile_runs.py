@@ -320,3 +320,40 @@ def test_the_suite_has_a_time_limit_per_test():
     project = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())
     assert any(d.startswith("pytest-timeout") for d in project["project"]["optional-dependencies"]["test"])
     assert project["tool"]["pytest"]["ini_options"]["timeout"] >= 60
+
+
+def test_a_request_cancelled_by_the_stopping_server_is_a_503_not_a_500():
+    import asyncio
+    import json
+
+    from odds.config import WEB_RETRY_AFTER
+    from odds.web.app import StoppingIs503
+
+    async def cut_short(scope, receive, send):
+        raise asyncio.CancelledError  # what uvicorn does to a request still running at the end
+
+    async def started_then_cut(scope, receive, send):
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        raise asyncio.CancelledError
+
+    def sent(app):
+        messages = []
+
+        async def send(message):
+            messages.append(message)
+
+        async def ask():
+            await StoppingIs503(app)({"type": "http", "method": "GET", "path": "/"}, None, send)
+
+        try:
+            asyncio.run(ask())
+        except asyncio.CancelledError:
+            return messages, "cancelled"
+        return messages, "answered"
+
+    messages, how = sent(cut_short)
+    assert how == "answered" and messages[0]["status"] == 503
+    assert dict(messages[0]["headers"])[b"retry-after"] == str(WEB_RETRY_AFTER).encode()
+    assert json.loads(messages[1]["body"]) == {"error": "the server is stopping: try again in a few seconds"}
+    messages, how = sent(started_then_cut)  # a response under way is not replaced
+    assert how == "cancelled" and [m["status"] for m in messages] == [200]

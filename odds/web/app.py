@@ -221,8 +221,8 @@ def create_app(**exact) -> Starlette:
 
 def server(host: str = "127.0.0.1", port: int = 8866, exact: dict | None = None, **config):
     """A uvicorn Server for the app (`exact`: bounds for create_app); its SIGTERM / SIGINT also
-    stops running Monte Carlo, and the requests under way finish or are answered 503. The process hands the GIL over more often, so requests keep
-    flowing beside exact answers."""
+    stops running Monte Carlo, and the requests under way finish or are answered 503. The
+    process hands the GIL over more often, so requests keep flowing beside exact answers."""
     import sys
 
     import uvicorn
