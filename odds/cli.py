@@ -19,6 +19,7 @@ from . import registry
 from .cli_common import (Parser, add_engine_flags, emit, engine_kwargs, fail, given, in_flags,
                          number, whole)
 from .errors import Interrupted, OddsError
+from .processes import COMMAND_LINE
 from .questions import cli as questions
 
 GAMES = {"his": "Here I Stand", "vq": "The Virgin Queen",
@@ -109,6 +110,7 @@ def main(argv=None) -> int:
     if sys.stdout is None:  # started with stdout closed (`odds ... >&-`)
         print("odds: error: stdout: closed (allowed: a terminal, a file or a pipe)", file=sys.stderr)
         return 1
+    COMMAND_LINE.set()  # a second Ctrl-C while a kernel compiles ends the process
     try:
         with redirect_stdout(_Output(sys.stdout)):
             code = _run(argv)
@@ -126,6 +128,8 @@ def main(argv=None) -> int:
         _discard_stdout()
         print(f"odds: error: stdout: cannot be written ({e.strerror or e})", file=sys.stderr)
         return 1
+    finally:
+        COMMAND_LINE.clear()
 
 
 def _run(argv) -> int:

@@ -50,6 +50,11 @@ SWEEP_BATCH = 16  # cells per dask task
 MAX_CELLS = 100_000  # cells in one sweep
 MAX_CELL_TRIALS = 10**12  # cells x Monte Carlo trials in one sweep
 MAX_WORKERS = 64  # processes of a local dask cluster
+# plots of a sweep's frame (odds plot, odds.plot): refused before anything is drawn
+PLOT_MAX_ROWS = MAX_CELLS  # rows of a results file or frame (as many as one sweep makes)
+PLOT_MAX_CELLS = 250_000  # heatmap cells: distinct x values x distinct y values (500 x 500, < 1 s)
+PLOT_MAX_LINES = 20  # lines of one plot (values of --by, card lists): more make no readable legend
+SCHEDULER_TIMEOUT = 10.0  # s a dask scheduler (--scheduler) has to answer; then one line, exit 2
 
 # questions (odds.questions: compare plans, what do I need)
 QUESTION_MAX_PLANS = 12  # plans compared in one table (each is one call)

@@ -4,18 +4,20 @@ A path that is a directory, a device (`/dev/zero`), a symlink loop or a number (
 descriptor by some APIs), a file larger than the limit, text that is not UTF-8, or TOML that
 is invalid or nested deeper than config.MAX_NESTING, raises OddsError naming the field. An output
 path must be new or a regular file: a FIFO (which would block the writer) or a device is
-refused.
+refused; it is written whole or not at all (`replaced`).
 """
 from __future__ import annotations
 
 import os
 import re
+import secrets
 import stat
 import tomllib
+from contextlib import contextmanager
 from pathlib import Path
 
 from .config import MAX_NESTING
-from .errors import OddsError, shown, too_deep
+from .errors import OddsError, check_nesting, shown, too_deep
 
 MAX_FILE_BYTES = 1 << 20  # 1 MiB: far above any real scenario or sweep spec
 _DOTTED = re.compile(r"^\s*\[{1,2}([^\]]*)\]{1,2}|^\s*([\w\-\"'. ]+)=", re.M)
@@ -59,6 +61,23 @@ def check_output(path: str, field: str, kinds: tuple) -> str:
     return path
 
 
+@contextmanager
+def replaced(path: str, field: str):
+    """A temporary file beside `path` for the block to write; renamed onto `path` when the
+    block ends, removed when it fails (a full disk, Ctrl-C): `path` is never left half
+    written. A write that fails with OSError is a one-line OddsError naming `field`."""
+    target = Path(path)
+    temporary = target.with_name(f".{target.stem}.{os.getpid()}.{secrets.token_hex(4)}.tmp{target.suffix}")
+    try:
+        os.close(os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))  # the umask's mode
+        yield str(temporary)
+        os.replace(temporary, target)
+    except OSError as e:
+        raise OddsError(f"{field}: {path}: cannot be written ({e.strerror or e})") from None
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
 def read_text(path, field: str, limit: int = MAX_FILE_BYTES) -> str:
     """The UTF-8 text of the regular file `path`, at most `limit` bytes."""
     check_input(path, field)
@@ -79,30 +98,41 @@ def read_text(path, field: str, limit: int = MAX_FILE_BYTES) -> str:
 
 def parse_toml(text: str, field: str) -> dict:
     """TOML text -> dict, refusing nesting deeper than MAX_NESTING (dotted keys, table headers
-    and nested brackets) before parsing."""
+    and nested brackets) before parsing and on the parsed values."""
     depth = max((len(re.findall(r"\.", m.group(1) or m.group(2) or "")) + 1
                  for m in _DOTTED.finditer(text)), default=0)
     depth = max(depth, _bracket_depth(text))
     if depth > MAX_NESTING:
         raise too_deep(field, depth)
     try:
-        return tomllib.loads(text)
+        return _loads(text, field)
     except tomllib.TOMLDecodeError as e:
         raise OddsError(f"{field}: not valid TOML ({e})") from None
-    except RecursionError:
-        raise too_deep(field, MAX_NESTING + 1) from None
 
 
 def toml_value(text: str, field: str):
     """`text` as a TOML value (`4`, `true`, `[1, 2]`, `{a = 1}`), or the text itself when it is
-    not one; nesting deeper than MAX_NESTING is refused before parsing."""
+    not one; nesting deeper than MAX_NESTING is refused before parsing and on the parsed value."""
     depth = _bracket_depth(text)
     if depth > MAX_NESTING:
         raise too_deep(field, depth)
     try:
-        return tomllib.loads(f"v = {text}")["v"]
+        return _loads(f"v = {text}", field)["v"]
     except tomllib.TOMLDecodeError:
         return text
+
+
+def _loads(text: str, field: str) -> dict:
+    """tomllib.loads, refusing values nested deeper than MAX_NESTING on the parsed values
+    (the scan before parsing is a cheap bound that text such as a multi-line string can
+    mislead: the parsed value cannot)."""
+    try:
+        document = tomllib.loads(text)
+    except RecursionError:
+        raise too_deep(field, f"more than {MAX_NESTING}") from None
+    for value in document.values():
+        check_nesting(field, value)
+    return document
 
 
 def read_toml(path, field: str) -> dict:

@@ -16,6 +16,7 @@ import re
 
 import numpy as np
 
+from .config import PLOT_MAX_CELLS, PLOT_MAX_LINES, PLOT_MAX_ROWS
 from .core.outcomes import label as _label, partition
 from .errors import OddsError, check_choice, shown
 
@@ -149,6 +150,22 @@ def _check_columns(df, *names, axes=()):
                             "(allowed: a number in every row of an axis; remove those rows)")
 
 
+def check_size(df, x=None, y=None, by=None):
+    """Refuse, before drawing, a frame of more than PLOT_MAX_ROWS rows, a heatmap of x by y
+    over more than PLOT_MAX_CELLS cells, or more than PLOT_MAX_LINES lines (values of `by`)."""
+    if len(df) > PLOT_MAX_ROWS:
+        raise OddsError(f"results: {len(df):,} rows (allowed: at most {PLOT_MAX_ROWS:,}; "
+                        "pick some with --where)")
+    if y is not None:
+        nx, ny = df[x].astype(str).nunique(), df[y].astype(str).nunique()
+        if nx * ny > PLOT_MAX_CELLS:
+            raise OddsError(f"{x} x {y}: {nx:,} x {ny:,} = {nx * ny:,} heatmap cells (allowed: at "
+                            f"most {PLOT_MAX_CELLS:,}; pick some with --where)")
+    if by is not None and (n := df[by].astype(str).nunique()) > PLOT_MAX_LINES:
+        raise OddsError(f"{by}: {n:,} values, one line each (allowed: at most {PLOT_MAX_LINES} "
+                        "lines; pick some with --where)")
+
+
 def _numeric(column) -> bool:
     from pandas.api.types import is_bool_dtype, is_numeric_dtype
 
@@ -202,6 +219,7 @@ def heatmap(df, x: str, y: str, value: str = "attacker_win", ax=None, where: str
     if context is None:
         df = _where(df, where)
     _check_columns(df, x, y, value, axes=(x, y))
+    check_size(df, x, y)
     _one_per_cell(df, (x, y), value)
     table = df.pivot(index=y, columns=x, values=value)
     ax = _axes(ax, (6, 4.5))
@@ -250,6 +268,7 @@ def lines(df, x: str, by: str | None = None, value: str = "attacker_win", ax=Non
     95% intervals for Monte Carlo cells; `where` selects the rows first (as in heatmap)."""
     df = _where(df, where)
     _check_columns(df, x, *((by,) if by else ()), value, axes=(x,))
+    check_size(df, by=by)
     _one_per_cell(df, (x, by) if by else (x,), value)
     ax = _axes(ax, (6, 4))
     groups = df.groupby(df[by].astype(str), sort=False) if by else [(None, df)]
@@ -277,6 +296,7 @@ def difference(df, x: str, y: str, column: str, a, b, value: str = "attacker_win
     `where` selects the rows first (as in heatmap)."""
     df = _where(df, where)
     _check_columns(df, x, y, column, value, axes=(x, y))
+    check_size(df, x, y)
     keep = [c for c in (x, y) if c]
     pair = []
     for v in (a, b):
@@ -298,6 +318,7 @@ def card_value(df, size: str, cards: str, value: str = "attacker_win", ax=None):
     ``sweep("his.field", {"defender": range(1, 11), "defender_cards": [[], ["janissaries"]]},
     {"attacker": 6})``; its `procedure` (df.attrs) goes in the title."""
     _check_columns(df, size, cards, value, axes=(size,))
+    check_size(df, by=cards)
     named = df.assign(**{cards: df[cards].map(_card_list)})
     _one_per_cell(named, (size, cards), value)
     ax = _axes(ax)

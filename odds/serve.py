@@ -1,8 +1,11 @@
 """`odds serve`: the web calculator (odds.web) on a local port, or shared with --host 0.0.0.0."""
 from __future__ import annotations
 
+import sys
+
 from .cli_common import whole
 from .errors import OddsError
+from .processes import quit_now
 
 
 def _check_free(host: str, port: int):
@@ -31,8 +34,15 @@ def run(args):
 
     print(f"odds calculator on http://{args.host}:{args.port}/ (Ctrl-C stops it)", flush=True)
     # the Monte Carlo kernels load (or compile, once) while the first visitors ask exact questions
-    threading.Thread(target=warm, args=(False, False), name="odds-warmup", daemon=True).start()
-    server(args.host, args.port).run()
+    warming = threading.Thread(target=warm, args=(False, False), name="odds-warmup", daemon=True)
+    warming.start()
+    try:
+        server(args.host, args.port).run()
+    except KeyboardInterrupt:
+        if warming.is_alive():  # numba compiling in it must not meet the interpreter's exit
+            print("odds: interrupted", file=sys.stderr)
+            quit_now(130)
+        raise
     return 0
 
 

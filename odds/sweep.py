@@ -297,10 +297,12 @@ def _bar(progress, total):
 
 def _on_cluster(client, procedure, todo, engine, bar, done):
     """Submit batches of cells to a dask cluster and append their rows to `done` in grid order
-    (on Ctrl-C: the batches finished so far, still in grid order)."""
+    (on Ctrl-C: the batches finished so far, still in grid order). A batch is at most BATCH
+    cells, fewer when that makes fewer than 8 batches a worker thread (a Ctrl-C keeps more)."""
     from dask.distributed import as_completed
 
-    batches = [todo[i:i + BATCH] for i in range(0, len(todo), BATCH)]
+    size = max(1, min(BATCH, len(todo) // (8 * max(1, sum(client.nthreads().values())))))
+    batches = [todo[i:i + size] for i in range(0, len(todo), size)]
     futures = client.map(_rows, [procedure] * len(batches), batches, [engine] * len(batches),
                          retries=3, pure=False)
     index = {f.key: i for i, f in enumerate(futures)}

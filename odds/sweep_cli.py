@@ -1,15 +1,17 @@
 """`odds sweep SPEC.toml` and `odds plot RESULTS --x P --y Q`."""
 from __future__ import annotations
 
+import logging
 import socket
 import sys
 from pathlib import Path
 from urllib.parse import urlparse
 
 from .cli_common import whole
-from .config import MAX_WORKERS
+from .config import MAX_WORKERS, PLOT_MAX_ROWS, SCHEDULER_TIMEOUT
 from .errors import OddsError, shown
-from .files import check_input, check_output
+from .files import check_input, check_output, replaced
+from .processes import sigint_ignored
 from .where import as_in, conditions, select, split
 
 def _client(args):
@@ -25,41 +27,56 @@ def _client(args):
         raise OddsError("--scheduler/--workers: dask.distributed is not installed "
                         "(allowed: pip install 'odds[dask]')") from None
     if args.scheduler:
-        _probe(args.scheduler)
-        try:
-            return Client(args.scheduler, timeout="10s"), None
-        except (OSError, TimeoutError, ValueError) as e:
-            raise OddsError(f"--scheduler: cannot reach {shown(args.scheduler)} ({e}) "
-                            "(allowed: the address of a running dask scheduler)") from None
-    cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
-                           dashboard_address=":0")
+        return _connect(Client, args.scheduler), None
+    with sigint_ignored():  # the workers keep it: a Ctrl-C stops this process, not them
+        cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
+                               dashboard_address=":0", silence_logs=logging.ERROR)
     return Client(cluster), cluster
 
 
-def _probe(address: str, wait: float = 0.5):
-    """Refuse an address that is not a dask scheduler before dask talks to it: a dask
-    scheduler accepts a connection and says nothing first; a server that sends a banner, or
-    nothing listening, is refused in one line."""
-    url = urlparse(address if "://" in address else f"tcp://{address}")
+def _connect(Client, address: str, deadline: float = SCHEDULER_TIMEOUT):
+    """A dask `Client` of the scheduler at `address`, or a one-line OddsError: a malformed
+    address, nothing listening, or no dask answer within `deadline` seconds (a plain HTTP
+    server, a port that accepts and never replies: dask's start-up waits for them forever, so
+    it runs in a thread that is abandoned at the deadline)."""
+    import threading
+
+    host, port = _host_port(address)
+    allowed = "(allowed: the address of a running dask scheduler)"
     try:
-        host, port = url.hostname, url.port
-    except ValueError:
-        port = None
-    if url.scheme not in ("tcp", "tls") or not host or not port:
-        raise OddsError(f"--scheduler: {shown(address)} is not an address "
-                        "(allowed: tcp://HOST:PORT of a running dask scheduler)")
-    try:
-        with socket.create_connection((host, port), timeout=5) as s:
-            s.settimeout(wait)
-            try:
-                banner = s.recv(1)
-            except socket.timeout:
-                return
+        socket.create_connection((host, port), timeout=min(5, deadline)).close()
     except OSError as e:
-        raise OddsError(f"--scheduler: cannot reach {shown(address)} ({e.strerror or e}) "
-                        "(allowed: the address of a running dask scheduler)") from None
-    raise OddsError(f"--scheduler: {shown(address)} {'sent data first' if banner else 'closed the connection'}: "
-                    "not a dask scheduler (allowed: the address of a running dask scheduler)")
+        raise OddsError(f"--scheduler: cannot reach {shown(address)} ({e.strerror or e}) {allowed}") from None
+    box = {}
+
+    def start():
+        try:
+            box["client"] = Client(address, timeout=f"{deadline}s")
+        except Exception as e:  # dask raises many kinds for a peer that is not a scheduler
+            box["error"] = e
+
+    starter = threading.Thread(target=start, name="odds-dask-connect", daemon=True)
+    starter.start()
+    starter.join(deadline + 1)
+    if "client" in box:
+        return box["client"]
+    why = (f"{type(box['error']).__name__}: {box['error']}" if "error" in box
+           else f"no dask answer within {deadline:g} s")
+    raise OddsError(f"--scheduler: {shown(address)}: not a dask scheduler ({why}) {allowed}")
+
+
+def _host_port(address: str) -> tuple[str, int]:
+    """(host, port) of a tcp:// or tls:// address (HOST:PORT alone means tcp://)."""
+    url = None
+    try:
+        url = urlparse(address if "://" in address else f"tcp://{address}")
+        host, port = url.hostname, url.port
+    except ValueError:  # an unclosed [ or a port out of range
+        host = port = None
+    if url is None or url.scheme not in ("tcp", "tls") or not host or not port:
+        raise OddsError(f"--scheduler: {shown(address)} is not an address "
+                        "(allowed: tcp://HOST:PORT of a running dask scheduler, port 1 to 65535)")
+    return host, port
 
 
 def check_out(path, kinds=(".parquet", ".csv"), flag="--out") -> str:
@@ -81,44 +98,57 @@ def run_sweep(args):
                          method=spec.get("method", "auto"), trials=spec.get("trials"),
                          seed=spec.get("seed", 0), client=client)
     finally:
-        if client is not None:
-            client.close()
-        if cluster is not None:
-            cluster.close()
-    if args.out:
+        with sigint_ignored():  # a second Ctrl-C does not lose the finished cells
+            if client is not None:
+                client.close()
+            if cluster is not None:
+                cluster.close()
+    partial, total = df.attrs["partial"], len(df) + df.attrs.get("missing", 0)
+    if args.out and (len(df) or not partial):
         write_frame(df, args.out)
         print(f"{len(df)} cells -> {args.out}")
-    else:
+    elif not args.out and len(df):
         print(df.to_string(index=False))
-    if df.attrs["partial"]:
-        print(f"odds: interrupted: {df.attrs['missing']} cells missing", file=sys.stderr)
+    if partial:
+        nothing = ", nothing written" if args.out and not len(df) else ""
+        print(f"odds: interrupted: partial result, {len(df)} of {total} cells "
+              f"({df.attrs['missing']} cells missing{nothing})", file=sys.stderr)
         return 130
     return 0
 
 
 def write_frame(df, path: str):
-    """Write the results; a full disk or a vanished directory is a one-line error."""
+    """Write the results whole or not at all (files.replaced): a full disk or a vanished
+    directory is a one-line error."""
     check_out(path)
-    try:
+    with replaced(path, "--out") as temporary:
         if path.endswith(".parquet"):
-            df.to_parquet(path)
+            df.to_parquet(temporary)
         else:
-            df.to_csv(path, index=False)
-    except OSError as e:
-        raise OddsError(f"--out: {path}: cannot be written ({e.strerror or e})") from None
+            df.to_csv(temporary, index=False)
 
 
 def read_frame(path: str):
     """A sweep's results from .parquet or .csv; unreadable or empty files are one-line errors."""
     import pandas as pd
+    import pyarrow.parquet as pq
 
     if not path.endswith((".parquet", ".csv")):
         raise OddsError(f"results: {shown(path)} must end in .parquet or .csv")
     check_input(path, "results")
     try:
-        df = pd.read_parquet(path) if path.endswith(".parquet") else pd.read_csv(path)
+        if path.endswith(".parquet"):  # the row count is in the file's footer
+            rows = pq.ParquetFile(path).metadata.num_rows
+            df = pd.read_parquet(path) if rows <= PLOT_MAX_ROWS else None
+        else:  # a row more than allowed says it is too long
+            df = pd.read_csv(path, nrows=PLOT_MAX_ROWS + 1)
+            rows = len(df)
     except Exception as e:  # pyarrow and pandas raise many kinds for a corrupt file
         raise OddsError(f"results: {path}: not a readable results file ({type(e).__name__})") from None
+    if rows > PLOT_MAX_ROWS:
+        count = f"more than {PLOT_MAX_ROWS:,}" if df is not None else f"{rows:,}"
+        raise OddsError(f"results: {path}: {count} rows (allowed: at most {PLOT_MAX_ROWS:,}, "
+                        "as many as one sweep makes)")
     if df.empty:
         raise OddsError(f"results: {path}: no rows")
     return df
@@ -147,10 +177,8 @@ def run_plot(args):
         ax = plot.heatmap(df, args.x, args.y, args.value, where=where)
     else:
         ax = plot.lines(df, args.x, args.by, args.value, where=where)
-    try:
-        ax.figure.savefig(out, dpi=120, bbox_inches="tight")
-    except OSError as e:
-        raise OddsError(f"--out: {out}: cannot be written ({e.strerror or e})") from None
+    with replaced(out, "--out") as temporary:
+        ax.figure.savefig(temporary, dpi=120, bbox_inches="tight")
     print(f"{ax.get_title().splitlines()[0]} -> {out}")
     return 0
 

@@ -2,13 +2,25 @@
 (RLIMIT_AS), so an input that asks for unbounded memory fails the test instead of the machine."""
 import os
 import resource
+import signal
 import subprocess
 import sys
 
 
-def odds_cli(argv, memory, timeout, cwd=None, env=None):
-    """`python -m odds.cli ARGV` with at most `memory` bytes of address space: CompletedProcess."""
-    limit = lambda: resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+def limit(memory, file_size=None):
+    """A preexec_fn: the child may use at most `memory` bytes of address space and write
+    files of at most `file_size` bytes (a longer write fails with EFBIG, as on a full disk)."""
+    def preexec():
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+        if file_size is not None:
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+            resource.setrlimit(resource.RLIMIT_FSIZE, (file_size, file_size))
+    return preexec
+
+
+def odds_cli(argv, memory, timeout, cwd=None, env=None, file_size=None):
+    """`python -m odds.cli ARGV` with at most `memory` bytes of address space (and files of
+    at most `file_size` bytes): CompletedProcess."""
     return subprocess.run([sys.executable, "-m", "odds.cli", *argv], capture_output=True,
-                          text=True, timeout=timeout, cwd=cwd, preexec_fn=limit,
+                          text=True, timeout=timeout, cwd=cwd, preexec_fn=limit(memory, file_size),
                           env={**os.environ, **(env or {})}, stdin=subprocess.DEVNULL)

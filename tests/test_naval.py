@@ -270,7 +270,8 @@ def test_the_split_modules_keep_the_public_names_and_a_custom_ruleset_works():
 
     code = ("import sys, odds.his as h; r = h.Ruleset; print(sorted(h.RULESETS), "
             "'odds.his.naval' in sys.modules); h.naval_battle; print('odds.his.naval' in sys.modules)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         timeout=120)
     assert out.stdout.split("\n")[:2] == ["['his', 'vq'] False", "True"]  # a ruleset alone stays light
     from dataclasses import replace
 

@@ -238,7 +238,7 @@ def test_exact_path_does_not_import_numba():
 
     code = ("import sys, odds; odds.oath.campaign(5, defense_dice=3); "
             "assert 'numba' not in sys.modules")
-    subprocess.run([sys.executable, "-c", code], check=True)
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
 
 
 # ---------------------------------------------------------------- bad input

@@ -163,7 +163,8 @@ def test_a_command_imports_only_its_game_and_the_listing_order_is_fixed():
             "main(['oath', 'campaign', '--warbands', '3', '--defense-dice', '2']); "
             "print(sorted({m.split('.')[1] for m in sys.modules if m.startswith('odds.')})); "
             "print(list(registry.specs()))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         timeout=120)
     modules, names = out.stdout.strip().splitlines()[-2:]
     assert "his" not in modules and "crusades" not in modules and "oath" in modules
     assert names == str(list(SPECS))
@@ -186,7 +187,8 @@ def test_a_command_imports_only_its_procedure_and_the_functions_keep_their_names
             "print(list(registry.specs())); import odds.his.attack; "
             "from odds.his import assault, attack, siege; print(assault.__name__, attack.__name__, "
             "siege.__name__, callable(assault))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         timeout=120)
     *_, naval, field, names, functions = out.stdout.strip().splitlines()
     for other in ("assault", "attack", "siege", "intercept", "field"):
         assert f"odds.his.{other}'" not in naval

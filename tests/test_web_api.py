@@ -3,7 +3,6 @@ import json
 import os
 import re
 import signal
-import subprocess
 import sys
 import time
 import urllib.error
@@ -21,7 +20,7 @@ from odds.crusades import EXAMPLES
 from odds.registry import REQUIRED, specs
 from odds.web.limits import Gate
 from test_registry import argv_of
-from web_server import free_port, running, wait_listening
+from web_server import free_port, running, serve_process, wait_listening
 
 MC = {"method": "mc", "trials": 50_000, "seed": 3}
 
@@ -243,11 +242,9 @@ def test_a_monte_carlo_flood_gets_503_and_exact_answers_still_flow(app_server, g
     assert busy[1]["Retry-After"] == "2" and "busy" in busy[2]["error"]
 
 
-def test_sigterm_stops_the_server_after_answering_running_monte_carlo_partially():
+def test_sigterm_stops_the_server_after_answering_running_monte_carlo_partially(tmp_path):
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "odds.cli", "serve", "--port", str(port)],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    try:
+    with serve_process(port, tmp_path / "server.log") as proc:
         wait_listening(port)
         url = f"http://127.0.0.1:{port}/api/his.siege?" + urlencode(query(
             {"attacker": 8, "defender": 6, "assaults": 10, "method": "mc", "trials": 10_000_000}))
@@ -264,14 +261,12 @@ def test_sigterm_stops_the_server_after_answering_running_monte_carlo_partially(
             # uvicorn shuts down gracefully, then re-raises the signal for the exit status
             assert proc.wait(timeout=10) == -signal.SIGTERM
         assert time.perf_counter() - started < 2.5
-    finally:
-        proc.kill()
-    assert answer["partial"] and answer["trials"] < 10_000_000
-    deadline = time.time() + 5
-    while [pid for pid in workers if Path(f"/proc/{pid}").exists()] and time.time() < deadline:
-        time.sleep(0.05)
-    assert not [pid for pid in workers if Path(f"/proc/{pid}").exists()]
-    assert "odds calculator on http://127.0.0.1" in proc.stdout.read()
+        assert answer["partial"] and answer["trials"] < 10_000_000
+        deadline = time.time() + 5
+        while [pid for pid in workers if Path(f"/proc/{pid}").exists()] and time.time() < deadline:
+            time.sleep(0.05)
+        assert not [pid for pid in workers if Path(f"/proc/{pid}").exists()]
+        assert "odds calculator on http://127.0.0.1" in (tmp_path / "server.log").read_text()
 
 
 def test_exact_answers_are_kept_and_monte_carlo_ones_are_not(app_server, get):

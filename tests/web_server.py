@@ -1,5 +1,10 @@
-"""A real `odds serve` for the web tests: in a thread of this process, on a free port."""
+"""A real `odds serve` for the web tests: in a thread of this process, on a free port; or in a
+subprocess with its log kept (`serve_process`)."""
+import os
+import signal
 import socket
+import subprocess
+import sys
 import threading
 import time
 from contextlib import contextmanager
@@ -37,3 +42,22 @@ def running(**exact):
     finally:
         srv.should_exit = True
         thread.join(timeout=10)
+
+
+@contextmanager
+def serve_process(port: int, log, **popen):
+    """`odds serve --port PORT` in a subprocess (`popen`: more Popen keywords), its output in
+    the file `log`; printed when the block fails (pytest shows it with the failure), the
+    server (and its process group, when it leads one) killed after the block."""
+    with open(log, "w") as sink:
+        proc = subprocess.Popen([sys.executable, "-m", "odds.cli", "serve", "--port", str(port)],
+                                stdout=sink, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, **popen)
+    try:
+        yield proc
+    except BaseException:
+        print(f"server log ({log}):\n{open(log).read()[-5000:]}")
+        raise
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL) if popen.get("start_new_session") else proc.kill()
+        proc.wait(timeout=30)

@@ -33,6 +33,7 @@ from importlib import import_module
 from importlib.util import resolve_name
 
 from ..errors import OddsError
+from ..processes import deferred_sigint
 from . import compile_speed
 
 PACKAGE = __name__.split(".")[0]
@@ -215,18 +216,20 @@ def _seen(kernel, args) -> str | None:
 
 def call(kernel, *args):
     """kernel(*args), rebuilding the cache once if loading it failed (a try costs nothing);
-    within `compile_note`, a first compile of these argument types is announced."""
+    within `compile_note`, a first compile of these argument types is announced; a Ctrl-C
+    waits for the compile (processes.deferred_sigint)."""
     seen = _seen(kernel, args)
     if seen and getattr(_note, "wanted", None) is kernel and not os.path.exists(seen):
         print(f"{PACKAGE}: compiling a Monte Carlo kernel ({kernel.__module__}), once: later "
               f"runs load it; `{PACKAGE} warmup` compiles them all up front", file=sys.stderr,
               flush=True)
-    try:
-        out = kernel(*args)
-    except Exception as error:
-        if not _from_cache(error) or not clear(kernel.__module__):
-            raise
-        out = kernel(*args)
+    with deferred_sigint():  # a Ctrl-C does not stop numba's compiler half way
+        try:
+            out = kernel(*args)
+        except Exception as error:
+            if not _from_cache(error) or not clear(kernel.__module__):
+                raise
+            out = kernel(*args)
     if seen and not os.path.exists(seen):
         try:
             open(seen, "a").close()

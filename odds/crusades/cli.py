@@ -139,12 +139,10 @@ def _balance(args):
         import matplotlib
 
         matplotlib.use("Agg")
-        try:
-            plot(frame).savefig(args.plot, dpi=120, bbox_inches="tight")
-        except OSError as e:
-            from ..errors import OddsError
+        from ..files import replaced
 
-            raise OddsError(f"--plot: {args.plot}: cannot be written ({e.strerror or e})") from None
+        with replaced(args.plot, "--plot") as temporary:
+            plot(frame).savefig(temporary, dpi=120, bbox_inches="tight")
         print(f"plot -> {args.plot}", file=sys.stderr)
     if frame.attrs["partial"]:
         print("odds: interrupted: partial table", file=sys.stderr)

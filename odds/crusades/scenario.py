@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import OddsError, check_list
+from ..errors import OddsError, check_list, check_nesting, shown
 from ..files import parse_toml, read_text, toml_value
 from . import state as S
 
@@ -96,7 +96,8 @@ def load(source, overrides=(), name=None) -> Scenario:
     """Read a scenario from a TOML path (or a dict), apply ``KEY=VALUE`` overrides, validate.
     `name` is what error messages call it (default: the path, or '<scenario>')."""
     if isinstance(source, dict):
-        raw, name = _copy(source), name or "<scenario>"
+        name = name or "<scenario>"
+        raw = _copy(check_nesting(name, source))
     elif isinstance(source, (str, os.PathLike)):
         name = str(source)
         raw = parse_toml(read_text(source, "scenario", MAX_SCENARIO_BYTES), name)
@@ -113,8 +114,8 @@ def settings_text() -> str:
     for key, (default, allowed, meaning) in SETTINGS.items():
         values = ("true, false" if allowed is bool else f"{allowed[0]} to {allowed[1]}"
                   if isinstance(allowed[0], int) else ", ".join(allowed))
-        shown = str(default).lower() if isinstance(default, bool) else default
-        lines.append(f"  {key} = {shown}  (allowed: {values})\n      {meaning}")
+        text = str(default).lower() if isinstance(default, bool) else default
+        lines.append(f"  {key} = {text}  (allowed: {values})\n      {meaning}")
     return "\n".join(lines)
 
 
@@ -131,8 +132,10 @@ def _override_items(overrides, name):
             key, text = item.split("=", 1)
             key = key.strip()
             yield key, toml_value(text.strip(), f"{name}: --set {key}")
+        elif isinstance(item, tuple) and len(item) == 2:  # (key, value) from Python
+            yield item[0], check_nesting(f"{name}: --set {item[0]}", item[1])
         else:
-            yield item
+            raise OddsError(f"{name}: --set {shown(item)}: expected KEY=VALUE")
 
 
 def _apply(raw, key, value):

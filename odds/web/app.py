@@ -8,6 +8,7 @@ the questions (odds.questions). One server process with a few threads (Monte Car
 """
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from contextlib import asynccontextmanager
@@ -15,6 +16,7 @@ from functools import cache
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 from starlette.routing import Mount, Route
@@ -140,6 +142,30 @@ def busy(message: str) -> Response:
     return reply({"error": message}, 503, {"Retry-After": str(WEB_RETRY_AFTER)})
 
 
+class StoppingIs503:
+    """ASGI middleware: a request cut short because the server stops (its task cancelled by a
+    second Ctrl-C or at the end of the graceful shutdown) is answered 503 with Retry-After,
+    not uvicorn's 500, when its response has not started."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        started = False
+
+        async def sending(message):
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        except asyncio.CancelledError:
+            if scope["type"] != "http" or started:
+                raise
+            await busy("the server is stopping: try again in a few seconds")(scope, receive, send)
+
+
 def _gib(size: int) -> str:
     return f"{size / 2**30:.3g} GiB"
 
@@ -185,7 +211,7 @@ async def _workers(app: Starlette):
 
 def create_app(**exact) -> Starlette:
     """The app; `exact` overrides bounds of EXACT (e.g. a test's deadline of a second)."""
-    app = Starlette(lifespan=_workers, routes=[
+    app = Starlette(lifespan=_workers, middleware=[Middleware(StoppingIs503)], routes=[
         Route("/", page),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
         Route("/api/procedures", procedures),
@@ -204,8 +230,8 @@ def create_app(**exact) -> Starlette:
 
 def server(host: str = "127.0.0.1", port: int = 8866, exact: dict | None = None, **config):
     """A uvicorn Server for the app (`exact`: bounds for create_app); its SIGTERM / SIGINT also
-    stops running Monte Carlo. The process hands the GIL over more often, so requests keep
-    flowing beside exact answers."""
+    stops running Monte Carlo, and the requests under way finish or are answered 503. The
+    process hands the GIL over more often, so requests keep flowing beside exact answers."""
     import sys
 
     import uvicorn
@@ -214,8 +240,17 @@ def server(host: str = "127.0.0.1", port: int = 8866, exact: dict | None = None,
 
     class Server(uvicorn.Server):
         def handle_exit(self, sig, frame):
+            """The first signal stops the server gracefully; a second Ctrl-C does not force it
+            (uvicorn's would drop the requests under way): they finish, or are answered 503
+            when the graceful shutdown's time is up (StoppingIs503)."""
             STOPPING.set()
+            if self.should_exit:
+                print(f"odds: stopping: the requests under way have up to {grace} s",
+                      file=sys.stderr, flush=True)
+                return
             super().handle_exit(sig, frame)
 
+    grace = int(WEB_TIME_BUDGET) + 2
+
     return Server(uvicorn.Config(create_app(**(exact or {})), host=host, port=port, log_level="warning",
-                                 timeout_graceful_shutdown=int(WEB_TIME_BUDGET) + 2, **config))
+                                 timeout_graceful_shutdown=grace, **config))

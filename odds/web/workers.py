@@ -27,6 +27,8 @@ from collections import deque
 from contextlib import contextmanager
 from multiprocessing.connection import Connection
 
+from ..processes import sigint_ignored
+
 TICK = 0.05  # s between the watchdog's looks at running calls
 LONG_NICE = 10  # a long call's process yields the cores to the others' (its CPU weight about 1/10)
 TRIES = 10  # times a call given back before it started is placed again (then WorkerStopped)
@@ -116,7 +118,8 @@ class _Worker:
         self.skip = context.RawValue("q", 0)
         self.process = context.Process(target=_serve, args=(theirs, self.skip, memory),
                                        daemon=True, name="odds-worker")
-        self.process.start()
+        with sigint_ignored():  # a Ctrl-C to the group is the server's (odds.processes)
+            self.process.start()
         theirs.close()
         self.loop, self.done = loop, done
         self.pending, self.since, self.sent, self.long = deque(), loop.time(), 0, False
