@@ -98,11 +98,15 @@ def browser():
 
 
 def cell(page, key, plan_name) -> float:
-    return float(page.get_attribute(f"#compare-table td[data-key='{key}'][data-plan='{plan_name}']", "data-v"))
+    return float(page.get_attribute(f"#compare-table [data-key='{key}'][data-plan='{plan_name}']", "data-v"))
 
 
 def columns(page) -> list[str]:
-    return [" ".join(t.split()) for t in page.locator("#compare-table thead th").all_inner_texts()][1:]
+    """The plans as the table names them, one a row (the base first)."""
+    return [" ".join(t.split()) for t in page.locator("#compare-table tbody th").all_inner_texts()]
+
+
+PLANS_SHOWN = "() => document.querySelectorAll('#compare-table tbody tr').length === "
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -123,30 +127,41 @@ def test_the_page_compares_plans_side_by_side_and_keeps_them_in_the_link(base, b
     assert cell(page, "expected_defender_losses", "base") == pytest.approx(
         want.loc["base", "expected_defender_losses"], abs=1e-12)
 
-    page.click("#add-plan")
-    page.fill("[aria-label='plan 2']", "attacker=8 attacker_cards=siege-artillery")
-    page.wait_for_function("() => document.querySelectorAll('#compare-table thead th').length === 4")
-    both = "attacker=8 attacker_cards=siege-artillery"
-    assert cell(page, "success", both) == want.loc[both, "success"]
-    assert columns(page) == ["base", name, both]
-    assert "plan=attacker%3D8+attacker_cards%3Dsiege-artillery" in page.url
+    page.click("#add-plan")  # a plan is built with the form's own pickers
+    plan2 = page.locator("fieldset.plan").nth(1)
+    assert plan2.locator("select").first.input_value() == "attacker"
+    plan2.locator("input[type=number]").fill("8")
+    plan2.get_by_text("+ another change").click()
+    plan2.locator("select[aria-label='plan 2: setting']").nth(1).select_option("attacker_cards")
+    plan2.locator("select[aria-label='add a card to attacker cards']").select_option("siege-artillery")
+    both = "attacker=8 attacker_cards=siege-artillery:if-needed"
+    page.wait_for_function(PLANS_SHOWN + "3", timeout=20_000)
+    page.wait_for_function(f"() => document.querySelector(\"#compare-table td[data-plan='{both}']\")",
+                           timeout=20_000)
+    assert cell(page, "success", both) == want.loc["attacker=8 attacker_cards=siege-artillery", "success"]
+    assert columns(page) == ["base", "attacker cards siege-artillery",
+                             "attacker units 8 attacker cards siege-artillery:if-needed"]
+    assert "plan=attacker%3D8+attacker_cards%3Dsiege-artillery%3Aif-needed" in page.url
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     page.locator("#compare").scroll_into_view_if_needed()
     page.screenshot(path=str(tmp_path / f"compare-{size}.png"), full_page=True)
 
     page.reload()  # the share link holds the plans
-    page.wait_for_function("() => document.querySelectorAll('#compare-table thead th').length === 4",
-                           timeout=20_000)
-    assert page.input_value("[aria-label='plan 2']") == both and columns(page) == ["base", name, both]
+    page.wait_for_function(PLANS_SHOWN + "3", timeout=20_000)
+    plan2 = page.locator("fieldset.plan").nth(1)
+    assert plan2.locator("input[type=number]").input_value() == "8"
+    assert plan2.locator(".chip").get_attribute("data-card") == "siege-artillery"
 
-    page.fill("[aria-label='plan 2']", "attacker=x")
+    plan2.locator("input[type=number]").fill("0")  # refused: said in the page's words
     page.wait_for_selector("#compare-error:not([hidden])")
     with pytest.raises(OddsError) as error:
-        plan(get("his.assault"), "attacker=x")
-    assert page.inner_text("#compare-error") == f"plan attacker=x: {error.value}"
+        odds.compare("his.assault", ASSAULT, {"attacker=0": {"attacker": 0}})
+    in_words = str(error.value).split(": ", 1)[1].replace("attacker:", "attacker units:")
+    assert page.inner_text("#compare-error") == f"plan 2: {in_words}"
+    assert "_" not in page.inner_text("#compare-error")
     page.click("[aria-label='remove plan 2']")
-    page.wait_for_function("() => document.querySelectorAll('#compare-table thead th').length === 3")
-    assert "attacker%3Dx" not in page.url and "plan=attacker_cards" in page.url
+    page.wait_for_function(PLANS_SHOWN + "2")
+    assert "attacker%3D0" not in page.url and "plan=attacker_cards" in page.url
     page.click("[aria-label='remove plan 1']")
     page.wait_for_selector("#compare-table", state="hidden")
     assert "plan=" not in page.url

@@ -115,8 +115,7 @@ function cardPicker(p, id, onchange) {
     } };
 }
 
-function control(p, onchange) {
-  const id = "f-" + p.name;
+function control(p, onchange, id = "f-" + p.name) {
   if (p.kind === "leader") return leaderPicker(p, id, onchange);
   if (p.kind === "int") return stepper(p, id, onchange);
   if (p.kind === "bool") {
@@ -259,21 +258,33 @@ function showError(message) {
 // "attacker_mercenaries + attacker_cavalry: ...") are marked, with the message beside them in
 // the page's words.
 function refused(message) {
-  const [head, ...rest] = message.split(": ");
-  const names = head.split(/\s*[+,]\s*/).filter((n) => controls[n]);
-  const boxes = names.map((n) => $("form").querySelector(`.field[data-name="${n}"]`));
-  const shownAs = (n) => fieldWords(fieldOf(n));
-  const text = names.length ? `${names.reduce((h, n) => h.replace(n, shownAs(n)), head)}: ${say(rest.join(": "))}` : say(message);
+  const { names, text } = inWords(message);
   unmark();
   showError(names.length ? `No answer: ${text} (marked below)` : text);
   $("answer").classList.add("stale");
   if (!shown) $("headline").textContent = "No answer";
-  $("peek").textContent = "No answer: fix " + (names.length ? names.map(shownAs).join(" and ") : "the question");
+  $("peek").textContent = "No answer: fix " + (names.length ? names.map((n) => fieldWords(fieldOf(n))).join(" and ") : "the question");
+  const boxes = names.map((n) => $("form").querySelector(`.field[data-name="${n}"]`));
   boxes.forEach((box, i) => {
     box.classList.add("invalid");
     box.querySelectorAll("input, select").forEach((x) => x.setAttribute("aria-invalid", "true"));
     if (i === boxes.length - 1) box.append(el("small", { class: "field-error", role: "alert" }, text));
   });
+}
+
+// a server's message in the page's words, and the fields its first words name
+function inWords(message) {
+  const [head, ...rest] = message.split(": ");
+  const names = head.split(/\s*[+,]\s*/).filter((n) => controls[n]);
+  return { names, text: names.length
+    ? `${names.reduce((h, n) => h.replace(n, fieldWords(fieldOf(n))), head)}: ${say(rest.join(": "))}` : say(message) };
+}
+
+// a compare error ("plan TEXT: message") names the plan by its number on the page
+function planError(message) {
+  const m = message.match(/^plan (.*?): (.*)$/s);
+  const i = m ? plans.findIndex((p) => p.trim() === m[1]) : -1;
+  return i < 0 ? say(message) : `plan ${i + 1}: ${inWords(m[2]).text}`;
 }
 
 const fieldOf = (name) => [...spec.parameters, ...spec.engine].find((p) => p.name === name);
@@ -415,19 +426,51 @@ function bars(pmfs, colours) {
 // ---- plans side by side ----
 
 function planExample() {
-  // the first count's name and a value two above its starting one, e.g. "attacker=7"
+  // the first count two above its value in the form, e.g. "units 7" (a plan's first change)
   const p = spec.parameters.find((x) => x.kind === "int") || spec.parameters[0];
   const now = Number(controls[p.name].get() ?? p.low ?? 0);
-  return p.kind === "int" ? `${p.name}=${Math.min(now + 2, p.high ?? now + 2)}` : `${p.name}=…`;
+  return [p.name, p.kind === "int" ? String(Math.min(now + 2, p.high ?? now + 2)) : controls[p.name].get()];
 }
 
+// A plan is changes to this battle's fields, each picked with the form's own control; its text
+// (KEY=VALUE words, as the API and the link take it) is rebuilt from them on every change.
 function buildPlans() {
-  $("plan-example").textContent = planExample();
-  $("plans").replaceChildren(...plans.map((text, i) => el("div", { class: "plan" },
-    el("input", { type: "text", value: text, "aria-label": `plan ${i + 1}`, placeholder: planExample(),
-                  spellcheck: "false", oninput: (e) => { plans[i] = e.target.value; changed(); } }),
-    el("button", { type: "button", "aria-label": `remove plan ${i + 1}`,
-                   onclick: () => { plans.splice(i, 1); buildPlans(); changed(); } }, "×"))));
+  const [name, value] = planExample();
+  $("plan-example").textContent = `${fieldWords(fieldOf(name))} ${value ?? "…"}`;
+  $("plans").replaceChildren(...plans.map((text, i) => {
+    const changes = el("div", { class: "changes" });
+    const update = () => {
+      plans[i] = [...changes.children].map((c) => c.text()).filter(Boolean).join(" ");
+      changed();
+    };
+    const change = (key, v) => {
+      const box = el("div", { class: "change" });
+      const pick = el("select", { "aria-label": `plan ${i + 1}: setting` },
+        ...spec.parameters.map((p) => el("option", { value: p.name }, fieldWords(p))));
+      let c = null;
+      const place = (given) => {
+        c?.node.remove();
+        c = control(fieldOf(pick.value), update, `plan${i}-${changes.children.length}-${pick.value}`);
+        c.set(given ?? controls[pick.value].get());
+        pick.after(c.node);
+      };
+      pick.value = key;
+      pick.addEventListener("change", () => { place(null); update(); });
+      box.text = () => (c.get() === null ? "" : `${pick.value}=${c.get()}`);
+      box.append(pick, el("button", { type: "button", class: "drop", "aria-label": `remove this change from plan ${i + 1}`,
+                                      onclick: () => { box.remove(); update(); } }, "×"));
+      changes.append(box);
+      place(v);
+    };
+    const given = text.trim() ? text.trim().split(/\s+/) : [];
+    given.forEach((w) => { const [k, ...rest] = w.split("="); if (controls[k]) change(k, rest.join("=")); });
+    if (!given.length) change(name, value);
+    if (!text.trim()) plans[i] = [...changes.children].map((c) => c.text()).filter(Boolean).join(" ");
+    return el("fieldset", { class: "plan" }, el("legend", {}, `plan ${i + 1}`), changes,
+      el("button", { type: "button", class: "copy", onclick: () => { change(name, null); update(); } }, "+ another change"),
+      el("button", { type: "button", class: "copy", "aria-label": `remove plan ${i + 1}`,
+                     onclick: () => { plans.splice(i, 1); buildPlans(); changed(); } }, "remove plan"));
+  }));
 }
 
 async function compare(q) {
@@ -449,7 +492,7 @@ async function compare(q) {
   if (!r.ok) {
     $("compare-table").hidden = true;
     $("compare-error").hidden = false;
-    $("compare-error").textContent = say(r.body.error);
+    $("compare-error").textContent = planError(r.body.error);
     return;
   }
   showCompare(r.body);
@@ -458,11 +501,13 @@ async function compare(q) {
 // a plan's name as a header: one KEY=VALUE word a line, which may break after its "="
 const planWords = (text) => text.split(" ").flatMap((w, i) => {
   const [key, ...rest] = w.split("=");
-  return [i ? el("br") : null, ...(rest.length ? [key + "=", el("wbr"), rest.join("=")] : [w])];
+  const shown = fieldOf(key) ? fieldWords(fieldOf(key)) : key;
+  return [i ? el("br") : null, ...(rest.length ? [shown + " ", el("wbr"), say(rest.join("="))] : [w])];
 }).filter(Boolean);
 
 function showCompare(c) {
-  // one column per plan (the base first), one row per measure and one for its change
+  // one row per plan (the base first), one column per measure: the value, and its change
+  // from the base below it (rows, so a phone shows every plan without scrolling sideways)
   const mc = c.method !== "exact";
   const num = (v, unit, sign) => (v === null ? "–" : unit
     ? (sign && v >= 0 ? "+" : "") + (100 * v).toFixed(1) + "%"
@@ -470,14 +515,13 @@ function showCompare(c) {
   const pm = (se, unit) => (mc && se !== null ? " ± " + (unit ? (196 * se).toFixed(1) + "%" : (1.96 * se).toFixed(2)) : "");
   const measures = [[c.main, spec.headline, true], ...c.losses.map((n) => ["expected_" + n, "mean " + words(n), false])];
   const head = el("tr", {}, el("th", { scope: "col" }, "plan"),
-    ...c.plans.map((r) => el("th", { scope: "col" }, ...planWords(r.plan))));
-  const rows = measures.flatMap(([key, title, unit]) => [
-    el("tr", {}, el("th", { scope: "row" }, title), ...c.plans.map((r) =>
-      el("td", { "data-key": key, "data-plan": r.plan, "data-v": r[key] }, num(r[key], unit, false) + pm(r[key + "_se"], unit)))),
-    el("tr", { class: "change" }, el("th", { scope: "row" }, "change"), ...c.plans.map((r) =>
-      el("td", { "data-key": key + "_change", "data-plan": r.plan, "data-v": r[key + "_change"] ?? "" },
-         r.plan === "base" ? "" : num(r[key + "_change"], unit, true) + pm(r[key + "_change_se"], unit)))),
-  ]);
+    ...measures.map(([, title]) => el("th", { scope: "col" }, title)));
+  const rows = c.plans.map((r) => el("tr", {}, el("th", { scope: "row" }, ...planWords(r.plan)),
+    ...measures.map(([key, , unit]) => el("td", { "data-key": key, "data-plan": r.plan, "data-v": r[key] },
+      num(r[key], unit, false) + pm(r[key + "_se"], unit),
+      r.plan === "base" ? null : el("span", { class: "change", "data-key": key + "_change", "data-plan": r.plan,
+                                              "data-v": r[key + "_change"] ?? "" },
+                                    num(r[key + "_change"], unit, true) + pm(r[key + "_change_se"], unit))))));
   $("compare-table").replaceChildren(el("thead", {}, head), el("tbody", {}, ...rows));
   $("compare-table").hidden = false;
   $("compare-method").textContent = (mc ? `Monte Carlo, the same seed (${c.seed}) for every plan: common random numbers`
@@ -572,7 +616,8 @@ async function start() {
   $("add-plan").addEventListener("click", () => {
     plans.push("");
     buildPlans();
-    $("plans").lastChild.querySelector("input").focus();
+    changed();
+    $("plans").lastChild.querySelector("select").focus();
   });
   $("copy").addEventListener("click", async () => {
     // the clipboard needs https or localhost; on a shared LAN address, offer the link to copy
