@@ -53,6 +53,8 @@ class Param:
     folder: object = None  # scenario: the folder of the built-in scenario files (a Path)
     policies: dict = field(default_factory=dict)  # cards: card -> the policies (timings) this
     # keyword takes for it where they differ from the card's own (a held Siege Artillery's)
+    clears: tuple = ()  # keywords that cannot be given with this one: setting it puts them
+    # back to their defaults on the page (Oath's defense dice and its targets)
 
     def __post_init__(self):
         if self.kind not in KINDS:
@@ -71,6 +73,8 @@ class Param:
             out["choices"] = list(self.choices)
         if self.policies:
             out["policies"] = {card: list(p) for card, p in self.policies.items()}
+        if self.clears:
+            out["clears"] = list(self.clears)
         return out
 
 

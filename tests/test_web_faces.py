@@ -103,3 +103,70 @@ def test_the_page_speaks_in_its_own_words_not_the_librarys(browser, name):
     leaks = [line for line in lines if re.search(INTERNAL, line, re.M)]
     assert leaks == []
     page.close()
+
+
+def test_card_pickers_offer_only_the_cards_that_side_may_play_there():
+    """The page's pickers list a Param's choices: each offered card is accepted on its side
+    (with the power it needs), and the assault's and the siege's side lists differ."""
+    from odds.his.cards import CARDS
+    for name, side in (("his.assault", "attacker"), ("his.assault", "defender"),
+                       ("his.siege", "defender"), ("his.attack", "siege")):
+        spec = get(name)
+        param = spec.param(f"{side}_cards")
+        assert param.choices, (name, side)
+        for card in param.choices:
+            power = CARDS[card].needs or (CARDS[card].powers or ("other",))[0]
+            power_side = "attacker" if side == "siege" else side
+            spec.check({**spec.start, param.name: [card], f"{power_side}_power": power})
+    assert get("his.assault").param("defender_cards").choices == ("mercenaries-grow-restless",)
+    assert "tercios" not in get("his.attack").param("siege_cards").choices
+
+
+def test_arrow_keys_browse_the_card_list_and_enter_adds(browser):
+    page = opened(browser, "desktop", "?procedure=his.field&attacker=5&defender=4")
+    page.focus("#f-attacker_cards")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    page.wait_for_timeout(100)
+    assert page.locator('.field[data-name="attacker_cards"] .chip').count() == 0
+    page.keyboard.press("Enter")
+    chips = page.locator('.field[data-name="attacker_cards"] .chip')
+    assert chips.count() == 1 and chips.get_attribute("data-card") == get("his.field").param(
+        "attacker_cards").choices[1]
+    page.close()
+
+
+def test_the_chart_has_a_text_alternative(browser):
+    spec = get("his.field")
+    r = spec.call(attacker=5, defender=4)
+    page = opened(browser, "desktop", "?procedure=his.field&attacker=5&defender=4")
+    svg = page.locator("#chart svg")
+    assert svg.get_attribute("role") == "img"
+    words = svg.get_attribute("aria-label")
+    pmf = r.pmfs["attacker_losses"]
+    assert words.startswith("attacker losses: 0 ")
+    assert f"; mean {pmf @ range(len(pmf)):.2f}" in words and "defender losses: " in words
+    page.close()
+
+
+def test_the_readmes_oath_example_works_on_the_page_as_typed(browser):
+    """odds oath campaign --warbands 8 --site --site --defenders 2 --sacrifice at-most:1
+    --optimise --goal win-within:2, entered field by field: a target puts the page's starting
+    defense dice back to none, so the question is the README's."""
+    readme = (__import__("pathlib").Path(__file__).parents[1] / "README.md").read_text()
+    assert "--warbands 8 --site --site --defenders 2 --sacrifice at-most:1 --optimise" in readme
+    page = opened(browser, "desktop", "?procedure=oath.campaign")
+    page.fill("#f-warbands", "8")
+    page.fill("#f-sites", "1,1")
+    page.fill("#f-defenders", "2")
+    page.fill("#f-sacrifice", "at-most:1")
+    page.check("#f-optimise")
+    page.fill("#f-goal", "win-within:2")
+    page.wait_for_timeout(300)
+    page.wait_for_function(SETTLED, timeout=60_000)
+    want = get("oath.campaign").call(warbands=8, sites=[1, 1], defenders=2, sacrifice="at-most:1",
+                                     optimise=True, goal="win-within:2").p
+    assert page.is_hidden("#error"), page.inner_text("#error")
+    assert float(page.get_attribute("#main-pct", "data-p")) == pytest.approx(want, abs=1e-12)
+    assert page.input_value("#f-defense_dice") == ""
+    page.close()

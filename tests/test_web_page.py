@@ -66,12 +66,19 @@ def test_a_field_battle_set_with_the_controls_shows_the_librarys_odds_and_surviv
     assert "attacker_leader=suleiman" in page.url and "attacker_cards=janissaries%3Aif-needed" in page.url
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     form, answer = box(page, "#form"), box(page, "#answer")
-    if size == "phone":
-        assert answer["y"] + answer["height"] <= form["y"]  # the answer first, the form below
+    if size == "phone":  # the form first, within the first screen; the answer below it,
+        # its headline kept in view in a bar at the foot of the screen
+        assert form["y"] + form["height"] <= answer["y"]
+        page.evaluate("window.scrollTo(0, 0)")
+        assert page.locator("#f-attacker").bounding_box()["y"] < height / 2
+        page.wait_for_selector("#peek", state="visible")
+        assert page.inner_text("#peek") == f"Attacker wins {want:.1%}"
+        assert box(page, "#peek")["y"] + box(page, "#peek")["height"] == pytest.approx(height, abs=1)
+        page.screenshot(path=str(tmp_path / f"{size}-top.png"))
+        page.click("#peek")
+        page.wait_for_selector("#peek", state="hidden")
     else:
         assert form["x"] + form["width"] <= answer["x"] and abs(form["y"] - answer["y"]) < 2
-    page.evaluate("window.scrollTo(0, 0)")
-    page.wait_for_selector("#peek", state="hidden")
     page.screenshot(path=str(tmp_path / f"{size}.png"), full_page=True)
 
     page.reload()

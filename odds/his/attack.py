@@ -36,7 +36,7 @@ from ..registry import Example, Param, Spec, register
 from . import intercept
 from .assault import CASUALTIES, check_settings
 from .assault_rules import infantry_left
-from .cards import help_for
+from .cards import help_for, names_for
 from .field import (exact_joint as field_joint, forces, joint_shape as field_shape,
                     kernel as field_kernel, max_hits, setup)
 from .forces import Force, assumptions, land_params, leader_notes, settings as force_settings
@@ -422,7 +422,7 @@ SPEC = register(Spec(
         Param("siege_cards", "cards", "an attacker card in the siege, repeatable: siege-mining "
               "(first assault), siege-artillery[:first|always|if-needed|if-it-helps|optimal] "
               "(one copy held)", flag="siege-card", metavar="CARD[:TIMING]",
-              policies=HELD_POLICIES),
+              choices=names_for("assault", "attacker"), policies=HELD_POLICIES),
         Param("foreign_war", "bool", "a foreign war: the field battle only, no defender +1 die, "
               "no retreat"),
         Param("besieged", "bool", "the defenders are already inside (a besieged space): no "

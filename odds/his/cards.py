@@ -217,9 +217,10 @@ CARDS: dict[str, Card] = {card.name: card for card in (
 )}
 
 
-def names_for(procedure: str) -> tuple:
-    """The cards a procedure admits, by name."""
-    return tuple(sorted(n for n, c in CARDS.items() if procedure in c.procedures))
+def names_for(procedure: str, side: str | None = None) -> tuple:
+    """The cards a procedure admits, by name; with `side`, only those that side may play there."""
+    return tuple(sorted(n for n, c in CARDS.items() if procedure in c.procedures
+                        and (side is None or side in c.roles.get(procedure, (side,)))))
 
 
 def help_for(procedure: str, names=None) -> str:

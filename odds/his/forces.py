@@ -95,7 +95,7 @@ def land_params(procedure: str, cards_help: str, attacker_policies=None) -> tupl
                   "a name", low=0, high=MAX_LEADER, choices=leaders.choices(), metavar="R|NAME"),
             Param(f"{side}_power", "choice", "the major power", choices=POWERS, metavar="POWER"),
             Param(f"{side}_cards", "cards", f"a card the {side} plays, repeatable: {cards_help}",
-                  choices=names_for(procedure), flag=f"{side}-card", metavar="CARD[:POLICY]",
+                  choices=names_for(procedure, side), flag=f"{side}-card", metavar="CARD[:POLICY]",
                   policies=(attacker_policies or {}) if side == "attacker" else {}),
         ]
     return tuple(out)

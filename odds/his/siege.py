@@ -224,7 +224,7 @@ SPEC = register(Spec(
               metavar="K"),
         *(Param(f"{side}_fresh_cards", "cards", "what-if: a fresh copy of the card in every "
                 "assault (each card exists once in the deck), repeatable",
-                choices=names_for("assault"), flag=f"{side}-fresh-card", metavar="CARD[:POLICY]")
+                choices=names_for("assault", side), flag=f"{side}-fresh-card", metavar="CARD[:POLICY]")
           for side in ("attacker", "defender"))),
     "a siege: one assault per impulse, at most K", ("his", "siege"), "captured",
     kernels=("odds.his.siege_kernel",), start={"attacker": 6, "defender": 2, "assaults": 4},

@@ -29,6 +29,7 @@ from .rules import outcome_grid
 TITLES = {"none": 0, "oathkeeper": 1, "usurper": 2, "imperial": 1}
 IMPERIAL_TITLE = ("always", "chancellor-oathkeeper")
 PAWN_AND_FAVOR_DICE = 2
+TARGETS = ("sites", "relics", "banners", "pawn_and_favor", "title")  # instead of defense_dice
 
 
 @dataclass(frozen=True)
@@ -299,8 +300,8 @@ def campaign(warbands, *, attack_dice=None, defense_dice=None, sites=(), relics=
     plans = list(check_list("plans", plans))
     targets = bool(sites or relics or banners or pawn_and_favor or title != "none")
     if defense_dice is not None and targets:
-        raise OddsError("defense_dice: give either defense_dice or targets (sites, relics, banners, "
-                        "pawn_and_favor, title), not both")
+        raise OddsError(f"defense_dice: give either defense_dice or targets ({', '.join(TARGETS)}), "
+                        "not both")
     if defense_dice is None and not targets:
         raise OddsError("defense_dice: missing (give defense_dice or at least one target)")
     if bandits and title != "none":
@@ -365,15 +366,18 @@ SPEC = register(Spec(
         Param("attack_dice", "int", "attack dice (default: one per warband)", low=0,
               high=MAX_WARBANDS, metavar="N"),
         Param("defense_dice", "int", "defense dice, instead of targets", low=0, high=MAX_DICE,
-              metavar="D"),
+              metavar="D", clears=TARGETS),
         Param("sites", "ints", "a target site (its shield number, default 1), repeatable",
-              low=0, high=MAX_DICE, flag="site", metavar="SHIELDS", cli={"nargs": "?", "const": 1}),
+              low=0, high=MAX_DICE, flag="site", metavar="SHIELDS", cli={"nargs": "?", "const": 1},
+              clears=("defense_dice",)),
         Param("relics", "ints", "a target relic (its shield number), repeatable", low=0,
-              high=MAX_DICE, flag="relic", metavar="SHIELDS"),
+              high=MAX_DICE, flag="relic", metavar="SHIELDS", clears=("defense_dice",)),
         Param("banners", "ints", "a target banner with this many favor or secrets, repeatable",
-              low=0, high=MAX_DICE, flag="banner", metavar="TOKENS"),
-        Param("pawn_and_favor", "bool", "target the defender's pawn and favor (2 dice)"),
-        Param("title", "choice", "the defender's title", choices=tuple(TITLES)),
+              low=0, high=MAX_DICE, flag="banner", metavar="TOKENS", clears=("defense_dice",)),
+        Param("pawn_and_favor", "bool", "target the defender's pawn and favor (2 dice)",
+              clears=("defense_dice",)),
+        Param("title", "choice", "the defender's title", choices=tuple(TITLES),
+              clears=("defense_dice",)),
         Param("imperial_title", "choice", "the imperial +1: always (seed) or only with the "
               "Chancellor holding the Oathkeeper title (printed rule)", choices=IMPERIAL_TITLE),
         Param("chancellor_oathkeeper", "bool", "the Chancellor holds the Oathkeeper title"),

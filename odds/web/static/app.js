@@ -96,12 +96,20 @@ function cardPicker(p, id, onchange) {
                             onclick: () => { c.remove(); refresh(); onchange(); } }, "×"));
     chips.insertBefore(c, add);
   };
-  add.addEventListener("change", () => {
+  // arrow keys browse the list without adding; Enter (or a pick with the mouse) adds
+  let browsing = false;
+  const adopt = () => {
     if (!add.value) return;
     chip(add.value);
     refresh();
     onchange();
+  };
+  add.addEventListener("keydown", (e) => {
+    if (e.key === "Enter") { e.preventDefault(); browsing = false; adopt(); }
+    else browsing = e.key.startsWith("Arrow") || ["Home", "End", "PageUp", "PageDown"].includes(e.key);
   });
+  add.addEventListener("pointerdown", () => { browsing = false; });
+  add.addEventListener("change", () => { if (!browsing) adopt(); });
   chips.append(add);
   refresh();
   return { node: chips, get: () => [...chips.querySelectorAll(".chip")].map((c) => {
@@ -155,7 +163,7 @@ function buildForm(values) {
   controls = {};
   const sets = {};
   const field = (p, parent) => {
-    const c = control(p, changed);
+    const c = control(p, () => { clearOthers(p); changed(); });
     controls[p.name] = c;
     const wide = p.kind === "text" || LISTS.includes(p.kind);
     parent.append(el("div", { class: "field" + (wide ? " wide" : ""), "data-name": p.name },
@@ -172,6 +180,13 @@ function buildForm(values) {
   spec.engine.forEach((p) => field(p, engine));
   form.append(engine);
   for (const p of [...spec.parameters, ...spec.engine]) controls[p.name].set(initial(p, values));
+}
+
+// a field given that others cannot be given with (p.clears): they go back to their defaults
+function clearOthers(p) {
+  const v = controls[p.name].get();
+  if (!p.clears || v === null || v === "" || v === (text(p.default) ?? "")) return;
+  for (const name of p.clears) controls[name].set(text(fieldOf(name).default));
 }
 
 function initial(p, values) {
@@ -383,12 +398,18 @@ function chart(r) {
     fig.append(sel);
   }
   const series = groups.get(chartChoice);
-  fig.append(bars(series.map((k) => r[k]), series.map(colour)), el("figcaption", { class: "legend" },
+  const svg = bars(series.map((k) => r[k]), series.map(colour));
+  svg.setAttribute("aria-label", chartWords(r, series));
+  fig.append(svg, el("figcaption", { class: "legend" },
     ...series.map((k, i) => el("span", {}, el("i", { style: `background: var(--${colour(k, i)})` }),
                                         `${words(k)} (mean ${r["expected_" + k].toFixed(2)})`))));
 }
 
 const colour = (name, i) => (name.startsWith("defender") || i === 1 ? "defender" : "attacker");
+
+// the chart in words (its text alternative): each distribution's chances by count, and its mean
+const chartWords = (r, series) => series.map((k) => `${words(k)}: ` + Object.entries(r[k])
+  .map(([n, p]) => `${n} ${pct(p)}`).join(", ") + `; mean ${r["expected_" + k].toFixed(2)}`).join(". ");
 
 function bars(pmfs, colours) {
   // grouped bars: x = count, one bar per series (in its colour), y = probability; labels on tall bars
@@ -628,8 +649,9 @@ async function start() {
       window.prompt("Copy this link", location.href);
     }
   });
-  // on a phone, the headline stays in view in a bar while the form is scrolled
+  // on a phone, the headline stays in view in a bar while the form is filled in
   new IntersectionObserver(([e]) => { $("peek").hidden = e.isIntersecting; }).observe($("headline"));
+  $("peek").addEventListener("click", () => $("answer").scrollIntoView({ behavior: "smooth" }));
   let resized = 0;
   window.addEventListener("resize", () => {
     clearTimeout(resized);
