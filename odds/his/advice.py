@@ -1,8 +1,9 @@
 """What to do, in words: the decision a result implies, read from the exact engines.
 
-`siege(chain, timings)`: one held Siege Artillery (siege_timing.py). How much the optimal rule
-raises P(captured within K) over never playing the copy, what to do after the first roll, the
-rule for every later assault and situation (a cell that plays in some cases and keeps in
+`siege(chain, timings)`: one held Siege Artillery (siege_timing.py). First one short sentence
+for the decision in front of the player (after the first roll: "Now: play ..." / "Now: keep
+..."), then how much the optimal rule raises P(captured within K) over never playing the copy,
+then the rule for every assault and situation (a cell that plays in some cases and keeps in
 others is told by the forces the roll leaves: yours and the defenders'), and the timings that
 tie on P(captured) but differ on the card kept or the losses.
 `field_or_siege(...)`: a card that may be played in the field battle or in the siege's first
@@ -110,8 +111,10 @@ def assault_rules(chain, seen) -> list:
     said = []
     for k in range(chain.assaults):
         parts = [cell(s, seen[(k, s)], k == chain.assaults - 1) for s in SITUATIONS
-                 if seen.get((k, s))]
-        text = "; ".join(parts) if parts else "the copy is never in hand here"
+                 if seen.get((k, s)) and (s, _kind(seen[(k, s)])) != (SITUATIONS[0], "keep")]
+        text = "; ".join(parts) if parts else (
+            "keep it (it is not needed)" if seen.get((k, SITUATIONS[0])) else
+            "the copy is never in hand here")
         if said and said[-1][1] == text:
             said[-1][0].append(k + 1)
         else:
@@ -127,28 +130,29 @@ def _kind(decisions) -> str:
     return "play" if not keep | mixed else "keep" if not play | mixed else "mixed"
 
 
-def now(seen, gain: str) -> str:
-    """The first line: what to do after the first roll, and what the rule gains."""
+SHORT = 25  # words: the first sentence is read at the table
+
+
+def now(seen) -> str:
+    """The first sentence: what to do with the card after the first roll, under SHORT words
+    (where the optimal rule's exceptions would make it longer, they stay in the list below)."""
     can, cannot = (seen.get((0, s), {}) for s in SITUATIONS[1:])
     kinds = (_kind(can), _kind(cannot))
     dice = f"its {CARD.count} dice"
     if kinds in (("play", "play"), ("play", ""), ("", "play")):
-        what = "Play Siege Artillery now if the first roll falls short"
-    elif kinds[0] == "play":
-        what = f"Play Siege Artillery now if the first roll falls short and {dice} can still win"
-    elif kinds[0] == "mixed":
+        return "Now: play Siege Artillery if this roll leaves you short."
+    if kinds[0] == "play":
+        return f"Now: play Siege Artillery if this roll leaves you short and {dice} can still win."
+    if kinds[0] == "mixed":
         play, keep, mixed = split(can)
-        what = (f"Play Siege Artillery now if the first roll falls short and {dice} can still "
-                + (f"win, unless the roll leaves {_forces(keep | mixed)}" if len(keep) < len(play)
-                   else f"win and the roll leaves {_forces(play)}"))
-        if kinds[1] == "play":
-            what += f"; play it too if {dice} cannot win"
-    elif kinds[1] in ("play", "mixed"):
-        what = (f"Keep Siege Artillery in the first assault, except when the roll falls short "
-                f"and {dice} cannot win it (for its hits: see assault 1)")
-    else:
-        what = "Keep Siege Artillery in the first assault (play it later as below)"
-    return f"{what}: {gain}"
+        told = (f"Now: play Siege Artillery if this roll leaves you short, unless it leaves "
+                f"{_forces(keep | mixed)}." if len(keep | mixed) <= len(play) else
+                f"Now: play Siege Artillery if this roll leaves you short and {_forces(play)}.")
+        return told if len(told.split()) < SHORT else (
+            "Now: play Siege Artillery if this roll leaves you short, except as listed below.")
+    if kinds[1] in ("play", "mixed"):
+        return f"Now: keep Siege Artillery, unless this roll falls short and even {dice} cannot win."
+    return "Now: keep Siege Artillery (play it in a later assault, as below)."
 
 
 def ties(timings) -> list:
@@ -183,11 +187,11 @@ def siege(chain, timings) -> tuple:
     never = never_played(chain)
     seen = cells(chain)
     if best["captured"] - never < TIE:
-        head = f"Keep Siege Artillery: playing it does not raise P(captured) ({never:.2%})"
-    else:
-        head = now(seen, f"it raises P(captured within {chain.assaults}) from {never:.2%} "
-                         f"(never played) to {best['captured']:.2%} (the optimal rule)")
-    lines = [head]
+        return (f"Keep Siege Artillery: playing it does not raise P(captured) ({never:.2%}).",
+                *ties(timings))
+    lines = [now(seen), f"The rule below raises P(captured within {chain.assaults}) from "
+                        f"{never:.2%} (never played) to {best['captured']:.2%}, for "
+                        f"{best['expected_attacker_losses']:.2f} units lost on average."]
     for ks, text in assault_rules(chain, seen):
         which = f"assault {ks[0]}" if len(ks) == 1 else f"assaults {ks[0]}-{ks[-1]}"
         lines.append(f"{which}: {text}")

@@ -3,10 +3,10 @@
 The attacker holds one copy and decides after seeing each assault's roll (the card adds 2
 dice hitting on 3-6). Timings, given as `siege-artillery:TIMING` among a siege's attacker
 cards (siege_timing_rules.py): `first` (also `always`), `if-needed`, `if-it-helps`,
-`optimal`. `optimal` maximises P(captured within K assaults) and, among the rules reaching
-that maximum, P(card still in hand at the end): exact dynamic programming over the states
-(forces at the roll, card in hand, assaults left) plays it exactly where it raises
-P(captured) by more than rounding (ties keep the card).
+`optimal`. `optimal` maximises P(captured within K assaults); among the rules within TIE
+(1e-9) of that maximum it takes the fewest expected attacker losses, then the highest P(card
+still in hand at the end): exact dynamic programming over the states (forces at the roll,
+card in hand, assaults left), each decision lexicographic in that order (ties keep the card).
 
 Exact engine: the distribution over the states before each assault, carried forward one
 assault at a time (the decision may depend on the assault). Outcome joint:
@@ -32,7 +32,8 @@ from .siege_model import Plan, SiegeResult, at, reach, summarise as siege_summar
 from .siege_timing_rules import OPTIMAL, TIMINGS, plays_held
 
 CARD = AfterRoll("siege-artillery", 2, 3, "if-needed")  # played exactly where decided
-EPS = 1e-12  # P(captured) gains below this are rounding: the card is kept
+EPS = 1e-12  # gains below this are rounding: the card is kept
+TIE = 1e-9  # P(captured) closer than this is a tie: the fewer expected losses decide
 HELD = "siege-artillery"
 ALIASES = {"always": "first", "": "if-needed"}
 HELD_POLICIES = {HELD: ("if-needed", "first", "always", "if-it-helps", "optimal")}  # its timings
@@ -153,9 +154,9 @@ def exact_joint(chain: Chain, decide) -> np.ndarray:
 
 
 def optimal_table(chain: Chain):
-    """({(k, state): bool per main-roll row: play}, (P(captured), P(card kept)) from the
-    start): backward induction, lexicographic (capture first, then the card kept); solved
-    once per chain."""
+    """({(k, state): bool per main-roll row: play}, (P(captured), expected attacker losses,
+    P(card kept)) from the start): backward induction, lexicographic (capture first, within
+    TIE; then the fewer losses; then the card kept); solved once per chain."""
     if chain._optimal is None:
         chain._optimal = _optimal_table(chain)
     return chain._optimal
@@ -166,7 +167,7 @@ def _optimal_table(chain: Chain):
 
     def value(k, state, card):
         if k == chain.assaults:
-            return 0.0, float(card)
+            return 0.0, 0.0, float(card)
         if (k, state, card) in memo:
             return memo[(k, state, card)]
         checkpoint()
@@ -174,19 +175,23 @@ def _optimal_table(chain: Chain):
         keep = outcome_values(k, state, ah, dh, card)
         if card:
             pah, pdh, pp, _, row = chain.play(k, state, np.ones(len(pr), bool))
-            gain = np.bincount(row, pp * outcome_values(k, state, pah, pdh, 0)[0],
-                               minlength=len(pr)) / np.where(pr > 0, pr, 1)
-            best = able & (gain > keep[0] + EPS)
+            played = outcome_values(k, state, pah, pdh, 0)
+            cap, lost = (np.bincount(row, pp * v, minlength=len(pr)) / np.where(pr > 0, pr, 1)
+                         for v in played[:2])
+            best = able & ((cap > keep[0] + TIE) | ((cap > keep[0] - TIE) & (lost < keep[1] - EPS)))
             table[(k, state)] = best
-            keep = (np.where(best, gain, keep[0]), np.where(best, 0.0, keep[1]))
-        memo[(k, state, card)] = (float(pr @ keep[0]), float(pr @ keep[1]))
+            keep = (np.where(best, cap, keep[0]), np.where(best, lost, keep[1]),
+                    np.where(best, 0.0, keep[2]))
+        memo[(k, state, card)] = tuple(float(pr @ v) for v in keep)
         return memo[(k, state, card)]
 
     def outcome_values(k, state, ah, dh, card):
-        end, _, _, states = chain.settle(k, state, ah, dh)
-        later = [value(k + 1, s, card) if e == 2 else (float(e == 0), float(card))
+        """Per row: (P(captured), expected attacker losses from this assault on, P(card kept))."""
+        end, al, _, states = chain.settle(k, state, ah, dh)
+        later = [value(k + 1, s, card) if e == 2 else (float(e == 0), 0.0, float(card))
                  for e, s in zip(end.tolist(), states)]
-        return np.array([v[0] for v in later]), np.array([v[1] for v in later])
+        return (np.array([v[0] for v in later]), al + np.array([v[1] for v in later]),
+                np.array([v[2] for v in later]))
 
     chain.optimal = table, value(0, chain.start(), int(chain.held))
     return chain.optimal
