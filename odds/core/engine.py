@@ -35,15 +35,19 @@ class McOptions:
     max_trials: int
     threads: int | None
     progress: bool | None
+    given: tuple = ()  # the options the caller gave (an exact answer says it did not use them)
 
     @classmethod
     def make(cls, trials=None, seed=None, precision=None, max_trials=10**9, threads=None,
              progress=None):
+        given = tuple(name for name, value, default in (
+            ("trials", trials, None), ("seed", seed, None), ("precision", precision, None),
+            ("max_trials", max_trials, 10**9)) if value != default)
         trials, seed, precision, max_trials = montecarlo.check_run_options(
             trials, seed, precision, max_trials)
         if threads is not None:
             threads = _check_threads(threads, cores())
-        return cls(trials, seed, precision, max_trials, threads, progress)
+        return cls(trials, seed, precision, max_trials, threads, progress, given)
 
 
 @cache
@@ -213,6 +217,9 @@ def solve(proc: Procedure, method: str, mc: McOptions) -> Result:
         notes += why
     check_memory(proc.shape, method, mc.threads)
     if method == "exact":
+        if mc.given:
+            notes += (f"{', '.join(mc.given)}: Monte Carlo options, not used by the exact answer "
+                      "(method mc uses them)",)
         with exact_clock():
             probabilities, pmfs = proc.summarise(proc.exact())
         return proc.result_type(proc.name, "exact", probabilities, pmfs, proc.main,

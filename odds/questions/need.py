@@ -55,6 +55,7 @@ class Need:
     trials: int | None = None
     partial: bool = False
     notes: tuple = field(default_factory=tuple)
+    held: tuple = ()  # what stayed fixed, in words ("defender=4", "no attacker leader")
 
     @property
     def p(self) -> float | None:
@@ -73,13 +74,17 @@ class Need:
         if self.reaches == "none":
             best = max(self.evaluated, key=lambda v: self.evaluated[v][0])
             return (f"no {name} in {span} gives {what} {goal}: the best evaluated, "
-                    f"{name}={best}, gives {self._p(best)}")
+                    f"{name}={best}, gives {self._p(best)}" + self._with())
         if self.reaches == "all":
             return (f"every {name} in {span} gives {what} at least {goal}: {name}={self.low} "
-                    f"gives {self._p(self.low)}")
+                    f"gives {self._p(self.low)}" + self._with())
         which = "least" if self.reaches == "least" else "most"
         return (f"{name}={self.value} gives {what} {self._p(self.value)} ({name}={self.neighbour} "
-                f"gives {self._p(self.neighbour)}): the {which} in {span} that reaches {goal}")
+                f"gives {self._p(self.neighbour)}): the {which} in {span} that reaches {goal}"
+                + self._with())
+
+    def _with(self) -> str:
+        return f", with {', '.join(self.held)}" if self.held else ""
 
     def summary(self) -> str:
         how = "exact" if self.method == "exact" else f"Monte Carlo, {self.trials:,} trials per value, seed {self.seed}"
@@ -119,6 +124,26 @@ def need(procedure: str, base: dict | None = None, *, vary, target: float, event
         return search.run()
     except (_Stop, KeyboardInterrupt):
         return search.answer(None, None, "none", partial=True)
+
+
+def held(spec, base: dict, varied: str) -> tuple:
+    """What a need answer held fixed, in words, in the procedure's order: each keyword given a
+    value other than its default (but the varied one), and the leaders and cards left out
+    ("no attacker leader", "no defender cards")."""
+    out, defaults = [], spec.defaults()
+    for p in spec.params:
+        value = base.get(p.name, defaults[p.name])
+        if p.name == varied:
+            continue
+        if p.kind in ("leader", "cards") and not value:
+            out.append(f"no {p.name.replace('_', ' ')}")
+        elif p.name in base and _shown(value) != _shown(defaults[p.name]):
+            out.append(f"{p.name}={_shown(value)}")
+    return tuple(out)
+
+
+def _shown(value) -> str:
+    return ",".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
 
 
 class Search:
@@ -240,4 +265,4 @@ class Search:
             reaches=reaches, monotone=monotone, partial=partial,
             evaluated={x: (self.p(x), r.se(self.p(x))) for x, r in sorted(self.results.items())},
             seed=first.seed if first else None, trials=first.trials if first else None,
-            notes=tuple(notes))
+            notes=tuple(notes), held=held(self.spec, self.base, self.v.name))
