@@ -22,3 +22,31 @@ def test_a_need_answer_names_what_it_held_fixed():
     assert sentence.endswith(", with no attacker leader, no attacker cards, defender=4, "
                              "defender_leader=1, no defender cards")
     assert "attacker_cavalry" not in sentence  # left at its default: not named
+
+
+def test_compare_takes_an_entry_as_vary_does():
+    import odds
+    from odds.questions.plans import plan
+    from odds.registry import get
+    base = {"attacker_galleys": 3, "defender_galleys": 3, "location": "atlantic",
+            "dice_per": ["galleon=3"]}
+    changes = plan(get("vq.naval"), "dice_per.galley=1")
+    c = odds.compare("vq.naval", base, {"one": changes})
+    alone = get("vq.naval").call(**{**base, "dice_per": ["galleon=3", "galley=1"]})
+    assert c.loc["one", "attacker_win"] == alone.p  # only that entry changed: galleon=3 kept
+
+
+def test_the_dice_per_ship_reading_is_not_claimed_once_dice_per_overrides_it():
+    from odds.registry import get
+    kw = {"attacker_galleys": 3, "defender_galleys": 3, "location": "atlantic"}
+    assert any("2 per galley" in a for a in get("vq.naval").call(**kw).assumptions)
+    given = get("vq.naval").call(**kw, dice_per=["galley=1"]).assumptions
+    assert not any("2 per galley" in a for a in given)
+    assert any("galley 1 (given), galleon 2" in a for a in given)
+
+
+def test_an_oath_title_die_is_said_to_come_from_the_title():
+    from odds.registry import get
+    r = get("oath.campaign").call(warbands=6, sites=[1, 3], title="oathkeeper")
+    assert "(4 from sites + 1 from the oathkeeper title, after plans)" in r.explain[1]
+    assert "targets" not in get("oath.campaign").call(warbands=6, title="usurper").explain[1]

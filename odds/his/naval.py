@@ -47,9 +47,17 @@ GALLEASSES = "Galleasses as +3 dice hitting on 5-6 is a reading; change with dic
 
 
 def _assumptions(rules: Ruleset, *fleets) -> tuple:
-    """The readings a naval answer rests on: the ruleset's, Galleasses' dice, the leaders."""
-    out = rules.assumptions
-    if any(c.startswith("galleasses") for f in fleets for c in f.cards):
+    """The readings a naval answer rests on: the ruleset's dice per ship (unless dice_per gave
+    any of them), Galleasses' dice (unless given), the leaders."""
+    default = (RULESETS.get(rules.name) or rules).dice_per  # a Ruleset of the caller's: its own
+    ships = (*rules.ships, CORSAIR, PORT)
+    given = [k for k in ships if rules.dice_per[k] != default[k]]
+    out = rules.assumptions if not given or not rules.assumptions else (
+        "dice per ship: " + ", ".join(f"{k.replace('_', '-')} {rules.dice_per[k]}"
+                                      + (" (given)" if k in given else "") for k in ships)
+        + " (the others are the ruleset's reading)",)
+    if any(c.startswith("galleasses") for f in fleets for c in f.cards) and (
+            rules.dice_per.get("galleasses") == default.get("galleasses")):
         out += (GALLEASSES,)
     if any(f.leader_name for f in fleets):
         out += (leaders.ASSUMPTION,)

@@ -172,6 +172,17 @@ class CampaignResult(Result):
         return "\n".join([text, *decision.table_text(self.optimiser, self.goal, self.best)])
 
 
+def target_sources(sites, relics, banners, pawn_and_favor, title, imperial_title,
+                   chancellor_oathkeeper) -> tuple:
+    """(what, dice) of each kind of target, for the explanation: sites, relics, banners, the
+    pawn and favor, the title."""
+    return (("sites", target_dice(sites=sites)), ("relics", target_dice(relics=relics)),
+            ("banners", target_dice(banners=banners)),
+            ("the pawn and favor", target_dice(pawn_and_favor=pawn_and_favor)),
+            (f"the {title} title", target_dice(title=title, imperial_title=imperial_title,
+                                               chancellor_oathkeeper=chancellor_oathkeeper)))
+
+
 def target_dice(sites=(), relics=(), banners=(), pawn_and_favor=False, title="none",
                 imperial_title="always", chancellor_oathkeeper=False) -> int:
     """Defense dice from the targets: each site's and relic's shield number, one per favor or
@@ -319,8 +330,12 @@ def campaign(warbands, *, attack_dice=None, defense_dice=None, sites=(), relics=
                 "bandits": bool(bandits), "sacrifice": sacrifice, "plans": plans, "edition": edition}
     explain = (f"attacker rolls {rules.setup.attack_dice} attack dice ({attack_dice} chosen of "
                f"{warbands} warbands, after plans)",
-               f"defender rolls {rules.setup.defense_dice} defense dice ({defense} from "
-               f"{'the targets' if defense_dice is None else 'the count given'}, after plans) "
+               f"defender rolls {rules.setup.defense_dice} defense dice ("
+               + (f"{defense} given" if defense_dice is not None else " + ".join(
+                   f"{n} from {what}" for what, n in target_sources(
+                       sites, relics, banners, pawn_and_favor, title, imperial_title,
+                       chancellor_oathkeeper) if n) or "0 from the targets")
+               + ", after plans) "
                f"+ {defenders} {'bandits' if bandits else 'warbands'}")
     if title == "imperial":
         settings["imperial_title"] = imperial_title

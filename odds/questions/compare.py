@@ -18,6 +18,7 @@ from ..config import QUESTION_MAX_PLANS
 from ..core.result import headline
 from ..errors import OddsError
 from ..registry import get
+from .plans import applied
 
 BASE = "base"
 
@@ -133,11 +134,11 @@ def compare(procedure: str, base: dict | None = None, plans: dict | None = None,
             raise OddsError(f"{where} {name!r}: a plan is a name other than {BASE!r} and a "
                             "dict of keywords")
         for key in changes:
-            _named(where, name, spec.param, key)
+            _named(where, name, spec.param, key.partition(".")[0])
     results, partial = {}, False
     try:
         for name, changes in {BASE: {}, **plans}.items():
-            r = results[name] = _named(where, name, spec.call, **{**base, **changes}, **engine)
+            r = results[name] = _named(where, name, spec.call, **applied(base, changes), **engine)
             if r.method == "mc":  # the first Monte Carlo run's seed for all: common random numbers
                 engine = {**engine, "seed": r.seed}
             if r.partial:

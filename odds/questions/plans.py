@@ -26,7 +26,8 @@ def param_of(spec: Spec, key: str) -> Param:
 
 
 def plan(spec: Spec, words) -> dict:
-    """Keywords from `KEY=VALUE` words (a string is split at spaces)."""
+    """Keywords from `KEY=VALUE` words (a string is split at spaces); `KEY.ENTRY=N` changes one
+    entry of a KEY=N list (see `applied`)."""
 
     words = words.split() if isinstance(words, str) else list(words)
     if not words:
@@ -36,10 +37,25 @@ def plan(spec: Spec, words) -> dict:
         key, sep, text = word.partition("=")
         if not sep:
             raise OddsError(f"{word!r} is not KEY=VALUE (e.g. attacker=8)")
-        p = param_of(spec, key.strip())
-        if p.name in out:
-            raise OddsError(f"{p.name}: given twice in one plan")
-        out[p.name] = value(p.name, p.kind, [text.strip()])
+        if "." in key:  # one entry of a KEY=N list, as --vary names it: dice_per.galley=1
+            v = vary(spec, f"{key.strip()}={text.strip()}..{text.strip()}", "plan")
+            name, given = v.label, v.low
+        else:
+            p = param_of(spec, key.strip())
+            name, given = p.name, value(p.name, p.kind, [text.strip()])
+        if name in out:
+            raise OddsError(f"{name}: given twice in one plan")
+        out[name] = given
+    return out
+
+
+def applied(base: dict, changes: dict) -> dict:
+    """`base` with a plan's changes: a keyword replaces the base's, an entry (`dice_per.galley`)
+    replaces only that entry of the base's list."""
+    out = dict(base)
+    for key, given in changes.items():
+        name, dot, entry = key.partition(".")
+        out = Vary(name, entry, given, given).assign(out, given) if dot else {**out, key: given}
     return out
 
 
