@@ -32,6 +32,9 @@ VARIANT = "variant"
 DEFAULT = object()  # a variant's cell leaves this parameter at the procedure's default
 
 
+SEEDS = ("cell", "common")  # a sweep's Monte Carlo seeds: one per cell, or the same for all
+
+
 def cell_seed(seed: int, params: dict) -> int:
     """A 63-bit seed from the sweep seed and the cell's parameters (order-free)."""
     text = json.dumps({"seed": seed, **params}, sort_keys=True, default=str)
@@ -132,9 +135,10 @@ def _check_type(field: str, value, default):
 def row(procedure: str, params: dict, engine: dict) -> dict:
     """One cell: the parameters, then probabilities, their se, expected values and quantiles."""
     spec = registry.get(procedure)
-    kwargs = _kwargs(params) | engine
+    kwargs = _kwargs(params) | {k: v for k, v in engine.items() if k != "seeds"}
     if engine.get("method") != "exact" and "seed" in engine:
-        kwargs["seed"] = cell_seed(engine["seed"] or 0, params)
+        kwargs["seed"] = (engine["seed"] if engine.get("seeds") == "common"
+                          else cell_seed(engine["seed"] or 0, params))
     r = spec.call(**kwargs, progress=False)
     if r.partial:  # Ctrl-C inside the cell's Monte Carlo run: stop the whole sweep
         raise KeyboardInterrupt
@@ -208,17 +212,20 @@ def _rows(procedure, batch, engine):
 
 
 def sweep(procedure: str, grid: dict, fixed: dict | None = None, *, method="auto", trials=None,
-          seed=0, client=None, progress=None):
+          seed=0, seeds="cell", client=None, progress=None):
     """Evaluate `procedure` on every cell of `grid` (with `fixed` inputs) -> pandas DataFrame.
 
     `grid` maps parameters to lists of values or ranges ({"start": 1, "stop": 20}, stop
-    included); `method`, `trials` and `seed` as in the procedure's function (each Monte Carlo
-    cell's seed derives from `seed` and the cell); `client`: a dask.distributed Client.
+    included); `method`, `trials` and `seed` as in the procedure's function; `seeds`: "cell"
+    (each Monte Carlo cell's seed derives from `seed` and the cell: independent cells) or
+    "common" (every cell runs with `seed`: common random numbers, so a difference between
+    cells is the settings' and not the seeds'); `client`: a dask.distributed Client.
     """
     import pandas as pd
 
     todo = cells(procedure, grid, dict(fixed or {}))
-    engine = check_engine(method, trials, seed, len(todo))
+    engine = check_engine(method, trials, seed, len(todo)) | {
+        "seeds": check_choice("seeds", seeds, SEEDS)}
     fast = None if client is not None else _table(procedure, todo, method)
     if fast is not None:
         fast.attrs.update(procedure=procedure, seed=seed, method=method, partial=False)
@@ -256,7 +263,7 @@ def check_engine(method, trials, seed, n_cells) -> dict:
     return {"method": method, "trials": trials, "seed": seed}
 
 
-SPEC_KEYS = ("procedure", "grid", "fixed", "method", "trials", "seed")
+SPEC_KEYS = ("procedure", "grid", "fixed", "method", "trials", "seed", "seeds")
 
 
 def read_spec(path) -> dict:

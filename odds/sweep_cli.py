@@ -96,7 +96,7 @@ def run_sweep(args):
     try:
         df = sweep.sweep(spec["procedure"], spec.get("grid", {}), spec.get("fixed", {}),
                          method=spec.get("method", "auto"), trials=spec.get("trials"),
-                         seed=spec.get("seed", 0), client=client)
+                         seed=spec.get("seed", 0), seeds=spec.get("seeds", "cell"), client=client)
     finally:
         with sigint_ignored():  # a second Ctrl-C does not lose the finished cells
             if client is not None:
@@ -185,7 +185,8 @@ def run_plot(args):
 
 def register(games):
     sweep = games.add_parser("sweep", help="a grid of parameters -> one row per cell")
-    sweep.add_argument("spec", help="TOML: procedure, [grid], [fixed], method, trials, seed")
+    sweep.add_argument("spec", help="TOML: procedure, [grid], [fixed], method, trials, seed, "
+                       "seeds (cell: a seed per cell; common: the same for every cell)")
     sweep.add_argument("--out", help="results file (.parquet or .csv)")
     sweep.add_argument("--scheduler", help="address of a dask scheduler, e.g. tcp://host:8786")
     sweep.add_argument("--workers", type=whole, help="start a local dask cluster of N workers")

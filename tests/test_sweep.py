@@ -368,3 +368,16 @@ def test_a_long_sweep_draws_no_bar_when_stderr_is_not_a_terminal(capsys):
     odds.sweep("his.field", {"attacker": range(1, 11), "defender": range(1, 7)}, method="mc",
                trials=100)  # 60 cells: a bar on a terminal
     assert capsys.readouterr().err == ""
+
+
+def test_common_seeds_make_equal_cells_equal_and_cell_seeds_do_not():
+    """A turn limit no battle reaches changes nothing: with one seed for every cell the two
+    cells agree exactly; with a seed per cell they differ by seed noise."""
+    from odds import crusades
+    from odds.sweep import sweep
+    field = str(crusades.EXAMPLES / "field.toml")
+    grid = {"turn_limit": [30, 40]}
+    common = sweep("crusades.battle", grid, {"scenario": field}, trials=500, seed=3, seeds="common")
+    assert common.attacker_win[0] == common.attacker_win[1]
+    cell = sweep("crusades.battle", grid, {"scenario": field}, trials=500, seed=3)
+    assert cell.attacker_win[0] != cell.attacker_win[1]
