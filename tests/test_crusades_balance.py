@@ -154,6 +154,10 @@ def test_search_agrees_with_a_brute_force_scan(tmp_path):
     assert (r.even_low, r.even_high) == changes[0]
     x, y = changes[0]
     assert r.even_upkeep == pytest.approx(x + (y - x) * scan[x] / (scan[x] - scan[y]))
+    # its error: the Monte Carlo one and the straight line between whole units (a point
+    # anywhere in the bracket: (y - x) / sqrt(12)), combined
+    assert r.even_line_se == pytest.approx((y - x) / 12 ** 0.5)
+    assert r.even_se == pytest.approx((r.even_mc_se ** 2 + r.even_line_se ** 2) ** 0.5)
     curve = frame.attrs["curve"]
     assert len(curve) < len(cost)  # the search played fewer points than the scan
     for b_upkeep, margin in zip(curve["b_upkeep"], 1 - 2 * curve["b_score"]):
@@ -287,3 +291,20 @@ def test_plot_draws_a_line_per_matchup_and_the_50_percent_line():
         assert list(line.get_ydata()) == pytest.approx(list(points["b_score"]))
         assert 1.0 in list(points["ratio"]) or row.b_upkeep != row.a_upkeep  # the equal point
     assert "50/50 upkeep" in [c.get_label() for c in ax.collections]
+
+
+def test_a_verdict_per_entrant_from_the_50_50_points():
+    """b even at 5 upkeep against 10 of a: b is worth 2x its upkeep, a 0.5x; c even at 10
+    against 10 of a: both at 1x (a's verdict over two matchups: the geometric mean, 1/sqrt 2)."""
+    import pandas as pd
+    from odds.crusades.balance_report import verdicts
+    frame = pd.DataFrame([
+        {"a": "a", "b": "b", "a_upkeep": 10, "even_upkeep": 5.0, "even_se": 0.05},
+        {"a": "a", "b": "c", "a_upkeep": 10, "even_upkeep": 10.0, "even_se": 0.1},
+        {"a": "b", "b": "c", "a_upkeep": 10, "even_upkeep": float("nan"), "even_se": float("nan")}])
+    got = {v["entrant"]: v for v in verdicts(frame)}
+    assert got["b"]["worth"] == pytest.approx(2) and got["b"]["verdict"].startswith(
+        "worth its upkeep at this budget, 2.00x")
+    assert got["a"]["worth"] == pytest.approx(0.5 ** 0.5)
+    assert got["a"]["verdict"].startswith("not worth its upkeep")
+    assert got["c"]["verdict"].startswith("about worth its upkeep (1x within error), 1.00x")

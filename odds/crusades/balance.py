@@ -182,10 +182,15 @@ def falls(points):
     return None
 
 
+NO_EVEN = {k: math.nan for k in ("even_upkeep", "even_ratio", "even_se", "even_mc_se",
+                                  "even_line_se", "even_low", "even_high")}  # no 50/50 found
+
+
 def even(arena, a_counts, b: Entrant, xs, clipped, on_point) -> dict:
     """The 50/50 point of `a_counts` against the armies `xs` of entrant b (see `candidates`):
     b's upkeep there, interpolated linearly in the margin P(a wins) - P(b wins) between the
-    bracket's two armies, its Monte Carlo standard error (delta method), the bracket, a note."""
+    bracket's two armies, its standard error (the Monte Carlo one by the delta method and the
+    straight line's between whole units, combined), the bracket, a note."""
     cost = [arena.cost(c) for c in xs]
 
     def point(i):
@@ -194,8 +199,7 @@ def even(arena, a_counts, b: Entrant, xs, clipped, on_point) -> dict:
         return p
 
     found = bisect_even(lambda i: point(i).margin, len(xs))
-    out = dict(even_upkeep=math.nan, even_ratio=math.nan, even_se=math.nan, even_low=math.nan,
-               even_high=math.nan)
+    out = dict(NO_EVEN)
     if not xs:
         out["even_note"] = f"not bracketed: no army of {b.name} fits the battle"
         return out
@@ -227,8 +231,12 @@ def even(arena, a_counts, b: Entrant, xs, clipped, on_point) -> dict:
     if abs(p.margin) < Z * p.margin_se or abs(q.margin) < Z * q.margin_se:
         note += "; a bracket end is within Monte Carlo error (more battles narrow it)"
     note += unsure
-    out.update(even_upkeep=x, even_ratio=x / arena.cost(a_counts), even_se=se,
-               even_low=float(x1), even_high=float(x2), even_note=note)
+    # armies come in whole units: the straight line between the bracket's two armies is a
+    # reading, its error taken as a point anywhere between them (sd of a uniform: width/sqrt(12))
+    line = (x2 - x1) / math.sqrt(12)
+    out.update(even_upkeep=x, even_ratio=x / arena.cost(a_counts), even_se=math.hypot(se, line),
+               even_mc_se=se, even_line_se=line, even_low=float(x1), even_high=float(x2),
+               even_note=note)
     return out
 
 
@@ -390,9 +398,7 @@ def balance(scenario, *, types=None, armies=None, budgets=None, battles=None, se
             try:
                 row.update(even(arena, a, y, xs, clipped, on_point))
             except KeyboardInterrupt:
-                row.update(even_upkeep=math.nan, even_ratio=math.nan, even_se=math.nan,
-                           even_low=math.nan, even_high=math.nan,
-                           even_note="interrupted before the 50/50 search ended")
+                row.update(NO_EVEN, even_note="interrupted before the 50/50 search ended")
                 raise
             finally:
                 rows.append(row)
@@ -477,7 +483,8 @@ def match(scenario, a, b, budget, b_budget=None, *, battles=None, seed=None, ove
 COLUMNS = ("matchup", "a", "b", "budget", "a_army", "b_army", "a_units", "b_units", "a_upkeep",
            "b_upkeep", "battles", "a_win", "b_win", "draw", "a_win_se", "b_win_se",
            "a_win_per_upkeep", "b_win_per_upkeep", "a_win_as_attacker", "a_win_as_defender",
-           "even_upkeep", "even_ratio", "even_se", "even_low", "even_high", "even_note")
+           "even_upkeep", "even_ratio", "even_se", "even_mc_se", "even_line_se", "even_low",
+           "even_high", "even_note")
 CURVE_COLUMNS = ("matchup", "a", "b", "budget", "a_upkeep", "b_upkeep", "ratio", "b_army",
                  "a_win", "b_win", "draw", "b_score", "b_score_se")
 

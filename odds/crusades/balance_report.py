@@ -28,10 +28,38 @@ def summary(frame) -> str:
         else:
             lines.append(f"  {r.matchup} at {r.budget}: {r.b} even at {r.even_upkeep:.2f} ± "
                          f"{Z * r.even_se:.2f} upkeep against {r.a_upkeep} of {r.a} "
-                         f"({r.even_ratio:.2f}x), {r.even_note}")
+                         f"({r.even_ratio:.2f}x; ± Monte Carlo {Z * r.even_mc_se:.2f} and whole "
+                         f"units {Z * r.even_line_se:.2f}), {r.even_note}")
+    lines.append("verdict (each side's worth per upkeep against the others it met, from the 50/50 "
+                 "points; 1x: its upkeep is right):")
+    lines += [f"  {v['entrant']}: {v['verdict']}" for v in verdicts(frame)]
     lines += [f"  note: {n}" for n in at["notes"]]
     lines.append("  settings: " + ", ".join(f"{k}={v}" for k, v in at["settings"].items()))
     return "\n".join(lines)
+
+
+def verdicts(frame) -> list:
+    """Per entrant: its worth per upkeep against the others it met, the geometric mean over
+    its bracketed matchups of the upkeep its opponent needs to draw with it per upkeep of its
+    own (b even at X against A of a: a is worth X/A, b A/X), with its 95% error; a verdict."""
+    logs = {}
+    for r in frame.itertuples():
+        if not math.isnan(r.even_upkeep):
+            rel = r.even_se / r.even_upkeep  # the error of log(X)
+            logs.setdefault(r.a, []).append((math.log(r.even_upkeep / r.a_upkeep), rel))
+            logs.setdefault(r.b, []).append((math.log(r.a_upkeep / r.even_upkeep), rel))
+    out = []
+    for name, got in logs.items():
+        mean = sum(v for v, _ in got) / len(got)
+        err = Z * math.sqrt(sum(e * e for _, e in got)) / len(got)
+        worth, low, high = math.exp(mean), math.exp(mean - err), math.exp(mean + err)
+        span = (f"{worth:.2f}x (95%: {low:.2f}-{high:.2f}x, over {len(got)} matchup"
+                f"{'s' * (len(got) > 1)} with a 50/50 point)")
+        verdict = (f"worth its upkeep at this budget, {span}" if low > 1 else
+                   f"not worth its upkeep at this budget, {span}" if high < 1 else
+                   f"about worth its upkeep (1x within error), {span}")
+        out.append({"entrant": name, "worth": worth, "low": low, "high": high, "verdict": verdict})
+    return out
 
 
 def to_json(frame) -> dict:
@@ -42,7 +70,7 @@ def to_json(frame) -> dict:
     return {"procedure": at["procedure"], "scenario": at["scenario"], "partial": at["partial"],
             "seed": at["seed"], "battles_per_point": at["battles"], "max_ratio": at["max_ratio"],
             "notes": at["notes"], "settings": at["settings"],
-            "rows": json.loads(frame.to_json(orient="records")),
+            "rows": json.loads(frame.to_json(orient="records")), "verdicts": verdicts(frame),
             "curve": json.loads(at["curve"].to_json(orient="records"))}
 
 
