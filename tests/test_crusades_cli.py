@@ -49,6 +49,18 @@ def test_brief_and_degenerate_warning(sure, capsys):
     assert "degenerate scenario: all 50 battles ended 'attacker win'" in err
     r = crusades.run(sure, battles=50)
     assert any(n.startswith("warning: degenerate") for n in r.notes)
+    how = r.probabilities
+    why = ("the defender was routed in every battle (engaged: 1 v 1)" if how["ended_by_rout"] == 1
+           else "every battle ended with a headquarters taken")
+    assert why in err  # the warning names the cause
+
+
+def test_a_degenerate_warning_names_the_turn_limit(capsys):
+    field = str(crusades.EXAMPLES / "field.toml")
+    assert main(["crusades", "run", field, "--battles", "40", "--brief", "--set", "turn_limit=1"]) == 0
+    err = capsys.readouterr().err
+    assert ("all 40 battles ended 'undecided' (100%, no uncertainty): every battle reached the "
+            "turn limit (turn_limit=1) with both sides standing") in err
 
 
 def test_sensitivity_warns_when_no_setting_matters(sure, capsys):
@@ -134,3 +146,20 @@ def test_trace_seeded_matches_play():
     text = trace(path, seed=5, index=3)
     assert text.splitlines()[-1] == f"result: {b.outcome.replace('_', ' ')} in round {b.round}"
     assert text.count("round 1, ") == 2
+
+
+def test_the_scenario_format_is_documented_with_its_default_headquarters():
+    """Every key a scenario takes is in docs/rules_crusades.md, and the default headquarters it
+    states are the ones a scenario without them gets."""
+    from pathlib import Path
+
+    from odds.crusades import scenario as S
+    doc = (Path(__file__).parents[1] / "docs" / "rules_crusades.md").read_text()
+    for key in (*S.SCENARIO_KEYS, *S.UNIT_LIMITS, *S.UNIT_FLAGS, *S.POLICIES, "attacker_rows",
+                "defender_rows", "attacker_hq", "defender_hq", "capitulate_after", "besieged"):
+        assert f"`{key}`" in doc or f"`[{key}]`" in doc or f"[{key}." in doc, key
+    assert ("headquarters at [width // 2, 0] for the attacker and [width - 1 - width // 2, "
+            "height - 1]" in doc and "on a 12-wide board [6, 0] and [5, 9]" in doc)
+    raw = S.load(str(crusades.EXAMPLES / "field.toml")).raw
+    bare = S.load({k: v for k, v in raw.items() if k != "board"})  # the default 12 x 10 board
+    assert bare.hq == ((6, 0), (5, 9))

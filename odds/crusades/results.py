@@ -57,7 +57,25 @@ def degenerate(res: Result) -> list:
              "capitulates", "lifted_by_sortie", "besieger_destroyed")]
     what = "sieges" if res.procedure == "crusades.siege" else "battles"
     return [f"degenerate scenario: all {res.trials:,} {what} ended '{k.replace('_', ' ')}' "
-            "(100%, no uncertainty): check the armies and settings" for k in sure]
+            f"(100%, no uncertainty): {cause(res)}" for k in sure]
+
+
+def cause(res: Result) -> str:
+    """Why every battle ended alike, as far as the result tells: how they ended (the turn
+    limit, a headquarters, a rout) and the forces engaged; else the general advice."""
+    p, settings = res.probabilities, res.settings
+    engaged = f" (engaged: {settings['engaged']})" if "engaged" in settings else ""
+    if p.get("ended_by_turn_limit") == 1:
+        return (f"every battle reached the turn limit (turn_limit={settings.get('turn_limit')}) "
+                "with both sides standing: raise rules.turn_limit, or deploy the armies closer")
+    if p.get("ended_by_headquarters") == 1:
+        return ("every battle ended with a headquarters taken: check board.attacker_hq and "
+                "board.defender_hq (the defaults are the middle of each edge row) against the "
+                f"deployment rows{engaged}")
+    if p.get("ended_by_rout") == 1:
+        loser = "defender" if p.get("attacker_win") == 1 else "attacker"
+        return f"the {loser} was routed in every battle{engaged}: check the armies' sizes and units"
+    return f"check the armies and settings{engaged}"
 
 
 def with_warnings(res: Result) -> Result:
