@@ -50,3 +50,14 @@ def test_an_oath_title_die_is_said_to_come_from_the_title():
     r = get("oath.campaign").call(warbands=6, sites=[1, 3], title="oathkeeper")
     assert "(4 from sites + 1 from the oathkeeper title, after plans)" in r.explain[1]
     assert "targets" not in get("oath.campaign").call(warbands=6, title="usurper").explain[1]
+
+
+def test_the_readme_quick_start_says_what_it_needs_and_how_long_it_takes():
+    import re
+    from pathlib import Path
+    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    block = re.search(r"## Quick start\n```\n(.*?)```\n(.*?)\n## ", readme, re.S)
+    commands, prose = block[1].strip().splitlines(), " ".join(block[2].split())
+    assert commands == ["pip install -e . && odds demo", "pip install -e '.[test]' && python -m pytest"]
+    assert "python3 -m venv .venv && . .venv/bin/activate" in prose
+    assert "18 s of CPU" in prose and "4-10 minutes" in prose  # measured (closing note of issue 35)
