@@ -25,6 +25,7 @@ import numpy as np
 
 from . import registry
 from .errors import OddsError, check_choice, check_int, check_nesting, shown
+from .questions.budget import within
 from .config import MAX_CELL_TRIALS, MAX_CELLS, SWEEP_BATCH as BATCH
 
 QUANTILES = (0.5, 0.9)
@@ -231,6 +232,10 @@ def sweep(procedure: str, grid: dict, fixed: dict | None = None, *, method="auto
         fast.attrs.update(procedure=procedure, seed=seed, method=method, partial=False)
         return fast
     check_cells(procedure, todo)
+    asked = {k: v for k, v in engine.items() if k != "seeds"}
+    chosen, notes = within(registry.get(procedure), [_kwargs(p) for p in todo], asked,
+                           f"{len(todo)} cells")
+    engine = {**engine, **chosen}
     done, partial = [], False
     bar = _bar(progress, len(todo))
     try:
@@ -245,8 +250,8 @@ def sweep(procedure: str, grid: dict, fixed: dict | None = None, *, method="auto
     finally:
         bar and bar.close()
     df = pd.DataFrame(done)
-    df.attrs.update(procedure=procedure, seed=seed, method=method, partial=partial,
-                    missing=len(todo) - len(done))
+    df.attrs.update(procedure=procedure, seed=seed, method=engine["method"], partial=partial,
+                    missing=len(todo) - len(done), notes=notes)
     return df
 
 

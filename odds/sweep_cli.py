@@ -104,6 +104,8 @@ def run_sweep(args):
             if cluster is not None:
                 cluster.close()
     partial, total = df.attrs["partial"], len(df) + df.attrs.get("missing", 0)
+    for note in df.attrs.get("notes", ()):
+        print(f"odds: note: {note}", file=sys.stderr)
     if args.out and (len(df) or not partial):
         write_frame(df, args.out)
         print(f"{len(df)} cells -> {args.out}")

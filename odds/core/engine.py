@@ -207,10 +207,38 @@ def checkpoint():
             raise Interrupted("the exact answer was not finished (stopped by the caller)")
 
 
+class Estimated(Exception):
+    """Raised by solve() inside `estimating()`: the exact work the call would take (0 for a
+    Monte Carlo call), before any engine work."""
+
+    def __init__(self, work: float):
+        super().__init__(work)
+        self.work = work
+
+
+_ESTIMATING: ContextVar = ContextVar("odds_estimating", default=False)
+
+
+def estimate(call: Callable) -> float:
+    """Work units of the exact engine `call()` (a procedure call) would run: the call validates
+    and sets up as usual, then stops where its engine would start (0: it would run Monte Carlo
+    or names no cost)."""
+    token = _ESTIMATING.set(True)
+    try:
+        call()
+    except Estimated as e:
+        return e.work
+    finally:
+        _ESTIMATING.reset(token)
+    return 0.0
+
+
 def solve(proc: Procedure, method: str, mc: McOptions) -> Result:
     """Answer `proc` with the chosen engine: exact within its bounds (`proc.cost`), else, for
     'auto', Monte Carlo with a note."""
     asked, method = method, pick_method(method, proc.exact is not None)
+    if _ESTIMATING.get():
+        raise Estimated(proc.cost().work if method == "exact" and proc.cost is not None else 0.0)
     notes = proc.notes
     if method == "exact" and proc.cost is not None:
         method, why = exact_or_mc(asked, proc.cost())

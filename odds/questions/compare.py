@@ -18,6 +18,7 @@ from ..config import QUESTION_MAX_PLANS
 from ..core.result import headline
 from ..errors import OddsError
 from ..registry import get
+from .budget import within
 from .plans import applied
 
 BASE = "base"
@@ -135,9 +136,14 @@ def compare(procedure: str, base: dict | None = None, plans: dict | None = None,
                             "dict of keywords")
         for key in changes:
             _named(where, name, spec.param, key.partition(".")[0])
+    asked = {BASE: {}, **plans}
+    names = list(asked)
+    engine, budget_notes = within(spec, [applied(base, c) for c in asked.values()], engine,
+                                  f"{len(asked)} plans (the base included)",
+                                  named=lambda i, fn: _named(where, names[i], fn))
     results, partial = {}, False
     try:
-        for name, changes in {BASE: {}, **plans}.items():
+        for name, changes in asked.items():
             r = results[name] = _named(where, name, spec.call, **applied(base, changes), **engine)
             if r.method == "mc":  # the first Monte Carlo run's seed for all: common random numbers
                 engine = {**engine, "seed": r.seed}
@@ -153,7 +159,7 @@ def compare(procedure: str, base: dict | None = None, plans: dict | None = None,
     measures = [first.main] + ["expected_" + n for n in losses(first)]
     frame = Comparison([_row(r, None if n == BASE else first, measures) for n, r in results.items()],
                        index=pd.Index(list(results), name="plan"))
-    notes = []
+    notes = list(budget_notes)
     if mc:
         seed = results[mc[0]].seed
         notes.append(f"every plan ran with seed {seed} (common random numbers); a change's "

@@ -19,6 +19,7 @@ from ..config import DEFAULT_MAX_TRIALS, DEFAULT_TRIALS, NEED_MAX_TRIALS, NEED_M
 from ..core.outcomes import label as _label
 from ..errors import OddsError, check_probability
 from ..registry import get
+from .budget import within
 from .plans import Vary, vary as parse_vary
 
 NAMES = {"target": "target", "vary": "vary", "event": "event"}  # how errors name the inputs
@@ -146,19 +147,39 @@ def _shown(value) -> str:
     return ",".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
 
 
+def _unless_refused(i, estimate) -> float:
+    """An end's estimate, 0 where the end is refused: the search may never go there, and says
+    so itself where it does."""
+    try:
+        return estimate()
+    except OddsError:
+        return 0.0
+
+
+def searched(n: int) -> int:
+    """The values a search over n values evaluates at most when P rises with the value
+    (doubling steps, then bisection, then the monotonicity check)."""
+    return 2 * math.ceil(math.log2(n + 1)) + 3
+
+
 class Search:
     """One need search: the evaluations so far and the rules that read them."""
 
     def __init__(self, spec, base, v: Vary, target, engine, event, names):
         self.spec, self.base, self.v, self.target, self.names = spec, base, v, target, names
-        self.engine, self.event = dict(engine), event
-        self.results: dict[int, object] = {}
+        self.event, self.results = event, {}
+        steps = min(len(v.values()), searched(len(v.values())))
+        # the exact work: the two ends' estimates, their mean for each step the search may take
+        engine, self.budget_notes = within(
+            spec, [v.assign(base, v.low), v.assign(base, v.high)], dict(engine),
+            f"up to {steps} values of {v.label}", times=math.ceil(steps / 2), named=_unless_refused)
+        self.engine = engine
         method = engine.get("method", "auto")
         mc = method == "mc" or (method == "auto" and not spec.exact)
         each = (engine.get("max_trials") or DEFAULT_MAX_TRIALS if engine.get("precision")
                 else engine.get("trials") or DEFAULT_TRIALS)
         self.each = each if mc else 0  # trials per value
-        self.bound(2 * math.ceil(math.log2(len(v.values()) + 1)) + 3)
+        self.bound(searched(len(v.values())))
 
     def bound(self, evaluations: int):
         """Refuse a Monte Carlo search over NEED_MAX_TRIALS trials in all."""
@@ -248,7 +269,7 @@ class Search:
         return self.answer(after, before, "least", monotone, note)
 
     def answer(self, value, neighbour, reaches, monotone=True, note=None, partial=False) -> Need:
-        notes = [note] if note else []
+        notes = [*self.budget_notes, *([note] if note else [])]
         runs = [r for r in self.results.values() if r.method == "mc"]  # auto may fall back to it
         first = runs[0] if runs else None
         for x in (value, neighbour) if runs and value is not None and not partial else ():

@@ -1,0 +1,57 @@
+"""One budget of exact work over every call a question makes (odds/questions/budget.py): a
+compare's plans, a need's steps and a sweep's cells are estimated together before any runs;
+over the bound, 'exact' is refused in one line and 'auto' answers by Monte Carlo with a note.
+The bound is lowered here so the questions stay small and the tests quick."""
+import time
+
+import pytest
+
+import odds
+from odds.core import engine as E
+from odds.registry import get
+from odds.sweep import sweep
+
+SIEGE = {"defender": 5, "assaults": 6}
+
+
+@pytest.fixture
+def small(monkeypatch):
+    """A bound for two sieges' estimates: a plan and its base fit, four calls do not."""
+    one = E.estimate(lambda: get("his.siege").call(attacker=12, **SIEGE))
+    assert one > 0
+    monkeypatch.setattr(E, "MAX_EXACT_WORK", int(2.5 * one))
+    return one
+
+
+def test_the_estimate_is_the_exact_engines_cost_and_runs_nothing():
+    spec = get("his.siege")
+    start = time.perf_counter()
+    work = E.estimate(lambda: spec.call(attacker=30, defender=12, assaults=20))
+    assert time.perf_counter() - start < 1 and work > 1e4
+    assert E.estimate(lambda: spec.call(attacker=30, defender=12, assaults=20, method="mc")) == 0
+
+
+def test_compare_over_the_budget_is_refused_for_exact_and_monte_carlo_for_auto(small):
+    plans = {f"+{i}": {"attacker": 12 + i} for i in range(1, 4)}
+    with pytest.raises(odds.OddsError, match=r"^method: 'exact': 4 plans \(the base included\): "
+                                             r"the exact answers would need about [\d,]+ work units"):
+        odds.compare("his.siege", {"attacker": 12, **SIEGE}, plans, method="exact")
+    c = odds.compare("his.siege", {"attacker": 12, **SIEGE}, plans, trials=2000)
+    assert c.attrs["method"] == "mc" and c.attrs["notes"][0].startswith("Monte Carlo for every answer")
+    one = odds.compare("his.siege", {"attacker": 12, **SIEGE}, {"same": {}}, method="exact")
+    assert one.attrs["method"] == "exact"  # within the budget: as before
+
+
+def test_need_over_the_budget(small):
+    with pytest.raises(odds.OddsError, match=r"up to \d+ values of attacker: the exact answers"):
+        odds.need("his.siege", SIEGE, vary="attacker=6..30", target=0.8, method="exact")
+    n = odds.need("his.siege", SIEGE, vary="attacker=6..30", target=0.8, trials=2000)
+    assert n.method == "mc" and n.notes[0].startswith("Monte Carlo for every answer")
+
+
+def test_sweep_over_the_budget(small):
+    grid = {"attacker": [12, 13, 14, 15]}
+    with pytest.raises(odds.OddsError, match=r"4 cells: the exact answers would need"):
+        sweep("his.siege", grid, SIEGE, method="exact")
+    df = sweep("his.siege", grid, SIEGE, trials=2000)
+    assert set(df.method) == {"mc"} and df.attrs["notes"][0].startswith("Monte Carlo for every")
