@@ -61,3 +61,24 @@ def test_every_route_maps_every_exception_alike(base, route, error, monkeypatch)
     assert b"Internal Server Error" not in body
     assert words in json.loads(body)["error"]
     assert (headers.get("Retry-After") is not None) == (want == 503)
+
+
+def test_a_monte_carlo_answer_gets_the_servers_memory_cap_and_is_not_called_exact(base, monkeypatch):
+    """A Monte Carlo run in the server's own process is held to the cap an exact worker has,
+    checked before it starts (its outcome tables); over it, a 413 that does not say 'exact'."""
+    monkeypatch.setattr(api, "WEB_EXACT_MEMORY", 10_000)
+    status, _, body = fetch(f"{base}/api/his.field?attacker=30&defender=30&method=mc&trials=1000")
+    message = json.loads(body)["error"]
+    assert status == 413 and "more memory than the server allows one answer" in message
+    assert "exact" not in message
+    monkeypatch.undo()
+    status, _, _ = fetch(f"{base}/api/his.field?attacker=30&defender=30&method=mc&trials=1000")
+    assert status == 200
+
+
+def test_a_monte_carlo_answer_with_no_trial_is_a_503_not_a_200(base, monkeypatch):
+    """Under contention a run can be stopped before its first whole trial: that is no answer."""
+    monkeypatch.setattr(api, "within", lambda budget, run: run().with_changes(trials=0, partial=True))
+    status, headers, body = fetch(f"{base}/api/his.field?attacker=5&defender=4&method=mc&trials=1000")
+    assert status == 503 and headers.get("Retry-After")
+    assert "could not run a single trial" in json.loads(body)["error"]

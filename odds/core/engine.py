@@ -125,10 +125,33 @@ class Procedure:
     cost: Callable | None = None  # () -> Cost of the exact engine (None: negligible)
 
 
+class OverBudget(OddsError):
+    """A run whose outcome tables would not fit the memory budget (check_memory)."""
+
+
+_MEMORY_CAP: ContextVar = ContextVar("odds_memory_cap", default=None)
+
+
+@contextmanager
+def memory_cap(limit: int):
+    """Within the block, runs get at most `limit` bytes (a server's cap on one answer)."""
+    token = _MEMORY_CAP.set(limit)
+    try:
+        yield
+    finally:
+        _MEMORY_CAP.reset(token)
+
+
 def memory_budget() -> int:
     """Bytes a run may use (its outcome histograms; an exact engine's working arrays):
     ODDS_MEMORY_BUDGET (a positive number of bytes, e.g. 2e9), else a fraction of the
-    machine's memory."""
+    machine's memory; at most the cap of an enclosing `memory_cap`."""
+    cap = _MEMORY_CAP.get()
+    own = _own_budget()
+    return own if cap is None else min(own, cap)
+
+
+def _own_budget() -> int:
     import os
 
     text = os.environ.get("ODDS_MEMORY_BUDGET")
@@ -159,7 +182,7 @@ def check_memory(shape, method: str, threads: int | None):
     need = math.prod(map(int, shape)) * 8 * copies  # Python ints: no overflow
     budget = memory_budget()
     if need > budget:
-        raise OddsError(f"memory: this run needs about {size_text(need)} for its outcome table "
+        raise OverBudget(f"memory: this run needs about {size_text(need)} for its outcome table "
                         f"of {'x'.join(map(str, shape))} cells (allowed: at most "
                         f"{size_text(budget)}; fewer units or ships, or set ODDS_MEMORY_BUDGET)")
 

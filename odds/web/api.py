@@ -13,7 +13,8 @@ import json
 from functools import partial
 from pathlib import Path
 
-from ..config import DEFAULT_TRIALS
+from ..config import DEFAULT_TRIALS, WEB_EXACT_MEMORY
+from ..core.engine import memory_cap
 from ..core.result import headline
 from ..errors import OddsError, check_choice, check_int
 from ..files import parse_toml
@@ -23,6 +24,10 @@ from ..registry import ENGINE_OPTIONS, METHODS, Spec
 from .limits import STOPPING, max_trials, within
 
 SERVER_SET = ("threads", "progress")  # engine options the server sets (see `call`)
+
+
+class NoTrials(Exception):
+    """A Monte Carlo answer that stopped before its first whole trial (the server is busy)."""
 ENGINE = {o.name: o.kind for o in ENGINE_OPTIONS if o.name not in SERVER_SET}
 
 
@@ -94,7 +99,11 @@ def call(procedure: str, kw: dict, budget: float) -> tuple[str, str]:
 
     threads=1: a run takes one core, the other stays for exact answers; no progress bar."""
     spec = registry.get(procedure)
-    result = within(budget, partial(spec.call, **kw, threads=1, progress=False))
+    with memory_cap(WEB_EXACT_MEMORY):  # in the server's process: the cap an exact worker has
+        result = within(budget, partial(spec.call, **kw, threads=1, progress=False))
+    if result.method == "mc" and not result.trials:
+        raise NoTrials(f"{procedure}: the server could not run a single trial within its time "
+                       f"budget ({budget:g} s): it is busy, try again in a few seconds")
     if result.partial:
         why = "the server is stopping" if STOPPING.is_set() else f"the server's time budget ({budget:g} s)"
         result = result.with_changes(notes=tuple(result.notes) + (
@@ -175,7 +184,8 @@ def ask(kind: str, procedure: str, kw: dict, extra: dict, budget: float) -> tupl
     engine = {k: v for k, v in kw.items() if k in ENGINE}
     base = {k: v for k, v in kw.items() if k not in ENGINE}
     deadline = time.monotonic() + budget
-    with stop_when(lambda sampling: STOPPING.is_set() or time.monotonic() > deadline):
+    with memory_cap(WEB_EXACT_MEMORY), stop_when(
+            lambda sampling: STOPPING.is_set() or time.monotonic() > deadline):
         if kind == "compare":
             out = compare(procedure, base, extra["plans"], **engine, threads=1, progress=False)
         else:

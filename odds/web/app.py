@@ -29,6 +29,7 @@ from ..config import (WEB_CACHED_ANSWERS, WEB_EXACT_DEADLINE, WEB_EXACT_DEPTH,
                       WEB_MAX_BODY, WEB_MAX_QUERY, WEB_MC_RUNNING, WEB_MC_WAITING,
                       WEB_RETRY_AFTER, WEB_SWITCH_INTERVAL, WEB_TIME_BUDGET)
 from ..core.lru import LRU
+from ..core.engine import OverBudget
 from ..errors import Interrupted, OddsError
 from . import api
 from .limits import STOPPING, Busy, Gate
@@ -115,12 +116,16 @@ def refusal(error: Exception, state, what: str) -> Response:
     name): 400 for bad input, 413 for a request or an answer too large, 503 with Retry-After
     when the time budget or the gates are full, and a JSON 500 naming the exception (logged
     with its traceback) for a fault of odds itself."""
+    if isinstance(error, OverBudget):  # a Monte Carlo run's tables over the server's cap
+        return reply({"error": f"{what}: the answer's outcome tables need more memory than "
+                               f"the server allows one answer ({_gib(api.WEB_EXACT_MEMORY)}; "
+                               "allowed: a smaller question)"}, 413)
     if isinstance(error, OddsError):
         return reply({"error": str(error)}, 400)
     if isinstance(error, TooLarge):
         return reply({"error": str(error)}, 413)
-    if isinstance(error, OverMemory):
-        return reply({"error": f"{what}: the answer needs more memory than the server allows "
+    if isinstance(error, OverMemory):  # raised in the exact workers only
+        return reply({"error": f"{what}: the exact answer needs more memory than the server allows "
                                f"one answer ({_gib(state.bounds['memory'])}; {INSTEAD})"}, 413)
     if isinstance(error, Interrupted):  # the exact engine's checkpoint: the time budget is spent
         return busy(f"{what}: the exact answer takes longer than the server's time budget "
@@ -131,6 +136,8 @@ def refusal(error: Exception, state, what: str) -> Response:
     if isinstance(error, TooManyLong):
         return busy(f"the server is busy with {state.bounds['long_calls']} long exact answers: "
                     "try again in a few seconds")
+    if isinstance(error, api.NoTrials):
+        return busy(str(error))
     if isinstance(error, (Busy, WorkerStopped)):  # a full queue, or a worker that died
         return busy("the server is busy: try again in a few seconds")
     LOG.error("%s: %s", what, type(error).__name__, exc_info=error)
