@@ -1,31 +1,18 @@
 """What the page shows around the numbers, in Chromium (Playwright) at phone and desktop sizes:
 a refused value marks its field with the message beside it and greys the stale answer; Oath's
 plans with an argument can be picked and survive a link."""
-import shutil
-
 import pytest
 
 from odds.registry import get
-from web_server import running
+from chromium import SETTLED, SIZES, needed, served
 
-CHROMIUM = "/usr/bin/chromium"
-sync_api = pytest.importorskip("playwright.sync_api")
-pytestmark = pytest.mark.skipif(shutil.which(CHROMIUM) is None,
-                                reason=f"Debian's chromium is not installed at {CHROMIUM}")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
-SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
-SETTLED = ("() => { const a = document.getElementById('answer');"
-           " return a && !a.classList.contains('busy') && (document.getElementById('main-pct')"
-           " || !document.getElementById('error').hidden); }")
+pytestmark = needed
 
 
 @pytest.fixture(scope="module")
 def browser():
-    with running() as srv, sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        browser.base = f"http://127.0.0.1:{srv.config.port}/"
+    with served() as browser:
         yield browser
-        browser.close()
 
 
 def opened(browser, size, query):

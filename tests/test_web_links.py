@@ -1,22 +1,13 @@
 """A shared link reopens exactly the question it was copied from, for every registered
 procedure: values that differ from the default, values equal to the default (the page's
 starting values may differ from it) and blank fields, in Chromium (Playwright)."""
-import shutil
-
 import pytest
 
 from odds import OddsError
-from odds.registry import REQUIRED, specs
-from web_server import running
+from odds.registry import specs
+from chromium import SETTLED, needed, served
 
-CHROMIUM = "/usr/bin/chromium"
-sync_api = pytest.importorskip("playwright.sync_api")
-pytestmark = pytest.mark.skipif(shutil.which(CHROMIUM) is None,
-                                reason=f"Debian's chromium is not installed at {CHROMIUM}")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
-SETTLED = ("() => { const a = document.getElementById('answer');"
-           " return a && !a.classList.contains('busy') && (document.getElementById('main-pct')"
-           " || !document.getElementById('error').hidden); }")
+pytestmark = needed
 STATE = ("() => ({values: Object.fromEntries(Object.entries(controls).map(([k, c]) => [k, c.get()])),"
          " p: document.getElementById('main-pct')?.dataset.p ?? null,"
          " headline: document.getElementById('headline').innerText,"
@@ -25,12 +16,10 @@ STATE = ("() => ({values: Object.fromEntries(Object.entries(controls).map(([k, c
 
 @pytest.fixture(scope="module")
 def page():
-    with running() as srv, sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with served() as browser:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
-        page.base = f"http://127.0.0.1:{srv.config.port}/"
+        page.base = browser.base
         yield page
-        browser.close()
 
 
 def changes(spec) -> dict:
