@@ -55,3 +55,20 @@ def test_sweep_over_the_budget(small):
         sweep("his.siege", grid, SIEGE, method="exact")
     df = sweep("his.siege", grid, SIEGE, trials=2000)
     assert set(df.method) == {"mc"} and df.attrs["notes"][0].startswith("Monte Carlo for every")
+
+
+def test_hostile_a_compare_of_heavy_plans_is_refused_or_degraded_in_seconds():
+    """11 plans each within one answer's bound (a 100 v 100 siege over 20 assaults, about 2 s
+    exact each) used to run them all, tens of seconds; together they are over the bound."""
+    from limited import odds_cli
+    argv = ["his", "siege", "--attacker", "100", "--defender", "100", "--assaults", "20",
+            *[x for i in range(1, 11) for x in ("--compare", f"attacker={100 + i}")]]
+    start = time.perf_counter()
+    refused = odds_cli([*argv, "--method", "exact"], memory=3 << 30, timeout=60)
+    assert refused.returncode == 2 and time.perf_counter() - start < 30
+    assert refused.stderr.count("\n") == 1 and "11 plans (the base included)" in refused.stderr
+    start = time.perf_counter()
+    degraded = odds_cli([*argv, "--trials", "20000"], memory=3 << 30, timeout=120)
+    assert degraded.returncode == 0, degraded.stderr
+    assert "Monte Carlo for every answer: 11 plans" in degraded.stdout + degraded.stderr
+    assert time.perf_counter() - start < 90

@@ -143,6 +143,9 @@ def test_the_page_compares_plans_side_by_side_and_keeps_them_in_the_link(base, b
                              "attacker units 8 attacker cards siege-artillery:if-needed"]
     assert "plan=attacker%3D8+attacker_cards%3Dsiege-artillery%3Aif-needed" in page.url
     assert page.evaluate("document.documentElement.scrollWidth") <= width
+    for row in page.locator("#compare-table tbody tr").all():  # every plan on screen, a phone's too
+        cells = row.bounding_box()
+        assert cells["x"] >= 0 and cells["x"] + cells["width"] <= width
     page.locator("#compare").scroll_into_view_if_needed()
     page.screenshot(path=str(tmp_path / f"compare-{size}.png"), full_page=True)
 
