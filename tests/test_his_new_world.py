@@ -30,7 +30,7 @@ def test_orellana_uncharted_by_hand():
 
 
 def test_mercator_adds_two_and_staying_home_skips_the_second_roll():
-    r = exploration(explorer=0, mercator=True, circumnavigate=False)
+    r = exploration(explorer=0, mercator=True, skip_circumnavigation=True)
     assert r["discovery"] == pytest.approx(float(ways(5, 7)), abs=1e-15)
     assert r["circumnavigates"] == 0 and r["explorer_removed"] == pytest.approx(float(ways(2, 2)))
 

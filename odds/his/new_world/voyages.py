@@ -55,20 +55,21 @@ def _solve(name, modifier, second_from, summarise, settings, method, mc):
     return solve(proc, method, mc)
 
 
-def exploration(*, explorer=1, mercator=False, uncharted=False, circumnavigate=True,
+def exploration(*, explorer=1, mercator=False, uncharted=False, skip_circumnavigation=False,
                 method="auto", trials=None, seed=None, precision=None, max_trials=10**9,
                 threads=None, progress=None):
     """Odds of a voyage of exploration (§20.2). `explorer`: the explorer's value; `mercator`:
     Mercator's Map started it (+2); `uncharted`: the power's first exploration (-1);
-    `circumnavigate`: on 10+ the explorer tries to circumnavigate. Returns a Result: lost,
+    `skip_circumnavigation`: on 10+ the explorer claims a discovery instead of trying to
+    circumnavigate. Returns a Result: lost,
     nothing, discovery, deep (10+), circumnavigates, circumnavigation_card, explorer_removed;
     pmf modified_roll (index = the first roll with its modifiers)."""
     value = check_int("explorer", explorer, 0, MAX_VALUE)
     mercator, uncharted = check_bool("mercator", mercator), check_bool("uncharted", uncharted)
-    circumnavigate = check_bool("circumnavigate", circumnavigate)
+    skip = check_bool("skip_circumnavigation", skip_circumnavigation)
     modifier = value + MERCATOR * mercator + UNCHARTED * uncharted
     second = modifier - UNCHARTED * uncharted  # the circumnavigation never takes the -1
-    second_from = tables.CIRCUMNAVIGATES if circumnavigate else tables.NO_SECOND_ROLL
+    second_from = tables.NO_SECOND_ROLL if skip else tables.CIRCUMNAVIGATES
     totals = np.arange(len(TWO_DICE))
     circ = (totals + second >= tables.CIRCUMNAVIGATES) * (totals > 0)
     card = (totals + second >= tables.CIRCUMNAVIGATION_CARD) * (totals > 0)
@@ -88,7 +89,7 @@ def exploration(*, explorer=1, mercator=False, uncharted=False, circumnavigate=T
     summarise.main = "discovery"
     mc = McOptions.make(trials, seed, precision, max_trials, threads, progress)
     settings = {"explorer": value, "mercator": mercator, "uncharted": uncharted,
-                "circumnavigate": circumnavigate, "modifier": modifier}
+                "skip_circumnavigation": skip, "modifier": modifier}
     return _solve("his.exploration", modifier, second_from, summarise, settings, method, mc)
 
 
@@ -116,7 +117,8 @@ register(Spec(
         Param("explorer", "int", "the explorer's value", low=0, high=MAX_VALUE),
         Param("mercator", "bool", "Mercator's Map started the voyage (+2)"),
         Param("uncharted", "bool", "the power's first exploration: marker Uncharted (-1)"),
-        Param("circumnavigate", "bool", "on 10+ try to circumnavigate (setting; default yes)")),
+        Param("skip_circumnavigation", "bool", "on 10+ claim a discovery instead of trying to "
+              "circumnavigate (setting)")),
     "voyage of exploration (2d6 + explorer; 7-9 discovery, 10+ circumnavigation try)",
     ("his", "exploration"), "discovery", kernels=("odds.his.new_world.kernel",),
     examples=(Example("orellana, uncharted", {"explorer": 3, "uncharted": True}, demo=True),
