@@ -122,7 +122,8 @@ register(Spec(
     "any_hit", kernels=("odds.his.corsairs.kernel",),
     examples=(Example("rulebook: ionian sea", {"corsairs": 2, "adjacent_squadrons": 1,
                                                "fortresses": 1, "pirate": "barbarossa"},
-                      demo=True),
+                      "the rulebook's Ionian Sea: Barbarossa, 2 corsairs; a fortress and a "
+                      "squadron adjacent", demo=True),
               Example("with andrea doria", {"corsairs": 2, "adjacent_squadrons": 1,
                                             "fortresses": 1, "pirate": "barbarossa",
                                             "andrea_doria": True})),

@@ -11,11 +11,14 @@ the kernel (kernel.war_lane) fills the same joint.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from ...config import MAX_LEADER
 from ...core.dice import binomial_pmf
 from ...core.engine import McOptions, Procedure, solve
+from ...core.result import Result
 from ...errors import OddsError, check_choice, check_int
 from ...registry import Example, Param, Spec, register
 from .. import leaders
@@ -54,15 +57,26 @@ def exact_joint(units, foreign, leader, attempts) -> np.ndarray:
 
 
 def summarise(joint):
-    """P(won, wiped out, not over within the bound); pmfs cp_to_win (k: won with exactly k
-    CP; the last entry, one past the bound: not won within it) and units_left at the end."""
+    """P(won, wiped out, not over within the bound); pmfs cp_to_win (k >= 1: won with exactly
+    k CP; entry 0: not won within the bound) and units_left at the end."""
     add = np.add.reduce
-    won = joint[WON]
+    won = add(joint[WON], axis=1)
     lost = add(joint[WIPED].reshape(-1)) + add(joint[NOT_OVER].reshape(-1))
-    return ({"won": add(won.reshape(-1)), "wiped_out": add(joint[WIPED].reshape(-1)),
+    return ({"won": add(won), "wiped_out": add(joint[WIPED].reshape(-1)),
              "not_over": add(joint[NOT_OVER].reshape(-1))},
-            {"cp_to_win": np.r_[add(won, axis=1), lost],
+            {"cp_to_win": np.r_[lost, won[1:]],
              "units_left": add(add(joint, axis=0), axis=0)})
+
+
+@dataclass(frozen=True)
+class WarResult(Result):
+    """A Result that also reports `won_within`: N -> P(the war is won within N CP)."""
+
+    ZERO = {"cp_to_win": "not won within the bound"}
+
+    @property
+    def won_within(self) -> dict:
+        return {k: float(v) for k, v in enumerate(np.cumsum(self.pmfs["cp_to_win"][1:]), 1)}
 
 
 def foreign_war(*, war="custom", units=3, foreign=3, leader=0, attempts=20, method="auto",
@@ -72,8 +86,8 @@ def foreign_war(*, war="custom", units=3, foreign=3, leader=0, attempts=20, meth
     forces (egypt, ireland, persia) or custom (`units` of the power against `foreign`
     units); `leader`: the army leader on the card (a battle rating or a name); `attempts`:
     the CP followed (what is undecided then is `not_over`). Returns a Result: won,
-    wiped_out, not_over; pmfs cp_to_win (k: won with exactly k CP; the entry past
-    `attempts`: not won within them) and units_left (at the end)."""
+    wiped_out, not_over; pmfs cp_to_win (k: won with exactly k CP; entry 0: not won within
+    `attempts`) and units_left (at the end); `won_within[N]`: P(won within N CP)."""
     war = check_choice("war", war, ("custom", *WARS))
     if war == "custom":
         units = check_int("units", units, 1, MAX_UNITS)
@@ -96,7 +110,8 @@ def foreign_war(*, war="custom", units=3, foreign=3, leader=0, attempts=20, meth
                 "attempts": attempts}
     proc = Procedure("his.foreign_war", (3, attempts + 1, units + 1), summarise, "won",
                      lambda: exact_joint(units, foreign, best.rating, attempts),
-                     ("odds.his.foreign_wars.kernel", "war_lane"), kernel_args, settings)
+                     ("odds.his.foreign_wars.kernel", "war_lane"), kernel_args, settings,
+                     result_type=WarResult)
     return solve(proc, method, mc)
 
 
@@ -113,6 +128,7 @@ register(Spec(
               high=MAX_ATTEMPTS)),
     "foreign war fought to its end (field battles at 1 CP, no defender die, no retreat)",
     ("his", "foreign-war"), "won", kernels=("odds.his.foreign_wars.kernel",),
-    examples=(Example("war in persia", {"war": "persia"}, demo=True),
+    examples=(Example("war in persia", {"war": "persia"},
+                      "War in Persia: 5 Ottoman units against 4, no leader", demo=True),
               Example("revolt in ireland, leader 1", {"war": "ireland", "leader": 1})),
     start={"war": "egypt"}))

@@ -66,5 +66,6 @@ register(Spec(
         Param("galleons", "bool", "the Hapsburgs have Galleons (a 2 eliminates the raider)")),
     "a Huguenot raider's rolls on the Hapsburg New World cards (5-6 steals)",
     ("his", "raiders"), "steals_any", kernels=("odds.his.new_world.kernel",),
-    examples=(Example("three cards, galleons", {"cards": 3, "galleons": True}, demo=True),),
+    examples=(Example("three cards, galleons", {"cards": 3, "galleons": True},
+                      "one raider, three Hapsburg cards, Galleons in play", demo=True),),
     start={"cards": 2}))

@@ -121,7 +121,8 @@ register(Spec(
               "circumnavigate (setting)")),
     "voyage of exploration (2d6 + explorer; 7-9 discovery, 10+ circumnavigation try)",
     ("his", "exploration"), "discovery", kernels=("odds.his.new_world.kernel",),
-    examples=(Example("orellana, uncharted", {"explorer": 3, "uncharted": True}, demo=True),
+    examples=(Example("orellana, uncharted", {"explorer": 3, "uncharted": True},
+                      "the rulebook's Orellana: explorer 3, first voyage (Uncharted)", demo=True),
               Example("mercator's map", {"explorer": 1, "mercator": True})),
     start={"explorer": 1}))
 register(Spec(
@@ -131,5 +132,6 @@ register(Spec(
         Param("smallpox", "bool", "Smallpox started the voyage (+2)")),
     "voyage of conquest (2d6 + conquistador; 9+ conquers)", ("his", "conquest"), "conquest",
     kernels=("odds.his.new_world.kernel",),
-    examples=(Example("cortes with smallpox", {"conquistador": 2, "smallpox": True}, demo=True),),
+    examples=(Example("cortes with smallpox", {"conquistador": 2, "smallpox": True},
+                      "conquistador 2 with Smallpox", demo=True),),
     start={"conquistador": 1}))
