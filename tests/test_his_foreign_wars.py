@@ -3,7 +3,7 @@ import pytest
 
 from agreement import engines_agree
 from odds import OddsError
-from odds.his.foreign_wars.campaign import foreign_war
+from odds.his.foreign_wars.campaign import WARS, foreign_war
 
 # 1 v 1, no leader, each attempt: 1-0 hits won (2/9); 0-1 lost, 1-1 both wiped out and equal
 # dice leave the foreign unit (3/9); 0-0 fight on (4/9)
@@ -26,19 +26,19 @@ def test_the_tail_beyond_the_bound_vanishes_and_the_war_is_won_two_times_in_five
     assert foreign_war(units=1, foreign=1, attempts=60)["won"] == pytest.approx(0.4, abs=1e-12)
 
 
-def test_a_leader_adds_dice_and_the_cards_set_the_forces():
-    assert foreign_war(war="egypt", leader=2).p > foreign_war(war="egypt").p
-    assert foreign_war(war="persia").settings["units"] == 5
+def test_a_leader_adds_dice():
+    egypt = WARS["revolt in egypt"]
+    assert foreign_war(**egypt, leader=2).p > foreign_war(**egypt).p
 
 
-@pytest.mark.parametrize("kwargs", [{"war": "ireland"},
+@pytest.mark.parametrize("kwargs", [WARS["revolt in ireland"],
                                     {"units": 2, "foreign": 3, "leader": 1, "attempts": 6}])
 def test_exact_and_monte_carlo_agree(kwargs):
     engines_agree(foreign_war, kwargs, trials=100_000, seed=37)
 
 
 @pytest.mark.parametrize("kwargs, words", [
-    ({"war": "persia", "units": 7}, "war='persia' sets"), ({"war": "france"}, "war"),
+    ({"units": 13}, "units"),
     ({"foreign": 0}, "foreign"), ({"attempts": 0}, "attempts"),
 ])
 def test_bad_values_are_refused(kwargs, words):

@@ -19,13 +19,15 @@ from ...config import MAX_LEADER
 from ...core.dice import binomial_pmf
 from ...core.engine import McOptions, Procedure, solve
 from ...core.result import Result
-from ...errors import OddsError, check_choice, check_int
+from ...errors import check_int
 from ...registry import Example, Param, Spec, register
 from .. import leaders
 from ..field_rules import dice, resolve
 
-# the cards' forces (power's units, foreign units), a reading of the event texts: a setting
-WARS = {"egypt": (3, 3), "ireland": (4, 3), "persia": (5, 4)}
+# the cards' forces (the power's units, foreign units), a reading of the event texts: presets
+WARS = {"revolt in egypt": {"units": 3, "foreign": 3},
+        "revolt in ireland": {"units": 4, "foreign": 3},
+        "war in persia": {"units": 5, "foreign": 4}}
 HIT = np.array([2 / 3, 1 / 3])  # one die: a hit on 5-6
 MAX_UNITS = 12
 MAX_ATTEMPTS = 60
@@ -79,24 +81,18 @@ class WarResult(Result):
         return {k: float(v) for k, v in enumerate(np.cumsum(self.pmfs["cp_to_win"][1:]), 1)}
 
 
-def foreign_war(*, war="custom", units=3, foreign=3, leader=0, attempts=20, method="auto",
+def foreign_war(*, units=3, foreign=3, leader=0, attempts=20, method="auto",
                 trials=None, seed=None, precision=None, max_trials=10**9, threads=None,
                 progress=None):
-    """Odds of fighting a foreign war to its end (§21.7), 1 CP per attempt. `war`: a card's
-    forces (egypt, ireland, persia) or custom (`units` of the power against `foreign`
-    units); `leader`: the army leader on the card (a battle rating or a name); `attempts`:
-    the CP followed (what is undecided then is `not_over`). Returns a Result: won,
+    """Odds of fighting a foreign war to its end (§21.7), 1 CP per attempt: `units` of the
+    power against `foreign` units (the cards' forces: `WARS`, e.g.
+    ``foreign_war(**WARS["war in persia"])``); `leader`: the army leader on the card (a
+    battle rating or a name); `attempts`: the CP followed (what is undecided then is
+    `not_over`). Returns a Result: won,
     wiped_out, not_over; pmfs cp_to_win (k: won with exactly k CP; entry 0: not won within
     `attempts`) and units_left (at the end); `won_within[N]`: P(won within N CP)."""
-    war = check_choice("war", war, ("custom", *WARS))
-    if war == "custom":
-        units = check_int("units", units, 1, MAX_UNITS)
-        foreign = check_int("foreign", foreign, 1, MAX_UNITS)
-    elif (units, foreign) != (3, 3):
-        raise OddsError(f"units/foreign: war={war!r} sets them to {WARS[war]} "
-                        "(allowed: leave them out, or war='custom')")
-    else:
-        units, foreign = WARS[war]
+    units = check_int("units", units, 1, MAX_UNITS)
+    foreign = check_int("foreign", foreign, 1, MAX_UNITS)
     best = leaders.leader("leader", leader, leaders.ARMY)
     attempts = check_int("attempts", attempts, 1, MAX_ATTEMPTS)
 
@@ -106,7 +102,7 @@ def foreign_war(*, war="custom", units=3, foreign=3, leader=0, attempts=20, meth
         return kernel_args(HIT, units, foreign, best.rating, attempts)
 
     mc = McOptions.make(trials, seed, precision, max_trials, threads, progress)
-    settings = {"war": war, "units": units, "foreign": foreign, "leader": str(best),
+    settings = {"units": units, "foreign": foreign, "leader": str(best),
                 "attempts": attempts}
     proc = Procedure("his.foreign_war", (3, attempts + 1, units + 1), summarise, "won",
                      lambda: exact_joint(units, foreign, best.rating, attempts),
@@ -117,18 +113,15 @@ def foreign_war(*, war="custom", units=3, foreign=3, leader=0, attempts=20, meth
 
 register(Spec(
     "his.foreign_war", foreign_war, (
-        Param("war", "choice", "a foreign war card's forces, or custom (setting)",
-              choices=("custom", *WARS)),
-        Param("units", "int", "the power's land units on the card (custom)", low=1,
+        Param("units", "int", "the power's land units on the card", low=1, high=MAX_UNITS),
+        Param("foreign", "int", "the foreign (independent) units on the card", low=1,
               high=MAX_UNITS),
-        Param("foreign", "int", "the foreign units (custom)", low=1, high=MAX_UNITS),
         Param("leader", "leader", "the army leader on the card: a battle rating or a name",
               low=0, high=MAX_LEADER, choices=leaders.choices(), metavar="R|NAME"),
         Param("attempts", "int", "Fight Foreign War actions (1 CP each) followed", low=1,
               high=MAX_ATTEMPTS)),
     "foreign war fought to its end (field battles at 1 CP, no defender die, no retreat)",
     ("his", "foreign-war"), "won", kernels=("odds.his.foreign_wars.kernel",),
-    examples=(Example("war in persia", {"war": "persia"},
-                      "War in Persia: 5 Ottoman units against 4, no leader", demo=True),
-              Example("revolt in ireland, leader 1", {"war": "ireland", "leader": 1})),
-    start={"war": "egypt"}))
+    examples=tuple(Example(name, forces, f"{name.capitalize()}: {forces['units']} units "
+                                 f"against {forces['foreign']}, no leader",
+                           demo=name == "war in persia") for name, forces in WARS.items())))
