@@ -10,7 +10,9 @@ HEADLINES = {"attacker_win": "Attacker wins", "success": "Succeeds", "captured":
 PARTITIONS = (("success", "siege_continues", "withdraw", "cancelled"),
               ("captured", "siege_broken", "still_besieged"),
               ("battle_avoided", "battle_lost", "battle_won"),
-              ("attacker_win", "defender_win", "undecided"))
+              ("attacker_win", "defender_win", "undecided"),
+              ("won", "wiped_out", "not_over"), ("lost", "nothing", "discovery", "deep"),
+              ("killed", "nothing", "conquest"))
 
 # the outcomes an event is a part of, by event: the summary indents it under the first of them
 # that the result's partition has, else lists it apart (tests/test_summary.py checks every

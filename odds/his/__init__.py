@@ -11,10 +11,15 @@ from types import ModuleType as _ModuleType
 
 PROCEDURES = {"his.field": "field", "his.assault": "assault", "his.intercept": "intercept",
               "his.avoid_battle": "intercept", "his.siege": "siege", "his.attack": "attack",
-              "vq.naval": "naval", "his.naval": "naval"}
+              "vq.naval": "naval", "his.naval": "naval", "his.piracy": "corsairs.raid",
+              "his.foreign_war": "foreign_wars.campaign",
+              "his.exploration": "new_world.voyages", "his.conquest": "new_world.voyages",
+              "his.raiders": "new_world.raiders"}
 _MODULE_OF = {"assault": "assault", "attack": "attack", "field_battle": "field",
               "interception": "intercept", "naval_battle": "naval", "siege": "siege",
-              "Ruleset": "naval_ruleset", "RULESETS": "naval_ruleset"}
+              "Ruleset": "naval_ruleset", "RULESETS": "naval_ruleset", "piracy": "corsairs.raid",
+              "foreign_war": "foreign_wars.campaign", "exploration": "new_world.voyages",
+              "conquest": "new_world.voyages", "raiders": "new_world.raiders"}
 __all__ = sorted(_MODULE_OF)
 
 

@@ -1,0 +1,127 @@
+"""Foreign wars (Here I Stand §21.7): exact engine and API.
+
+Each Fight Foreign War action costs 1 CP and is a field battle between the power's units on the
+card (dice: units + the leader's battle rating) and the foreign units (dice: units; nobody is a
+defender, so no extra die), hits on 5-6, losses and the both-wiped-out rule as on the map, and
+no retreat. Survivors stay on the card for the next attempt; the war is over when the foreign
+units are gone. Reading: no units are built onto the card between attempts. The chain is
+followed for `attempts` actions; what is still undecided then is reported (`not_over`), never
+dropped. Outcome joint: ``joint[end (0 won, 1 wiped out, 2 not over), CP spent, units left]``;
+the kernel (kernel.war_lane) fills the same joint.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...config import MAX_LEADER
+from ...core.dice import binomial_pmf
+from ...core.engine import McOptions, Procedure, solve
+from ...core.result import Result
+from ...errors import check_int
+from ...registry import Example, Param, Spec, register
+from .. import leaders
+from ..field_rules import dice, resolve
+
+# the cards' forces (the power's units, foreign units), a reading of the event texts: presets
+WARS = {"revolt in egypt": {"units": 3, "foreign": 3},
+        "revolt in ireland": {"units": 4, "foreign": 3},
+        "war in persia": {"units": 5, "foreign": 4}}
+HIT = np.array([2 / 3, 1 / 3])  # one die: a hit on 5-6
+MAX_UNITS = 12
+MAX_ATTEMPTS = 60
+WON, WIPED, NOT_OVER = 0, 1, 2
+
+
+def exact_joint(units, foreign, leader, attempts) -> np.ndarray:
+    """joint[end, cp, units left]: the Markov chain over (units, foreign units) per attempt."""
+    joint = np.zeros((3, attempts + 1, units + 1))
+    alive = {(units, foreign): 1.0}
+    for cp in range(1, attempts + 1):
+        nxt = {}
+        for (a, d), p in alive.items():
+            adice, ddice = dice(a, leader, 0, False)[0], dice(d, 0, 0, False)[0]
+            ah, dh = np.meshgrid(np.arange(adice + 1), np.arange(ddice + 1), indexing="ij")
+            w = np.outer(binomial_pmf(adice), binomial_pmf(ddice)) * p
+            _, al, dl = resolve(ah, dh, adice, ddice, a, d)
+            for a2, d2, q in zip((a - al).ravel(), (d - dl).ravel(), w.ravel()):
+                if d2 == 0:
+                    joint[WON, cp, a2] += q
+                elif a2 == 0:
+                    joint[WIPED, cp, 0] += q
+                else:
+                    nxt[a2, d2] = nxt.get((a2, d2), 0.0) + q
+        alive = nxt
+    for (a, _d), p in alive.items():
+        joint[NOT_OVER, attempts, a] += p
+    return joint
+
+
+def summarise(joint):
+    """P(won, wiped out, not over within the bound); pmfs cp_to_win (k >= 1: won with exactly
+    k CP; entry 0: not won within the bound) and units_left at the end."""
+    add = np.add.reduce
+    won = add(joint[WON], axis=1)
+    lost = add(joint[WIPED].reshape(-1)) + add(joint[NOT_OVER].reshape(-1))
+    return ({"won": add(won), "wiped_out": add(joint[WIPED].reshape(-1)),
+             "not_over": add(joint[NOT_OVER].reshape(-1))},
+            {"cp_to_win": np.r_[lost, won[1:]],
+             "units_left": add(add(joint, axis=0), axis=0)})
+
+
+@dataclass(frozen=True)
+class WarResult(Result):
+    """A Result that also reports `won_within`: N -> P(the war is won within N CP)."""
+
+    ZERO = {"cp_to_win": "not won within the bound"}
+
+    @property
+    def won_within(self) -> dict:
+        return {k: float(v) for k, v in enumerate(np.cumsum(self.pmfs["cp_to_win"][1:]), 1)}
+
+
+def foreign_war(*, units=3, foreign=3, leader=0, attempts=20, method="auto",
+                trials=None, seed=None, precision=None, max_trials=10**9, threads=None,
+                progress=None):
+    """Odds of fighting a foreign war to its end (§21.7), 1 CP per attempt: `units` of the
+    power against `foreign` units (the cards' forces: `WARS`, e.g.
+    ``foreign_war(**WARS["war in persia"])``); `leader`: the army leader on the card (a
+    battle rating or a name); `attempts`: the CP followed (what is undecided then is
+    `not_over`). Returns a Result: won,
+    wiped_out, not_over; pmfs cp_to_win (k: won with exactly k CP; entry 0: not won within
+    `attempts`) and units_left (at the end); `won_within[N]`: P(won within N CP)."""
+    units = check_int("units", units, 1, MAX_UNITS)
+    foreign = check_int("foreign", foreign, 1, MAX_UNITS)
+    best = leaders.leader("leader", leader, leaders.ARMY)
+    attempts = check_int("attempts", attempts, 1, MAX_ATTEMPTS)
+
+    def kernel_args():
+        from .kernel import kernel_args
+
+        return kernel_args(HIT, units, foreign, best.rating, attempts)
+
+    mc = McOptions.make(trials, seed, precision, max_trials, threads, progress)
+    settings = {"units": units, "foreign": foreign, "leader": str(best),
+                "attempts": attempts}
+    proc = Procedure("his.foreign_war", (3, attempts + 1, units + 1), summarise, "won",
+                     lambda: exact_joint(units, foreign, best.rating, attempts),
+                     ("odds.his.foreign_wars.kernel", "war_lane"), kernel_args, settings,
+                     result_type=WarResult)
+    return solve(proc, method, mc)
+
+
+register(Spec(
+    "his.foreign_war", foreign_war, (
+        Param("units", "int", "the power's land units on the card", low=1, high=MAX_UNITS),
+        Param("foreign", "int", "the foreign (independent) units on the card", low=1,
+              high=MAX_UNITS),
+        Param("leader", "leader", "the army leader on the card: a battle rating or a name",
+              low=0, high=MAX_LEADER, choices=leaders.choices(), metavar="R|NAME"),
+        Param("attempts", "int", "Fight Foreign War actions (1 CP each) followed", low=1,
+              high=MAX_ATTEMPTS)),
+    "foreign war fought to its end (field battles at 1 CP, no defender die, no retreat)",
+    ("his", "foreign-war"), "won", kernels=("odds.his.foreign_wars.kernel",),
+    examples=tuple(Example(name, forces, f"{name.capitalize()}: {forces['units']} units "
+                                 f"against {forces['foreign']}, no leader",
+                           demo=name == "war in persia") for name, forces in WARS.items())))
