@@ -1,4 +1,9 @@
-"""Limits and defaults in one place: every bound a user can meet, and the runner's sizes."""
+"""Limits and defaults in one place: every bound a user can meet, and the runner's sizes.
+
+The bottom layer: it imports nothing of odds (errors.py imports only this), so core/ may read
+both."""
+
+METHODS = ("auto", "exact", "mc")  # how an answer is computed: exact when available, exact, mc
 
 # forces (Here I Stand / Virgin Queen)
 MAX_UNITS = 200  # land units on one side

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Callable
 
-from .config import DEFAULT_MAX_TRIALS
+from .config import DEFAULT_MAX_TRIALS, METHODS
 from .errors import OddsError, check_nesting, shown
 
 REQUIRED = inspect.Parameter.empty
@@ -175,7 +175,6 @@ class Spec:
                 "examples": {e.name: e.kwargs for e in self.examples}}
 
 
-METHODS = ("auto", "exact", "mc")
 # the engine options of every procedure function that has them, defined once for the command
 # line (cli_common), the web API and sweeps; `cli` holds the command line's default
 ENGINE_OPTIONS = (

@@ -18,8 +18,7 @@ from typing import Callable
 import numpy as np
 
 from ..errors import Interrupted, OddsError, check_choice
-from ..config import MAX_EXACT_WORK, MEMORY_BUDGET_FRACTION
-from ..registry import METHODS
+from ..config import MAX_EXACT_WORK, MEMORY_BUDGET_FRACTION, METHODS
 from . import montecarlo
 from .result import Result
 
