@@ -120,7 +120,7 @@ register(Spec(
               low=0, high=MAX_LEADER, choices=leaders.choices(), metavar="R|NAME"),
         Param("attempts", "int", "Fight Foreign War actions (1 CP each) followed", low=1,
               high=MAX_ATTEMPTS)),
-    "foreign war fought to its end (field battles at 1 CP, no defender die, no retreat)",
+    "a foreign war fought to its end, 1 CP a battle",
     ("his", "foreign-war"), "won", kernels=("odds.his.foreign_wars.kernel",),
     examples=tuple(Example(name, forces, f"{name.capitalize()}: {forces['units']} units "
                                  f"against {forces['foreign']}, no leader",

@@ -64,7 +64,7 @@ register(Spec(
         Param("cards", "int", "Hapsburg cards from colonies and conquests this Card Draw "
               "Phase", low=1, high=MAX_CARDS),
         Param("galleons", "bool", "the Hapsburgs have Galleons (a 2 eliminates the raider)")),
-    "a Huguenot raider's rolls on the Hapsburg New World cards (5-6 steals)",
+    "a Huguenot raider on the Hapsburg New World cards",
     ("his", "raiders"), "steals_any", kernels=("odds.his.new_world.kernel",),
     examples=(Example("three cards, galleons", {"cards": 3, "galleons": True},
                       "one raider, three Hapsburg cards, Galleons in play", demo=True),),

@@ -119,7 +119,7 @@ register(Spec(
         Param("uncharted", "bool", "the power's first exploration: marker Uncharted (-1)"),
         Param("skip_circumnavigation", "bool", "on 10+ claim a discovery instead of trying to "
               "circumnavigate (setting)")),
-    "voyage of exploration (2d6 + explorer; 7-9 discovery, 10+ circumnavigation try)",
+    "voyage of exploration (2d6 + explorer: 7-9 discovers)",
     ("his", "exploration"), "discovery", kernels=("odds.his.new_world.kernel",),
     examples=(Example("orellana, uncharted", {"explorer": 3, "uncharted": True},
                       "the rulebook's Orellana: explorer 3, first voyage (Uncharted)", demo=True),
