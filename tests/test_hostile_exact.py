@@ -128,6 +128,13 @@ def costs_of(monkeypatch):
     return seen
 
 
+# exact engines small at their inputs' bounds, so they state no cost: eleven 2d6 totals
+# (interception, the New World's rolls), at most 12 units a side (piracy; a foreign war, over
+# at most 60 attempts)
+SMALL_BY_BOUNDS = ("his.intercept", "his.avoid_battle", "his.exploration", "his.conquest",
+                   "his.raiders", "his.piracy", "his.foreign_war")
+
+
 @pytest.mark.parametrize("spec", [s for s in registry.specs().values() if s.exact],
                          ids=lambda s: s.name)
 def test_no_registered_example_comes_near_the_bounds(spec, monkeypatch):
@@ -135,7 +142,7 @@ def test_no_registered_example_comes_near_the_bounds(spec, monkeypatch):
     for example in spec.examples:
         r = spec.call(**example.kwargs, method="exact")
         assert r.method == "exact", (example.name, r.notes)
-    if spec.name not in ("his.intercept", "his.avoid_battle"):  # fixed size: no estimate
+    if spec.name not in SMALL_BY_BOUNDS:  # their inputs bound them: no estimate
         assert seen, spec.name
     for cost in seen:
         assert cost.work < MAX_EXACT_WORK / 2 and cost.bytes < 1e8, (spec.name, cost)
@@ -260,3 +267,12 @@ def test_ctrl_c_during_an_exact_answer_is_one_line_and_exit_130():
     out, err = p.communicate(timeout=SECONDS)
     assert p.returncode == 130 and out == ""
     assert err == "odds: interrupted: the exact answer was not finished\n"
+
+
+def test_the_engines_without_an_estimate_are_quick_at_their_bounds():
+    import time
+    start = time.perf_counter()
+    registry.get("his.foreign_war").call(units=12, foreign=12, leader=6, attempts=60, method="exact")
+    registry.get("his.piracy").call(corsairs=12, squadrons=12, adjacent_squadrons=12,
+                                    fortresses=12, method="exact")
+    assert time.perf_counter() - start < 10
