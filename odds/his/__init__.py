@@ -1,5 +1,6 @@
 """Here I Stand and The Virgin Queen: field battles, assaults, sieges, naval combat,
-interception and avoid-battle rolls, the whole attack.
+interception and avoid-battle rolls, the whole attack; Reformation and Counter-Reformation
+attempts and the ranking of their targets.
 
 A procedure's module is imported when it is first used, so a command pays only for the
 procedure it runs: `PROCEDURES` names the module that registers each procedure (in listing
@@ -11,10 +12,12 @@ from types import ModuleType as _ModuleType
 
 PROCEDURES = {"his.field": "field", "his.assault": "assault", "his.intercept": "intercept",
               "his.avoid_battle": "intercept", "his.siege": "siege", "his.attack": "attack",
-              "vq.naval": "naval", "his.naval": "naval"}
+              "vq.naval": "naval", "his.naval": "naval", "his.reformation": "religion.attempt",
+              "his.counter_reformation": "religion.attempt", "his.targets": "religion.ranking"}
 _MODULE_OF = {"assault": "assault", "attack": "attack", "field_battle": "field",
               "interception": "intercept", "naval_battle": "naval", "siege": "siege",
-              "Ruleset": "naval_ruleset", "RULESETS": "naval_ruleset"}
+              "Ruleset": "naval_ruleset", "RULESETS": "naval_ruleset",
+              "reformation_attempt": "religion", "rank_targets": "religion"}
 __all__ = sorted(_MODULE_OF)
 
 
