@@ -149,7 +149,7 @@ class RankResult(Result):
         return {**super().to_json(), "ranking": [dict(r) for r in self.ranking]}
 
 
-def rank_targets(*, targets, links=(), side="reformation", attempts=1, printing_press=False,
+def rank_targets(*, targets=(), links=(), side="reformation", attempts=1, printing_press=False,
                  theses=False, debater_dice=0, bible=False, augsburg=False, pope="leo-x",
                  method="auto", trials=None, seed=None, precision=None, max_trials=10**9,
                  threads=None, progress=None):
