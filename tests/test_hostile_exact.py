@@ -135,7 +135,8 @@ def test_no_registered_example_comes_near_the_bounds(spec, monkeypatch):
     for example in spec.examples:
         r = spec.call(**example.kwargs, method="exact")
         assert r.method == "exact", (example.name, r.notes)
-    if spec.name not in ("his.intercept", "his.avoid_battle"):  # fixed size: no estimate
+    if spec.name not in ("his.intercept", "his.avoid_battle", "his.reformation",
+                         "his.counter_reformation"):  # fixed size: no estimate
         assert seen, spec.name
     for cost in seen:
         assert cost.work < MAX_EXACT_WORK / 2 and cost.bytes < 1e8, (spec.name, cost)

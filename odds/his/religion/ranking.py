@@ -16,12 +16,13 @@ while following the policy's table.
 from __future__ import annotations
 
 import re
+from math import comb
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import numpy as np
 
-from ...core.engine import McOptions, Procedure, solve
+from ...core.engine import Cost, McOptions, Procedure, solve
 from ...core.result import Result
 from ...errors import OddsError, check_choice, check_int, check_list, shown
 from ...registry import Example, Param, Spec, register
@@ -88,6 +89,7 @@ class Plan:
     def __init__(self, p, masks, attempts):
         self.p, self.masks, self.attempts, self.n = p, masks, attempts, len(masks)
         self.value = lru_cache(maxsize=None)(self._value)
+        self.table = cache(self._table)
 
     def flip(self, t, flipped) -> float:
         return self.p[t, bin(flipped & int(self.masks[t])).count("1")]
@@ -112,7 +114,7 @@ class Plan:
         best = max(v for v, _ in options)
         return next(t for v, t in options if v >= best - TIE)
 
-    def table(self) -> tuple:
+    def _table(self) -> tuple:
         """(policy: the choice at index tried << n | flipped, -1 where never reached; the
         outcome joint [flips, first target flipped])."""
         n, policy = self.n, np.full(4 ** self.n, -1, dtype=np.int64)
@@ -131,6 +133,14 @@ class Plan:
         for (_, flipped), w in layer.items():
             joint[bin(flipped).count("1"), flipped >> first & 1] += w
         return policy, joint
+
+
+def cost(n, attempts) -> Cost:
+    """The dynamic program's cost: each state (targets tried, those flipped) weighs its untried
+    targets (about a microsecond each); the policy table holds 4**n entries."""
+    states = sum(comb(n, k) * 2 ** k for k in range(attempts + 1))
+    return Cost(states * n, 8 * 4 ** n + 200 * states,
+                f"{states:,} states (targets tried, flipped) of {n} targets", "fewer targets")
 
 
 def summarise(joint):
@@ -173,12 +183,6 @@ def rank_targets(*, targets=(), links=(), side="reformation", attempts=1, printi
                   for t in range(len(names))])
     plan = Plan(p, masks, attempts)
     mc = McOptions.make(trials, seed, precision, max_trials, threads, progress)
-    firsts = dict((t, v) for v, t in plan.options(0, 0))
-    ranking = tuple({"target": names[t], "attacker_dice": int(att[t, 0]),
-                     "defender_dice": int(dfn[t, 0]), "ties": terms[t].attacker_wins_ties == 1,
-                     "p_flip": float(p[t, 0]), "expected_if_first": firsts[t]}
-                    for t in sorted(range(len(names)), key=lambda t: -p[t, 0]))
-    policy, joint = plan.table()
     settings = {"side": act.side, "attempts": attempts, "bonus_dice": act.bonus,
                 "targets": list(check_list("targets", targets)),
                 "links": list(check_list("links", links))}
@@ -186,14 +190,21 @@ def rank_targets(*, targets=(), links=(), side="reformation", attempts=1, printi
     def kernel_args():
         rule = np.array([(t.attacker_modifier, t.automatic_on, t.attacker_wins_ties) for t in terms],
                         dtype=np.int64)
-        return policy, masks, att, dfn, rule, len(names), attempts
+        return plan.table()[0], masks, att, dfn, rule, len(names), attempts
 
-    proc = Procedure("his.targets", joint.shape, summarise, "success", lambda: joint,
-                     (KERNEL, "ranking_lane"), kernel_args, settings, result_type=RankResult,
-                     explain=(f"first: {names[plan.choice(0, 0)]}, the best of {len(names)} "
-                              f"targets for {attempts} attempt{'s' * (attempts > 1)}",))
-    result = solve(proc, method, mc)
-    return result.with_changes(ranking=ranking, advice=advice(ranking, plan, names, attempts))
+    proc = Procedure("his.targets", (attempts + 1, 2), summarise, "success",
+                     lambda: plan.table()[1], (KERNEL, "ranking_lane"), kernel_args, settings,
+                     result_type=RankResult, cost=lambda: cost(len(names), attempts))
+    result = solve(proc, method, mc)  # the dynamic program runs here, within its bounds
+    firsts = dict((t, v) for v, t in plan.options(0, 0))
+    ranking = tuple({"target": names[t], "attacker_dice": int(att[t, 0]),
+                     "defender_dice": int(dfn[t, 0]), "ties": terms[t].attacker_wins_ties == 1,
+                     "p_flip": float(p[t, 0]), "expected_if_first": firsts[t]}
+                    for t in sorted(range(len(names)), key=lambda t: -p[t, 0]))
+    first = (f"first: {names[plan.choice(0, 0)]}, the best of {len(names)} targets for "
+             f"{attempts} attempt{'s' * (attempts > 1)}",)
+    return result.with_changes(ranking=ranking, explain=first,
+                               advice=advice(ranking, plan, names, attempts))
 
 
 def advice(ranking, plan, names, attempts) -> tuple:
