@@ -291,7 +291,8 @@ REFORMATION_EXAMPLES = (
                                             "bible": True, "outside_zone": True}))
 COUNTER_EXAMPLES = (
     Example("paul iii, burn books", {"papal_dice": 3, "protestant_dice": 2, "pope": "paul-iii",
-                                     "attempts": 2}),
+                                     "attempts": 2},
+            title="burning books under Paul III: two attempts, 3 dice against 2", demo=True),
     Example("augsburg", {"papal_dice": 3, "protestant_dice": 1, "augsburg": True,
                          "debater_dice": 2}))
 

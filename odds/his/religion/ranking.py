@@ -211,7 +211,7 @@ def advice(ranking, plan, names, attempts) -> tuple:
     """The ranking in words, and the line of play when every attempt flips and when none does."""
     lines = [f"{r['target']}: {r['attacker_dice']} v {r['defender_dice']}, ties "
              f"{'yours' if r['ties'] else 'theirs'}: P(flip) {r['p_flip']:.1%}, "
-             f"{r['expected_if_first']:.2f} spaces expected if tried first"
+             f"{r['expected_if_first']:.3f} spaces expected if tried first"
              for r in ranking]
     for word, flips in (("flips", True), ("fails", False)):
         tried = flipped = 0
@@ -251,7 +251,9 @@ register(Spec("his.targets", rank_targets, (
     examples=(Example("95 theses, the rulebook's example", {"targets": list(EXAMPLE),
                                                             "theses": True}),
               Example("linked, three attempts", {
-                  "targets": ["Leipzig=3:4", "Magdeburg=5:3", "Lubeck=2:3"], "theses": True,
-                  "links": ["Leipzig=Magdeburg", "Magdeburg=Lubeck"], "attempts": 3},
-                  title="three attempts where a flip helps the next space", demo=True)),
+                  "targets": ["Leipzig=3:4", "Magdeburg=5:3", "Lubeck=2:3", "Stettin=2:1"],
+                  "theses": True, "links": ["Leipzig=Magdeburg", "Magdeburg=Lubeck"],
+                  "attempts": 3},
+                  title="three attempts of the 95 Theses where a flip helps the next space: the "
+                        "next target depends on the last roll", demo=True)),
     start={"targets": ["Stettin=2:1", "Breslau=5:1:out"]}))
