@@ -298,13 +298,13 @@ COUNTER_EXAMPLES = (
 
 
 register(Spec(NAMES["reformation"], reformation_attempt, _params("reformation"),
-              "Reformation attempt (§18.3): highest die wins, ties in the target zone",
+              "Reformation attempts (§18.3): highest die wins",
               ("his", "reformation"), "success", kernels=(KERNEL,),
               preset={"side": "reformation"}, omit=OMIT["reformation"],
               examples=REFORMATION_EXAMPLES, start={"protestant_dice": 2, "papal_dice": 1}))
 register(Spec(NAMES["counter-reformation"], reformation_attempt, _params("counter-reformation"),
-              "Counter-Reformation attempt (§18.4): highest die wins, ties to the Protestant "
-              "unless Paul III or Julius III", ("his", "counter-reformation"), "success",
+              "Counter-Reformation attempts (§18.4): highest die wins",
+              ("his", "counter-reformation"), "success",
               kernels=(KERNEL,),
               preset={"side": "counter-reformation"},
               omit=OMIT["counter-reformation"], examples=COUNTER_EXAMPLES,

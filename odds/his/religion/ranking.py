@@ -246,7 +246,7 @@ register(Spec("his.targets", rank_targets, (
           "Counter-Reformation)"),
     Param("pope", "choice", "the Papal ruler (Paul III or Julius III: ties and the automatic 6 in "
           "the target zone)", choices=POPES)),
-    "rank my targets: Reformation or Counter-Reformation targets by P(flip), the best order",
+    "rank my targets (§18.3-18.4): by P(flip), and the best order",
     ("his", "targets"), "success", kernels=(KERNEL,),
     examples=(Example("95 theses, the rulebook's example", {"targets": list(EXAMPLE),
                                                             "theses": True}),
