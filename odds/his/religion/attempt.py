@@ -253,33 +253,42 @@ def _all_params(side: str) -> tuple:
     return (
         Param("protestant_dice", "int", f"Protestant {dice_help}", low=0, high=MAX_DICE),
         Param("papal_dice", "int", f"Papal {dice_help}", low=0, high=MAX_DICE),
-        Param("adjacent_protestant", "int", "adjacent spaces under Protestant influence "
-              "(not across a pass, not in unrest)", low=0, high=MAX_DICE),
-        Param("adjacent_reformers", "int", "adjacent reformers", low=0, high=MAX_DICE),
-        Param("adjacent_protestant_stacks", "int", "adjacent stacks of Protestant land units",
-              low=0, high=MAX_DICE),
-        Param("reformer_in_space", "bool", "a reformer in the space (2 dice)"),
-        Param("protestant_stack_in_space", "bool", "Protestant land units in the space (2 dice)"),
-        Param("adjacent_catholic", "int", "adjacent spaces under Catholic influence (not across "
-              "a pass, not in unrest)", low=0, high=MAX_DICE),
-        Param("adjacent_universities", "int", "adjacent Jesuit universities", low=0, high=MAX_DICE),
-        Param("adjacent_catholic_stacks", "int", "adjacent stacks of Catholic land units",
-              low=0, high=MAX_DICE),
-        Param("university_in_space", "bool", "a Jesuit university in the space (2 dice)"),
-        Param("catholic_stack_in_space", "bool", "Catholic land units in the space (2 dice)"),
-        Param("printing_press", "bool", "Printing Press played this turn (+1 die)"),
-        Param("theses", "bool", "an attempt of Luther's 95 Theses (+1 die)"),
-        Param("debater_dice", "int", "the attacker's debater bonus dice", low=0,
-              high=1 if side == "reformation" else 2),
-        Param("bible", "bool", "an attempt of Calvin's Institutes or a Full Bible translation "
-              "(+1 to each Protestant die in the target zone)"),
-        Param("augsburg", "bool", "Augsburg Confession played this turn (-1 to each Papal die)"),
-        Param("pope", "choice", "the Papal ruler (Paul III or Julius III: the Papacy wins ties "
-              "and a 6 succeeds in the target zone)", choices=POPES),
+        *_neighbourhood("protestant", "reformer", "reformers", "reformer"),
+        *_neighbourhood("catholic", "university", "universities", "Jesuit university"),
+        *card_params(1 if side == "reformation" else 2),
         Param("outside_zone", "bool", "the space is outside the action's target language zone "
               "(the attacker loses ties there and gets no +1 nor automatic 6)"),
         Param("attempts", "int", "attempts in the action against spaces with these dice",
               low=1, high=MAX_ATTEMPTS))
+
+
+def _neighbourhood(religion, source, sources, what) -> tuple:
+    """The five neighbourhood items of a religion's dice (§18.3 step 2, §18.4 step 2)."""
+    title = religion.capitalize()
+    return (
+        Param(f"adjacent_{religion}", "int", f"adjacent spaces under {title} influence (not "
+              "across a pass, not in unrest)", low=0, high=MAX_DICE),
+        Param(f"adjacent_{sources}", "int", f"adjacent {what.replace(source, sources)}", low=0,
+              high=MAX_DICE),
+        Param(f"adjacent_{religion}_stacks", "int", f"adjacent stacks of {title} land units",
+              low=0, high=MAX_DICE),
+        Param(f"{source}_in_space", "bool", f"a {what} in the space (2 dice)"),
+        Param(f"{religion}_stack_in_space", "bool", f"{title} land units in the space (2 dice)"))
+
+
+def card_params(debater_high: int) -> tuple:
+    """The keywords of the cards and bonuses that hold for every attempt of an action."""
+    return (
+        Param("printing_press", "bool", "Printing Press played this turn (+1 Protestant die)"),
+        Param("theses", "bool", "attempts of Luther's 95 Theses (+1 die)"),
+        Param("debater_dice", "int", "the attacker's debater bonus dice", low=0,
+              high=debater_high),
+        Param("bible", "bool", "attempts of Calvin's Institutes or a Full Bible translation "
+              "(+1 to each Protestant die in the target zone)"),
+        Param("augsburg", "bool", "Augsburg Confession played this turn (-1 to each Papal die of "
+              "a Counter-Reformation)"),
+        Param("pope", "choice", "the Papal ruler (Paul III or Julius III: the Papacy wins ties "
+              "and a 6 succeeds in the target zone)", choices=POPES))
 
 
 REFORMATION_EXAMPLES = (

@@ -26,7 +26,7 @@ from ...core.engine import Cost, McOptions, Procedure, solve
 from ...core.result import Result
 from ...errors import OddsError, check_choice, check_int, check_list, shown
 from ...registry import Example, Param, Spec, register
-from .attempt import KERNEL, MAX_DICE, POPES, SIDES, Action, flip_probability
+from .attempt import KERNEL, MAX_DICE, SIDES, Action, card_params, flip_probability
 
 MAX_TARGETS = 10  # 3**10 = 59,049 states: about a second in the dynamic program
 TARGET = re.compile(r"^\s*([^=:,]+?)\s*=\s*(\d+)\s*:\s*(\d+)\s*(?::\s*(out)\s*)?$")
@@ -237,15 +237,7 @@ register(Spec("his.targets", rank_targets, (
     Param("side", "choice", "who makes the attempts", choices=SIDES),
     Param("attempts", "int", "attempts in the action (at most one per target)", low=1,
           high=MAX_TARGETS),
-    Param("printing_press", "bool", "Printing Press played this turn (+1 Protestant die)"),
-    Param("theses", "bool", "attempts of Luther's 95 Theses (+1 die)"),
-    Param("debater_dice", "int", "the attacker's debater bonus dice", low=0, high=2),
-    Param("bible", "bool", "Calvin's Institutes or a Full Bible (+1 to each Protestant die in the "
-          "target zone)"),
-    Param("augsburg", "bool", "Augsburg Confession played this turn (-1 to each Papal die of a "
-          "Counter-Reformation)"),
-    Param("pope", "choice", "the Papal ruler (Paul III or Julius III: ties and the automatic 6 in "
-          "the target zone)", choices=POPES)),
+    *card_params(2)),
     "rank my targets (§18.3-18.4): by P(flip), and the best order",
     ("his", "targets"), "success", kernels=(KERNEL,),
     examples=(Example("95 theses, the rulebook's example", {"targets": list(EXAMPLE),
