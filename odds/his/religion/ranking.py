@@ -199,7 +199,7 @@ def rank_targets(*, targets=(), links=(), side="reformation", attempts=1, printi
     firsts = dict((t, v) for v, t in plan.options(0, 0))
     ranking = tuple({"target": names[t], "attacker_dice": int(att[t, 0]),
                      "defender_dice": int(dfn[t, 0]), "ties": terms[t].attacker_wins_ties == 1,
-                     "p_flip": float(p[t, 0]), "expected_if_first": firsts[t]}
+                     "p_flip": float(p[t, 0]), "expected_if_first": float(firsts[t])}
                     for t in sorted(range(len(names)), key=lambda t: -p[t, 0]))
     first = (f"first: {names[plan.choice(0, 0)]}, the best of {len(names)} targets for "
              f"{attempts} attempt{'s' * (attempts > 1)}",)
