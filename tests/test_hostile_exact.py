@@ -130,9 +130,10 @@ def costs_of(monkeypatch):
 
 # exact engines small at their inputs' bounds, so they state no cost: eleven 2d6 totals
 # (interception, the New World's rolls), at most 12 units a side (piracy; a foreign war, over
-# at most 60 attempts)
+# at most 60 attempts), the highest of two bounded dice pools (a Reformation attempt)
 SMALL_BY_BOUNDS = ("his.intercept", "his.avoid_battle", "his.exploration", "his.conquest",
-                   "his.raiders", "his.piracy", "his.foreign_war")
+                   "his.raiders", "his.piracy", "his.foreign_war", "his.reformation",
+                   "his.counter_reformation")
 
 
 @pytest.mark.parametrize("spec", [s for s in registry.specs().values() if s.exact],

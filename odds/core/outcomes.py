@@ -24,7 +24,9 @@ WITHIN = {"attacker_eliminated": ("withdraw",), "defender_retreats": ("attacker_
 WITHIN_PREFIX = {"win_within_losses_": ("attacker_win",)}
 
 # what an event means, where its name does not say it (by (procedure, event) where it differs)
-WHY = {"both_eliminated_rule": "both sides wiped out: the side that rolled more dice kept one "
+WHY = {"automatic": "the attacker's highest modified die was 6 or more in the target zone: the "
+                     "defender did not roll",
+       "both_eliminated_rule": "both sides wiped out: the side that rolled more dice kept one "
                                "unit, the defender on equal dice",
        "both_destroyed_rule": "both fleets destroyed: the side that rolled more dice kept one "
                               "ship, the defender on equal dice",

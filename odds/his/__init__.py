@@ -1,5 +1,6 @@
 """Here I Stand and The Virgin Queen: field battles, assaults, sieges, naval combat,
-interception and avoid-battle rolls, the whole attack.
+interception and avoid-battle rolls, the whole attack; Reformation and Counter-Reformation
+attempts and the ranking of their targets.
 
 A procedure's module is imported when it is first used, so a command pays only for the
 procedure it runs: `PROCEDURES` names the module that registers each procedure (in listing
@@ -14,12 +15,14 @@ PROCEDURES = {"his.field": "field", "his.assault": "assault", "his.intercept": "
               "vq.naval": "naval", "his.naval": "naval", "his.piracy": "corsairs.raid",
               "his.foreign_war": "foreign_wars.campaign",
               "his.exploration": "new_world.voyages", "his.conquest": "new_world.voyages",
-              "his.raiders": "new_world.raiders"}
+              "his.raiders": "new_world.raiders", "his.reformation": "religion.attempt",
+              "his.counter_reformation": "religion.attempt", "his.targets": "religion.ranking"}
 _MODULE_OF = {"assault": "assault", "attack": "attack", "field_battle": "field",
               "interception": "intercept", "naval_battle": "naval", "siege": "siege",
               "Ruleset": "naval_ruleset", "RULESETS": "naval_ruleset", "piracy": "corsairs.raid",
               "foreign_war": "foreign_wars.campaign", "exploration": "new_world.voyages",
-              "conquest": "new_world.voyages", "raiders": "new_world.raiders"}
+              "conquest": "new_world.voyages", "raiders": "new_world.raiders",
+              "reformation_attempt": "religion", "rank_targets": "religion"}
 __all__ = sorted(_MODULE_OF)
 
 

@@ -1,0 +1,251 @@
+"""Rank my targets: the candidate spaces of an action's attempts by P(flip), and the choices that
+maximise the expected spaces flipped when a flip adds dice to its neighbours (§18.3-18.4).
+
+A target is `NAME=ATTACKER:DEFENDER[:out]`: each side's base dice (the neighbourhood's count,
+before the minimum of 1 and the bonus dice) and `out` for a space outside the action's target
+language zone. `links` (`A=B`) are the adjacencies among the targets that count (not across a
+pass, neither in unrest): when A flips, B's attacker gains a die (an adjacent space of its
+religion) and its defender loses one (an adjacent space no longer of theirs).
+
+The best choices are a policy: the next target depends on which attempts flipped so far. The
+exact engine is a dynamic program over (targets tried, targets flipped), at most 3**n states
+for n targets (MAX_TARGETS bounds n); its outcome joint is ``joint[spaces flipped, the first
+target flipped]`` under that policy, which the kernel (kernel.py) fills by rolling every die
+while following the policy's table.
+"""
+from __future__ import annotations
+
+import re
+from math import comb
+from dataclasses import dataclass
+from functools import cache, lru_cache
+
+import numpy as np
+
+from ...core.engine import Cost, McOptions, Procedure, solve
+from ...core.result import Result
+from ...errors import OddsError, check_choice, check_int, check_list, shown
+from ...registry import Example, Param, Spec, register
+from .attempt import KERNEL, MAX_DICE, SIDES, Action, card_params, flip_probability
+
+MAX_TARGETS = 10  # 3**10 = 59,049 states: about a second in the dynamic program
+TARGET = re.compile(r"^\s*([^=:,]+?)\s*=\s*(\d+)\s*:\s*(\d+)\s*(?::\s*(out)\s*)?$")
+TIE = 1e-12  # expected flips closer than this are equal: the earlier target in the list is chosen
+
+
+def parse_targets(targets) -> tuple:
+    """(names, attacker base dice, defender base dice, in zone) of each target."""
+    items = check_list("targets", targets)
+    if not 1 <= len(items) <= MAX_TARGETS:
+        raise OddsError(f"targets: {len(items)} given (allowed: 1 to {MAX_TARGETS}; the best "
+                        "order is a search over every subset of them)")
+    rows = []
+    for item in items:
+        m = TARGET.match(item) if isinstance(item, str) else None
+        if m is None:
+            raise OddsError(f"targets: {shown(item)} is not NAME=ATTACKER:DEFENDER[:out] (e.g. "
+                            "Stettin=2:1, Breslau=5:1:out)")
+        name, a, d, out = m.group(1), int(m.group(2)), int(m.group(3)), m.group(4)
+        for side, n in (("attacker", a), ("defender", d)):
+            if n > MAX_DICE:
+                raise OddsError(f"targets: {name!r} has {n} {side} dice (allowed: at most "
+                                f"{MAX_DICE})")
+        if name in (r[0] for r in rows):
+            raise OddsError(f"targets: {name!r} is given twice (allowed: each space once; a "
+                            "space is a target once an impulse)")
+        rows.append((name, a, d, out is None))
+    return tuple(zip(*rows))
+
+
+def parse_links(links, names) -> np.ndarray:
+    """Each target's neighbours among the targets, as a bit mask."""
+    masks = np.zeros(len(names), dtype=np.int64)
+    for item in check_list("links", links):
+        parts = item.split("=") if isinstance(item, str) else ()
+        ends = [p.strip() for p in parts]
+        if len(ends) != 2 or ends[0] == ends[1] or not all(e in names for e in ends):
+            raise OddsError(f"links: {shown(item)} is not TARGET=TARGET of two different "
+                            f"targets (allowed targets: {', '.join(names)})")
+        i, j = names.index(ends[0]), names.index(ends[1])
+        masks[i] |= 1 << j
+        masks[j] |= 1 << i
+    return masks
+
+
+def dice_table(act, attackers, defenders, masks) -> tuple:
+    """(attacker dice, defender dice) of each target with k of its neighbours flipped."""
+    n = len(attackers)
+    att, dfn = np.zeros((n, n + 1), dtype=np.int64), np.zeros((n, n + 1), dtype=np.int64)
+    for t in range(n):
+        for k in range(n + 1):
+            att[t, k], dfn[t, k] = act.dice(attackers[t] + k, max(defenders[t] - k, 0))
+    return att, dfn
+
+
+class Plan:
+    """The dynamic program: `value(tried, flipped)` the expected flips still to come with the
+    best choices, `choice` the target that achieves it."""
+
+    def __init__(self, p, masks, attempts):
+        self.p, self.masks, self.attempts, self.n = p, masks, attempts, len(masks)
+        self.value = lru_cache(maxsize=None)(self._value)
+        self.table = cache(self._table)
+
+    def flip(self, t, flipped) -> float:
+        return self.p[t, bin(flipped & int(self.masks[t])).count("1")]
+
+    def options(self, tried, flipped) -> list:
+        """(expected flips from here, target) of each target not tried yet."""
+        out = []
+        for t in range(self.n):
+            if not tried >> t & 1:
+                p, after = self.flip(t, flipped), tried | 1 << t
+                out.append((p * (1 + self.value(after, flipped | 1 << t))
+                            + (1 - p) * self.value(after, flipped), t))
+        return out
+
+    def _value(self, tried, flipped) -> float:
+        if bin(tried).count("1") >= self.attempts:
+            return 0.0
+        return max((v for v, _ in self.options(tried, flipped)), default=0.0)
+
+    def choice(self, tried, flipped) -> int:
+        options = self.options(tried, flipped)
+        best = max(v for v, _ in options)
+        return next(t for v, t in options if v >= best - TIE)
+
+    def _table(self) -> tuple:
+        """(policy: the choice at index tried << n | flipped, -1 where never reached; the
+        outcome joint [flips, first target flipped])."""
+        n, policy = self.n, np.full(4 ** self.n, -1, dtype=np.int64)
+        joint = np.zeros((self.attempts + 1, 2))
+        first = self.choice(0, 0)
+        layer = {(0, 0): 1.0}
+        for _ in range(self.attempts):
+            grown = {}
+            for (tried, flipped), w in layer.items():
+                t = policy[tried << n | flipped] = self.choice(tried, flipped)
+                p = self.flip(t, flipped)
+                for state, q in (((tried | 1 << t, flipped | 1 << t), p),
+                                 ((tried | 1 << t, flipped), 1 - p)):
+                    grown[state] = grown.get(state, 0.0) + w * q
+            layer = grown
+        for (_, flipped), w in layer.items():
+            joint[bin(flipped).count("1"), flipped >> first & 1] += w
+        return policy, joint
+
+
+def cost(n, attempts) -> Cost:
+    """The dynamic program's cost: each state (targets tried, those flipped) weighs its untried
+    targets (about a microsecond each); the policy table holds 4**n entries."""
+    states = sum(comb(n, k) * 2 ** k for k in range(attempts + 1))
+    return Cost(states * n, 8 * 4 ** n + 200 * states,
+                f"{states:,} states (targets tried, flipped) of {n} targets", "fewer targets")
+
+
+def summarise(joint):
+    """P(the first target flips); the pmf of the spaces flipped with the best choices."""
+    return {"success": np.add.reduce(joint[:, 1])}, {"spaces_flipped": np.add.reduce(joint, axis=1)}
+
+
+@dataclass(frozen=True)
+class RankResult(Result):
+    """A Result that also reports the ranking: each target's dice, P(flip) now and the expected
+    flips of the action when it is tried first (then the best choices)."""
+
+    ranking: tuple = ()  # rows: dict target, attacker_dice, defender_dice, ties, p_flip, expected_if_first
+
+    def to_json(self) -> dict:
+        return {**super().to_json(), "ranking": [dict(r) for r in self.ranking]}
+
+
+def rank_targets(*, targets=(), links=(), side="reformation", attempts=1, printing_press=False,
+                 theses=False, debater_dice=0, bible=False, augsburg=False, pope="leo-x",
+                 method="auto", trials=None, seed=None, precision=None, max_trials=10**9,
+                 threads=None, progress=None):
+    """Rank candidate targets of an action's attempts (`side`: 'reformation' or
+    'counter-reformation').
+
+    `targets`: 'NAME=ATTACKER:DEFENDER[:out]', each side's base dice (before the minimum of 1
+    and the bonus dice), `out` outside the target language zone; `links`: 'A=B' adjacencies
+    among them (a flip gives its neighbours +1 attacker die and -1 defender die); `attempts`
+    in the action (at most one per target); the cards as in `reformation_attempt`. Returns a
+    RankResult: success (the first choice flips), pmf spaces_flipped with the best choices,
+    `ranking` (P(flip) now; expected flips when tried first) and advice in words.
+    """
+    act = Action.make(side, printing_press, theses, debater_dice, bible, augsburg, pope)
+    names, attackers, defenders, zones = parse_targets(targets)
+    masks = parse_links(links, names)
+    attempts = check_int("attempts", attempts, 1, len(names))
+    att, dfn = dice_table(act, attackers, defenders, masks)
+    terms = [act.terms(z) for z in zones]
+    p = np.array([[flip_probability(att[t, k], dfn[t, k], terms[t]) for k in range(len(names) + 1)]
+                  for t in range(len(names))])
+    plan = Plan(p, masks, attempts)
+    mc = McOptions.make(trials, seed, precision, max_trials, threads, progress)
+    settings = {"side": act.side, "attempts": attempts, "bonus_dice": act.bonus,
+                "targets": list(check_list("targets", targets)),
+                "links": list(check_list("links", links))}
+
+    def kernel_args():
+        rule = np.array([(t.attacker_modifier, t.automatic_on, t.attacker_wins_ties) for t in terms],
+                        dtype=np.int64)
+        return plan.table()[0], masks, att, dfn, rule, len(names), attempts
+
+    proc = Procedure("his.targets", (attempts + 1, 2), summarise, "success",
+                     lambda: plan.table()[1], (KERNEL, "ranking_lane"), kernel_args, settings,
+                     result_type=RankResult, cost=lambda: cost(len(names), attempts))
+    result = solve(proc, method, mc)  # the dynamic program runs here, within its bounds
+    firsts = dict((t, v) for v, t in plan.options(0, 0))
+    ranking = tuple({"target": names[t], "attacker_dice": int(att[t, 0]),
+                     "defender_dice": int(dfn[t, 0]), "ties": terms[t].attacker_wins_ties == 1,
+                     "p_flip": float(p[t, 0]), "expected_if_first": float(firsts[t])}
+                    for t in sorted(range(len(names)), key=lambda t: -p[t, 0]))
+    first = (f"first: {names[plan.choice(0, 0)]}, the best of {len(names)} targets for "
+             f"{attempts} attempt{'s' * (attempts > 1)}",)
+    return result.with_changes(ranking=ranking, explain=first,
+                               advice=advice(ranking, plan, names, attempts))
+
+
+def advice(ranking, plan, names, attempts) -> tuple:
+    """The ranking in words, and the line of play when every attempt flips and when none does."""
+    lines = [f"{r['target']}: {r['attacker_dice']} v {r['defender_dice']}, ties "
+             f"{'yours' if r['ties'] else 'theirs'}: P(flip) {r['p_flip']:.1%}, "
+             f"{r['expected_if_first']:.3f} spaces expected if tried first"
+             for r in ranking]
+    for word, flips in (("flips", True), ("fails", False)):
+        tried = flipped = 0
+        order = []
+        for _ in range(attempts):
+            t = plan.choice(tried, flipped)
+            order.append(names[t])
+            tried, flipped = tried | 1 << t, flipped | (flips << t)
+        if attempts > 1:
+            lines.append(f"order if each attempt {word}: {', '.join(order)}")
+    return tuple(lines)
+
+
+EXAMPLE = ("Magdeburg=5:3", "Stettin=2:1", "Breslau=5:1:out", "Leipzig=3:4", "Lubeck=2:3",
+           "Prague=3:5:out")  # the rulebook's Reformation attempt example (95 Theses)
+
+register(Spec("his.targets", rank_targets, (
+    Param("targets", "pairs", "a candidate space: NAME=ATTACKER:DEFENDER base dice (before the "
+          "minimum of 1 and bonus dice), :out outside the target zone", flag="target",
+          metavar="NAME=A:D[:out]"),
+    Param("links", "pairs", "two targets adjacent to each other (a flip adds a die to the "
+          "other's attacker and takes one from its defender)", flag="link", metavar="A=B"),
+    Param("side", "choice", "who makes the attempts", choices=SIDES),
+    Param("attempts", "int", "attempts in the action (at most one per target)", low=1,
+          high=MAX_TARGETS),
+    *card_params(2)),
+    "rank my targets (§18.3-18.4): by P(flip), and the best order",
+    ("his", "targets"), "success", kernels=(KERNEL,),
+    examples=(Example("95 theses, the rulebook's example", {"targets": list(EXAMPLE),
+                                                            "theses": True}),
+              Example("linked, three attempts", {
+                  "targets": ["Leipzig=3:4", "Magdeburg=5:3", "Lubeck=2:3", "Stettin=2:1"],
+                  "theses": True, "links": ["Leipzig=Magdeburg", "Magdeburg=Lubeck"],
+                  "attempts": 3},
+                  title="three attempts of the 95 Theses where a flip helps the next space: the "
+                        "next target depends on the last roll", demo=True)),
+    start={"targets": ["Stettin=2:1", "Breslau=5:1:out"]}))
