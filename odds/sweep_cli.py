@@ -30,7 +30,10 @@ def _client(args):
         return _connect(Client, args.scheduler), None
     with sigint_ignored():  # the workers keep it: a Ctrl-C stops this process, not them
         cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
-                               dashboard_address=":0", silence_logs=logging.ERROR)
+                               # CRITICAL: a worker's lost heartbeat while the cluster closes
+                               # (a Ctrl-C) is logged as an error; a cell's error reaches us
+                               # through its future anyway
+                               dashboard_address=":0", silence_logs=logging.CRITICAL)
     return Client(cluster), cluster
 
 
