@@ -10,7 +10,7 @@ import numpy as np
 from common import Row, best_of, rate, table
 
 from odds.his import assault, field_battle, siege
-from odds.his.siege import TRANSITIONS
+from odds.his.sieges.procedure import TRANSITIONS
 
 FORCES = dict(attacker_cavalry=2, attacker_leader=1, defender_leader=1)
 ASSAULT = dict(attacker=8, defender=3, attacker_cards=["siege-artillery:if-needed"], **FORCES)

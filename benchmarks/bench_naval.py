@@ -10,9 +10,9 @@ import numpy as np
 
 from common import Row, best_of, rate, table
 from odds.his import naval_battle
-from odds.his.naval_fleets import Fleet, settle_table, setup
-from odds.his.naval_ruleset import get_ruleset
-from odds.his.naval_rules import outcome_index, settle
+from odds.his.naval.fleets import Fleet, settle_table, setup
+from odds.his.naval.ruleset import get_ruleset
+from odds.his.naval.rules import outcome_index, settle
 
 SCENARIOS = {
     "4 v 4 galleys": dict(attacker_galleys=4, defender_galleys=4),

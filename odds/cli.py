@@ -22,8 +22,6 @@ from .errors import Interrupted, OddsError
 from .processes import COMMAND_LINE
 from .questions import cli as questions
 
-GAMES = {"his": "Here I Stand", "vq": "The Virgin Queen",
-         "oath": "Oath: Chronicles of Empire and Exile"}
 _TYPES = {"int": whole, "ints": whole, "float": number}
 TOOLS = {"demo": "demo", "warmup": "warmup", "crusades": "crusades.cli", "sweep": "sweep_cli",
          "plot": "sweep_cli", "serve": "serve"}  # command -> the module that registers it
@@ -68,14 +66,14 @@ def _specs(word: str | None, procedure: str | None):
     is imported), else all of game `word`'s, none for a tool, every game's otherwise."""
     if word in TOOLS:
         return ()
-    if word in GAMES and procedure:
+    if word in registry.games() and procedure:
         try:
             spec = registry.get(f"{word}.{procedure.replace('-', '_')}")
         except OddsError:
             spec = None
         if spec is not None and spec.command == (word, procedure):
             return (spec,)
-    return registry.specs(word if word in GAMES else None).values()
+    return registry.specs(word if word in registry.games() else None).values()
 
 
 def build_parser(word: str | None = None, procedure: str | None = None) -> Parser:
@@ -89,7 +87,7 @@ def build_parser(word: str | None = None, procedure: str | None = None) -> Parse
             continue
         game, name = spec.command
         if game not in groups:
-            group = games.add_parser(game, help=GAMES[game])
+            group = games.add_parser(game, help=registry.titles()[game])
             groups[game] = group.add_subparsers(dest="procedure", required=True, parser_class=Parser)
         p = groups[game].add_parser(name, help=spec.help, description=spec.help)
         defaults = spec.defaults()
@@ -97,7 +95,7 @@ def build_parser(word: str | None = None, procedure: str | None = None) -> Parse
         add_engine_flags(p, spec.exact)
         p.set_defaults(run=lambda args, spec=spec: run_procedure(spec, args))
         questions.add_flags(p, spec, flags)  # --compare, --need: wraps `run`
-    tools = () if word in GAMES else [TOOLS[word]] if word in TOOLS else TOOLS.values()
+    tools = [TOOLS[word]] if word in TOOLS else () if word in registry.games() else TOOLS.values()
     for module in dict.fromkeys(tools):
         import_module(f"{__package__}.{module}").register(games)
     return parser

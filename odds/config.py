@@ -68,7 +68,6 @@ NEED_MAX_TRIALS = 10**9  # Monte Carlo trials in one need search (evaluations x 
 
 # web server (`odds serve`)
 WEB_MAX_TRIALS = 10_000_000  # Monte Carlo trials per request
-WEB_MAX_TRIALS_OF = {"crusades.battle": 5_000}  # battles per request (~2 s on one core)
 WEB_TIME_BUDGET = 3.0  # seconds of Monte Carlo per request; then the partial result
 WEB_MAX_QUERY = 4096  # bytes of query string
 WEB_MAX_BODY = 64 * 1024  # bytes of a request body (a TOML scenario)

@@ -17,7 +17,7 @@ import re
 import numpy as np
 
 from .config import PLOT_MAX_CELLS, PLOT_MAX_LINES, PLOT_MAX_ROWS
-from .core.outcomes import label as _label, partition
+from .core.outcomes import label as _label
 from .errors import OddsError, check_choice, shown
 
 VIEWS = ("pmf", "at_least", "at_most")
@@ -86,9 +86,9 @@ def _title(result):
 
 
 def outcome_names(result):
-    """(label, probability) of the events that partition the outcome (core.outcomes.partition),
+    """(label, probability) of the events that partition the outcome (its Words' partition),
     or every probability of the result when it has no such set."""
-    return [(_label(n), v) for n, v in partition(result)] or \
+    return [(_label(n), v) for n, v in result.words.partition(result.probabilities)] or \
         [(_label(n), v) for n, v in result.probabilities.items()]
 
 

@@ -8,13 +8,14 @@ generic tests are generated from `specs()`; none of them lists procedures by han
 from __future__ import annotations
 
 import inspect
-import sys
+import pkgutil
 from importlib import import_module
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Callable
 
 from .config import DEFAULT_MAX_TRIALS, METHODS
+from .core.outcomes import PLAIN, Words
 from .errors import OddsError, check_nesting, shown
 
 REQUIRED = inspect.Parameter.empty
@@ -114,6 +115,9 @@ class Spec:
     table: str | None = None  # 'module:function' of a vectorised exact engine (sets up, so
     # validates, every cell before computing any; None when some cell is not for it)
     warm: Callable | None = None  # compiles the kernel modes the examples do not (odds warmup)
+    words: Words = PLAIN  # what its events mean, as its Procedure has them (the page's headline)
+    web_max_trials: int | None = None  # Monte Carlo trials one web request may run (None: the
+    # server's WEB_MAX_TRIALS; less where a trial is slow, as a crusades battle)
 
     def call(self, **kwargs):
         """The public function with this procedure's preset keywords. Every caller (command
@@ -170,6 +174,7 @@ class Spec:
     def describe(self) -> dict:
         defaults = self.defaults()
         return {"name": self.name, "help": self.help, "main": self.main, "exact": self.exact,
+                "headline": self.words.title(self.main),
                 "command": " ".join(self.command),
                 "parameters": [p.describe(defaults[p.name]) for p in self.params],
                 "examples": {e.name: e.kwargs for e in self.examples}}
@@ -205,39 +210,62 @@ def register(spec: Spec) -> Spec:
     return spec
 
 
-GAMES = ("his", "oath", "crusades")  # the packages that register procedures, in listing order
-_PACKAGE = {"vq": "his"}  # a procedure name's first word -> its package, where they differ
+@cache
+def games() -> dict:
+    """Game word -> its package (imported), in listing order: the packages of odds that declare
+    `TITLES` (first word of its procedures' names -> the game's name) and `ORDER`. A package's
+    `__init__` imports nothing heavy, so finding them costs a few milliseconds."""
+    root = import_module(__package__)
+    found = [import_module(f"{__package__}.{m.name}")
+             for m in pkgutil.iter_modules(root.__path__) if m.ispkg]
+    return {word: package for package in sorted((p for p in found if hasattr(p, "TITLES")),
+                                                key=lambda p: p.ORDER)
+            for word in package.TITLES}
+
+
+def titles() -> dict:
+    """Game word -> the game's name ("his" -> "Here I Stand"), in listing order."""
+    return {word: package.TITLES[word] for word, package in games().items()}
+
+
+def page() -> dict:
+    """What the games add to the web page's catalogue: the merged dicts of each game package's
+    `PAGE` function (`module:function`, relative to the package), where it has one."""
+    out = {}
+    for package in dict.fromkeys(games().values()):
+        if hasattr(package, "PAGE"):
+            module, _, function = package.PAGE.partition(":")
+            out.update(getattr(import_module(f"{package.__name__}.{module}"), function)())
+    return out
 
 
 def _package(word: str):
-    """The game package a procedure name's first word names (imported), or None."""
-    name = _PACKAGE.get(word, word)
-    return import_module(f"{__package__}.{name}") if name in GAMES else None
+    """The game package a procedure name's first word names, or None."""
+    return games().get(word)
 
 
 def _modules(package, names) -> None:
-    """Import the modules that register `names` in a package that imports them lazily (its
-    `PROCEDURES`: name -> module); importing any other game package registers them all."""
-    where = getattr(package, "PROCEDURES", {})
-    for module in dict.fromkeys(where[n] for n in names if n in where):
+    """Import the modules that register `names` in a game package (its `PROCEDURES`: name ->
+    module)."""
+    for module in dict.fromkeys(package.PROCEDURES[n] for n in names if n in package.PROCEDURES):
         import_module(f"{package.__name__}.{module}")
 
 
 def _order(spec: Spec) -> tuple:
-    """Games in `GAMES` order; a lazy package's procedures in its `PROCEDURES` order."""
-    game = spec.function.__module__.split(".")[1]
-    listed = list(getattr(sys.modules[f"{__package__}.{game}"], "PROCEDURES", ()))
-    return GAMES.index(game), listed.index(spec.name) if spec.name in listed else len(listed)
+    """Games in their ORDER, then each game's procedures in its `PROCEDURES` order."""
+    package = games()[spec.name.split(".")[0]]
+    listed = list(package.PROCEDURES)
+    return package.ORDER, listed.index(spec.name) if spec.name in listed else len(listed)
 
 
 def specs(game: str | None = None) -> dict[str, Spec]:
     """Every registered procedure by name, in listing order (`_order`); `game` (the first word
     of a name: his, vq, oath, crusades) imports only that game's procedures and lists only
     those named for it, so a command for one game does not pay for importing the others."""
-    for word in GAMES if game is None else (game,):
+    for word in games() if game is None else (game,):
         package = _package(word)
         if package is not None:
-            _modules(package, getattr(package, "PROCEDURES", ()))
+            _modules(package, package.PROCEDURES)
     chosen = [s for s in _SPECS.values() if game is None or s.name.split(".")[0] == game]
     return {s.name: s for s in sorted(chosen, key=_order)}
 

@@ -8,11 +8,11 @@ import pytest
 from agreement import engines_agree
 from odds import OddsError, cli
 from odds.his import attack, siege
-from odds.his import advice as A
-from odds.his import siege_timing as T
-from odds.his.assault import forces
-from odds.his.assault_rules import resolve
-from odds.his.siege import plan
+from odds.his.sieges import advice as A
+from odds.his.sieges import timing as T
+from odds.his.assaults.procedure import forces
+from odds.his.assaults.rules import resolve
+from odds.his.sieges.procedure import plan
 
 HELD = dict(attacker=7, attacker_cavalry=2, attacker_leader=1, defender=3, defender_leader=1,
             assaults=6)

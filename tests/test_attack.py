@@ -5,7 +5,7 @@ import pytest
 from agreement import engines_agree
 from odds import OddsError, cli
 from odds.his import attack, field_battle, interception, siege
-from odds.his.field import exact_joint as field_joint, forces, setup
+from odds.his.field.procedure import exact_joint as field_joint, forces, setup
 
 
 def test_one_against_one_by_hand():
@@ -120,7 +120,7 @@ def test_avoid_battle_reads_the_cavalry_modifiers(kw, ways):
 
 
 def test_kept_sieges_give_the_same_answer():
-    from odds.his.attack import SIEGES
+    from odds.his.attacks.procedure import SIEGES
 
     SIEGES.clear()
     kw = dict(attacker=9, defender=4, assaults=3, siege_cards=["siege-artillery:optimal"])

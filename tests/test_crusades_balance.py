@@ -10,10 +10,10 @@ from agreement import Z
 
 from odds import OddsError, crusades
 from odds.cli import main
-from odds.crusades.balance import bisect_even, buy, falls, match, search_points
+from odds.crusades.upkeep import bisect_even, buy, falls, match, search_points
 from odds.crusades.balance_report import summary
 
-B = importlib.import_module("odds.crusades.balance")  # the module (crusades.balance: the function)
+B = importlib.import_module("odds.crusades.upkeep")  # the module (crusades.balance: the function)
 FIELD = str(crusades.EXAMPLES / "field.toml")
 FOOT = dict(health=6, attack=2, speed=2, morale=4, range=1)  # two hits (4 damage) test morale
 

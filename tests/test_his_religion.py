@@ -8,7 +8,7 @@ import pytest
 
 from agreement import engines_agree
 from odds import OddsError
-from odds.his.religion import rank_targets, reformation_attempt
+from odds.his import rank_targets, reformation_attempt
 from odds.his.religion.ranking import EXAMPLE, MAX_TARGETS
 
 FACES = range(1, 7)

@@ -208,7 +208,7 @@ def test_a_nan_cell_of_the_value_is_left_blank(files):
 
 
 def test_trace_refuses_a_negative_battle_from_python():
-    from odds.crusades.trace import trace
+    from odds.crusades.narration import trace
 
     with pytest.raises(OddsError, match=r"^index: -1 is out of range \(allowed: 0 to"):
         trace(EXAMPLE, index=-1)

@@ -100,7 +100,7 @@ def test_the_graph_sees_relative_function_level_and_submodule_imports():
     assert "odds.errors" in edges["odds.registry"]  # from .errors import OddsError
     assert "odds.core.montecarlo" in edges["odds.core.engine"]  # from . import montecarlo
     assert "odds.core.kernel_cache" in edges["odds.core.engine"]  # inside a function
-    assert "odds.his.cards" in edges["odds.his.field"]  # from .cards import ...
+    assert "odds.his.cards" in edges["odds.his.field.procedure"]  # from .cards import ...
 
 
 def test_the_circle_finder_finds_a_circle():

@@ -15,7 +15,7 @@ from odds.cli import main
 from odds.config import ROUND_FIRST, ROUND_GROWTH, ROUND_MOST
 from odds.core import montecarlo
 from odds.core.result import Result
-from odds.his.attack import AttackChain, attack
+from odds.his.attacks.procedure import AttackChain, attack
 from terminal import Run
 
 FORTRESS = dict(attacker=8, attacker_cavalry=2, attacker_leader=2, defender=4, defender_leader=1,

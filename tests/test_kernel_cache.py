@@ -74,7 +74,7 @@ def test_an_edited_source_gets_a_new_folder_and_the_stale_one_is_deleted(tmp_pat
     assert after != before and not before.exists() and list(after.rglob("*.nbi"))
 
 
-# a surprise attack: the kernel resolves each battle with the inlined field_rules.resolve
+# a surprise attack: the kernel resolves each battle with the inlined field.rules.resolve
 SURPRISE_QUERY = ("import json, odds; kw = dict(attacker=3, defender=3, attacker_cards=['surprise-attack']); "
                   "mc = odds.his.field_battle(**kw, method='mc', trials=40000, seed=5); "
                   "print(json.dumps([mc.p, mc.se(mc.p), odds.his.field_battle(**kw).p]))")
@@ -84,7 +84,7 @@ def test_editing_a_rule_recompiles_the_kernels_that_inline_it(tmp_path):
     pkg = copy_package(tmp_path)
     env = {"NUMBA_CACHE_DIR": str(tmp_path / "cache")}
     before = run_query(pkg.parent, env, SURPRISE_QUERY)
-    rules = pkg / "his" / "field_rules.py"
+    rules = pkg / "his" / "field" / "rules.py"
     text = rules.read_text()
     assert "code = (ah > dh) + 2 * both" in text
     rules.write_text(text.replace("code = (ah > dh) + 2 * both", "code = (ah >= dh) + 2 * both"))  # ties to the attacker

@@ -11,7 +11,7 @@ from odds import OddsError
 from odds.cli import main
 from odds.core.dice import trinomial_pmf
 from odds.his import naval_battle
-from odds.his.naval_exact import hits_fives
+from odds.his.naval.exact import hits_fives
 
 # --- an independent reference: per-die enumeration with Fractions, the rules as plain ifs ----
 
@@ -269,7 +269,7 @@ def test_the_split_modules_keep_the_public_names_and_a_custom_ruleset_works():
     import sys
 
     code = ("import sys, odds.his as h; r = h.Ruleset; print(sorted(h.RULESETS), "
-            "'odds.his.naval' in sys.modules); h.naval_battle; print('odds.his.naval' in sys.modules)")
+            "'odds.his.naval.procedure' in sys.modules); h.naval_battle; print('odds.his.naval.procedure' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          timeout=120)
     assert out.stdout.split("\n")[:2] == ["['his', 'vq'] False", "True"]  # a ruleset alone stays light

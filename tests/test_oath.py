@@ -9,7 +9,7 @@ from agreement import assert_pmfs_sum_to_one
 from odds import OddsError
 from odds.cli import main
 from odds.oath import campaign
-from odds.oath.campaign import target_dice
+from odds.oath.procedure import target_dice
 from odds.oath.dice import DEFENSE_DIE, defense_total, defense_values
 from odds.oath.plans import PLANS, Plan, Setup, apply_plans, register
 

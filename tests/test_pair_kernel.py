@@ -10,7 +10,7 @@ import pytest
 from odds.core import montecarlo
 from odds.core.kernel_cache import load
 
-field_mod, assault_mod = (import_module(f"odds.his.{m}") for m in ("field", "assault"))
+field_mod, assault_mod = (import_module(f"odds.his.{m}.procedure") for m in ("field", "assaults"))
 
 TRIALS, SEED = 150_000, 11
 
@@ -27,10 +27,10 @@ def _counts(kernel, args, shape):
 def test_field_battles_count_alike_through_both_kernels(kw):
     a, d = field_mod.setup(*field_mod.forces(**kw))
     assert field_mod.kernel(a, d) == montecarlo.PAIR_LANE
-    build = load("odds.his.field_kernel", "kernel_args")
+    build = load("odds.his.field.kernel", "kernel_args")
     shape = field_mod.joint_shape(a, d)
     pair = _counts(montecarlo.PAIR_LANE, build(a, d), shape)
-    own = _counts(("odds.his.field_kernel", "field_lane"), build(a, d, pair=False), shape)
+    own = _counts(("odds.his.field.kernel", "field_lane"), build(a, d, pair=False), shape)
     assert pair.sum() == TRIALS and np.array_equal(pair, own)
 
 
@@ -42,8 +42,8 @@ def test_field_battles_count_alike_through_both_kernels(kw):
 def test_assaults_count_alike_through_both_kernels(kw):
     a, d = field_mod.setup(*field_mod.forces(**kw, procedure="assault"), "assault")
     assert assault_mod.kernel(a, d) == montecarlo.PAIR_LANE
-    build = load("odds.his.assault_kernel", "kernel_args")
+    build = load("odds.his.assaults.kernel", "kernel_args")
     shape = assault_mod.joint_shape(a, d)
     pair = _counts(montecarlo.PAIR_LANE, build(a, d, True), shape)
-    own = _counts(("odds.his.assault_kernel", "assault_lane"), build(a, d, True, pair=False), shape)
+    own = _counts(("odds.his.assaults.kernel", "assault_lane"), build(a, d, True, pair=False), shape)
     assert pair.sum() == TRIALS and np.array_equal(pair, own)

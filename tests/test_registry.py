@@ -154,19 +154,21 @@ def test_a_spec_must_declare_exactly_the_functions_keywords():
 
 
 def test_a_command_imports_only_its_game_and_the_listing_order_is_fixed():
-    """`odds oath ...` imports no other game; specs() lists the games in GAMES order whichever
-    was imported first."""
+    """`odds oath ...` imports no other game's modules beyond the declarations; specs() lists
+    the games in their ORDER whichever was imported first."""
     import subprocess
     import sys
 
     code = ("import sys; from odds import registry; from odds.cli import main; "
             "main(['oath', 'campaign', '--warbands', '3', '--defense-dice', '2']); "
-            "print(sorted({m.split('.')[1] for m in sys.modules if m.startswith('odds.')})); "
+            "print(sorted(m for m in sys.modules if m.startswith(('odds.his.', 'odds.crusades.', "
+            "'odds.oath.')) and not hasattr(sys.modules[m], 'PROCEDURES'))); "
             "print(list(registry.specs()))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          timeout=120)
     modules, names = out.stdout.strip().splitlines()[-2:]
-    assert "his" not in modules and "crusades" not in modules and "oath" in modules
+    # another game's package and concept `__init__`s (they only declare, PROCEDURES) may load
+    assert "his." not in modules and "crusades." not in modules and "odds.oath.procedure" in modules
     assert names == str(list(SPECS))
     assert [registry.get(n).name for n in SPECS] == list(SPECS)
 
@@ -174,7 +176,7 @@ def test_a_command_imports_only_its_game_and_the_listing_order_is_fixed():
 def test_a_command_imports_only_its_procedure_and_the_functions_keep_their_names():
     """`odds his naval ...` imports no other Here I Stand procedure (and `odds his field` none
     that plays cards elsewhere, yet still names them as cards of another procedure); the
-    listing order is fixed; `odds.his.assault` stays the function after its module loads."""
+    listing order is fixed; `odds.his.assault` is the function, and no module shadows it."""
     import subprocess
     import sys
 
@@ -184,18 +186,20 @@ def test_a_command_imports_only_its_procedure_and_the_functions_keep_their_names
             "main(['his', 'field', '--attacker', '3', '--defender', '2', "
             "'--attacker-card', 'siege-artillery']); "
             "print(sorted(m for m in sys.modules if m.startswith('odds.his.'))); "
-            "print(list(registry.specs())); import odds.his.attack; "
+            "print(list(registry.specs())); import odds.his.attacks.procedure; "
             "from odds.his import assault, attack, siege; print(assault.__name__, attack.__name__, "
-            "siege.__name__, callable(assault))")
+            "siege.__name__, callable(assault)); import importlib.util as u; "
+            "print([u.find_spec(f'odds.his.{n}') for n in ('assault', 'attack', 'siege')])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          timeout=120)
-    *_, naval, field, names, functions = out.stdout.strip().splitlines()
-    for other in ("assault", "attack", "siege", "intercept", "field"):
-        assert f"odds.his.{other}'" not in naval
-    assert "odds.his.naval'" in naval and "odds.his.assault'" not in field
+    *_, naval, field, names, functions, modules = out.stdout.strip().splitlines()
+    for other in ("assaults", "attacks", "sieges", "interceptions", "field"):
+        assert f"odds.his.{other}.procedure'" not in naval
+    assert "odds.his.naval.procedure'" in naval and "odds.his.assaults.procedure'" not in field
     assert "'siege-artillery' for the attacker (other): cannot be played in a field battle" in out.stderr
     assert names == str(list(SPECS))
     assert functions == "assault attack siege True"
+    assert modules == "[None, None, None]"  # no module has a public function's name
 
 
 def test_here_i_stand_lists_the_module_of_every_procedure_it_registers():

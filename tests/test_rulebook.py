@@ -89,7 +89,7 @@ def test_a_card_named_alone_is_played_if_needed_and_the_result_says_so():
 
 from odds.his.cards import CARDS  # noqa: E402
 from odds.his.forces import POWERS  # noqa: E402
-from odds.his.naval_ruleset import VQ_POWERS  # noqa: E402
+from odds.his.naval.ruleset import VQ_POWERS  # noqa: E402
 
 # the rulebook, written out independently of odds.his.cards: card -> where and by whom
 WHERE = {  # procedure -> roles that may play it there

@@ -110,7 +110,7 @@ def test_cli_bad_input_is_one_line_and_exit_2(argv, capsys):
 
 
 def test_kept_transitions_give_the_same_answer():
-    from odds.his.siege import TRANSITIONS
+    from odds.his.sieges.procedure import TRANSITIONS
 
     TRANSITIONS.clear()
     kw = dict(attacker=9, defender=3, assaults=5, attacker_leader=1, attacker_fresh_cards=["landsknechts"])

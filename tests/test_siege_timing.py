@@ -7,9 +7,9 @@ import pytest
 from agreement import engines_agree
 from odds import OddsError, cli, registry
 from odds.his import siege
-from odds.his import siege_timing as T
-from odds.his.assault import forces
-from odds.his.siege import plan
+from odds.his.sieges import timing as T
+from odds.his.assaults.procedure import forces
+from odds.his.sieges.procedure import plan
 
 TIMINGS = ("first", "if-needed", "if-it-helps", "optimal")
 
@@ -164,7 +164,7 @@ def test_restless_mercenaries_breaking_the_siege_leave_the_card_in_hand():
 @pytest.mark.parametrize("spec, keyword", [("his.siege", "attacker_cards"),
                                            ("his.attack", "siege_cards")])
 def test_the_held_timings_a_keyword_describes_are_the_ones_it_takes(spec, keyword):
-    from odds.his.siege_timing import held
+    from odds.his.sieges.timing import held
 
     param = registry.get(spec).param(keyword)
     described = param.describe(())["policies"]["siege-artillery"]

@@ -112,6 +112,10 @@ def test_a_held_siege_artillery_keeps_its_timing_and_shows_its_advice_and_tables
     assert page.input_value("[aria-label='siege-artillery policy']") == "optimal"
     assert "siege-artillery:optimal" in page.inner_text("#settings")
     assert page.locator("#advice li").all_inner_texts() == list(want.advice)
-    settings = page.inner_text("#settings")
-    assert "[object Object]" not in settings and "timing: optimal" in settings
+    # the timings and the optimal rule: one table each, a row per record
+    tables = page.inner_text("#tables")
+    assert "[object Object]" not in tables + page.inner_text("#settings")
+    assert page.locator("#tables table[aria-label='timings'] tbody tr").count() == len(want.timings)
+    assert "optimal" in page.locator("#tables table[aria-label='timings'] tbody").inner_text()
+    assert page.locator("#tables table[aria-label='optimal rule'] tbody tr").count() == 4
     page.close()

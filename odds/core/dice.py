@@ -118,3 +118,9 @@ def inverse_cdf_table(pmfs, width: int = 8) -> tuple[np.ndarray, np.ndarray]:
     for i, r in enumerate(rows):
         table[i, : len(r)] = r
     return table, np.array(bases, dtype=np.int64)
+
+
+def draw_row(pmf, width: int = 8) -> tuple:
+    """(row, base, width) of one pmf for `rng.draw` and `rng.draw_sum` (a die's hit, say)."""
+    table, base = inverse_cdf_table([pmf], width)
+    return table[0], base[0], table.shape[1]

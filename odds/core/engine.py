@@ -20,6 +20,7 @@ import numpy as np
 from ..errors import Interrupted, OddsError, check_choice
 from ..config import MAX_EXACT_WORK, MEMORY_BUDGET_FRACTION, METHODS
 from . import montecarlo
+from .outcomes import PLAIN, Words
 from .result import Result
 
 
@@ -121,7 +122,18 @@ class Procedure:
     notes: tuple = ()  # what the user should know about this answer (Result.notes)
     explain: tuple = ()  # the dice each side rolls and why, in words (Result.explain)
     sample: Callable | None = None  # (McOptions) -> montecarlo.Run: composes kernels, or slices one
-    cost: Callable | None = None  # () -> Cost of the exact engine (None: negligible)
+    cost: Callable | None = None  # () -> Cost of the exact engine (None: it is negligible
+    # beside its outcome table, so the table's cells are its cost: `table_cost`)
+    words: Words = PLAIN  # what its events mean (Result.words)
+
+
+def exact_cost(proc: Procedure) -> Cost:
+    """The exact engine's Cost: its own estimate, else its outcome table's (a work unit and
+    8 bytes a cell), for an engine whose work is negligible beside the table it fills."""
+    if proc.cost is not None:
+        return proc.cost()
+    cells = float(np.prod(proc.shape))
+    return Cost(cells, 8 * cells, f"an outcome table of {cells:,.0f} cells")
 
 
 class OverBudget(OddsError):
@@ -260,10 +272,10 @@ def solve(proc: Procedure, method: str, mc: McOptions) -> Result:
     'auto', Monte Carlo with a note."""
     asked, method = method, pick_method(method, proc.exact is not None)
     if _ESTIMATING.get():
-        raise Estimated(proc.cost().work if method == "exact" and proc.cost is not None else 0.0)
+        raise Estimated(exact_cost(proc).work if method == "exact" else 0.0)
     notes = proc.notes
-    if method == "exact" and proc.cost is not None:
-        method, why = exact_or_mc(asked, proc.cost())
+    if method == "exact":
+        method, why = exact_or_mc(asked, exact_cost(proc))
         notes += why
     check_memory(proc.shape, method, mc.threads)
     if method == "exact":
@@ -274,7 +286,7 @@ def solve(proc: Procedure, method: str, mc: McOptions) -> Result:
             probabilities, pmfs = proc.summarise(proc.exact())
         return proc.result_type(proc.name, "exact", probabilities, pmfs, proc.main,
                                 settings=proc.settings, assumptions=proc.assumptions,
-                                notes=notes, explain=proc.explain)
+                                notes=notes, explain=proc.explain, words=proc.words)
     if proc.sample is not None:
         run = proc.sample(mc)
     else:
@@ -294,4 +306,4 @@ def solve(proc: Procedure, method: str, mc: McOptions) -> Result:
                   {k: scale(np.asarray(v)) for k, v in pmf_counts.items()}, proc.main,
                   trials=n, seed=mc.seed, partial=run.partial,
                   settings=proc.settings, notes=notes, assumptions=proc.assumptions,
-                  explain=proc.explain)
+                  explain=proc.explain, words=proc.words)

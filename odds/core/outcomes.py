@@ -1,62 +1,55 @@
-"""What a result's events mean in words: the headline of the main probability, the sets of
-events that partition an outcome (they sum to 1), and what an event means where its name does
-not say it. Read by Result.summary and by the pictures (odds.plot), so neither imports the
-other for them."""
+"""What a result's events mean in words. A procedure declares its own `Words` (the headline of
+its main probability, the events that partition its outcome, the events that are parts of one,
+what an event means where its name does not say it) and hands them to its Procedure and its
+Spec; Result.summary, the page and the pictures (odds.plot) read them from there, so no table
+here names a procedure's events. The only words here are the common attacker/defender ones."""
 from __future__ import annotations
 
-HEADLINES = {"attacker_win": "Attacker wins", "success": "Succeeds", "captured": "Captured"}
-
-# events that partition a procedure's outcome (the first set whose names a result has)
-PARTITIONS = (("success", "siege_continues", "withdraw", "cancelled"),
-              ("captured", "siege_broken", "still_besieged"),
-              ("battle_avoided", "battle_lost", "battle_won"),
-              ("attacker_win", "defender_win", "undecided"),
-              ("won", "wiped_out", "not_over"), ("lost", "nothing", "discovery", "deep"),
-              ("killed", "nothing", "conquest"))
-
-# the outcomes an event is a part of, by event: the summary indents it under the first of them
-# that the result's partition has, else lists it apart (tests/test_summary.py checks every
-# example's joint, cell by cell)
-WITHIN = {"attacker_eliminated": ("withdraw",), "defender_retreats": ("attacker_win",),
-          "siege_begins": ("attacker_win",),
-          "leaders_captured": ("success",), "leaders_displaced": ("withdraw",),
-          "ended_by_turn_limit": ("undecided",)}
-WITHIN_PREFIX = {"win_within_losses_": ("attacker_win",)}
-
-# what an event means, where its name does not say it (by (procedure, event) where it differs)
-WHY = {"automatic": "the attacker's highest modified die was 6 or more in the target zone: the "
-                     "defender did not roll",
-       "both_eliminated_rule": "both sides wiped out: the side that rolled more dice kept one "
-                               "unit, the defender on equal dice",
-       "both_destroyed_rule": "both fleets destroyed: the side that rolled more dice kept one "
-                              "ship, the defender on equal dice",
-       "siege_begins": "the attacker won and has more units left than withdrew inside",
-       ("his.attack", "siege_begins"): "the battle was avoided (the whole stack besieges the "
-                                       "space) or won with more units left than withdrew inside"}
+from dataclasses import dataclass, field
 
 
-def within(event: str, outcomes) -> str | None:
-    """The outcome among `outcomes` that `event` is a part of (WITHIN), or None."""
-    parents = WITHIN.get(event) or next(
-        (v for prefix, v in WITHIN_PREFIX.items() if event.startswith(prefix)), ())
-    return next((o for o in parents if o in outcomes), None)
+@dataclass(frozen=True)
+class Words:
+    """A procedure's events in words.
+
+    `headline`: the main probability in words ("Captured"; default: its name, capitalised).
+    `partitions`: sets of events that sum to 1; a result uses the first set it has all of.
+    `within`: event -> the outcomes it is a part of (the summary indents it under the first of
+    them the partition has); `within_prefix` the same for events named by a prefix.
+    `why`: event -> what it means, where its name does not say it.
+    """
+
+    headline: str = ""
+    partitions: tuple = ()
+    within: dict = field(default_factory=dict)
+    within_prefix: dict = field(default_factory=dict)
+    why: dict = field(default_factory=dict)
+
+    def title(self, main: str) -> str:
+        """The answer in words for the main probability ("Attacker wins")."""
+        if self.headline:
+            return self.headline
+        return "Attacker wins" if main == "attacker_win" else label(main).capitalize()
+
+    def part_of(self, event: str, outcomes) -> str | None:
+        """The outcome among `outcomes` that `event` is a part of, or None."""
+        parents = self.within.get(event) or next(
+            (v for prefix, v in self.within_prefix.items() if event.startswith(prefix)), ())
+        return next((o for o in parents if o in outcomes), None)
+
+    def partition(self, probabilities) -> list:
+        """(name, probability) of the events that partition the outcome (they sum to 1): a
+        declared set, else attacker wins / defender wins; [] when there is neither."""
+        p = probabilities
+        for names in self.partitions:
+            if all(n in p for n in names):
+                return [(n, p[n]) for n in names]
+        if "attacker_win" in p:
+            return [("attacker_win", p["attacker_win"]), ("defender_win", 1 - p["attacker_win"])]
+        return []
 
 
-def partition(result) -> list:
-    """(name, probability) of the events that partition the outcome (they sum to 1): a known
-    set, else attacker wins / defender wins; [] when the result has neither."""
-    p = result.probabilities
-    for names in PARTITIONS:
-        if all(n in p for n in names):
-            return [(n, p[n]) for n in names]
-    if "attacker_win" in p:
-        return [("attacker_win", p["attacker_win"]), ("defender_win", 1 - p["attacker_win"])]
-    return []
-
-
-def headline(main: str) -> str:
-    """The answer in words for the main probability ("Attacker wins")."""
-    return HEADLINES.get(main, label(main).capitalize())
+PLAIN = Words()  # a procedure that declares none: attacker/defender words only
 
 
 def label(name: str) -> str:

@@ -15,7 +15,7 @@ from types import MappingProxyType
 
 import numpy as np
 
-from .outcomes import WHY, headline, label, partition, within  # noqa: F401  (headline: web.api)
+from .outcomes import PLAIN, Words, label
 
 
 @dataclass(frozen=True)
@@ -32,7 +32,8 @@ class Result:
     notes: tuple = ()
     assumptions: tuple = ()  # numbers this answer rests on that are readings, not rule text
     explain: tuple = ()  # lines in words: the dice each side rolls and why
-    advice: tuple = ()  # what to do, in words (e.g. his/advice.py); the first line the decision
+    advice: tuple = ()  # what to do, in words (e.g. his/sieges/advice.py); the first line the decision
+    words: Words = PLAIN  # what its events mean (the procedure's; core.outcomes)
 
     ZERO = {}  # pmf name -> what its entry 0 means when it is not a count (no mean shown)
 
@@ -101,6 +102,9 @@ class Result:
         for name, pmf in self.pmfs.items():
             out[name] = {str(k): _number(v) for k, v in enumerate(pmf)}
             out["expected_" + name] = _number(self.expected(name))
+        zero = {name: self.ZERO[name] for name in self.pmfs if name in self.ZERO}
+        if zero:  # these pmfs' entry 0 is not a count: their mean means nothing
+            out["zero"] = zero
         out["settings"] = _jsonable(self.settings)
         out["assumptions"] = list(self.assumptions)
         if self.explain:
@@ -116,15 +120,15 @@ class Result:
         partition 100% with the events that are parts of one indented under it (`within`), the
         other events apart, the distributions as text bars, settings."""
         how = "exact" if self.method == "exact" else f"Monte Carlo, {self.trials:,} trials, seed {self.seed}"
-        lines = [f"{headline(self.main)} {self.p:.1%} ({how}"
+        lines = [f"{self.words.title(self.main)} {self.p:.1%} ({how}"
                  f"{', PARTIAL: interrupted' if self.partial else ''})  [{self.procedure}]"]
         lines += [f"  {line}" for line in self.explain]
         lines += [f"  {'advice:' if i == 0 else '':8}{line}" for i, line in enumerate(self.advice)]
-        parts = partition(self)
+        parts = self.words.partition(self.probabilities)
         names = {name for name, _ in parts}
         events = [(name, p) for name, p in self.probabilities.items() if name not in names
                   and not (p == 0 and self.method == "exact")]  # impossible: not shown
-        under = {name: within(name, names) for name, _ in events}
+        under = {name: self.words.part_of(name, names) for name, _ in events}
         if parts:
             lines.append("  outcomes:")
         for name, p in parts:
@@ -154,7 +158,7 @@ class Result:
 
     def _event(self, name, p, width, indent) -> list:
         """An event's line, and why it happens where its name does not say it."""
-        why = WHY.get((self.procedure, name), WHY.get(name))
+        why = self.words.why.get(name)
         line = self._line(name, p, width, indent)
         return [line, f"{'':{indent + 2}}({why})"] if why and p > 0 else [line]
 

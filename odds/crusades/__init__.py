@@ -8,14 +8,15 @@ setting; `balance` pits unit types and armies against each other at equal upkeep
 """
 from pathlib import Path
 
-from .balance import balance
-from .balance_report import plot as plot_balance
-from .battle import Battle, play, run, sensitivity
-from .scenario import POLICIES, SETTINGS, Scenario, load
-from .siege import siege
-from .trace import trace
+from ..lazy import exports
 
+TITLES = {"crusades": "Crusades (homebrew tactical battle)"}  # the game's name, by first word
+ORDER = 30  # this game's place in listings
+PROCEDURES = {"crusades.battle": "battle"}  # procedure -> the module that registers it
 EXAMPLES = Path(__file__).parent / "examples"
-
-__all__ = ["Battle", "EXAMPLES", "POLICIES", "SETTINGS", "Scenario", "balance", "load", "play",
-           "plot_balance", "run", "sensitivity", "siege", "trace"]
+EXPORTS = {"balance": "upkeep", "plot_balance": "balance_report:plot", "Battle": "battle",
+           "play": "battle", "run": "battle", "sensitivity": "battle", "POLICIES": "scenario",
+           "SETTINGS": "scenario", "Scenario": "scenario", "load": "scenario", "siege": "siege_turns",
+           "trace": "narration"}
+__all__ = sorted([*EXPORTS, "EXAMPLES"])
+__getattr__, __dir__ = exports(__name__, EXPORTS)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from .balance import Z
+from .upkeep import Z
 
 
 def summary(frame) -> str:

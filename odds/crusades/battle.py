@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from ..core.engine import McOptions, Procedure
+from ..core.outcomes import Words
 from ..core.result import Result
 from ..errors import OddsError
 from ..registry import Example, Param, Spec, register
@@ -22,7 +23,7 @@ from .inputs import kernel_args, scenario_of
 from .results import BattleResult, settings_of, with_warnings
 from .runner import simulate
 from .scenario import INT_ALTERNATIVES, SETTINGS, SIDES, Scenario, _override_items
-from .siege import siege
+from .siege_turns import siege
 
 ROWS_HEAD = 8
 
@@ -78,11 +79,14 @@ def lanchester(sc: Scenario) -> str:
 
 KERNEL = ("odds.crusades.kernel", "kernel")  # loaded by kernel_cache: its cache follows ai.py too
 
+WORDS = Words(partitions=(("attacker_win", "defender_win", "undecided"),),
+              within={"ended_by_turn_limit": ("undecided",)})
+
 
 def _procedure(sc: Scenario, check=False, name="crusades.battle"):
     return Procedure(name, shape(sc), lambda h: summarise(h, sc, check), "attacker_win", None,
                      KERNEL, lambda: kernel_args(sc, check),
-                     settings_of(sc), BattleResult)
+                     settings_of(sc), BattleResult, words=WORDS)
 
 
 def run(scenario, *, battles=None, seed=None, overrides=(), dice=None, method="auto",
@@ -221,7 +225,7 @@ def play(scenario, *, dice=None, seed=0, index=0, overrides=(), check=True) -> B
     note = f"scripted dice {dice}" if dice is not None else f"battle {index} of seed {seed}"
     result = _wrap(BattleResult("crusades.battle", "mc", probabilities, {k: np.asarray(v, float) for k, v in pmfs.items()},
                           "attacker_win", trials=1, seed=seed, settings=settings_of(sc),
-                          notes=(note,)), sc)
+                          notes=(note,), words=WORDS), sc)
     return Battle(S.OUTCOMES[code], int(rnd), SIDES[first], bool(ok), units, tally, hist, result)
 
 
@@ -292,6 +296,7 @@ SPEC = register(Spec(
               metavar="KEY=VALUE"),
         *(_setting_param(key) for key in SETTINGS)),
     "crusades tactical battle on a grid", (), "attacker_win", kernels=("odds.crusades.kernel",),
+    words=WORDS, web_max_trials=5_000,  # battles per web request (~2 s on one core)
     exact=False, start={"scenario": str(_EXAMPLES / "field.toml"), "trials": 2000}, warm=_warm,
     examples=(
         Example("assault", {"scenario": str(_EXAMPLES / "assault.toml")},

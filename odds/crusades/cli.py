@@ -65,14 +65,14 @@ def _sensitivity(args):
 
 
 def _siege(args):
-    from .siege import siege
+    from .siege_turns import siege
 
     return _show(siege(args.scenario, sieges=args.battles, seed=args.seed,
                        overrides=args.overrides, threads=args.threads), args)
 
 
 def _trace(args):
-    from .trace import trace
+    from .narration import trace
 
     check_int("--battle", args.battle, 0, MAX_TRIALS - 1)
     print(trace(args.scenario, seed=args.seed, index=args.battle, overrides=args.overrides,
@@ -114,7 +114,7 @@ def _army(text):
 
 
 def _balance(args):
-    from .balance import balance
+    from .upkeep import balance
     from .balance_report import plot, summary, to_json
 
     if args.plot:

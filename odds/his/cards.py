@@ -289,3 +289,11 @@ def play(procedure: str, attacker: Side, defender: Side, attacker_cards, defende
         for card, me, enemy, policy in chosen:
             if card.timing == timing:
                 card.effect(me, enemy, procedure, policy)
+
+
+def page() -> dict:
+    """For the web page: each card's policies (the default first; none for a card played
+    before the roll)."""
+    return {"cards": {name: {"policies": sorted(POLICIES, key=lambda x: x != DEFAULT_POLICY)
+                                 if card.timing == "after" else []}
+                      for name, card in sorted(CARDS.items())}}

@@ -1,5 +1,13 @@
-"""Oath: Chronicles of Empire and Exile: the campaign, its dice and battle plans."""
-from .campaign import CampaignResult, campaign
-from .plans import PLANS, Plan, register
+"""Oath: Chronicles of Empire and Exile: the campaign, its dice and battle plans.
 
-__all__ = ["CampaignResult", "PLANS", "Plan", "campaign", "register"]
+`procedure` (the exact engine, the public `campaign` and its spec), `plans` (battle plans and
+their registry), `dice`, `rules`, `decision` (when to stop sacrificing), `kernel`."""
+from ..lazy import exports
+
+TITLES = {"oath": "Oath: Chronicles of Empire and Exile"}  # the game's name, by first word
+ORDER = 20  # this game's place in listings
+PROCEDURES = {"oath.campaign": "procedure"}  # procedure -> the module that registers it
+EXPORTS = {"CampaignResult": "procedure", "campaign": "procedure", "PLANS": "plans",
+           "Plan": "plans", "register": "plans"}
+__all__ = sorted(EXPORTS)
+__getattr__, __dir__ = exports(__name__, EXPORTS)

@@ -15,7 +15,6 @@ import numpy as np
 import pandas as pd
 
 from ..config import QUESTION_MAX_PLANS
-from ..core.result import headline
 from ..errors import OddsError
 from ..registry import get
 from .budget import within
@@ -58,12 +57,13 @@ class Comparison(pd.DataFrame):
         mc = a["method"] != "exact"
         how = "exact" if not mc else (f"Monte Carlo, seed {a['seed']} for every plan: "
                                       "common random numbers")
-        measures = [(a["main"], headline(a["main"]), "%")] + [
+        headline = get(a["procedure"]).words.title(a["main"])
+        measures = [(a["main"], headline, "%")] + [
             ("expected_" + n, "E " + n.replace("_", " "), "") for n in a["losses"]]
         wide, narrow = (22, 20) if mc else (14, 10)
         names = [str(n) for n in self.index]
         width = max(len(n) for n in names + ["plan"])
-        lines = [f"{headline(a['main'])}: {len(self) - 1} plan(s) against the base "
+        lines = [f"{headline}: {len(self) - 1} plan(s) against the base "
                  f"({how}{', PARTIAL: interrupted' if a['partial'] else ''})  [{a['procedure']}]",
                  f"  {'plan':<{width}}" + "".join(f"  {title:>{wide}}{'change':>{narrow}}"
                                                   for _, title, _ in measures)]

@@ -15,7 +15,6 @@ from pathlib import Path
 
 from ..config import DEFAULT_TRIALS, WEB_EXACT_MEMORY
 from ..core.engine import memory_cap
-from ..core.result import headline
 from ..errors import OddsError, check_choice, check_int
 from ..files import parse_toml
 from ..texts import value
@@ -84,7 +83,7 @@ def is_mc(spec: Spec, kw: dict) -> bool:
 def limit(spec: Spec, kw: dict) -> dict:
     """Check the server's Monte Carlo caps. Left out, trials are the library's default (or the
     cap, if lower) and a precision target's max_trials is the cap."""
-    cap = max_trials(spec.name)
+    cap = max_trials(spec)
     for key in ("trials", "max_trials"):
         if key in kw:
             check_int(key, kw[key], 1, cap)
@@ -115,7 +114,6 @@ def call(procedure: str, kw: dict, budget: float) -> tuple[str, str]:
 def describe(spec: Spec) -> dict:
     """spec.describe() for a form: scenario files as example names, engine keywords, start values."""
     out = spec.describe()
-    out["headline"] = headline(spec.main)
     out["start"] = dict(spec.start)
     out["examples"] = {name: dict(kw) for name, kw in out["examples"].items()}
     for scenario in _scenarios(spec):
@@ -130,7 +128,7 @@ def describe(spec: Spec) -> dict:
     shown = {o.name: o for o in ENGINE_OPTIONS}
     out["engine"] = [
         shown["method"].describe("auto"),
-        {**shown["trials"].describe(None), "high": max_trials(spec.name),
+        {**shown["trials"].describe(None), "high": max_trials(spec),
          "help": "Monte Carlo trials (blank: the default)"},
         {**shown["seed"].describe(None), "help": "Monte Carlo seed (blank: the default)"},
     ]

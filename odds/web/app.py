@@ -57,13 +57,9 @@ def reply(data, status: int = 200, headers=None) -> Response:
 
 @cache
 def catalogue() -> dict:
-    """Every procedure's form, and the policies of each card."""
-    from ..his.cards import CARDS, DEFAULT_POLICY, POLICIES
-
+    """Every procedure's form, and what the games add for the page (the cards' policies)."""
     return {"procedures": [api.describe(s) for s in registry.specs().values()],
-            "cards": {name: {"policies": sorted(POLICIES, key=lambda x: x != DEFAULT_POLICY)
-                              if card.timing == "after" else []}
-                      for name, card in sorted(CARDS.items())}}
+            **registry.page()}
 
 
 async def procedures(request: Request) -> Response:

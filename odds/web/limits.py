@@ -14,7 +14,7 @@ import asyncio
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-from ..config import WEB_MAX_TRIALS, WEB_MAX_TRIALS_OF
+from ..config import WEB_MAX_TRIALS
 from ..core.montecarlo import stop_when
 
 STOPPING = threading.Event()  # set on SIGTERM / SIGINT: running Monte Carlo stops at its next chunk
@@ -69,9 +69,9 @@ class Gate:
         self.pool.close()
 
 
-def max_trials(procedure: str) -> int:
-    """The most Monte Carlo trials one request may ask of `procedure`."""
-    return WEB_MAX_TRIALS_OF.get(procedure, WEB_MAX_TRIALS)
+def max_trials(spec) -> int:
+    """The most Monte Carlo trials one request may ask of a procedure (its Spec's bound)."""
+    return spec.web_max_trials or WEB_MAX_TRIALS
 
 
 def within(seconds: float, fn):

@@ -1,14 +1,13 @@
 """Numba Monte Carlo kernel of piracy (fills the joint of raid.py): every die rolled."""
 from numba import njit
 
-from ...core.dice import inverse_cdf_table
-from ...core.rng import draw, seed_stream
+from ...core.dice import draw_row
+from ...core.rng import draw_sum, seed_stream
 
 
 def kernel_args(hit, anti_dice, corsairs, one_port, rating):
     """(hit table, base, width, anti-piracy dice, corsairs, one port, rating) for piracy_lane."""
-    table, base = inverse_cdf_table([hit], 8)
-    return table[0], base[0], table.shape[1], anti_dice, corsairs, one_port, rating
+    return (*draw_row(hit), anti_dice, corsairs, one_port, rating)
 
 
 @njit(cache=True, nogil=True, no_cfunc_wrapper=True, _nrt=False)
@@ -19,16 +18,11 @@ def piracy_lane(table, base, width, anti_dice, corsairs, one_port, rating, seed,
     for c in range(lane, len(chunk_trials), out.shape[0]):
         st = seed_stream(seed, first_chunk + c)
         for _ in range(chunk_trials[c]):
-            killed = 0
-            for _die in range(anti_dice):
-                h, st = draw(st, table, base, width)
-                killed += h
+            killed, st = draw_sum(st, anti_dice, table, base, width)
             killed = min(killed, corsairs)
             left = corsairs - killed
             hits = 0
             if left > 0:
                 dice = rating + (1 if left == 1 or one_port else 2)
-                for _die in range(dice):
-                    h, st = draw(st, table, base, width)
-                    hits += h
+                hits, st = draw_sum(st, dice, table, base, width)
             hist[killed, hits] += 1

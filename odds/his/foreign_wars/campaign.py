@@ -18,11 +18,12 @@ import numpy as np
 from ...config import MAX_LEADER
 from ...core.dice import binomial_pmf
 from ...core.engine import McOptions, Procedure, solve
+from ...core.outcomes import Words
 from ...core.result import Result
 from ...errors import check_int
 from ...registry import Example, Param, Spec, register
 from .. import leaders
-from ..field_rules import dice, resolve
+from ..field.rules import dice, resolve
 
 # the cards' forces (the power's units, foreign units), a reading of the event texts: presets
 WARS = {"revolt in egypt": {"units": 3, "foreign": 3},
@@ -32,6 +33,8 @@ HIT = np.array([2 / 3, 1 / 3])  # one die: a hit on 5-6
 MAX_UNITS = 12
 MAX_ATTEMPTS = 60
 WON, WIPED, NOT_OVER = 0, 1, 2
+
+WORDS = Words(partitions=(("won", "wiped_out", "not_over"),))
 
 
 def exact_joint(units, foreign, leader, attempts) -> np.ndarray:
@@ -107,7 +110,7 @@ def foreign_war(*, units=3, foreign=3, leader=0, attempts=20, method="auto",
     proc = Procedure("his.foreign_war", (3, attempts + 1, units + 1), summarise, "won",
                      lambda: exact_joint(units, foreign, best.rating, attempts),
                      ("odds.his.foreign_wars.kernel", "war_lane"), kernel_args, settings,
-                     result_type=WarResult)
+                     result_type=WarResult, words=WORDS)
     return solve(proc, method, mc)
 
 
@@ -124,4 +127,4 @@ register(Spec(
     ("his", "foreign-war"), "won", kernels=("odds.his.foreign_wars.kernel",),
     examples=tuple(Example(name, forces, f"{name.capitalize()}: {forces['units']} units "
                                  f"against {forces['foreign']}, no leader",
-                           demo=name == "war in persia") for name, forces in WARS.items())))
+                           demo=name == "war in persia") for name, forces in WARS.items()), words=WORDS))

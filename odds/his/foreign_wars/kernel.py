@@ -1,10 +1,10 @@
 """Numba Monte Carlo kernel of a foreign war (fills the joint of campaign.py): every die rolled."""
 from numba import njit
 
-from ...core.dice import inverse_cdf_table
+from ...core.dice import draw_row
 from ...core.jit import rule
-from ...core.rng import draw, seed_stream
-from ..field_rules import dice, resolve
+from ...core.rng import draw_sum, seed_stream
+from ..field.rules import dice, resolve
 
 _dice = rule(dice)
 _resolve = rule(resolve)
@@ -12,8 +12,7 @@ _resolve = rule(resolve)
 
 def kernel_args(hit, units, foreign, leader, attempts):
     """(hit table, base, width, units, foreign units, leader, attempts) for war_lane."""
-    table, base = inverse_cdf_table([hit], 8)
-    return table[0], base[0], table.shape[1], units, foreign, leader, attempts
+    return (*draw_row(hit), units, foreign, leader, attempts)
 
 
 @njit(cache=True, nogil=True, no_cfunc_wrapper=True, _nrt=False)
@@ -29,13 +28,8 @@ def war_lane(table, base, width, units, foreign, leader, attempts, seed, first_c
                 cp += 1
                 adice, _r = _dice(a, leader, 0, False)
                 ddice, _r = _dice(d, 0, 0, False)
-                ah, dh = 0, 0
-                for _die in range(adice):
-                    h, st = draw(st, table, base, width)
-                    ah += h
-                for _die in range(ddice):
-                    h, st = draw(st, table, base, width)
-                    dh += h
+                ah, st = draw_sum(st, adice, table, base, width)
+                dh, st = draw_sum(st, ddice, table, base, width)
                 _code, a_loss, d_loss = _resolve(ah, dh, adice, ddice, a, d)
                 a, d = a - a_loss, d - d_loss
                 if d == 0:

@@ -14,6 +14,7 @@ import numpy as np
 
 from ...core.dice import convolve
 from ...core.engine import McOptions, Procedure, solve
+from ...core.outcomes import Words
 from ...errors import check_bool, check_int
 from ...registry import Example, Param, Spec, register
 from . import tables
@@ -24,6 +25,9 @@ MAX_VALUE = 6  # the largest explorer or conquistador value accepted
 MERCATOR, SMALLPOX, UNCHARTED = 2, 2, -1
 ROLLS = len(TWO_DICE) + MAX_VALUE + MERCATOR  # modified rolls 0 .. 20 (the least is 1)
 KERNEL = ("odds.his.new_world.kernel", "voyage_lane")
+
+WORDS = Words(partitions=(("lost", "nothing", "discovery", "deep"),
+                           ("killed", "nothing", "conquest")))
 
 
 def voyage_joint(first_modifier, second_from, second_modifier=0) -> np.ndarray:
@@ -51,7 +55,7 @@ def _solve(name, modifier, second_from, summarise, settings, method, mc):
         return voyage_args(TWO_DICE, modifier, second_from)
 
     proc = Procedure(name, (len(TWO_DICE), len(TWO_DICE)), summarise, summarise.main,
-                     lambda: voyage_joint(modifier, second_from), KERNEL, kernel_args, settings)
+                     lambda: voyage_joint(modifier, second_from), KERNEL, kernel_args, settings, words=WORDS)
     return solve(proc, method, mc)
 
 
@@ -124,7 +128,7 @@ register(Spec(
     examples=(Example("orellana, uncharted", {"explorer": 3, "uncharted": True},
                       "the rulebook's Orellana: explorer 3, first voyage (Uncharted)", demo=True),
               Example("mercator's map", {"explorer": 1, "mercator": True})),
-    start={"explorer": 1}))
+    start={"explorer": 1}, words=WORDS))
 register(Spec(
     "his.conquest", conquest, (
         Param("conquistador", "int", "the conquistador's value (0: an English or French "
@@ -134,4 +138,4 @@ register(Spec(
     kernels=("odds.his.new_world.kernel",),
     examples=(Example("cortes with smallpox", {"conquistador": 2, "smallpox": True},
                       "conquistador 2 with Smallpox", demo=True),),
-    start={"conquistador": 1}))
+    start={"conquistador": 1}, words=WORDS))

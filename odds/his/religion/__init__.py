@@ -5,7 +5,10 @@ his.counter_reformation) and "rank my targets" (`rank_targets`, his.targets).
 rules.py holds the rule (numpy only), attempt.py the exact engine and its specs, ranking.py the
 ranking and the best order, kernel.py the numba kernels of both.
 """
-from .attempt import reformation_attempt
-from .ranking import rank_targets
-
-__all__ = ["rank_targets", "reformation_attempt"]
+# procedure -> the module that registers it
+PROCEDURES = {"his.reformation": "attempt",
+              "his.counter_reformation": "attempt",
+              "his.targets": "ranking"}
+# public name of odds.his -> its module
+EXPORTS = {"reformation_attempt": "attempt", "rank_targets": "ranking"}
+ORDER = 100  # place in listings

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...core.engine import McOptions, Procedure, solve
+from ...core.outcomes import Words
 from ...core.result import Result
 from ...errors import OddsError, check_bool, check_choice, check_int
 from ...registry import Example, Param, Spec, register
@@ -33,6 +34,10 @@ PROTESTANT = ("adjacent_protestant", "adjacent_reformers", "adjacent_protestant_
               "reformer_in_space", "protestant_stack_in_space")
 CATHOLIC = ("adjacent_catholic", "adjacent_universities", "adjacent_catholic_stacks",
             "university_in_space", "catholic_stack_in_space")
+
+WORDS = Words("Succeeds", why={
+    "automatic": "the attacker's highest modified die was 6 or more in the target zone: the "
+                 "defender did not roll"})  # an attempt's and the ranking's (ranking.py)
 
 
 @dataclass(frozen=True)
@@ -226,7 +231,7 @@ def reformation_attempt(*, side="reformation", protestant_dice=0, papal_dice=0,
     proc = Procedure(NAMES[act.side], (attempts + 1, attempts + 1, HIGH, LOW), summarise, "success",
                      lambda: exact_joint(a, d, terms, attempts),
                      (KERNEL, "attempt_lane"), kernel_args, settings,
-                     result_type=AttemptResult, explain=explain(act.side, a, d, act.bonus, terms))
+                     result_type=AttemptResult, explain=explain(act.side, a, d, act.bonus, terms), words=WORDS)
     return solve(proc, method, mc)
 
 
@@ -310,11 +315,11 @@ register(Spec(NAMES["reformation"], reformation_attempt, _params("reformation"),
               "Reformation attempts (§18.3): highest die wins",
               ("his", "reformation"), "success", kernels=(KERNEL,),
               preset={"side": "reformation"}, omit=OMIT["reformation"],
-              examples=REFORMATION_EXAMPLES, start={"protestant_dice": 2, "papal_dice": 1}))
+              examples=REFORMATION_EXAMPLES, start={"protestant_dice": 2, "papal_dice": 1}, words=WORDS))
 register(Spec(NAMES["counter-reformation"], reformation_attempt, _params("counter-reformation"),
               "Counter-Reformation attempts (§18.4): highest die wins",
               ("his", "counter-reformation"), "success",
               kernels=(KERNEL,),
               preset={"side": "counter-reformation"},
               omit=OMIT["counter-reformation"], examples=COUNTER_EXAMPLES,
-              start={"papal_dice": 2, "protestant_dice": 1}))
+              start={"papal_dice": 2, "protestant_dice": 1}, words=WORDS))

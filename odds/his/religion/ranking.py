@@ -26,7 +26,7 @@ from ...core.engine import Cost, McOptions, Procedure, solve
 from ...core.result import Result
 from ...errors import OddsError, check_choice, check_int, check_list, shown
 from ...registry import Example, Param, Spec, register
-from .attempt import KERNEL, MAX_DICE, SIDES, Action, card_params, flip_probability
+from .attempt import KERNEL, MAX_DICE, SIDES, WORDS, Action, card_params, flip_probability
 
 MAX_TARGETS = 10  # 3**10 = 59,049 states: about a second in the dynamic program
 TARGET = re.compile(r"^\s*([^=:,]+?)\s*=\s*(\d+)\s*:\s*(\d+)\s*(?::\s*(out)\s*)?$")
@@ -194,7 +194,7 @@ def rank_targets(*, targets=(), links=(), side="reformation", attempts=1, printi
 
     proc = Procedure("his.targets", (attempts + 1, 2), summarise, "success",
                      lambda: plan.table()[1], (KERNEL, "ranking_lane"), kernel_args, settings,
-                     result_type=RankResult, cost=lambda: cost(len(names), attempts))
+                     result_type=RankResult, cost=lambda: cost(len(names), attempts), words=WORDS)
     result = solve(proc, method, mc)  # the dynamic program runs here, within its bounds
     firsts = dict((t, v) for v, t in plan.options(0, 0))
     ranking = tuple({"target": names[t], "attacker_dice": int(att[t, 0]),
@@ -248,4 +248,4 @@ register(Spec("his.targets", rank_targets, (
                   "attempts": 3},
                   title="three attempts of the 95 Theses where a flip helps the next space: the "
                         "next target depends on the last roll", demo=True)),
-    start={"targets": ["Stettin=2:1", "Breslau=5:1:out"]}))
+    start={"targets": ["Stettin=2:1", "Breslau=5:1:out"]}, words=WORDS))

@@ -337,7 +337,10 @@ function show(r) {
   eventsPicker([spec.main, ...events.filter((k) => typeof r[k] === "number")]);
   const extras = Object.keys(r).filter((k) => !META.includes(k) && !k.endsWith("_se")
     && r[k + "_se"] === undefined && !pmfs.includes(k) && !k.startsWith("expected_") && !(k in r.settings));
-  $("settings").replaceChildren(...[...Object.entries(r.settings), ...extras.map((k) => [k, r[k]])]
+  // a list of records (the ranking of targets) is a table of its own; other extras are settings
+  const listed = (k) => Array.isArray(r[k]) && r[k].length && r[k].every((x) => x && typeof x === "object");
+  $("tables").replaceChildren(...extras.filter(listed).map((k) => table(k, r[k])));
+  $("settings").replaceChildren(...[...Object.entries(r.settings), ...extras.filter((k) => !listed(k)).map((k) => [k, r[k]])]
     .map(([k, v]) => row(k, say(plain(v)))));
   $("explain").replaceChildren(...(r.explain || []).map((line) => el("li", {}, say(line))));
   $("advice").replaceChildren(...(r.advice || []).map((line) => el("li", {}, say(line))));
@@ -345,10 +348,26 @@ function show(r) {
   chart(r);
 }
 
+// a list of records as a table: one row per record, a column per key (numbers right-aligned)
+function table(name, records) {
+  const keys = Object.keys(records[0]);
+  // a mean (expected_...) to two places, another fraction a chance in percent, the rest in
+  // the page's words
+  const cell = (k, v) => (typeof v !== "number" || Number.isInteger(v) ? say(plain(v))
+    : k.startsWith("expected") || v > 1 ? v.toFixed(2) : pct(v));
+  return el("table", { class: "compare-table", "aria-label": words(name) },
+    el("caption", {}, words(name)),
+    el("thead", {}, el("tr", {}, ...keys.map((k) => el("th", {}, say(k))))),
+    el("tbody", {}, ...records.map((rec) => el("tr", {}, ...keys.map((k, i) =>
+      el(i ? "td" : "th", {}, cell(k, rec[k])))))));
+}
+
 // a pmf is an object with its mean beside it; other objects are extra data (e.g. a ruleset)
 const pmfsOf = (r) => Object.keys(r).filter((k) => r["expected_" + k] !== undefined);
 const META = ["procedure", "method", "trials", "seed", "partial", "settings", "notes", "assumptions",
-              "explain", "advice"];
+              "explain", "advice", "zero"];
+// a pmf's mean in words, none where its entry 0 is not a count (r.zero: "not won within the bound")
+const mean = (r, k) => (r.zero && k in r.zero ? "" : `mean ${r["expected_" + k].toFixed(2)}`);
 
 // The library's words as the page says them: a card's policies in brackets
 // ("janissaries[:always|if-needed]") are the chip's own picker, a command-line flag
@@ -402,14 +421,14 @@ function chart(r) {
   svg.setAttribute("aria-label", chartWords(r, series));
   fig.append(svg, el("figcaption", { class: "legend" },
     ...series.map((k, i) => el("span", {}, el("i", { style: `background: var(--${colour(k, i)})` }),
-                                        `${words(k)} (mean ${r["expected_" + k].toFixed(2)})`))));
+                                        words(k) + (mean(r, k) && ` (${mean(r, k)})`)))));
 }
 
 const colour = (name, i) => (name.startsWith("defender") || i === 1 ? "defender" : "attacker");
 
 // the chart in words (its text alternative): each distribution's chances by count, and its mean
 const chartWords = (r, series) => series.map((k) => `${words(k)}: ` + Object.entries(r[k])
-  .map(([n, p]) => `${n} ${pct(p)}`).join(", ") + `; mean ${r["expected_" + k].toFixed(2)}`).join(". ");
+  .map(([n, p]) => `${n} ${pct(p)}`).join(", ") + (mean(r, k) && `; ${mean(r, k)}`)).join(". ");
 
 function bars(pmfs, colours) {
   // grouped bars: x = count, one bar per series (in its colour), y = probability; labels on tall bars

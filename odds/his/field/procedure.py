@@ -1,0 +1,220 @@
+"""Here I Stand field battle (RULES.md §1.1): setup, exact engine, public function.
+
+The rules are in field_rules.py, the chance sequence (Surprise Attack, after-roll cards) in
+sequence.py.
+
+Outcome joint: ``joint[code, attacker_losses, defender_losses]`` where bit 0 of `code` is
+"the attacker won" and bit 1 "both sides were wiped out and the both-eliminated rule gave
+one side a unit back". The Monte Carlo kernel (field_kernel.py) fills the same joint.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from ...core.dice import binomial_pmf, pool_pmf
+from ...core.engine import McOptions, Procedure, solve
+from ...core.montecarlo import PAIR_LANE
+from ...core.outcomes import Words
+from ...config import MAX_WITHDRAW
+from ...errors import check_bool, check_int
+from ...registry import Example, Param, Spec, register
+from ..cards import ROLES, Side, help_for, play
+from .rules import cell_index, dice, needs_help
+from ..forces import Force, assumptions, land_params, leader_notes, settings as force_settings
+from ..attacks.sequence import fixed_dice, grid, main_roll, play_after, rows_cost, surprise
+
+WORDS = Words(within={"siege_begins": ("attacker_win",)}, why={
+    "both_eliminated_rule": "both sides wiped out: the side that rolled more dice kept one unit, "
+                            "the defender on equal dice",
+    "siege_begins": "the attacker won and has more units left than withdrew inside"})
+
+
+def setup(attacker: Force, defender: Force, procedure: str = "field", allowed=None):
+    """Both sides' Side records after every card: leader dice, the defender's +1, card effects."""
+    a = Side("attacker", attacker.power, attacker.units, attacker.mercenaries, attacker.cavalry)
+    d = Side("defender", defender.power, defender.units, defender.mercenaries, defender.cavalry)
+    for side, force in ((a, attacker), (d, defender)):
+        side.add_dice(f"leader {force.leader_name or ''}".rstrip(), force.leader)
+    d.add_dice("defending", 1)
+    play(procedure, a, d, attacker.cards, defender.cards, allowed)
+    return a, d
+
+
+def roll_pmf(side: Side, lost=0, surprised=False):
+    """(hit pmf, dice rolled) of `side` after losing `lost` units before its roll."""
+    n, rolls = dice(side.units, side.dice - side.penalty, lost, surprised)
+    if not rolls:
+        return np.ones(1), 0
+    if not side.extra:
+        return binomial_pmf(n), n
+    return pool_pmf([(n, 5)] + side.extra), n + sum(c for c, _ in side.extra)
+
+
+def max_hits(side: Side) -> int:
+    """The most hits `side` can roll in a battle: its main roll and its after-roll cards."""
+    return len(roll_pmf(side)[0]) - 1 + sum(card.count for card in side.after)
+
+
+@lru_cache(maxsize=4096)
+def _cells(n_a, n_d, adice, ddice, ua, ud):
+    """Joint cell of each hits pair of a plain roll (no surprise, no after-roll card)."""
+    ah, dh = grid(n_a, n_d)
+    return cell_index(ah, dh, adice, ddice, ua, ud)
+
+
+def exact_joint(a: Side, d: Side) -> np.ndarray:
+    """The joint outcome distribution, enumerated."""
+    shape = joint_shape(a, d)
+    size = int(np.prod(shape))
+    if not (a.surprise or d.surprise or a.after or d.after):
+        pa, na = roll_pmf(a)
+        pd, nd = roll_pmf(d)
+        cells = _cells(len(pa), len(pd), na, nd, a.units, d.units)
+        return np.bincount(cells, np.outer(pa, pd).ravel(), size).reshape(shape)
+    rows = main_roll(surprise(a, d), lambda *loss: roll_pmf(a, *loss), lambda *loss: roll_pmf(d, *loss))
+    (ah, dh, adice, ddice, p), (pa, pd) = play_after(rows, a, d, needs_help, surprise(a, d))
+    cells = cell_index(ah, dh, adice, ddice, a.units, d.units) + \
+        (4 * pa + 8 * pd) * (a.units + 1) * (d.units + 1)
+    return np.bincount(cells, p, size).reshape(shape)
+
+
+def joint_shape(a: Side, d: Side) -> tuple:
+    """[code, attacker losses, defender losses]: code bit 0 the attacker won, bit 1 the
+    both-eliminated rule, bits 2 and 3 the attacker's / defender's after-roll card played."""
+    return (16 if a.after or d.after else 4, a.units + 1, d.units + 1)
+
+
+def summarise(joint, withdraw_inside=None, fortified=False, cards=(None, None)):
+    """Probabilities and loss pmfs from the joint (linear: works on counts too); `cards`: the
+    after-roll card each side holds (None), for how often it is played."""
+    add = np.add.reduce
+    by_attacker = add(joint, axis=2)  # [code, attacker losses]
+    a_losses, d_losses = add(by_attacker, axis=0), add(add(joint, axis=1), axis=0)
+    by_code = add(by_attacker, axis=1)
+    code = np.arange(len(by_code))
+    probabilities = {
+        "attacker_win": add(by_code * (code & 1)),
+        "attacker_eliminated": a_losses[-1],
+        "defender_eliminated": d_losses[-1],
+        "both_eliminated_rule": add(by_code * (code >> 1 & 1)),
+    }
+    for bit, (role, card) in enumerate(zip(ROLES, cards), 2):
+        if card:
+            probabilities[f"{role}_plays_{card.replace('-', '_')}"] = add(by_code * (code >> bit & 1))
+    if fortified:
+        ua, ud = joint.shape[1] - 1, joint.shape[2] - 1
+        a_left = ua - np.arange(ua + 1)[:, None]
+        d_left = ud - np.arange(ud + 1)[None, :]
+        inside = np.minimum(d_left, MAX_WITHDRAW if withdraw_inside is None else withdraw_inside)
+        won = add(joint * (code & 1)[:, None, None], axis=0)
+        probabilities["siege_begins"] = (won * (a_left > inside)).sum()
+    return probabilities, {"attacker_losses": a_losses, "defender_losses": d_losses}
+
+
+def kernel(a, d) -> tuple:
+    """(module, name) of the Monte Carlo kernel of this battle; field_kernel.kernel_args(a, d)
+    are its arguments."""
+    return PAIR_LANE if fixed_dice(a, d) else ("odds.his.field.kernel", "field_lane")
+
+
+def _kernel_args(a, d):
+    from ...core.kernel_cache import load  # the kernel module may not be kernel(a, d)'s
+
+    return load("odds.his.field.kernel", "kernel_args")(a, d)
+
+
+def forces(attacker, defender, attacker_mercenaries=0, attacker_cavalry=0, attacker_leader=0,
+           attacker_power="other", attacker_cards=(), defender_mercenaries=0, defender_cavalry=0,
+           defender_leader=0, defender_power="other", defender_cards=(), procedure="field"):
+    """Both validated Forces of a field battle (units on both sides) or of an assault (the
+    attacker needs a unit; the besieged space may hold none)."""
+    return (Force.make("attacker", attacker, attacker_mercenaries, attacker_cavalry,
+                       attacker_leader, attacker_power, attacker_cards, min_units=1,
+                       procedure=procedure),
+            Force.make("defender", defender, defender_mercenaries, defender_cavalry,
+                       defender_leader, defender_power, defender_cards,
+                       min_units=int(procedure == "field"), procedure=procedure))
+
+
+def field_battle(attacker, defender, *, attacker_mercenaries=0, attacker_cavalry=0,
+                 attacker_leader=0, attacker_power="other", attacker_cards=(),
+                 defender_mercenaries=0, defender_cavalry=0, defender_leader=0,
+                 defender_power="other", defender_cards=(), fortified=False,
+                 withdraw_inside=None, method="auto", trials=None, seed=None, precision=None,
+                 max_trials=10**9, threads=None, progress=None):
+    """Odds of a Here I Stand field battle.
+
+    `attacker`/`defender` are land unit counts (mercenaries and cavalry included); leaders
+    are the best battle rating (0-6); cards are names, with ':always' or ':if-needed' for
+    Janissaries. `fortified` with `withdraw_inside` (default: every defending survivor) adds
+    P(siege begins). Returns a Result: attacker_win, attacker/defender_eliminated (= leaders
+    captured), both_eliminated_rule, and the pmfs of units each side loses; settings include
+    each side's dice in the main roll (after-roll cards such as Janissaries add theirs).
+    """
+    att, dfn = forces(attacker, defender, attacker_mercenaries, attacker_cavalry, attacker_leader,
+                      attacker_power, attacker_cards, defender_mercenaries, defender_cavalry,
+                      defender_leader, defender_power, defender_cards)
+    fortified = check_bool("fortified", fortified)
+    if withdraw_inside is not None:
+        withdraw_inside = check_int("withdraw_inside", withdraw_inside, 0,
+                                    min(MAX_WITHDRAW, dfn.units))
+        fortified = True
+    mc = McOptions.make(trials, seed, precision, max_trials, threads, progress)
+    a, d = setup(att, dfn)
+    settings = {**force_settings(att, dfn),
+                "attacker_units_at_roll": a.units, "defender_units_at_roll": d.units}
+    if fortified:
+        settings["withdraw_inside"] = (f"survivors, at most {MAX_WITHDRAW}" if withdraw_inside is None
+                                       else withdraw_inside)
+    cards = tuple(s.after[0].card if s.after else None for s in (a, d))  # one each at most
+    proc = Procedure(
+        "his.field", joint_shape(a, d),
+        lambda j: summarise(j, withdraw_inside, bool(fortified), cards), "attacker_win",
+        lambda: exact_joint(a, d), kernel(a, d),
+        lambda: _kernel_args(a, d), settings, assumptions=assumptions(att, dfn),
+        notes=tuple(a.notes + d.notes) + leader_notes(att, dfn),
+        explain=tuple(s.story(f"{roll_pmf(s)[1]} dice: {s.units} units") for s in (a, d)),
+        cost=lambda: rows_cost(len(roll_pmf(a)[0]), len(roll_pmf(d)[0]), a, d), words=WORDS)
+    return solve(proc, method, mc)
+
+
+SPEC = register(Spec(
+    "his.field", field_battle,
+    land_params("field", help_for("field")) + (
+        Param("fortified", "bool", "the battle is in a fortified space: adds P(siege begins)"),
+        Param("withdraw_inside", "int", "defending survivors that withdraw inside (default: all "
+              f"of them, at most {MAX_WITHDRAW}); implies --fortified", low=0, high=MAX_WITHDRAW,
+              metavar="K")),
+    "field battle", ("his", "field"), "attacker_win", kernels=("odds.core.pair_kernel", "odds.his.field.kernel"),
+    table="odds.his.field.table:field_battle_table",
+    start={"attacker": 5, "defender": 4},
+    examples=(
+        Example("ottoman janissaries", dict(attacker=5, defender=5, attacker_leader=2,
+                                            defender_power="ottoman",
+                                            defender_cards=["janissaries:if-needed"]),
+                "Here I Stand field battle: 5 units + leader 2 attack 5 Ottoman units "
+                "(Janissaries if needed)", demo=True),
+        Example("plain 5v5 leader", dict(attacker=5, defender=5, attacker_leader=2)),
+        Example("a lone defender with a leader", dict(attacker=3, defender=1, defender_leader=2)),
+        Example("surprise attacker", dict(attacker=4, defender=3, attacker_cards=["surprise-attack"])),
+        Example("surprise defender", dict(attacker=4, defender=3, defender_cards=["surprise-attack"])),
+        Example("janissaries always", dict(attacker=4, defender=4, attacker_power="ottoman",
+                                           attacker_cards=["janissaries:always"])),
+        Example("tercios hapsburg", dict(attacker=3, defender=4, attacker_power="hapsburg",
+                                         attacker_cards=["tercios"])),
+        Example("tercios against", dict(attacker=4, defender=5, defender_power="hapsburg",
+                                        attacker_cards=["tercios"], attacker_power="france")),
+        Example("mercenary cards", dict(attacker=4, attacker_mercenaries=3, defender=4,
+                                        attacker_power="hapsburg", attacker_cards=["landsknechts"],
+                                        defender_cards=["mercenaries-bribed"])),
+        Example("swiss + artillery", dict(attacker=3, defender=3, attacker_power="france",
+                                          attacker_cards=["swiss-mercenaries", "field-artillery"])),
+        Example("siege check", dict(attacker=6, defender=3, fortified=True, withdraw_inside=2)),
+        Example("everything", dict(attacker=5, defender=4, attacker_power="ottoman",
+                                   attacker_leader=1,
+                                   attacker_cards=["janissaries:if-needed", "arquebusiers"],
+                                   defender_cards=["surprise-attack", "landsknechts"],
+                                   defender_leader=2)),
+    ), words=WORDS))

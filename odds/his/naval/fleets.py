@@ -1,0 +1,146 @@
+"""A naval battle's sides: each `Fleet` as given, validated against its ruleset, and `setup`,
+which counts the dice, applies the cards in game order and fixes their numbers from the ruleset
+into the `Battle` both engines read (with its casualty table, naval_rules.settle_grid).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+
+import numpy as np
+
+from ...config import MAX_SHIPS
+from ...errors import OddsError, check_choice, check_int, check_list
+from .. import leaders
+from ..cards import Side, canonical, parse, play
+from .rules import settle_grid
+from .ruleset import CORSAIR, PORT, Ruleset
+
+
+@dataclass(frozen=True)
+class Fleet:
+    """One side's ships by type, corsairs, best naval leader rating, power and cards."""
+
+    side: str
+    ships: dict = field(default_factory=dict)
+    corsairs: int = 0
+    leader: int = 0
+    power: str = "other"
+    cards: tuple = ()
+    leader_name: str | None = None
+
+    @classmethod
+    def make(cls, side, rules: Ruleset, ships, corsairs=0, leader=0, power="other", cards=()):
+        power = check_choice(f"{side}_power", power, rules.powers)
+        counts = {}
+        for kind, n in ships.items():
+            n = check_int(f"{side}_{_plural(kind)}", n, 0, MAX_SHIPS)
+            if n and kind not in rules.ships:
+                raise OddsError(f"{side}_{_plural(kind)}: {n} given but the {rules.name} ruleset "
+                                f"has no {kind} (allowed: {', '.join(rules.ships)})")
+            if kind in rules.ships:
+                counts[kind] = n
+        corsairs = check_int(f"{side}_corsairs", corsairs, 0, MAX_SHIPS)
+        if sum(counts.values()) + corsairs == 0:
+            raise OddsError(f"{side}: a fleet with no ships (allowed: at least one ship or corsair)")
+        if rules.race_built and counts.get(rules.race_built) and power != "england":
+            raise OddsError(f"{side}_race_built: {counts[rules.race_built]} for the {power} side "
+                            f"(allowed: only the england side has race-built galleons)")
+        if corsairs and power != "ottoman":
+            raise OddsError(f"{side}_corsairs: {corsairs} for the {power} side "
+                            f"(allowed: only the ottoman side has corsairs)")
+        best = leaders.leader(f"{side}_leader", leader, leaders.NAVAL)
+        cards = tuple(canonical(c, f"{side}_cards") for c in check_list(f"{side}_cards", cards))
+        return cls(side, counts, corsairs, best.rating, power, cards, best.name)
+
+    @property
+    def n_ships(self) -> int:
+        return sum(self.ships.values())
+
+
+def _plural(kind):
+    return {"galley": "galleys", "galleon": "galleons", "squadron": "squadrons"}.get(kind, kind)
+
+
+@dataclass(frozen=True)
+class Battle:
+    """Everything both engines need, after the cards: dice pools and casualty parameters."""
+
+    a_dice: int  # main pool (hits on 5-6) of each side
+    d_dice: int
+    a_after: tuple  # AfterRoll entries in play order
+    d_after: tuple
+    a_ships: int
+    d_ships: int
+    a_corsairs: int
+    d_corsairs: int
+    a_race: int  # race-built galleons that cancel a 5 (0 unless Atlantic, not a port)
+    d_race: int
+    hits_per_ship: int
+    hits_per_corsair: int
+
+    @property
+    def caps(self):
+        """Hits that wipe out the attacker's and the defender's fleet."""
+        k, kc = self.hits_per_ship, self.hits_per_corsair
+        return k * self.a_ships + kc * self.a_corsairs, k * self.d_ships + kc * self.d_corsairs
+
+    @property
+    def shape(self):
+        """[code, ships lost, ships lost, corsairs lost, corsairs lost]: code bits 0-1 as in
+        `summarise`, bit 2 + i: the i-th after-roll card (attacker's first) was played."""
+        return (4 << len(self.a_after) + len(self.d_after), self.a_ships + 1, self.d_ships + 1,
+                self.a_corsairs + 1, self.d_corsairs + 1)
+
+    @property
+    def table(self) -> np.ndarray:
+        """settle_table of this battle."""
+        return settle_table(self)
+
+
+def setup(att: Fleet, dfn: Fleet, rules: Ruleset, location: str, port: bool) -> Battle:
+    """Count dice, apply the cards in game order and fix their numbers from the ruleset."""
+    sides = []
+    for fleet in (att, dfn):
+        dice = sum(n * rules.dice_per[k] for k, n in fleet.ships.items())
+        dice += fleet.corsairs * rules.dice_per[CORSAIR] + fleet.leader
+        if fleet.side == "defender" and port:
+            dice += rules.dice_per[PORT]
+        for spec in fleet.cards:
+            card, _ = parse(spec, f"{fleet.side}_cards")
+            if card.name not in rules.cards:
+                raise OddsError(f"{fleet.side}_cards: {card.name!r} is not a card of the {rules.name} "
+                                f"ruleset (allowed: {', '.join(rules.cards)})")
+            if card.name == "galleasses" and location != "mediterranean":
+                raise OddsError(f"{fleet.side}_cards: 'galleasses' in the {location} "
+                                f"(allowed: only in the mediterranean)")
+        sides.append(Side(fleet.side, fleet.power, 0, 0, 0, dice=dice))
+    a, d = sides
+    play("naval", a, d, att.cards, dfn.cards)
+    for s, fleet in zip(sides, (att, dfn)):
+        # Arquebusiers added its fixed 2 dice in cards.py; use the ruleset's number instead.
+        if any(parse(c, "")[0].name == "arquebusiers" for c in fleet.cards):
+            s.dice += rules.dice_per["arquebusiers"] - 2
+        s.after = [replace(x, count=rules.dice_per[x.card], threshold=rules.card_hit_on.get(x.card, 5))
+                   for x in s.after]
+    race = lambda f: f.ships.get(rules.race_built, 0) if (location == "atlantic" and not port) else 0
+    return Battle(a.dice, d.dice, tuple(a.after), tuple(d.after), att.n_ships, dfn.n_ships,
+                  att.corsairs, dfn.corsairs, race(att), race(dfn),
+                  rules.hits_per_ship, rules.hits_per_corsair)
+
+
+@lru_cache(maxsize=256)
+def _settle_table(sa, sd, ca, cd, k, kc):
+    table = settle_grid(sa, sd, ca, cd, k, kc)
+    table.setflags(write=False)
+    return table
+
+
+def settle_table(b) -> np.ndarray:
+    """Flat joint index of `settle` for every (attacker won, attacker rolled more dice, hits
+    taken by the attacker, hits taken by the defender); both engines look outcomes up here.
+
+    Hits are capped at `Battle.caps`, what wipes a fleet out: more change nothing.
+    """
+    return _settle_table(b.a_ships, b.d_ships, b.a_corsairs, b.d_corsairs,
+                         b.hits_per_ship, b.hits_per_corsair)

@@ -1,0 +1,241 @@
+"""Naval combat (RULES.md §1.3): Virgin Queen fleets (`vq`) and the Here I Stand variant (`his`):
+`naval_battle()`, its keywords and its two specs.
+
+The modules beside it: naval_ruleset.py (the rule sets as data), naval_fleets.py (the fleets
+and the battle after the cards), naval_rules.py (the casualty rule, numpy only),
+naval_exact.py (the exact engine), naval_result.py (summary and result), naval_kernel.py.
+
+Casualties, my reading of the seed's step 8, for the hits H taken by a side with S ships
+(galleys, galleons, race-built or squadrons) and C corsairs, with k hits per ship:
+1. English race-built galleons in an Atlantic sea zone (not a port) first cancel one enemy
+   hit rolled as a 5 each: H = hits - min(race-built, enemy fives). The winner is decided on
+   the uncancelled hits.
+2. Ships: min(S, H // k) ships sink.
+3. If that sank every ship, each hit left sinks one corsair (hits_per_corsair each), the
+   odd hit included, win or lose; further hits are lost.
+4. Otherwise a left-over hit (H mod k > 0) sinks one more ship if the side lost the battle
+   and is ignored if it won.
+5. Both sides destroyed (no ship and no corsair left): the side that rolled more dice (card
+   dice included) keeps one unit, a ship if it had any, else a corsair; equal dice: the
+   defender.
+
+Post-roll cards resolve in order, the attacker's before the defender's; `if-needed` plays a
+card only when its side would not win as the dice stand at that moment.
+
+Outcome joint: ``joint[code, attacker ships lost, defender ships lost, attacker corsairs
+lost, defender corsairs lost]``, bit 0 of `code` "the attacker won", bit 1 "both sides were
+destroyed and the rule gave one side a unit back". The exact engine (naval_exact.py) and the
+kernel (naval_kernel.py) fill the same joint.
+"""
+from __future__ import annotations
+
+from ...core.engine import McOptions, Procedure, solve
+from ...core.outcomes import Words
+from ...config import MAX_LEADER, MAX_NAVAL_DICE, MAX_SHIPS
+from ...errors import OddsError, check_bool, check_choice
+from ...registry import Example, Param, Spec, register
+from .. import leaders
+from ..cards import help_for, parse
+from ..leaders import Leader
+from .exact import exact_joint
+from .fleets import Battle, Fleet, setup
+from .result import NavalResult, summarise
+from .ruleset import CORSAIR, PORT, RULESETS, Ruleset, get_ruleset
+from .cost import cost as naval_cost
+
+LOCATIONS = ("mediterranean", "atlantic")
+GALLEASSES = "Galleasses as +3 dice hitting on 5-6 is a reading; change with dice_per galleasses=N"
+
+WORDS = Words(within={"defender_retreats": ("attacker_win",)}, why={
+    "both_destroyed_rule": "both fleets destroyed: the side that rolled more dice kept one ship, "
+                           "the defender on equal dice"})
+
+
+def _assumptions(rules: Ruleset, *fleets) -> tuple:
+    """The readings a naval answer rests on: the ruleset's dice per ship (unless dice_per gave
+    any of them), Galleasses' dice (unless given), the leaders."""
+    default = (RULESETS.get(rules.name) or rules).dice_per  # a Ruleset of the caller's: its own
+    ships = (*rules.ships, CORSAIR, PORT)
+    given = [k for k in ships if rules.dice_per[k] != default[k]]
+    out = rules.assumptions if not given or not rules.assumptions else (
+        "dice per ship: " + ", ".join(f"{k.replace('_', '-')} {rules.dice_per[k]}"
+                                      + (" (given)" if k in given else "") for k in ships)
+        + " (the others are the ruleset's reading)",)
+    if any(c.startswith("galleasses") for f in fleets for c in f.cards) and (
+            rules.dice_per.get("galleasses") == default.get("galleasses")):
+        out += (GALLEASSES,)
+    if any(f.leader_name for f in fleets):
+        out += (leaders.ASSUMPTION,)
+    return out
+
+
+def _kernel_args(b):
+    from .kernel import kernel_args
+
+    return kernel_args(b)
+
+
+def naval_battle(*, attacker_galleys=0, attacker_galleons=0, attacker_race_built=0,
+                 attacker_squadrons=0, attacker_corsairs=0, attacker_leader=0,
+                 attacker_power="other", attacker_cards=(),
+                 defender_galleys=0, defender_galleons=0, defender_race_built=0,
+                 defender_squadrons=0, defender_corsairs=0, defender_leader=0,
+                 defender_power="other", defender_cards=(),
+                 location="mediterranean", port=False, ruleset="vq", dice_per=None,
+                 hits_per_ship=None, hits_per_corsair=None,
+                 method="auto", trials=None, seed=None, precision=None, max_trials=10**9,
+                 threads=None, progress=None):
+    """Odds of a Virgin Queen (`ruleset="vq"`) or Here I Stand (`"his"`) naval combat.
+
+    Counts of ships per type (vq: galleys, galleons, race-built galleons; his: squadrons) and
+    corsairs (Ottomans only); leaders are the best naval rating; cards are names with
+    ':always' or ':if-needed' for those played after the roll. `location` is the sea zone
+    (or the zone of the port, with `port=True`). `dice_per` ({"galley": 1} or ["galley=1"])
+    overrides dice per ship type, corsair, port bonus or card. Returns a Result:
+    attacker_win, attacker/defender_destroyed (leaders to the turn track), both_destroyed_rule,
+    attacker/defender_retreats, and pmfs of ships and of corsairs each side loses.
+    """
+    rules = get_ruleset(ruleset).override(dice_per, hits_per_ship, hits_per_corsair)
+    location = check_choice("location", location, LOCATIONS)
+    port = check_bool("port", port)
+    att = Fleet.make("attacker", rules, {"galley": attacker_galleys, "galleon": attacker_galleons,
+                                         "race_built": attacker_race_built,
+                                         "squadron": attacker_squadrons},
+                     attacker_corsairs, attacker_leader, attacker_power, attacker_cards)
+    dfn = Fleet.make("defender", rules, {"galley": defender_galleys, "galleon": defender_galleons,
+                                         "race_built": defender_race_built,
+                                         "squadron": defender_squadrons},
+                     defender_corsairs, defender_leader, defender_power, defender_cards)
+    mc = McOptions.make(trials, seed, precision, max_trials, threads, progress)
+    b = setup(att, dfn, rules, location, port)
+    for side, dice, after in (("attacker", b.a_dice, b.a_after), ("defender", b.d_dice, b.d_after)):
+        total = dice + sum(c.count for c in after)
+        if total > MAX_NAVAL_DICE:
+            raise OddsError(f"{side}: {total} dice with cards (allowed: at most {MAX_NAVAL_DICE} "
+                            "per side; fewer ships or fewer dice_per)")
+    settings = {"ruleset": rules.name, "location": location, "port": port,
+                "attacker_power": att.power, "defender_power": dfn.power,
+                "attacker_leader": str(Leader(att.leader, att.leader_name)),
+                "defender_leader": str(Leader(dfn.leader, dfn.leader_name)),
+                "attacker_cards": list(att.cards), "defender_cards": list(dfn.cards),
+                "attacker_dice": b.a_dice, "defender_dice": b.d_dice, **rules.numbers()}
+    cards = [("attacker", c.card) for c in b.a_after] + [("defender", c.card) for c in b.d_after]
+    proc = Procedure(f"{rules.name}.naval", b.shape, lambda j: summarise(j, port, cards),
+                     "attacker_win",
+                     lambda: exact_joint(b), ("odds.his.naval.kernel", "naval_lane"),
+                     lambda: _kernel_args(b), settings, NavalResult, _assumptions(rules, att, dfn),
+                     notes=sum((leaders.power_note(f.leader_name, f.power, leaders.NAVAL)
+                                for f in (att, dfn)), ()),
+                     explain=explain(b, rules, att, dfn, port), cost=lambda: naval_cost(b), words=WORDS)
+    return solve(proc, method, mc)
+
+
+def explain(b: Battle, rules: Ruleset, att: Fleet, dfn: Fleet, port: bool) -> tuple:
+    """The dice each side rolls and why, in words."""
+    lines = []
+    for fleet, dice, after in ((att, b.a_dice, b.a_after), (dfn, b.d_dice, b.d_after)):
+        words = [f"{n} {kind.replace('_', '-')} x {rules.dice_per[kind]}"
+                 for kind, n in fleet.ships.items() if n]
+        words += [f"{fleet.corsairs} corsairs x {rules.dice_per[CORSAIR]}"] if fleet.corsairs else []
+        words += [f"leader {fleet.leader_name or ''} {fleet.leader}".replace("  ", " ")] if fleet.leader else []
+        words += [f"port {rules.dice_per[PORT]}"] if port and fleet.side == "defender" else []
+        words += [f"{c} {rules.dice_per[c]}" for c in fleet.cards if parse(c, "")[0].timing != "after"]
+        text = f"{fleet.side} rolls {dice} dice: " + " + ".join(words)
+        for card in after:
+            text += f"; then {card.card} ({card.count} dice) {card.policy.replace('-', ' ')}"
+        lines.append(text)
+    return tuple(lines)
+
+
+SHIP_KEYWORDS = {"vq": ("galleys", "galleons", "race_built"), "his": ("squadrons",)}
+SHIP_HELP = {"galleys": "galleys", "galleons": "galleons",
+             "race_built": "race-built galleons (England only)", "squadrons": "naval squadrons"}
+
+
+def naval_params(ruleset: str) -> tuple:
+    """The keywords of a naval combat under `ruleset`: ships by type, corsairs, leader, power,
+    cards per side, then the place and the ruleset's numbers."""
+    rules = RULESETS[ruleset]
+    out = []
+    for side in ("attacker", "defender"):
+        out += [Param(f"{side}_{kind}", "int", f"{side}'s {SHIP_HELP[kind]}", low=0,
+                      high=MAX_SHIPS, metavar="N") for kind in SHIP_KEYWORDS[ruleset]]
+        out += [Param(f"{side}_corsairs", "int", "corsairs (Ottoman only)", low=0, high=MAX_SHIPS,
+                      metavar="N"),
+                Param(f"{side}_leader", "leader", "the best naval leader: a rating (0: none) or "
+                      "a name", low=0, high=MAX_LEADER, choices=leaders.choices(leaders.NAVAL),
+                      metavar="R|NAME"),
+                Param(f"{side}_power", "choice", "the major power", choices=rules.powers,
+                      metavar="POWER"),
+                Param(f"{side}_cards", "cards", f"a card the {side} plays, repeatable: "
+                      f"{help_for('naval', rules.cards)}", choices=rules.cards, flag=f"{side}-card",
+                      metavar="CARD[:POLICY]")]
+    if ruleset == "vq":
+        out.append(Param("location", "choice", "the sea zone (or the zone of the port); the "
+                         "command line asks for it, since Galleasses and race-built galleons "
+                         "depend on it", choices=LOCATIONS, cli={"required": True}))
+    return tuple(out) + (
+        Param("port", "bool", "the battle is in a port (the defender's bonus die; the attacker "
+              "retreats)"),
+        Param("dice_per", "pairs", "dice per ship type, corsair, port bonus or card, "
+              "repeatable: " + ", ".join(f"{k}={v}" for k, v in rules.dice_per.items()),
+              metavar="TYPE=N"),
+        Param("hits_per_ship", "int", f"hits that sink a ship (default {rules.hits_per_ship})",
+              low=1, high=20, metavar="K"),
+        Param("hits_per_corsair", "int", f"hits that sink a corsair (default "
+              f"{rules.hits_per_corsair})", low=1, high=20, metavar="K"))
+
+
+def _omitted(ruleset: str) -> tuple:
+    others = {k for r, kinds in SHIP_KEYWORDS.items() if r != ruleset for k in kinds}
+    return tuple(f"{side}_{k}" for side in ("attacker", "defender") for k in sorted(others)) + \
+        (("location",) if ruleset == "his" else ())
+
+
+VQ_SPEC = register(Spec(
+    "vq.naval", naval_battle, naval_params("vq"), "naval combat (Virgin Queen fleets)",
+    ("vq", "naval"), "attacker_win", kernels=("odds.his.naval.kernel",), preset={"ruleset": "vq"},
+    omit=_omitted("vq"), start={"attacker_galleys": 3, "defender_galleys": 3},
+    examples=(
+        Example("race-built atlantic", dict(attacker_race_built=3, attacker_leader=1,
+                                            attacker_power="england", defender_galleons=4,
+                                            defender_power="spain", location="atlantic"),
+                "Virgin Queen naval combat in the Atlantic: 3 English race-built galleons + "
+                "leader 1 attack 4 Spanish galleons", demo=True),
+        Example("4v4 galleys", dict(attacker_galleys=4, defender_galleys=4,
+                                    location="mediterranean")),
+        Example("race-built mixed", dict(attacker_race_built=3, attacker_galleons=1,
+                                         attacker_leader=1, attacker_power="england",
+                                         defender_galleons=3, defender_galleys=2,
+                                         location="atlantic")),
+        Example("race-built both sides, cards", dict(
+            attacker_race_built=2, attacker_power="england", defender_race_built=1,
+            defender_galleons=1, defender_power="england", location="atlantic",
+            defender_cards=["arquebusiers"])),
+        Example("galleasses port", dict(attacker_galleys=3, defender_galleys=2,
+                                        defender_corsairs=2, defender_power="ottoman", port=True,
+                                        defender_cards=["galleasses:always"],
+                                        location="mediterranean")),
+    ), words=WORDS))
+
+HIS_SPEC = register(Spec(
+    "his.naval", naval_battle, naval_params("his"), "naval combat (squadrons and corsairs)",
+    ("his", "naval"), "attacker_win", kernels=("odds.his.naval.kernel",),
+    preset={"ruleset": "his"}, omit=_omitted("his"),
+    start={"attacker_squadrons": 3, "defender_squadrons": 3},
+    examples=(
+        Example("ottoman port", dict(attacker_squadrons=3, attacker_leader=1, defender_squadrons=2,
+                                     defender_corsairs=2, defender_power="ottoman",
+                                     defender_cards=["janissaries:if-needed"], port=True),
+                "Here I Stand naval combat: 3 squadrons + leader 1 attack 2 Ottoman squadrons "
+                "+ 2 corsairs in port (Janissaries if needed), Monte Carlo", demo=True,
+                mc={"method": "mc", "seed": 1}),
+        Example("ottomans lose all ships", dict(attacker_squadrons=5, attacker_leader=2,
+                                                defender_squadrons=1, defender_corsairs=4,
+                                                defender_power="ottoman",
+                                                defender_cards=["janissaries:if-needed"],
+                                                attacker_cards=["professional-rowers:if-needed"])),
+        Example("corsairs only, both destroyed", dict(attacker_corsairs=2,
+                                                      attacker_power="ottoman",
+                                                      defender_squadrons=1)),
+    ), words=WORDS))

@@ -1,0 +1,216 @@
+"""What to do, in words: the decision a result implies, read from the exact engines.
+
+`siege(chain, timings)`: one held Siege Artillery (siege_timing.py). First one short sentence
+for the decision in front of the player (after the first roll: "Now: play ..." / "Now: keep
+..."), then how much the optimal rule raises P(captured within K) over never playing the copy,
+then the rule for every assault and situation (a cell that plays in some cases and keeps in
+others is told by the forces the roll leaves: yours and the defenders'), and the timings that
+tie on P(captured) but differ on the card kept or the losses.
+`field_or_siege(...)`: a card that may be played in the field battle or in the siege's first
+assault (Landsknechts, Swiss Mercenaries): the whole attack both ways, side by side.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+
+import numpy as np
+
+from ..assaults.rules import resolve
+from .timing import CARD, SITUATIONS, exact_joint, optimal_table
+
+TIE = 1e-9  # P(captured) closer than this is a tie (the engines agree to ~1e-15)
+WHEN = {SITUATIONS[0]: "if the roll already takes the space",
+        SITUATIONS[1]: f"if the roll falls short and its {CARD.count} dice can still win",
+        SITUATIONS[2]: f"if the roll falls short and even its {CARD.count} dice cannot win"}
+WHY = {(SITUATIONS[0], "keep"): "it is not needed",
+       (SITUATIONS[1], "keep"): "playing it now does not raise P(captured)",
+       (SITUATIONS[2], "play"): "its hits still weaken the defenders for the next assault",
+       (SITUATIONS[2], "keep"): "playing it now does not raise P(captured)"}
+
+
+def never_played(chain) -> float:
+    """P(captured) with the copy held but never played (the siege without the card)."""
+    joint = exact_joint(chain, lambda k, state: np.zeros(len(chain.rows(k, state)[2]), bool))
+    return float(joint[0].sum())
+
+
+def cells(chain) -> dict:
+    """(assault, situation) -> {(yours left, defenders left after the roll, card not counted):
+    set of decisions (True: play)} over every state and roll the optimal rule decides at."""
+    seen = defaultdict(lambda: defaultdict(set))
+    for (k, state), best in optimal_table(chain)[0].items():
+        ah, dh, pr, able, fail, helps = chain.rows(k, state)
+        ua, ud = state[0] + state[1], state[2] + state[3]
+        _, al, dl = resolve(ah, dh, ua, ud)
+        situation = np.where(~fail, 0, np.where(helps, 1, 2))
+        for i in np.flatnonzero(able & (pr > 0)):
+            left = (ua - int(al[i]), ud - int(dl[i]))
+            seen[(k, SITUATIONS[situation[i]])][left].add(bool(best[i]))
+    return seen
+
+
+def _ranges(values) -> str:
+    """'1-3, 5' for {1, 2, 3, 5}."""
+    values, out = sorted(values), []
+    start = prev = values[0]
+    for v in values[1:] + [None]:
+        if v is not None and v == prev + 1:
+            prev = v
+            continue
+        out.append(f"{start}" if start == prev else f"{start}-{prev}")
+        start = prev = v
+    return ", ".join(out)
+
+
+def _forces(pairs) -> str:
+    """'4-7 of yours against 1 defender or 0 against 2-4 defenders' for (yours, defenders)
+    pairs: neighbouring defender counts with the same units of yours are named together."""
+    by_defenders = defaultdict(set)
+    for yours, defenders in pairs:
+        by_defenders[defenders].add(yours)
+    groups = []  # (units of yours, [defender counts])
+    for d, yours in sorted(by_defenders.items()):
+        if groups and groups[-1][0] == yours and groups[-1][1][-1] == d - 1:
+            groups[-1][1].append(d)
+        else:
+            groups.append((yours, [d]))
+    return " or ".join(f"{_ranges(yours)}{' of yours' * (i == 0)} against {_ranges(ds)} "
+                       f"defender{'s' * (ds != [1])}" for i, (yours, ds) in enumerate(groups))
+
+
+def split(decisions: dict):
+    """(pairs played, pairs kept, pairs where both happen) of one cell."""
+    play = {pair for pair, got in decisions.items() if got == {True}}
+    keep = {pair for pair, got in decisions.items() if got == {False}}
+    return play, keep, set(decisions) - play - keep
+
+
+def cell(situation, decisions: dict, last: bool) -> str:
+    """What the optimal rule does in one (assault, situation) cell, in words."""
+    play, keep, mixed = split(decisions)
+    if not keep and not mixed:
+        why = WHY.get((situation, "play"))
+        return f"{WHEN[situation]}, play it" + (f" ({why})" if why else "")
+    if not play and not mixed:
+        why = "there is no next assault" if last and situation == SITUATIONS[2] else WHY.get(
+            (situation, "keep"))
+        return f"{WHEN[situation]}, keep it" + (f" ({why})" if why else "")
+    # told by the forces the roll leaves: the shorter list, the other side 'otherwise'
+    few, verb_few, verb_rest = (play, "play", "keep") if len(play) <= len(keep) else (
+        keep, "keep", "play")
+    text = (f"{WHEN[situation]}, {verb_few} it when the roll leaves {_forces(few)}, "
+            f"else {verb_rest} it")
+    if mixed:
+        text += (f" (with {_forces(mixed)} left it also depends on the cavalry and the forces "
+                 "at the roll)")
+    return text
+
+
+def assault_rules(chain, seen) -> list:
+    """([assaults], sentence): one per assault, consecutive assaults with the same rule merged."""
+    said = []
+    for k in range(chain.assaults):
+        parts = [cell(s, seen[(k, s)], k == chain.assaults - 1) for s in SITUATIONS
+                 if seen.get((k, s)) and (s, _kind(seen[(k, s)])) != (SITUATIONS[0], "keep")]
+        text = "; ".join(parts) if parts else (
+            "keep it (it is not needed)" if seen.get((k, SITUATIONS[0])) else
+            "the copy is never in hand here")
+        if said and said[-1][1] == text:
+            said[-1][0].append(k + 1)
+        else:
+            said.append(([k + 1], text))
+    return said
+
+
+def _kind(decisions) -> str:
+    """'play', 'keep', 'mixed' or '' (the cell does not arise)."""
+    if not decisions:
+        return ""
+    play, keep, mixed = split(decisions)
+    return "play" if not keep | mixed else "keep" if not play | mixed else "mixed"
+
+
+SHORT = 25  # words: the first sentence is read at the table
+
+
+def now(seen) -> str:
+    """The first sentence: what to do with the card after the first roll, under SHORT words
+    (where the optimal rule's exceptions would make it longer, they stay in the list below)."""
+    can, cannot = (seen.get((0, s), {}) for s in SITUATIONS[1:])
+    kinds = (_kind(can), _kind(cannot))
+    dice = f"its {CARD.count} dice"
+    if kinds in (("play", "play"), ("play", ""), ("", "play")):
+        return "Now: play Siege Artillery if this roll leaves you short."
+    if kinds[0] == "play":
+        return f"Now: play Siege Artillery if this roll leaves you short and {dice} can still win."
+    if kinds[0] == "mixed":
+        play, keep, mixed = split(can)
+        told = (f"Now: play Siege Artillery if this roll leaves you short, unless it leaves "
+                f"{_forces(keep | mixed)}." if len(keep | mixed) <= len(play) else
+                f"Now: play Siege Artillery if this roll leaves you short and {_forces(play)}.")
+        return told if len(told.split()) < SHORT else (
+            "Now: play Siege Artillery if this roll leaves you short, except as listed below.")
+    if kinds[1] in ("play", "mixed"):
+        return f"Now: keep Siege Artillery, unless this roll falls short and even {dice} cannot win."
+    return "Now: keep Siege Artillery (play it in a later assault, as below)."
+
+
+def ties(timings) -> list:
+    """Sentences for timings that tie on P(captured) but differ on the card kept or losses."""
+    out, rows = [], sorted(timings, key=lambda r: -r["captured"])
+    groups = []
+    for r in rows:
+        if groups and abs(groups[-1][0]["captured"] - r["captured"]) < TIE:
+            groups[-1].append(r)
+        else:
+            groups.append([r])
+    for group in groups:
+        if len(group) < 2:
+            continue
+        kept = {round(r["card_kept"], 9) for r in group}
+        losses = {round(r["expected_attacker_losses"], 9) for r in group}
+        if len(kept) == 1 and len(losses) == 1:
+            continue
+        names = [r["timing"] for r in group]
+        text = (f"{', '.join(names[:-1])} and {names[-1]} tie at P(captured) "
+                f"{group[0]['captured']:.2%} but differ: card kept "
+                + ", ".join(f"{r['card_kept']:.2%} ({r['timing']})" for r in group)
+                + "; expected losses "
+                + ", ".join(f"{r['expected_attacker_losses']:.2f} ({r['timing']})" for r in group))
+        out.append(text)
+    return out
+
+
+def siege(chain, timings) -> tuple:
+    """The held copy's advice in words (see the module doc); `timings` as siege_timing.compare."""
+    best = next(r for r in timings if r["timing"] == "optimal")
+    never = never_played(chain)
+    seen = cells(chain)
+    if best["captured"] - never < TIE:
+        return (f"Keep Siege Artillery: playing it does not raise P(captured) ({never:.2%}).",
+                *ties(timings))
+    lines = [now(seen), f"The rule below raises P(captured within {chain.assaults}) from "
+                        f"{never:.2%} (never played) to {best['captured']:.2%}, for "
+                        f"{best['expected_attacker_losses']:.2f} units lost on average."]
+    for ks, text in assault_rules(chain, seen):
+        which = f"assault {ks[0]}" if len(ks) == 1 else f"assaults {ks[0]}-{ks[-1]}"
+        lines.append(f"{which}: {text}")
+    return tuple(lines + ties(timings))
+
+
+def field_or_siege(card: str, in_field, in_siege) -> str:
+    """Whether to play `card` in the field battle or keep it for the siege's first assault,
+    from the attack's results both ways (the better P(captured); a tie: the fewer losses)."""
+    card = card.partition(":")[0].replace("-", " ").title()
+    pf, ps = in_field.p, in_siege.p
+    lf, ls = in_field.expected("attacker_losses"), in_siege.expected("attacker_losses")
+    both = (f"P(captured) {pf:.2%} played in the field battle, {ps:.2%} kept for the siege; "
+            f"expected losses {lf:.2f} and {ls:.2f}")
+    if abs(pf - ps) < TIE and abs(lf - ls) < TIE:
+        return f"{card}: the same either way: {both}"
+    if abs(pf - ps) < TIE:
+        where = "play it in the field battle" if lf < ls else "keep it for the siege"
+        return f"{card}: the same P(captured) either way; {where} (fewer losses): {both}"
+    if pf > ps:
+        return f"Play {card} in the field battle: {both}"
+    return f"Keep {card} for the siege: {both}"

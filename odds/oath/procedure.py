@@ -1,0 +1,447 @@
+"""Oath campaign (RULES.md §2): rules, exact engine, public function `campaign`.
+
+Outcome joint: ``joint[win, attacker_losses, defender_losses]``. On a win the attacker loses
+exactly its skulls and its sacrifice, so P(win while losing at most k to skulls and
+sacrifice) is a cumulative sum of ``joint[1]``. `rules.resolve` states the rule once: it
+builds `outcome_table` (the joint cell of every attack x skulls x defense), which the exact
+engine weights by probability and the Monte Carlo kernel (kernel.py) counts into.
+
+Defense totals are capped at ``cap = (largest attack) + warbands + 1``: every defense at or
+above the cap beats any attack plus any sacrifice, so all of them give the same outcome.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+
+import numpy as np
+
+from ..core.engine import Cost, McOptions, Procedure, checkpoint, exact_clock, memory_budget, solve
+from ..core.outcomes import Words
+from ..core.result import Result
+from ..errors import OddsError, check_bool, check_choice, check_int, check_list, shown
+from . import decision
+from .dice import attack_pmf, defense_values
+from ..config import CACHED_GRID_CELLS, MAX_DEFENDERS, MAX_DICE, MAX_WARBANDS
+from ..registry import Example, Param, Spec, register
+from .plans import EDITIONS, PLANS, Setup, apply_plans
+from .rules import outcome_grid
+
+TITLES = {"none": 0, "oathkeeper": 1, "usurper": 2, "imperial": 1}
+IMPERIAL_TITLE = ("always", "chancellor-oathkeeper")
+PAWN_AND_FAVOR_DICE = 2
+TARGETS = ("sites", "relics", "banners", "pawn_and_favor", "title")  # instead of defense_dice
+
+WORDS = Words(within_prefix={"win_within_losses_": ("attacker_win",)})
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Everything the engines need, after validation and plans."""
+
+    warbands: int
+    setup: Setup
+    defenders: int
+    defender_loss: int  # warbands the defender loses if it loses (0 for bandits)
+    sac_cap: int
+    commit_quantile: float | None  # New Foundations: commit to beat this quantile of defense
+
+    @property
+    def committed(self) -> bool:
+        """New Foundations: the sacrifice is committed before the defense roll."""
+        return self.commit_quantile is not None
+
+    @cached_property
+    def commit_to(self) -> int:
+        """The defense total a New Foundations attacker commits to beat: the smallest total
+        at or above which the defense falls with probability `commit_quantile` (0 in Law)."""
+        if not self.committed:
+            return 0
+        return int(np.searchsorted(np.cumsum(self.defense_pmf), self.commit_quantile - 1e-12))
+
+    @cached_property
+    def attack(self) -> np.ndarray:
+        """A[attack, skulls] of the attack dice."""
+        return attack_pmf(self.setup.attack_die, self.setup.attack_dice)
+
+    @cached_property
+    def cap(self) -> int:
+        return self.attack.shape[0] - 1 + self.warbands + 1
+
+    @cached_property
+    def defense_pmf(self) -> np.ndarray:
+        """Pmf of the defense total (dice + defending warbands), capped at `cap`."""
+        values, probs = defense_values(self.setup.defense_die, self.setup.defense_dice)
+        capped = np.minimum(values + self.defenders, self.cap)
+        return np.bincount(capped, weights=probs, minlength=self.cap + 1)
+
+    @property
+    def shape(self) -> tuple:
+        return (2, self.warbands + 1, self.defender_loss + 1)
+
+    @cached_property
+    def outcomes(self) -> np.ndarray:
+        """outcome_table of these rules."""
+        return outcome_table(self)
+
+    @property
+    def grid_shape(self) -> tuple:
+        """(attack totals, skulls, defense totals) of `outcomes`, from the dice faces alone
+        (the pmfs' shapes: every symbol's largest face count times the dice)."""
+        n = self.setup.attack_dice
+        top = [n * max(face.symbols[i] for face in self.setup.attack_die) for i in range(3)]
+        attack = top[0] + top[1] // 2 + 1
+        return attack, top[2] + 1, attack + self.warbands + 1
+
+    def cost(self, dice_pmf: bool = True) -> Cost:
+        """The exact engine's cost: the outcome grid (a few int64 arrays of its size) and,
+        with `dice_pmf`, the attack dice's pmf (dice x faces x its cells; cached, and with it
+        every smaller count's). Calibrated on the development machine: 60 dice against 60,
+        0.4 s and 150 MB; a decision table of 60 warbands (244 such grids, smaller), 3 s."""
+        cells = int(np.prod(self.grid_shape))
+        n, faces = self.setup.attack_dice, len(self.setup.attack_die)
+        pmf = n * faces * (2 * n + 1) * (n + 1) * (n + 1) / 4 if dice_pmf else 0
+        return Cost(0.025 * cells + 0.005 * pmf + 100, 100 * cells,
+                    f"an outcome grid of {cells:,} cells", "fewer dice or warbands")
+
+
+def outcome_table(r: Rules) -> np.ndarray:
+    """T[attack, skulls, defense]: the flat index into the joint of that roll's outcome.
+
+    The exact engine weights it by the roll's probability; the kernel counts into it. Grids
+    of up to CACHED_GRID_CELLS cells are kept (repeated questions), larger ones are not.
+    """
+    key = (*r.attack.shape, len(r.defense_pmf), r.warbands, r.defender_loss, r.sac_cap,
+           r.commit_to, r.committed)
+    return _outcome_grid(*key) if np.prod(key[:3]) <= CACHED_GRID_CELLS else outcome_grid(*key)
+
+
+@lru_cache(maxsize=256)
+def _outcome_grid(*key):
+    out = outcome_grid(*key)
+    out.setflags(write=False)
+    return out
+
+
+def exact_joint(r: Rules) -> np.ndarray:
+    """The joint outcome distribution: attack x skulls x defense, resolved on a grid."""
+    weight = r.attack[:, :, None] * r.defense_pmf[None, None, :]
+    index = outcome_table(r)  # not r.outcomes: a decision table's rows keep no grid
+    return np.bincount(index.ravel(), weights=weight.ravel(), minlength=np.prod(r.shape)).reshape(r.shape)
+
+
+def summarise(joint):
+    """P(win), P(win within k losses) for every k, and both loss pmfs (linear in the joint)."""
+    within = np.cumsum(joint[1].sum(axis=1))
+    probabilities = {"attacker_win": joint[1].sum()}
+    probabilities.update({f"win_within_losses_{k}": p for k, p in enumerate(within)})
+    pmfs = {"attacker_losses": joint.sum(axis=(0, 2)), "defender_losses": joint.sum(axis=(0, 1))}
+    return probabilities, pmfs
+
+
+@dataclass(frozen=True)
+class CampaignResult(Result):
+    """A Result with the win-within-losses curve grouped and, if asked, the decision table
+    (decision.py): rows of choices, the goal, and the index of the best row."""
+
+    optimiser: tuple = ()  # rows: decision.row dicts
+    goal: str = "max-win"
+    best: int | None = None
+
+    @property
+    def win_within_losses(self) -> dict:
+        """k -> P(win while losing at most k warbands to skulls and sacrifice)."""
+        return {int(name.rsplit("_", 1)[1]): p for name, p in self.probabilities.items()
+                if name.startswith("win_within_losses_")}
+
+    def to_json(self) -> dict:
+        out = super().to_json()
+        within = {}
+        for k, p in self.win_within_losses.items():
+            out.pop(f"win_within_losses_{k}")
+            out.pop(f"win_within_losses_{k}_se")
+            within[str(k)] = p
+        out["win_within_losses"] = within
+        out["win_within_losses_se"] = {k: float(self.se(p)) for k, p in within.items()}
+        if self.optimiser:
+            out["optimise"] = {"table": list(self.optimiser), "goal": self.goal,
+                               "best": self.optimiser[self.best]}
+        return out
+
+    def summary(self, width: int = 30) -> str:
+        text = super().summary(width)
+        if not self.optimiser:
+            return text
+        return "\n".join([text, *decision.table_text(self.optimiser, self.goal, self.best)])
+
+
+def target_sources(sites, relics, banners, pawn_and_favor, title, imperial_title,
+                   chancellor_oathkeeper) -> tuple:
+    """(what, dice) of each kind of target, for the explanation: sites, relics, banners, the
+    pawn and favor, the title."""
+    return (("sites", target_dice(sites=sites)), ("relics", target_dice(relics=relics)),
+            ("banners", target_dice(banners=banners)),
+            ("the pawn and favor", target_dice(pawn_and_favor=pawn_and_favor)),
+            (f"the {title} title", target_dice(title=title, imperial_title=imperial_title,
+                                               chancellor_oathkeeper=chancellor_oathkeeper)))
+
+
+def target_dice(sites=(), relics=(), banners=(), pawn_and_favor=False, title="none",
+                imperial_title="always", chancellor_oathkeeper=False) -> int:
+    """Defense dice from the targets: each site's and relic's shield number, one per favor or
+    secret on each banner, 2 for pawn-and-favor, plus one title bonus (Oathkeeper +1,
+    Usurper +2, imperial +1: always by the seed's wording, or only while the Chancellor holds
+    the Oathkeeper title with imperial_title='chancellor-oathkeeper')."""
+    title = check_choice("title", title, tuple(TITLES))
+    imperial_title = check_choice("imperial_title", imperial_title, IMPERIAL_TITLE)
+    total = 0
+    for field, items in (("sites", sites), ("relics", relics), ("banners", banners)):
+        if isinstance(items, (int, str)):
+            raise OddsError(f"{field}: {shown(items)} is not a list of numbers")
+        total += sum(check_int(f"{field}[{i}]", v, 0, MAX_DICE)
+                     for i, v in enumerate(check_list(field, items)))
+    total += PAWN_AND_FAVOR_DICE * bool(pawn_and_favor)
+    bonus = TITLES[title]
+    if title == "imperial" and imperial_title == "chancellor-oathkeeper" and not chancellor_oathkeeper:
+        bonus = 0
+    return total + bonus
+
+
+COMMIT_QUANTILE = 0.5  # New Foundations default: commit what beats the median defense
+SACRIFICE_POLICIES = "as-needed, never, at-most:K (K >= 0), to-beat:P (new-foundations, P 1-100)"
+
+
+IMPERIAL_ALWAYS = ("the imperial title's +1 follows the seed's wording (always); the printed rule "
+                   "gives it only while the Chancellor holds the Oathkeeper title "
+                   "(imperial_title='chancellor-oathkeeper')")
+COMMIT_MEDIAN = ("a New Foundations attacker commits what beats the median defense (a reading of "
+                 "what a player would do; sacrifice='to-beat:P' changes it)")
+
+
+def _assumptions(title, imperial_title, edition, sacrifice) -> tuple:
+    """The readings a campaign's answer rests on."""
+    out = (IMPERIAL_ALWAYS,) if title == "imperial" and imperial_title == "always" else ()
+    committed = edition == "new-foundations" and parse_sacrifice(sacrifice, edition)[0] != 0
+    if committed and not str(sacrifice).strip().lower().startswith("to-beat"):
+        out += (COMMIT_MEDIAN,)
+    return out
+
+
+def parse_sacrifice(policy, edition="law") -> tuple[int | None, float | None]:
+    """(cap, commit quantile) of a sacrifice policy (any case).
+
+    Law of Oath: 'as-needed' sacrifices what the rolls need, 'never' nothing, 'at-most:K' the
+    need if it is at most K. New Foundations (committed before the defense roll): 'as-needed'
+    commits what beats the median defense total, 'at-most:K' the same capped at K,
+    'to-beat:P' what beats the defense total at its P-th percentile (100: every possible
+    defense), 'never' nothing.
+    """
+    text = policy.strip().lower() if isinstance(policy, str) else None
+    name, _, arg = (text or "").partition(":")
+    quantile = COMMIT_QUANTILE if edition == "new-foundations" else None
+    number = _whole(arg)
+    if text in ("as-needed", "never"):
+        return (0 if text == "never" else None), quantile
+    if name == "at-most" and number is not None and number >= 0:
+        return number, quantile
+    if name == "to-beat" and number is not None and 1 <= number <= 100:
+        if quantile is None:
+            raise OddsError(f"sacrifice: {policy!r} commits before the defense roll, which only "
+                            "the new-foundations edition does (allowed: as-needed, never, at-most:K)")
+        return None, number / 100
+    raise OddsError(f"sacrifice: {policy!r} is not a policy (allowed: {SACRIFICE_POLICIES})")
+
+
+def _whole(text: str) -> int | None:
+    try:
+        return int(text)
+    except ValueError:
+        return None
+
+
+def make_rules(warbands, attack_dice, defense, defenders, bandits, sacrifice, plans, edition) -> Rules:
+    setup = apply_plans(Setup(attack_dice, defense), plans, edition)
+    for field, n in (("attack dice after plans", setup.attack_dice), ("defense dice after plans", setup.defense_dice)):
+        if n > MAX_DICE:
+            raise OddsError(f"{field}: {n} is out of range (allowed: 0 to {MAX_DICE})")
+    cap, quantile = parse_sacrifice(sacrifice, edition)
+    caps = [c for c in (cap, setup.sacrifice_cap) if c is not None]
+    sac_cap = min([warbands] + caps)
+    return Rules(warbands, setup, defenders, 0 if bandits else defenders // 2, sac_cap, quantile)
+
+
+def _kernel_args(r: Rules):
+    from .kernel import kernel_args
+
+    return kernel_args(r)
+
+
+def campaign(warbands, *, attack_dice=None, defense_dice=None, sites=(), relics=(), banners=(),
+             pawn_and_favor=False, title="none", imperial_title="always", chancellor_oathkeeper=False,
+             defenders=0, bandits=False, sacrifice="as-needed", plans=(), edition="law",
+             optimise=False, goal="max-win", method="auto", trials=None, seed=None, precision=None,
+             max_trials=10**9, threads=None, progress=None) -> CampaignResult:
+    """Odds of an Oath campaign.
+
+    `warbands`: the attacker's warbands on its board; `attack_dice` (default: all of them,
+    fewer allowed). Defense dice are `defense_dice`, or computed from the targets (`sites`,
+    `relics`: shield numbers; `banners`: favor/secret counts; `pawn_and_favor`; the
+    defender's `title`: none, oathkeeper, usurper, imperial; setting `imperial_title`:
+    'always' (seed) or 'chancellor-oathkeeper' (printed rule, with `chancellor_oathkeeper`)).
+    `defenders`: defending warbands (bandits if `bandits`, which never die). `sacrifice`:
+    'as-needed', 'never', 'at-most:K' or, in new-foundations, 'to-beat:P' (see
+    parse_sacrifice). `plans`: names with optional ':ARG' (see
+    odds.oath.plans.PLANS). `edition`: 'law' or 'new-foundations' (attacker rolls first and
+    commits its sacrifice before the defense roll: by default what beats the median
+    defense). `optimise`: add the decision table (decision.py: every attack dice count and
+    sacrifice policy, exact P(win), expected losses, losses per win, P(win within k losses)),
+    the best row for `goal` ('max-win', 'min-losses', 'win-within:K') marked.
+
+    Returns a CampaignResult: attacker_win, win_within_losses_k for every k, pmfs
+    attacker_losses and defender_losses (warbands).
+    """
+    warbands = check_int("warbands", warbands, 0, MAX_WARBANDS)
+    for name, flag in (("pawn_and_favor", pawn_and_favor), ("chancellor_oathkeeper", chancellor_oathkeeper),
+                       ("bandits", bandits), ("optimise", optimise)):
+        check_bool(name, flag)
+    attack_dice = warbands if attack_dice is None else check_int("attack_dice", attack_dice, 0, warbands)
+    defenders = check_int("defenders", defenders, 0, MAX_DEFENDERS)
+    edition = check_choice("edition", edition, EDITIONS)
+    title = check_choice("title", title, tuple(TITLES))
+    imperial_title = check_choice("imperial_title", imperial_title, IMPERIAL_TITLE)
+    parse_sacrifice(sacrifice, edition)
+    decision.parse_goal(goal)
+    plans = list(check_list("plans", plans))
+    targets = bool(sites or relics or banners or pawn_and_favor or title != "none")
+    if defense_dice is not None and targets:
+        raise OddsError(f"defense_dice: give either defense_dice or targets ({', '.join(TARGETS)}), "
+                        "not both")
+    if defense_dice is None and not targets:
+        raise OddsError("defense_dice: missing (give defense_dice or at least one target)")
+    if bandits and title != "none":
+        raise OddsError(f"title: {title!r} is not allowed when the defender is bandits (allowed: none)")
+    if defense_dice is None:
+        defense = target_dice(sites, relics, banners, pawn_and_favor, title, imperial_title,
+                              chancellor_oathkeeper)
+    else:
+        defense = check_int("defense_dice", defense_dice, 0, MAX_DICE)
+    mc = McOptions.make(trials, seed, precision, max_trials, threads, progress)
+    rules = make_rules(warbands, attack_dice, defense, defenders, bandits, sacrifice, plans, edition)
+    settings = {"warbands": warbands, "attack_dice": attack_dice,
+                "attack_dice_rolled": rules.setup.attack_dice, "defense_dice": defense,
+                "defense_dice_rolled": rules.setup.defense_dice, "defenders": defenders,
+                "bandits": bool(bandits), "sacrifice": sacrifice, "plans": plans, "edition": edition}
+    explain = (f"attacker rolls {rules.setup.attack_dice} attack dice ({attack_dice} chosen of "
+               f"{warbands} warbands, after plans)",
+               f"defender rolls {rules.setup.defense_dice} defense dice ("
+               + (f"{defense} given" if defense_dice is not None else " + ".join(
+                   f"{n} from {what}" for what, n in target_sources(
+                       sites, relics, banners, pawn_and_favor, title, imperial_title,
+                       chancellor_oathkeeper) if n) or "0 from the targets")
+               + ", after plans) "
+               f"+ {defenders} {'bandits' if bandits else 'warbands'}")
+    if title == "imperial":
+        settings["imperial_title"] = imperial_title
+        settings["chancellor_oathkeeper"] = bool(chancellor_oathkeeper)
+    proc = Procedure("oath.campaign", rules.shape, summarise, "attacker_win",
+                     lambda: exact_joint(rules), ("odds.oath.kernel", "campaign_lane"),
+                     lambda: _kernel_args(rules), settings, CampaignResult,
+                     _assumptions(title, imperial_title, edition, sacrifice), explain=explain,
+                     cost=rules.cost, words=WORDS)
+    if not optimise:
+        return solve(proc, method, mc)
+    table = {choice: make_rules(warbands, choice[0], defense, defenders, bandits, choice[1],
+                                plans, edition)
+             for choice in decision.choices(warbands, edition, sacrifice)}
+    check_table(list(table.values()))
+    result = solve(proc, method, mc)
+    rows = []
+    with exact_clock():
+        for (n, policy), r in table.items():
+            checkpoint()
+            rows.append(decision.row(n, policy, exact_joint(r)))
+    return result.with_changes(optimiser=tuple(rows), goal=goal, best=decision.best(rows, goal))
+
+
+def check_table(table):
+    """Refuse a decision table beyond the exact bounds (it is exact only: no Monte Carlo):
+    its rows' costs (Rules.cost) add up; its memory is one row's at a time."""
+    costs = [r.cost(dice_pmf=False) for r in table]  # the largest dice count's pmf: once
+    largest = max(costs, key=lambda c: c.bytes)
+    pmf = max(r.cost().work - c.work for r, c in zip(table, costs))
+    total = Cost(sum(c.work for c in costs) + pmf, largest.bytes,
+                 f"{len(costs)} rows, the largest {largest.what}")
+    why = total.refusal(memory_budget())
+    if why:
+        raise OddsError(f"optimise: the decision table is exact only: {why}; use fewer "
+                        "warbands or optimise=False")
+
+
+SPEC = register(Spec(
+    "oath.campaign", campaign, (
+        Param("warbands", "int", "the attacker's warbands on its board", low=0, high=MAX_WARBANDS,
+              metavar="W"),
+        Param("attack_dice", "int", "attack dice (default: one per warband)", low=0,
+              high=MAX_WARBANDS, metavar="N"),
+        Param("defense_dice", "int", "defense dice, instead of targets", low=0, high=MAX_DICE,
+              metavar="D", clears=TARGETS),
+        Param("sites", "ints", "a target site (its shield number, default 1), repeatable",
+              low=0, high=MAX_DICE, flag="site", metavar="SHIELDS", cli={"nargs": "?", "const": 1},
+              clears=("defense_dice",)),
+        Param("relics", "ints", "a target relic (its shield number), repeatable", low=0,
+              high=MAX_DICE, flag="relic", metavar="SHIELDS", clears=("defense_dice",)),
+        Param("banners", "ints", "a target banner with this many favor or secrets, repeatable",
+              low=0, high=MAX_DICE, flag="banner", metavar="TOKENS", clears=("defense_dice",)),
+        Param("pawn_and_favor", "bool", "target the defender's pawn and favor (2 dice)",
+              clears=("defense_dice",)),
+        Param("title", "choice", "the defender's title", choices=tuple(TITLES),
+              clears=("defense_dice",)),
+        Param("imperial_title", "choice", "the imperial +1: always (seed) or only with the "
+              "Chancellor holding the Oathkeeper title (printed rule)", choices=IMPERIAL_TITLE),
+        Param("chancellor_oathkeeper", "bool", "the Chancellor holds the Oathkeeper title"),
+        Param("defenders", "int", "defending warbands (or bandits)", low=0, high=MAX_DEFENDERS,
+              metavar="K"),
+        Param("bandits", "bool", "the defender is bandits (never killed)"),
+        Param("sacrifice", "text", "sacrifice policy: " + SACRIFICE_POLICIES, metavar="POLICY"),
+        Param("plans", "cards", "a battle plan, repeatable: " + ", ".join(PLANS), flag="plan",
+              choices=tuple(PLANS), metavar="NAME[:ARG]",
+              policies={name: plan.args for name, plan in PLANS.items() if plan.args}),
+        Param("edition", "choice", "rules edition", choices=EDITIONS),
+        Param("optimise", "bool", "add the decision table: every dice count and sacrifice "
+              "policy, exact P(win), expected losses, losses per win, P(win within k losses)"),
+        Param("goal", "text", "the best row of the decision table: " + decision.GOALS,
+              metavar="GOAL")),
+    "campaign: attack and defense dice, sacrifice, battle plans", ("oath", "campaign"),
+    "attacker_win", kernels=("odds.oath.kernel",), start={"warbands": 6, "defense_dice": 4},
+    examples=(
+        Example("optimise two sites", dict(warbands=8, sites=[1, 1], defenders=2,
+                                           sacrifice="at-most:1", optimise=True,
+                                           goal="win-within:2"),
+                "Oath campaign: 8 warbands against two sites and 2 defending warbands, "
+                "sacrificing at most 1: the dice count that wins most is not the one that "
+                "loses fewest", demo=True),
+        Example("new foundations usurper", dict(warbands=6, sites=[2], relics=[1],
+                                                title="usurper", defenders=2,
+                                                edition="new-foundations",
+                                                sacrifice="at-most:2"),
+                "Oath: 6 warbands against a 2-shield site and a relic of the Usurper "
+                "(2 warbands), New Foundations, committing at most 2 sacrifices, Monte Carlo",
+                demo=True, mc={"method": "mc", "seed": 1}),
+        Example("6v4+2", dict(warbands=6, defense_dice=4, defenders=2)),
+        Example("fewer dice, x2 heavy", dict(warbands=5, attack_dice=3, defense_dice=5,
+                                             defenders=1)),
+        Example("never, 2 words", dict(warbands=9, defense_dice=6, defenders=1,
+                                       sacrifice="never")),
+        Example("at-most:2", dict(warbands=7, defense_dice=4, defenders=3, sacrifice="at-most:2")),
+        Example("bandits + plans", dict(warbands=6, defense_dice=2, defenders=3, bandits=True,
+                                        plans=["rusting-ray", "war-tortoise:defender",
+                                               "attack:-1"])),
+        Example("tortoise attacker + patrol + vow", dict(
+            warbands=8, defense_dice=2,
+            plans=["war-tortoise:attacker", "mounted-patrol", "vow-of-peace"])),
+        Example("missing die", dict(warbands=1, attack_dice=0, defense_dice=1,
+                                    plans=["attack:-2"])),
+        Example("new foundations", dict(warbands=6, defense_dice=3, defenders=2,
+                                        edition="new-foundations")),
+        Example("13 vs 14 dice", dict(warbands=13, defense_dice=14, defenders=4)),
+    ), words=WORDS))
