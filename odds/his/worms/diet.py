@@ -1,0 +1,217 @@
+"""The Diet of Worms (Here I Stand §18.1): exact engine and API.
+
+The Protestant, the Papacy and the Hapsburgs each commit one card, chosen in secret. The
+Protestant rolls its card's CP + 4 dice; the Papacy and the Hapsburgs roll their cards' CP in
+dice and add their hits. A die hits on 5-6. More Protestant hits flip that many more German
+spaces to Protestant influence, more Catholic hits that many to Catholic; equal hits: nothing.
+With the cards given, the answer is that roll; with the hands given, each side's choice is the
+optimal mixed strategy of the card game (choice.py), and the answer the roll under those
+choices. Outcome joint: ``joint[Protestant hits, Catholic hits]``; the kernel (kernel.py)
+fills the same joint, drawing the cards from the strategies, then rolling every die.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...core.dice import binomial_pmf
+from ...core.engine import McOptions, Procedure, solve
+from ...core.outcomes import Words
+from ...core.result import Result
+from ...errors import OddsError, check_choice, check_int, check_list, check_probability
+from ...registry import Example, Param, Spec, register
+from .choice import solve_game
+
+PROTESTANT_BONUS = 4  # dice added to the Protestant card's CP
+MAX_CP = 6  # the largest CP value of a card
+MAX_HAND = 12  # cards listed in one hand
+HIT = np.array([2 / 3, 1 / 3])  # one die: a hit on 5-6
+WORDS = Words("Protestant wins", (("protestant_win", "draw", "catholic_win"),))
+SIDES = ("protestant", "papal", "hapsburg")
+MEASURES = {"spaces": "spaces", "win": "in P(win) minus P(loss)"}  # the card game's payoff, in words
+
+
+@dataclass(frozen=True)
+class DietResult(Result):
+    """A Result with the card game's answer, when the hands were given: each side's optimal
+    choice and the payoff matrix (spaces to the Protestant, net of the CP spent)."""
+
+    choices: tuple = ()
+    matrix: tuple = ()
+
+    def summary(self, width: int = 30) -> str:
+        """The answer, then the payoff matrix when the hands were given."""
+        if not self.matrix:
+            return super().summary(width)
+        totals = list(self.matrix[0])[1:]
+        lines = ["  payoff to the Protestant (rows: its CP; columns: the Catholics' total CP):",
+                 "    " + " " * 6 + "".join(f"{c.split()[1]:>9}" for c in totals)]
+        lines += [f"    {row['protestant_cp']:>6}" + "".join(f"{row[c]:>+9.3f}" for c in totals)
+                  for row in self.matrix]
+        return "\n".join([super().summary(width), *lines])
+
+    def to_json(self) -> dict:
+        out = super().to_json()
+        if self.choices:
+            out.update(choices=[dict(c) for c in self.choices], matrix=[dict(r) for r in self.matrix])
+        return out
+
+
+def exact_joint(p_cp, p_weight, c_cp, c_weight) -> np.ndarray:
+    """joint[Protestant hits, Catholic hits] with each side's CP drawn by its weights."""
+    joint = np.zeros((max(p_cp) + PROTESTANT_BONUS + 1, max(c_cp) + 1))
+    for cp, w in zip(p_cp, p_weight):
+        for cc, v in zip(c_cp, c_weight):
+            joint[: cp + PROTESTANT_BONUS + 1, : cc + 1] += w * v * np.outer(
+                binomial_pmf(cp + PROTESTANT_BONUS), binomial_pmf(cc))
+    return joint
+
+
+def summarise(joint):
+    """P(each side wins) and the pmfs of the spaces each side flips."""
+    n, m = joint.shape
+    margin = np.subtract.outer(np.arange(n), np.arange(m))
+    size = max(n, m)
+    protestant = np.bincount(np.clip(margin, 0, None).ravel(), joint.ravel(), size)
+    catholic = np.bincount(np.clip(-margin, 0, None).ravel(), joint.ravel(), size)
+    return ({"protestant_win": np.add.reduce(protestant[1:]), "draw": np.add.reduce(joint[margin == 0]),
+             "catholic_win": np.add.reduce(catholic[1:])},
+            {"protestant_flips": protestant, "catholic_flips": catholic})
+
+
+def _cards(cards, hands):
+    """Each side's card CP (a list of one) or its hand's distinct CP values: all three cards,
+    or all three hands, never a mix."""
+    values = [[check_int(f"{s}_hand", v, 1, MAX_CP) for v in h] for s, h in zip(SIDES, hands)]
+    given = [h for h in hands if h]
+    if given and len(given) < 3:
+        missing = [f"{s}_hand" for s, h in zip(SIDES, hands) if not h]
+        raise OddsError(f"{', '.join(missing)}: missing (allowed: all three hands, or none and "
+                        "the three cards)")
+    if given:
+        return [sorted(set(v)) for v in values]
+    return [[check_int(f"{s}_card", c, 1, MAX_CP)] for s, c in zip(SIDES, cards)]
+
+
+def _hand(name, hand) -> tuple:
+    hand = check_list(name, hand)
+    if len(hand) > MAX_HAND:
+        raise OddsError(f"{name}: {len(hand)} cards (allowed: at most {MAX_HAND})")
+    return hand
+
+
+def payoff(cp, catholic_cp, measure) -> float:
+    """What the Protestant gains from the roll: the expected spaces flipped to Protestant
+    minus to Catholic (`spaces`: the mean hits' difference, (cp + 4 - catholic_cp) / 3), or
+    P(Protestant wins) - P(Catholic wins) (`win`)."""
+    if measure == "spaces":
+        return (cp + PROTESTANT_BONUS - catholic_cp) / 3
+    p, _ = summarise(exact_joint([cp], [1.0], [catholic_cp], [1.0]))
+    return p["protestant_win"] - p["catholic_win"]
+
+
+def _game(p_cp, papal, hapsburg, cp_value, measure):
+    """The card game: Catholic options by total CP (the pair behind each), the payoff matrix,
+    the value and both strategies."""
+    pairs = {}
+    for a in papal:
+        for b in hapsburg:
+            pairs.setdefault(a + b, (a, b))
+    totals = sorted(pairs)
+    matrix = np.array([[payoff(cp, t, measure) - cp_value * (cp - t) for t in totals] for cp in p_cp])
+    value, rows, columns = solve_game(matrix)
+    return totals, pairs, matrix, value, rows, columns
+
+
+def _advice(p_cp, totals, pairs, rows, columns, value, cp_value, measure) -> tuple:
+    def mix(options, weights, text):
+        chosen = [(o, w) for o, w in zip(options, weights) if w > 1e-9]
+        if len(chosen) == 1:
+            return f"always {text(chosen[0][0])}"
+        return "at random: " + ", ".join(f"{text(o)} {w:.0%}" for o, w in chosen)
+
+    return (f"Protestant: {mix(p_cp, rows, lambda cp: f'a {cp}-CP card')}.",
+            f"Papacy and Hapsburgs: {mix(totals, columns, lambda t: f'{t} CP together ({pairs[t][0]} + {pairs[t][1]})')}.",
+            f"Worth {value:+.3f} {MEASURES[measure]} to the Protestant, net of the cards' CP at "
+            f"{cp_value:g} each.")
+
+
+def diet_of_worms(*, protestant_card=3, papal_card=3, hapsburg_card=3, protestant_hand=(),
+                  papal_hand=(), hapsburg_hand=(), measure="spaces", cp_value=0.5,
+                  method="auto", trials=None,
+                  seed=None, precision=None, max_trials=10**9, threads=None, progress=None):
+    """Odds of the Diet of Worms (§18.1). The cards' CP (`protestant_card`, `papal_card`,
+    `hapsburg_card`), or the three hands' CP values (`*_hand`), from which each side picks its
+    optimal mixed choice of the card game: the Protestant gains `measure` (`spaces`: expected
+    spaces flipped to it net of those to the Catholics; `win`: P(it wins) - P(Catholics win)),
+    less `cp_value` per CP it commits more than the Catholics (the reading: what a card would
+    have done elsewhere this turn, in the measure's unit). Returns a DietResult:
+    protestant_win, draw, catholic_win; pmfs protestant_flips, catholic_flips; with hands, the
+    choices and the payoff matrix, and the advice."""
+    hands = [_hand(f"{s}_hand", h) for s, h in zip(SIDES, (protestant_hand, papal_hand, hapsburg_hand))]
+    p_cp, papal, hapsburg = _cards((protestant_card, papal_card, hapsburg_card), hands)
+    cp_value = check_probability("cp_value", cp_value)  # one unit of the measure per CP at most
+    measure = check_choice("measure", measure, tuple(MEASURES))
+    settings = {"protestant_dice": [cp + PROTESTANT_BONUS for cp in p_cp]}
+    choices, matrix, advice = (), (), ()
+    if any(hands):
+        totals, pairs, table, value, rows, columns = _game(p_cp, papal, hapsburg, cp_value, measure)
+        c_cp, c_weight, p_weight = totals, columns, rows
+        choices = tuple({"side": "Protestant", "cp": cp, "p_play": float(w)}
+                        for cp, w in zip(p_cp, rows) if w > 1e-9) + tuple(
+            {"side": "Catholic", "cp": t, "p_play": float(w)} for t, w in zip(totals, columns) if w > 1e-9)
+        matrix = tuple({"protestant_cp": cp, **{f"catholic {t}": round(float(x), 4) for t, x in zip(totals, row)}}
+                       for cp, row in zip(p_cp, table))
+        advice = _advice(p_cp, totals, pairs, rows, columns, value, cp_value, measure)
+        settings.update(measure=measure, cp_value=cp_value, game_value=round(value, 4))
+    else:
+        c_cp, c_weight, p_weight = [papal[0] + hapsburg[0]], np.ones(1), np.ones(1)
+    settings["catholic_dice"] = list(c_cp)
+    explain = (f"Protestant rolls its card's CP + {PROTESTANT_BONUS} dice; the Papacy and the "
+               "Hapsburgs roll their cards' CP together; each 5-6 is a hit",)
+
+    def kernel_args():
+        from .kernel import kernel_args
+
+        return kernel_args(HIT, [cp + PROTESTANT_BONUS for cp in p_cp], p_weight, c_cp, c_weight)
+
+    mc = McOptions.make(trials, seed, precision, max_trials, threads, progress)
+    shape = (max(p_cp) + PROTESTANT_BONUS + 1, max(c_cp) + 1)
+    proc = Procedure("his.diet_of_worms", shape, summarise, "protestant_win",
+                     lambda: exact_joint(p_cp, p_weight, c_cp, c_weight),
+                     ("odds.his.worms.kernel", "diet_lane"), kernel_args, settings,
+                     DietResult, explain=explain, words=WORDS)
+    result = solve(proc, method, mc)
+    return result.with_changes(choices=choices, matrix=matrix, advice=advice)
+
+
+def _card(side, text):
+    return Param(f"{side}_card", "int", text, low=1, high=MAX_CP,
+                 clears=tuple(f"{s}_hand" for s in SIDES))
+
+
+def _hand_param(side, text):
+    return Param(f"{side}_hand", "ints", text, low=1, high=MAX_CP,
+                 clears=tuple(f"{s}_card" for s in SIDES))
+
+
+register(Spec(
+    "his.diet_of_worms", diet_of_worms, (
+        _card("protestant", "CP of the Protestant's card (it rolls CP + 4 dice)"),
+        _card("papal", "CP of the Papacy's card"),
+        _card("hapsburg", "CP of the Hapsburgs' card"),
+        _hand_param("protestant", "the CP of the Protestant's cards to choose from"),
+        _hand_param("papal", "the CP of the Papacy's cards to choose from"),
+        _hand_param("hapsburg", "the CP of the Hapsburgs' cards to choose from"),
+        Param("measure", "choice", "what the sides choose their cards for: spaces (expected "
+              "net spaces) or win (P(Protestant wins) - P(Catholics win))", choices=tuple(MEASURES)),
+        Param("cp_value", "float", "what a committed CP would have won elsewhere, in the "
+              "measure's unit (reading; the card game's cost)", low=0.0, high=1.0)),
+    "Diet of Worms (§18.1): CP + 4 dice against the Catholic CP", ("his", "diet-of-worms"),
+    "protestant_win", kernels=("odds.his.worms.kernel",), words=WORDS,
+    examples=(Example("three against three and three", {}, "Diet of Worms: 3-CP cards all round"),
+              Example("hands", {"protestant_hand": [2, 3, 5], "papal_hand": [1, 3, 4],
+                                "hapsburg_hand": [2, 5]},
+                      "Diet of Worms: the best card from each hand", demo=True)),
+    start={"protestant_card": 3, "papal_card": 3, "hapsburg_card": 3}))

@@ -1,0 +1,120 @@
+"""Diet of Worms (§18.1): hand-computed cases, the card game against an independent linear
+program, exact against Monte Carlo."""
+from fractions import Fraction
+from math import comb
+
+import numpy as np
+import pytest
+from scipy.optimize import linprog
+
+from agreement import engines_agree
+from odds import OddsError
+from odds.his import diet_of_worms
+from odds.his.worms.choice import solve_game
+
+HANDS = {"protestant_hand": [2, 3, 5], "papal_hand": [1, 3, 4], "hapsburg_hand": [2, 5]}
+
+
+def hits(n):
+    """P(k hits) among n dice hitting on 5-6, as fractions."""
+    return [comb(n, k) * Fraction(1, 3) ** k * Fraction(2, 3) ** (n - k) for k in range(n + 1)]
+
+
+def test_one_card_each_by_hand():
+    # CP 1 each: the Protestant rolls 5 dice, the Catholics 2
+    p, c = hits(5), hits(2)
+    win = sum(p[i] * c[j] for i in range(6) for j in range(3) if i > j)
+    draw = sum(p[i] * c[i] for i in range(3))
+    r = diet_of_worms(protestant_card=1, papal_card=1, hapsburg_card=1)
+    assert r.p == pytest.approx(float(win), abs=1e-15)
+    assert r["draw"] == pytest.approx(float(draw), abs=1e-15)
+    two = sum(p[i] * c[i - 2] for i in range(2, 5))  # the Protestant flips exactly 2
+    assert r["protestant_flips"][2] == pytest.approx(float(two), abs=1e-15)
+    assert r["catholic_flips"][2] == pytest.approx(float(p[0] * c[2]), abs=1e-15)
+
+
+@pytest.mark.parametrize("cp, win, draw", [(3, 0.45989, 0.22763), (5, 0.34291, 0.18999)])
+def test_three_and_five_all_round(cp, win, draw):
+    """The sanity values: 3 v 3 + 3 and 5 v 5 + 5 (computed apart, to 5 places)."""
+    r = diet_of_worms(protestant_card=cp, papal_card=cp, hapsburg_card=cp)
+    assert r.p == pytest.approx(win, abs=1e-5) and r["draw"] == pytest.approx(draw, abs=1e-5)
+
+
+def linprog_value(a):
+    """The game's value by scipy's linear program (an independent solver)."""
+    m, n = a.shape
+    res = linprog(np.r_[np.zeros(m), -1.0], A_ub=np.c_[-a.T, np.ones(n)], b_ub=np.zeros(n),
+                  A_eq=np.r_[np.ones(m), 0.0][None], b_eq=[1.0],
+                  bounds=[(0, None)] * m + [(None, None)])
+    return -res.fun
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_game_solver_agrees_with_a_linear_program(seed):
+    rng = np.random.default_rng(seed)
+    a = rng.integers(-3, 4, size=(rng.integers(1, 6), rng.integers(1, 9))).astype(float)
+    value, rows, columns = solve_game(a)
+    assert value == pytest.approx(linprog_value(a), abs=1e-9)
+    # each strategy guarantees the value against every reply
+    assert (rows @ a >= value - 1e-9).all() and (a @ columns <= value + 1e-9).all()
+    assert rows.sum() == pytest.approx(1) and columns.sum() == pytest.approx(1)
+
+
+def test_matching_pennies_is_mixed():
+    value, rows, columns = solve_game([[1, -1], [-1, 1]])
+    assert value == pytest.approx(0, abs=1e-12)
+    assert rows == pytest.approx([0.5, 0.5]) and columns == pytest.approx([0.5, 0.5])
+
+
+def test_a_cp_worth_less_than_a_third_of_a_space_is_committed_whole():
+    """With the expected net spaces as payoff each CP adds a third of a space (a die's mean
+    hits): below that value both sides commit their highest cards, above it their lowest."""
+    high = diet_of_worms(**HANDS, cp_value=0.2)
+    assert high.advice[:2] == ("Protestant: always a 5-CP card.",
+                               "Papacy and Hapsburgs: always 9 CP together (4 + 5).")
+    low = diet_of_worms(**HANDS, cp_value=0.5)
+    assert low.advice[:2] == ("Protestant: always a 2-CP card.",
+                              "Papacy and Hapsburgs: always 3 CP together (1 + 2).")
+    assert low.settings["game_value"] == pytest.approx((2 + 4 - 3) / 3 + 0.5 * 1, abs=1e-4)
+    assert low.p == pytest.approx(diet_of_worms(protestant_card=2, papal_card=1,
+                                                hapsburg_card=2).p, abs=1e-15)
+
+
+def test_the_hands_answer_is_the_matrix_and_both_choices():
+    r = diet_of_worms(**HANDS, measure="win", cp_value=0.12).to_json()
+    assert [row["protestant_cp"] for row in r["matrix"]] == [2, 3, 5]
+    assert list(r["matrix"][0])[1:] == [f"catholic {t}" for t in (3, 5, 6, 8, 9)]
+    for side in ("Protestant", "Catholic"):
+        assert sum(c["p_play"] for c in r["choices"] if c["side"] == side) == pytest.approx(1)
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"protestant_card": 5, "papal_card": 2, "hapsburg_card": 4},
+                                    {**HANDS, "measure": "win", "cp_value": 0.12}])
+def test_exact_and_monte_carlo_agree(kwargs):
+    engines_agree(diet_of_worms, kwargs, trials=100_000, seed=41)
+
+
+def test_mixed_choices_are_drawn_by_the_kernel():
+    """A hand game whose strategies mix: the kernel draws the cards, the exact engine weighs
+    them, and the two agree."""
+    kwargs = {"protestant_hand": [1, 6], "papal_hand": [1, 4], "hapsburg_hand": [1],
+              "measure": "win", "cp_value": 0.1}
+    r = diet_of_worms(**kwargs)
+    sides = [c["side"] for c in r.to_json()["choices"]]
+    assert sides.count("Protestant") == 2 and sides.count("Catholic") == 2  # both mix
+    matrix = np.array([list(row.values())[1:] for row in r.to_json()["matrix"]])
+    assert r.settings["game_value"] == pytest.approx(linprog_value(matrix), abs=1e-4)
+    engines_agree(diet_of_worms, kwargs, trials=100_000, seed=43)
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"protestant_card": 0}, "protestant_card: 0 is out of range (allowed: 1 to 6)"),
+    ({"protestant_hand": [2]}, "papal_hand, hapsburg_hand: missing"),
+    ({**HANDS, "papal_hand": [7]}, "papal_hand: 7 is out of range (allowed: 1 to 6)"),
+    ({**HANDS, "hapsburg_hand": list(range(1, 7)) * 3}, "hapsburg_hand: 18 cards (allowed: at most 12)"),
+    ({"cp_value": 3}, "cp_value: 3 is out of range (allowed: 0 to 1)"),
+    ({"measure": "vp"}, "measure"),
+])
+def test_bad_values_are_refused(kwargs, words):
+    with pytest.raises(OddsError, match=words.replace("(", r"\(").replace(")", r"\)")):
+        diet_of_worms(**kwargs)
