@@ -170,7 +170,8 @@ def debate(*, initiator="papacy", attacker_value=2, defender_value=2, defender_c
                 "second_defender_committed": bool(plan.second_committed)}
     notes, assumptions = [], []
     if not plan.second_round:
-        empty = "attacker_pool" if not plan.attackers else "defender_pool"
+        empty = ("attacker_pool" if not plan.attackers
+                 else "defender_pool and defender_committed_pool")
         notes.append(f"{empty}: empty, so a first-round tie is inconclusive here (no second-round "
                      "debater given; the rules draw one from the debaters left in the zone)")
     elif plan.extra:
