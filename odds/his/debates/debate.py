@@ -284,7 +284,7 @@ register(Spec(
               "the first round)"),
         Param("extra_dice", "int", "Papal attack dice from Thomas More or the Papal Inquisition "
               "(every round: reading)", low=0, high=MAX_EXTRA)),
-    "theological debate (§18.5): value + 3 attack dice against value + 1 or 2, 5-6 hits",
+    "theological debate (§18.5): more hits win, a tie goes to a second round",
     ("his", "debate"), "attacker_win", kernels=(KERNEL,),
     examples=(Example("rulebook: eck v luther", RULEBOOK,
                       "the rulebook's example: Eck (7 dice) against Luther (6); on a tie, "
