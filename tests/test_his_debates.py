@@ -148,6 +148,13 @@ def test_exact_and_monte_carlo_agree(kwargs):
     assert mc["attacker_win"] + mc["defender_win"] + mc["inconclusive"] == pytest.approx(1)
 
 
+def test_the_most_dice_a_side_rolls():
+    """Every count is bounded by the inputs: 4 doubled + 3 + 1 + 3 attack dice, 4 + 2 defence."""
+    r = debate(attacker_value=4, mary_i=True, debater_bonus=True, extra_dice=3, defender_value=4)
+    assert r.settings["first_round_dice"] == [15, 6]
+    assert len(r["attacker_flips"]) == 16 and len(r["attacker_vp"]) == 5
+
+
 def test_monte_carlo_is_free_of_the_thread_count():
     assert_thread_count_free(debate, RULEBOOK, trials=20_000, seed=3)
 

@@ -24,8 +24,8 @@ INITIATORS = ("papacy", "protestant")
 MIN_VALUE, MAX_VALUE = 1, 4  # a debater's printed debate value
 MAX_POOL = 12  # debaters of one side in a pool
 MAX_EXTRA = 3  # Thomas More's or the Papal Inquisition's extra attack dice
-MAX_DICE = 20  # a side's dice; the most the rules give is 4 x 2 (Mary I) + 3 + 1 + 3 = 15
-PAPAL_ONLY = ("augsburg", "mary_i", "debater_bonus", "extra_dice")  # the Papal attacker's
+# so a side rolls at most 4 x 2 (Mary I) + 3 + 1 (Eck) + MAX_EXTRA = 15 dice
+PAPAL_ONLY = ("augsburg", "mary_i", "debater_bonus", "extra_dice")  # a Papal attacker's dice
 VP = MAX_VALUE + 1  # VP from a burnt or disgraced debater: 0 or his value
 WORDS = {"partition": ("attacker_win", "defender_win", "inconclusive"),
          "why": {"inconclusive": "equal hits in the second round, or in the first when no "
