@@ -10,7 +10,7 @@ import pytest
 
 from agreement import assert_pmfs_sum_to_one, assert_thread_count_free, engines_agree
 from odds import OddsError
-from odds.his.debates import debate
+from odds.his import debate
 
 THIRD = F(1, 3)  # a 5 or a 6
 

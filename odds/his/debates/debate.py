@@ -15,6 +15,7 @@ import numpy as np
 
 from ...core.dice import binomial_pmf
 from ...core.engine import McOptions, Procedure, solve
+from ...core.outcomes import Words
 from ...errors import OddsError, check_bool, check_choice, check_int, check_list, shown
 from ...registry import Example, Param, Spec, register
 from .rules import ATTACKER, DEFENDER, TIE, attacker_dice, burnt_vp, defender_dice, settle
@@ -27,17 +28,15 @@ MAX_EXTRA = 3  # Thomas More's or the Papal Inquisition's extra attack dice
 # so a side rolls at most 4 x 2 (Mary I) + 3 + 1 (Eck) + MAX_EXTRA = 15 dice
 PAPAL_ONLY = ("augsburg", "mary_i", "debater_bonus", "extra_dice")  # a Papal attacker's dice
 VP = MAX_VALUE + 1  # VP from a burnt or disgraced debater: 0 or his value
-WORDS = {"partition": ("attacker_win", "defender_win", "inconclusive"),
-         "why": {"inconclusive": "equal hits in the second round, or in the first when no "
-                                 "second-round debaters were given",
-                 "second_round": "equal hits in the first round: new debaters drawn from the "
-                                 "pools",
-                 "attacker_debater_lost": "the defender won by more hits than the attacking "
-                                          "debater's value: he is burnt (Protestant) or "
-                                          "disgraced (Papal)",
-                 "defender_debater_lost": "the attacker won by more hits than the defending "
-                                          "debater's value: he is burnt (Protestant) or "
-                                          "disgraced (Papal)"}}
+WORDS = Words(partitions=(("attacker_win", "defender_win", "inconclusive"),),
+              within={"attacker_debater_lost": ("defender_win",),
+                      "defender_debater_lost": ("attacker_win",)},
+              why={"second_round": "equal hits in the first round: new debaters drawn from the "
+                                   "pools",
+                   "attacker_debater_lost": "won by more hits than the attacking debater's "
+                                            "value: he is burnt (Protestant) or disgraced (Papal)",
+                   "defender_debater_lost": "won by more hits than the defending debater's "
+                                            "value: he is burnt (Protestant) or disgraced (Papal)"})
 
 
 @dataclass(frozen=True)
@@ -186,7 +185,8 @@ def debate(*, initiator="papacy", attacker_value=2, defender_value=2, defender_c
 
     proc = Procedure("his.debate", plan.shape, summarise, "attacker_win",
                      lambda: exact_joint(plan), (KERNEL, "debate_lane"), kernel_args, settings,
-                     assumptions=tuple(assumptions), notes=tuple(notes), explain=explain(plan))
+                     assumptions=tuple(assumptions), notes=tuple(notes), explain=explain(plan),
+                     words=WORDS)
     return solve(proc, method, mc)
 
 
@@ -285,7 +285,7 @@ register(Spec(
         Param("extra_dice", "int", "Papal attack dice from Thomas More or the Papal Inquisition "
               "(every round: reading)", low=0, high=MAX_EXTRA)),
     "theological debate (§18.5): more hits win, a tie goes to a second round",
-    ("his", "debate"), "attacker_win", kernels=(KERNEL,),
+    ("his", "debate"), "attacker_win", kernels=(KERNEL,), words=WORDS,
     examples=(Example("rulebook: eck v luther", RULEBOOK,
                       "the rulebook's example: Eck (7 dice) against Luther (6); on a tie, "
                       "Aleander (2) against Melanchthon (3)", demo=True),
