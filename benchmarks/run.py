@@ -14,7 +14,7 @@ sys.path.insert(0, str(HERE))
 
 from common import table  # noqa: E402
 
-MODULES = ["bench_field", "bench_assault", "bench_naval", "bench_oath", "bench_crusades", "bench_sweep",
+MODULES = ["bench_field", "bench_assault", "bench_naval", "bench_oath", "bench_then", "bench_crusades", "bench_sweep",
            "bench_web", "bench_startup"]
 
 
