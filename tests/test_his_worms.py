@@ -83,7 +83,7 @@ def test_a_cp_worth_less_than_a_third_of_a_space_is_committed_whole():
 def test_the_hands_answer_is_the_matrix_and_both_choices():
     r = diet_of_worms(**HANDS, measure="win", cp_value=0.12).to_json()
     assert [row["protestant_cp"] for row in r["matrix"]] == [2, 3, 5]
-    assert list(r["matrix"][0])[1:] == [f"catholic {t}" for t in (3, 5, 6, 8, 9)]
+    assert list(r["matrix"][0])[1:] == [f"payoff_vs_{t}_cp" for t in (3, 5, 6, 8, 9)]
     for side in ("Protestant", "Catholic"):
         assert sum(c["p_play"] for c in r["choices"] if c["side"] == side) == pytest.approx(1)
 
@@ -114,6 +114,7 @@ def test_mixed_choices_are_drawn_by_the_kernel():
     ({**HANDS, "hapsburg_hand": list(range(1, 7)) * 3}, "hapsburg_hand: 18 cards (allowed: at most 12)"),
     ({"cp_value": 3}, "cp_value: 3 is out of range (allowed: 0 to 1)"),
     ({"measure": "vp"}, "measure"),
+    ({**HANDS, "papal_card": 3}, "papal_card: 3 given with the hands (allowed: the cards or the hands, not both)"),
 ])
 def test_bad_values_are_refused(kwargs, words):
     with pytest.raises(OddsError, match=words.replace("(", r"\(").replace(")", r"\)")):

@@ -19,12 +19,13 @@ from ...core.dice import binomial_pmf
 from ...core.engine import McOptions, Procedure, solve
 from ...core.outcomes import Words
 from ...core.result import Result
-from ...errors import OddsError, check_choice, check_int, check_list, check_probability
+from ...errors import OddsError, check_choice, check_int, check_list, check_probability, shown
 from ...registry import Example, Param, Spec, register
 from .choice import solve_game
 
 PROTESTANT_BONUS = 4  # dice added to the Protestant card's CP
 MAX_CP = 6  # the largest CP value of a card
+DEFAULT_CARD = 3  # a card's CP when neither it nor the hands are given
 MAX_HAND = 12  # cards listed in one hand
 HIT = np.array([2 / 3, 1 / 3])  # one die: a hit on 5-6
 WORDS = Words("Protestant wins", (("protestant_win", "draw", "catholic_win"),))
@@ -46,7 +47,7 @@ class DietResult(Result):
             return super().summary(width)
         totals = list(self.matrix[0])[1:]
         lines = ["  payoff to the Protestant (rows: its CP; columns: the Catholics' total CP):",
-                 "    " + " " * 6 + "".join(f"{c.split()[1]:>9}" for c in totals)]
+                 "    " + " " * 6 + "".join(f"{c.split('_')[2]:>9}" for c in totals)]
         lines += [f"    {row['protestant_cp']:>6}" + "".join(f"{row[c]:>+9.3f}" for c in totals)
                   for row in self.matrix]
         return "\n".join([super().summary(width), *lines])
@@ -90,8 +91,13 @@ def _cards(cards, hands):
         raise OddsError(f"{', '.join(missing)}: missing (allowed: all three hands, or none and "
                         "the three cards)")
     if given:
+        for side, card in zip(SIDES, cards):
+            if card is not None:
+                raise OddsError(f"{side}_card: {shown(card)} given with the hands (allowed: the "
+                                "cards or the hands, not both)")
         return [sorted(set(v)) for v in values]
-    return [[check_int(f"{s}_card", c, 1, MAX_CP)] for s, c in zip(SIDES, cards)]
+    return [[check_int(f"{s}_card", DEFAULT_CARD if c is None else c, 1, MAX_CP)]
+            for s, c in zip(SIDES, cards)]
 
 
 def _hand(name, hand) -> tuple:
@@ -137,12 +143,12 @@ def _advice(p_cp, totals, pairs, rows, columns, value, cp_value, measure) -> tup
             f"{cp_value:g} each.")
 
 
-def diet_of_worms(*, protestant_card=3, papal_card=3, hapsburg_card=3, protestant_hand=(),
+def diet_of_worms(*, protestant_card=None, papal_card=None, hapsburg_card=None, protestant_hand=(),
                   papal_hand=(), hapsburg_hand=(), measure="spaces", cp_value=0.5,
                   method="auto", trials=None,
                   seed=None, precision=None, max_trials=10**9, threads=None, progress=None):
     """Odds of the Diet of Worms (§18.1). The cards' CP (`protestant_card`, `papal_card`,
-    `hapsburg_card`), or the three hands' CP values (`*_hand`), from which each side picks its
+    `hapsburg_card`; None: DEFAULT_CARD), or the three hands' CP values (`*_hand`), from which each side picks its
     optimal mixed choice of the card game: the Protestant gains `measure` (`spaces`: expected
     spaces flipped to it net of those to the Catholics; `win`: P(it wins) - P(Catholics win)),
     less `cp_value` per CP it commits more than the Catholics (the reading: what a card would
@@ -161,7 +167,8 @@ def diet_of_worms(*, protestant_card=3, papal_card=3, hapsburg_card=3, protestan
         choices = tuple({"side": "Protestant", "cp": cp, "p_play": float(w)}
                         for cp, w in zip(p_cp, rows) if w > 1e-9) + tuple(
             {"side": "Catholic", "cp": t, "p_play": float(w)} for t, w in zip(totals, columns) if w > 1e-9)
-        matrix = tuple({"protestant_cp": cp, **{f"catholic {t}": round(float(x), 4) for t, x in zip(totals, row)}}
+        matrix = tuple({"protestant_cp": cp, **{f"payoff_vs_{t}_cp": round(float(x), 4)
+                                                for t, x in zip(totals, row)}}
                        for cp, row in zip(p_cp, table))
         advice = _advice(p_cp, totals, pairs, rows, columns, value, cp_value, measure)
         settings.update(measure=measure, cp_value=cp_value, game_value=round(value, 4))
@@ -187,7 +194,8 @@ def diet_of_worms(*, protestant_card=3, papal_card=3, hapsburg_card=3, protestan
 
 
 def _card(side, text):
-    return Param(f"{side}_card", "int", text, low=1, high=MAX_CP,
+    return Param(f"{side}_card", "int", f"{text} ({DEFAULT_CARD} when no hands are given)",
+                 low=1, high=MAX_CP,
                  clears=tuple(f"{s}_hand" for s in SIDES))
 
 
@@ -198,12 +206,12 @@ def _hand_param(side, text):
 
 register(Spec(
     "his.diet_of_worms", diet_of_worms, (
-        _card("protestant", "CP of the Protestant's card (it rolls CP + 4 dice)"),
+        _card("protestant", "CP of the Protestant's card, which rolls CP + 4 dice"),
         _card("papal", "CP of the Papacy's card"),
         _card("hapsburg", "CP of the Hapsburgs' card"),
-        _hand_param("protestant", "the CP of the Protestant's cards to choose from"),
-        _hand_param("papal", "the CP of the Papacy's cards to choose from"),
-        _hand_param("hapsburg", "the CP of the Hapsburgs' cards to choose from"),
+        _hand_param("protestant", "the CP of a card the Protestant may commit, repeatable (all three hands: the best choice)"),
+        _hand_param("papal", "the CP of a card the Papacy may commit, repeatable"),
+        _hand_param("hapsburg", "the CP of a card the Hapsburgs may commit, repeatable"),
         Param("measure", "choice", "what the sides choose their cards for: spaces (expected "
               "net spaces) or win (P(Protestant wins) - P(Catholics win))", choices=tuple(MEASURES)),
         Param("cp_value", "float", "what a committed CP would have won elsewhere, in the "
