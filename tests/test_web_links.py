@@ -27,10 +27,14 @@ def changes(spec) -> dict:
     drop it, and the page then filled in its starting value), another count off its default,
     the seed blank, and a small Monte Carlo run where there is no exact engine."""
     defaults = spec.defaults()
-    counts = [p.name for p in spec.params if p.kind == "int" and isinstance(defaults[p.name], int)]
-    back = [n for n in counts if n in spec.start and spec.start[n] != defaults[n]]
+    # a count's base: its default, else (a default of None: not given) the page's start
+    base = {p.name: defaults[p.name] if isinstance(defaults[p.name], int) else spec.start.get(p.name)
+            for p in spec.params if p.kind == "int"}
+    counts = [n for n, v in base.items() if isinstance(v, int)]
+    back = [n for n in counts if n in spec.start and spec.start[n] != defaults[n]
+            and isinstance(defaults[n], int)]
     pairs = [(b, m) for b in [*back, None] for m in counts if m != b]  # None: no count goes back
-    moved = {m: next(x for x in (defaults[m] + 1, defaults[m] + 2) if x != spec.start.get(m))
+    moved = {m: next(x for x in (base[m] + 1, base[m] + 2) if x != spec.start.get(m))
              for m in counts}  # off its default and off the page's start
     for b, m in pairs:
         kwargs = {**spec.start, m: moved[m], **({b: defaults[b]} if b else {})}

@@ -351,13 +351,13 @@ function show(r) {
 // a list of records as a table: one row per record, a column per key (numbers right-aligned)
 function table(name, records) {
   const keys = Object.keys(records[0]);
-  // a mean (expected_...) to two places, another fraction a chance in percent, the rest in
-  // the page's words
+  // a mean (expected_...) or a payoff to two places, another fraction a chance in percent, the
+  // rest in the page's words
   const cell = (k, v) => (typeof v !== "number" || Number.isInteger(v) ? say(plain(v))
-    : k.startsWith("expected") || v > 1 ? v.toFixed(2) : pct(v));
+    : /^(expected|payoff)/.test(k) || v > 1 ? v.toFixed(2) : pct(v));
   return el("table", { class: "compare-table", "aria-label": words(name) },
     el("caption", {}, words(name)),
-    el("thead", {}, el("tr", {}, ...keys.map((k) => el("th", {}, say(k))))),
+    el("thead", {}, el("tr", {}, ...keys.map((k) => el("th", {}, say(k).replace(/_/g, " "))))),
     el("tbody", {}, ...records.map((rec) => el("tr", {}, ...keys.map((k, i) =>
       el(i ? "td" : "th", {}, cell(k, rec[k])))))));
 }
@@ -366,8 +366,8 @@ function table(name, records) {
 const pmfsOf = (r) => Object.keys(r).filter((k) => r["expected_" + k] !== undefined);
 const META = ["procedure", "method", "trials", "seed", "partial", "settings", "notes", "assumptions",
               "explain", "advice", "zero"];
-// a pmf's mean in words, none where its entry 0 is not a count (r.zero: "not won within the bound")
-const mean = (r, k) => (r.zero && k in r.zero ? "" : `mean ${r["expected_" + k].toFixed(2)}`);
+// a pmf's mean in words; where its entry 0 is not a count, what 0 means instead (r.zero)
+const mean = (r, k) => (r.zero && k in r.zero ? `0: ${r.zero[k]}` : `mean ${r["expected_" + k].toFixed(2)}`);
 
 // The library's words as the page says them: a card's policies in brackets
 // ("janissaries[:always|if-needed]") are the chip's own picker, a command-line flag
