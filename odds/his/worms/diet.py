@@ -135,7 +135,7 @@ def _advice(p_cp, totals, pairs, rows, columns, value, cp_value, measure) -> tup
         chosen = [(o, w) for o, w in zip(options, weights) if w > 1e-9]
         if len(chosen) == 1:
             return f"always {text(chosen[0][0])}"
-        return "at random: " + ", ".join(f"{text(o)} {w:.0%}" for o, w in chosen)
+        return "pick at random, " + " or ".join(f"{text(o)} {w:.0%} of the time" for o, w in chosen)
 
     return (f"Protestant: {mix(p_cp, rows, lambda cp: f'a {cp}-CP card')}.",
             f"Papacy and Hapsburgs: {mix(totals, columns, lambda t: f'{t} CP together ({pairs[t][0]} + {pairs[t][1]})')}.",
@@ -220,6 +220,7 @@ register(Spec(
     "protestant_win", kernels=("odds.his.worms.kernel",), words=WORDS,
     examples=(Example("three against three and three", {}, "Diet of Worms: 3-CP cards all round"),
               Example("hands", {"protestant_hand": [2, 3, 5], "papal_hand": [1, 3, 4],
-                                "hapsburg_hand": [2, 5]},
-                      "Diet of Worms: the best card from each hand", demo=True)),
+                                "hapsburg_hand": [1, 2], "measure": "win", "cp_value": 0.12},
+                      "Diet of Worms: the best card from each hand, playing to win (a mixed "
+                      "choice: neither side may be predictable)", demo=True)),
     start={"protestant_card": 3, "papal_card": 3, "hapsburg_card": 3}))
