@@ -121,6 +121,22 @@ def inverse_cdf_table(pmfs, width: int = 8) -> tuple[np.ndarray, np.ndarray]:
 
 
 def draw_row(pmf, width: int = 8) -> tuple:
-    """(row, base, width) of one pmf for `rng.draw` and `rng.draw_sum` (a die's hit, say)."""
+    """(row, base, width) of one pmf for `rng.draw` (a mixed strategy's choice, say)."""
     table, base = inverse_cdf_table([pmf], width)
     return table[0], base[0], table.shape[1]
+
+
+def hit_rows(top: int, width: int = 8) -> tuple:
+    """(rows, bases, width) for `rng.draw`: row n samples the hits of n dice hitting on 5-6
+    (n = 0 .. top) from one word."""
+    table, base = inverse_cdf_table([binomial_pmf(n) for n in range(top + 1)], width)
+    return table, base, table.shape[1]
+
+
+def highest_rows(top: int, width: int = 8) -> tuple:
+    """(rows, bases, width) for `rng.draw`: row n samples the highest of n six-sided dice
+    (0 for no dice; n = 0 .. top) from one word: P(highest <= k) = (k / 6) ** n."""
+    pmfs = [np.array([1.0])] + [np.diff((np.arange(7) / 6) ** n, prepend=0.0)
+                                for n in range(1, top + 1)]
+    table, base = inverse_cdf_table(pmfs, width)
+    return table, base, table.shape[1]

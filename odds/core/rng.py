@@ -71,13 +71,3 @@ def draw(st, row, base, width):
     for j in range(width):
         k += u >= row[j]
     return k, st
-
-
-@njit(cache=True, inline="always")
-def draw_sum(st, n, row, base, width):
-    """(the sum of `n` counts each sampled by `draw`: the hits among `n` dice, next state)."""
-    total = 0
-    for _ in range(n):
-        k, st = draw(st, row, base, width)
-        total += k
-    return total, st

@@ -23,7 +23,6 @@ from .awards import AWARDS, award_table
 
 PIRATES = {"none": 0, "barbarossa": 1, "dragut": 2}  # naval leader -> piracy rating
 ORDERS = tuple(",".join(p) for p in permutations(AWARDS))
-HIT = np.array([2 / 3, 1 / 3])  # one die: a hit on 5-6
 MAX_UNITS = 12  # corsairs, squadrons or fortresses of one kind accepted
 MAX_PIRACY_VP = 10  # the Ottoman's piracy VP over a game
 
@@ -83,7 +82,7 @@ def piracy(*, corsairs=2, squadrons=0, adjacent_squadrons=0, allied_squadrons=0,
     def kernel_args():
         from .kernel import kernel_args
 
-        return kernel_args(HIT, anti_dice, corsairs, int(one_port), rating)
+        return kernel_args(anti_dice, corsairs, int(one_port), rating)
 
     mc = McOptions.make(trials, seed, precision, max_trials, threads, progress)
     settings = {"anti_piracy_dice": anti_dice, "corsairs": corsairs, "one_port": one_port,

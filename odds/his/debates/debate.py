@@ -4,7 +4,7 @@ A first round between the given debaters; on equal hits, a second round between 
 drawn at random from the given pools; on equal hits again the debate is inconclusive. Outcome
 joint: ``joint[round decided (0: first, 1: second), outcome (rules.TIE, ATTACKER, DEFENDER),
 margin in hits, VP the winner earns from the loser's debater]``; the kernel
-(kernel.debate_lane) fills the same joint by rolling every die.
+(kernel.debate_lane) fills the same joint by drawing each side's hits and the debaters.
 """
 from __future__ import annotations
 
@@ -178,10 +178,11 @@ def debate(*, initiator="papacy", attacker_value=2, defender_value=2, defender_c
                            "(reading)")
 
     def kernel_args():
-        return (plan.attacker, plan.defender, plan.committed, plan.bonus,
-                np.array(plan.attackers, dtype=np.int64),
-                np.array(plan.defenders, dtype=np.int64), plan.second_committed, plan.doubled,
-                plan.minus, plan.extra)
+        from .kernel import kernel_args
+
+        top = max(attacker_dice(MAX_VALUE, plan.doubled, 0, 1 + plan.extra),
+                  defender_dice(MAX_VALUE, 0))  # the most dice any debater of the plan rolls
+        return kernel_args(plan, top)
 
     proc = Procedure("his.debate", plan.shape, summarise, "attacker_win",
                      lambda: exact_joint(plan), (KERNEL, "debate_lane"), kernel_args, settings,

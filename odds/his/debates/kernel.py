@@ -1,10 +1,12 @@
-"""Numba Monte Carlo kernel of theological debates (fills the joint of debate.py): every die
-rolled, the second-round debaters drawn from their pools."""
+"""Numba Monte Carlo kernel of theological debates (fills the joint of debate.py): each side's
+hits drawn at once from their binomial (core.dice.hit_rows), the second-round debaters drawn
+from their pools."""
 import numpy as np
 from numba import njit
 
 from ...core.jit import rule
-from ...core.rng import next_u64, seed_stream
+from ...core.dice import hit_rows
+from ...core.rng import draw, next_u64, seed_stream
 from .rules import ATTACKER, TIE, attacker_dice, burnt_vp, defender_dice, settle
 
 _attacker_dice = rule(attacker_dice)
@@ -14,15 +16,12 @@ _burnt_vp = rule(burnt_vp)
 _HIGH = np.uint64(32)
 
 
-@njit(inline="always")
-def hits(st, n):
-    """(hits of `n` dice, next state): a die is 1 + the top 32 bits of a word times 6 >> 32; a
-    5 or 6 hits."""
-    count = 0
-    for _ in range(n):
-        u, st = next_u64(st)
-        count += ((u >> _HIGH) * np.uint64(6)) >> _HIGH >= np.uint64(4)
-    return count, st
+def kernel_args(plan, top):
+    """debate_lane's arguments before the engine's: the hits of n dice (rows, bases, width;
+    n = 0 .. top), the first round's debaters, the pools, the attacker's dice changes."""
+    return (*hit_rows(top), plan.attacker, plan.defender, plan.committed, plan.bonus,
+            np.array(plan.attackers, dtype=np.int64), np.array(plan.defenders, dtype=np.int64),
+            plan.second_committed, plan.doubled, plan.minus, plan.extra)
 
 
 @njit(inline="always")
@@ -33,7 +32,7 @@ def pick(st, pool):
 
 
 @njit(cache=True, nogil=True, no_cfunc_wrapper=True, _nrt=False)
-def debate_lane(attacker, defender, committed, first_bonus, attackers, defenders,
+def debate_lane(rows, bases, width, attacker, defender, committed, first_bonus, attackers, defenders,
                 second_committed, doubled, minus, extra, seed, first_chunk, chunk_trials, out,
                 lane):
     """One lane: one count per debate in out[lane, round decided - 1, outcome, margin, VP].
@@ -47,8 +46,10 @@ def debate_lane(attacker, defender, committed, first_bonus, attackers, defenders
             a_value, d_value, d_committed, bonus = attacker, defender, committed, first_bonus
             second = 0
             for rnd in range(2):
-                a, st = hits(st, _attacker_dice(a_value, doubled, minus, bonus + extra))
-                d, st = hits(st, _defender_dice(d_value, d_committed))
+                n = _attacker_dice(a_value, doubled, minus, bonus + extra)
+                a, st = draw(st, rows[n], bases[n], width)
+                n = _defender_dice(d_value, d_committed)
+                d, st = draw(st, rows[n], bases[n], width)
                 outcome, margin = _settle(a, d)
                 second = rnd
                 if outcome != TIE or rnd == 1 or len(attackers) == 0 or len(defenders) == 0:

@@ -29,7 +29,6 @@ from ..field.rules import dice, resolve
 WARS = {"revolt in egypt": {"units": 3, "foreign": 3},
         "revolt in ireland": {"units": 4, "foreign": 3},
         "war in persia": {"units": 5, "foreign": 4}}
-HIT = np.array([2 / 3, 1 / 3])  # one die: a hit on 5-6
 MAX_UNITS = 12
 MAX_ATTEMPTS = 60
 WON, WIPED, NOT_OVER = 0, 1, 2
@@ -102,7 +101,7 @@ def foreign_war(*, units=3, foreign=3, leader=0, attempts=20, method="auto",
     def kernel_args():
         from .kernel import kernel_args
 
-        return kernel_args(HIT, units, foreign, best.rating, attempts)
+        return kernel_args(units, foreign, best.rating, attempts)
 
     mc = McOptions.make(trials, seed, precision, max_trials, threads, progress)
     settings = {"units": units, "foreign": foreign, "leader": str(best),

@@ -4,7 +4,7 @@ One action makes `attempts` attempts against spaces with the same dice (each spa
 target once an impulse, so these are different spaces alike in their dice; `rank_targets`
 takes spaces that differ). Outcome joint: ``joint[spaces flipped, automatic successes,
 attacker's highest modified die in the first attempt, defender's highest in it (0: did not
-roll)]``; the kernel (attempt_kernel.py) fills the same joint by rolling every die.
+roll)]``; the kernel (kernel.py) fills the same joint by drawing each side's highest die.
 """
 from __future__ import annotations
 
@@ -226,7 +226,10 @@ def reformation_attempt(*, side="reformation", protestant_dice=0, papal_dice=0,
         settings["pope"] = act.pope
 
     def kernel_args():
-        return a, d, terms.attacker_modifier, terms.automatic_on, terms.attacker_wins_ties, attempts
+        from .kernel import highest_args
+
+        return highest_args(max(a, d), a, d, terms.attacker_modifier, terms.automatic_on,
+                            terms.attacker_wins_ties, attempts)
 
     proc = Procedure(NAMES[act.side], (attempts + 1, attempts + 1, HIGH, LOW), summarise, "success",
                      lambda: exact_joint(a, d, terms, attempts),

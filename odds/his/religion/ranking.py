@@ -10,7 +10,7 @@ religion) and its defender loses one (an adjacent space no longer of theirs).
 The best choices are a policy: the next target depends on which attempts flipped so far. The
 exact engine is a dynamic program over (targets tried, targets flipped), at most 3**n states
 for n targets (MAX_TARGETS bounds n); its outcome joint is ``joint[spaces flipped, the first
-target flipped]`` under that policy, which the kernel (kernel.py) fills by rolling every die
+target flipped]`` under that policy, which the kernel (kernel.py) fills by drawing each roll
 while following the policy's table.
 """
 from __future__ import annotations
@@ -190,7 +190,10 @@ def rank_targets(*, targets=(), links=(), side="reformation", attempts=1, printi
     def kernel_args():
         rule = np.array([(t.attacker_modifier, t.automatic_on, t.attacker_wins_ties) for t in terms],
                         dtype=np.int64)
-        return plan.table()[0], masks, att, dfn, rule, len(names), attempts
+        from .kernel import highest_args
+
+        return highest_args(int(max(att.max(), dfn.max())), plan.table()[0], masks, att, dfn,
+                            rule, len(names), attempts)
 
     proc = Procedure("his.targets", (attempts + 1, 2), summarise, "success",
                      lambda: plan.table()[1], (KERNEL, "ranking_lane"), kernel_args, settings,

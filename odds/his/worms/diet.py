@@ -7,7 +7,7 @@ spaces to Protestant influence, more Catholic hits that many to Catholic; equal 
 With the cards given, the answer is that roll; with the hands given, each side's choice is the
 optimal mixed strategy of the card game (choice.py), and the answer the roll under those
 choices. Outcome joint: ``joint[Protestant hits, Catholic hits]``; the kernel (kernel.py)
-fills the same joint, drawing the cards from the strategies, then rolling every die.
+fills the same joint, drawing the cards from the strategies, then each side's hits.
 """
 from __future__ import annotations
 
@@ -27,7 +27,6 @@ PROTESTANT_BONUS = 4  # dice added to the Protestant card's CP
 MAX_CP = 6  # the largest CP value of a card
 DEFAULT_CARD = 3  # a card's CP when neither it nor the hands are given
 MAX_HAND = 12  # cards listed in one hand
-HIT = np.array([2 / 3, 1 / 3])  # one die: a hit on 5-6
 WORDS = Words("Protestant wins", (("protestant_win", "draw", "catholic_win"),))
 SIDES = ("protestant", "papal", "hapsburg")
 MEASURES = {"spaces": "spaces", "win": "in P(win) minus P(loss)"}  # the card game's payoff, in words
@@ -181,7 +180,7 @@ def diet_of_worms(*, protestant_card=None, papal_card=None, hapsburg_card=None, 
     def kernel_args():
         from .kernel import kernel_args
 
-        return kernel_args(HIT, [cp + PROTESTANT_BONUS for cp in p_cp], p_weight, c_cp, c_weight)
+        return kernel_args([cp + PROTESTANT_BONUS for cp in p_cp], p_weight, c_cp, c_weight)
 
     mc = McOptions.make(trials, seed, precision, max_trials, threads, progress)
     shape = (max(p_cp) + PROTESTANT_BONUS + 1, max(c_cp) + 1)

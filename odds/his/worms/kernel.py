@@ -1,16 +1,16 @@
 """Numba Monte Carlo kernel of the Diet of Worms (fills the joint of diet.py): each side's card
-drawn from its strategy, then every die rolled."""
+drawn from its strategy, then each side's hits drawn at once from their binomial."""
 import numpy as np
 from numba import njit
 
-from ...core.dice import draw_row
-from ...core.rng import draw, draw_sum, seed_stream
+from ...core.dice import draw_row, hit_rows
+from ...core.rng import draw, seed_stream
 
 
-def kernel_args(hit, p_dice, p_weight, c_dice, c_weight):
-    """(hit row, base, width, Protestant dice by option, its option row, base, width, Catholic
-    dice by option, its option row, base, width) for diet_lane."""
-    return (*draw_row(hit), np.asarray(p_dice, dtype=np.int64),
+def kernel_args(p_dice, p_weight, c_dice, c_weight):
+    """(hits of n dice: rows, bases, width; Protestant dice by option, its option row, base,
+    width; Catholic dice by option, its option row, base, width) for diet_lane."""
+    return (*hit_rows(max(max(p_dice), max(c_dice))), np.asarray(p_dice, dtype=np.int64),
             *draw_row(np.asarray(p_weight, float)), np.asarray(c_dice, dtype=np.int64),
             *draw_row(np.asarray(c_weight, float)))
 
@@ -25,6 +25,6 @@ def diet_lane(hit, hit_base, hit_width, p_dice, p_row, p_base, p_width, c_dice, 
         for _ in range(chunk_trials[c]):
             i, st = draw(st, p_row, p_base, p_width)
             j, st = draw(st, c_row, c_base, c_width)
-            ph, st = draw_sum(st, p_dice[i], hit, hit_base, hit_width)
-            ch, st = draw_sum(st, c_dice[j], hit, hit_base, hit_width)
+            ph, st = draw(st, hit[p_dice[i]], hit_base[p_dice[i]], hit_width)
+            ch, st = draw(st, hit[c_dice[j]], hit_base[c_dice[j]], hit_width)
             hist[ph, ch] += 1
