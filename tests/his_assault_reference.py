@@ -1,4 +1,4 @@
-"""Slow exact reference for HIS assaults and sieges, in Fractions, written from RULES.md §1.2.
+"""Slow exact reference for HIS assaults and sieges, in Fractions, written from docs/rules.md, Assault.
 
 Independent of odds.his.assault: dice are counted with an explicit if, hits enumerated die
 count by die count, casualties removed one by one. No Surprise Attack (the exact engine is

@@ -1,6 +1,6 @@
 """A slow, independent field-battle reference: every die enumerated as hit/miss, Fractions.
 
-Written from RULES.md §1.1 without the package's code: straightforward loops and ifs over
+Written from docs/rules.md, Field battle without the package's code: straightforward loops and ifs over
 each die, so it shares no logic with the exact engine or the kernel it checks.
 """
 from fractions import Fraction

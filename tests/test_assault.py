@@ -1,4 +1,4 @@
-"""Here I Stand assault (RULES.md §1.2): exact vs Monte Carlo, hand cases, reference, bad input."""
+"""Here I Stand assault (docs/rules.md, Assault): exact vs Monte Carlo, hand cases, reference, bad input."""
 from fractions import Fraction as F
 
 import numpy as np

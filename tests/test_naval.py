@@ -1,4 +1,4 @@
-"""Naval combat (RULES.md §1.3): VQ and HIS rulesets, exact against Monte Carlo, a slow
+"""Naval combat (docs/rules.md, Naval combat): VQ and HIS rulesets, exact against Monte Carlo, a slow
 independent reference with Fractions, hand-computed cases, and bad input."""
 from fractions import Fraction as F
 from itertools import product

@@ -1,4 +1,4 @@
-"""Property tests over every procedure and the command line (RULES.md limits, derandomised).
+"""Property tests over every procedure and the command line (docs/rules.md limits, derandomised).
 
 Any valid input gives a Result whose pmfs sum to 1 (1e-12 for exact) and whose probabilities
 lie in [0, 1]; any invalid input raises OddsError with one line and nothing else; exact and

@@ -1,6 +1,6 @@
 """How the kernels compile the rules: numba versions of numpy-only rules functions.
 
-A rules module (field_rules.py, assault_rules.py, ...) imports only numpy, so both engines can
+A rules module (field/rules.py, assaults/rules.py, ...) imports only numpy, so both engines can
 read it. `rule(f)` compiles `f` for the kernels, inlined where it is called; the functions of
 this package that `f` calls are compiled the same way, so a rule may be written in terms of
 another (`cards.plays`, the after-roll policy, for one).

@@ -20,7 +20,7 @@ from .scenario import POLICIES, SETTINGS, SIDES, Scenario, deployment_cells, loa
 # type order[side, k], headquarters cell[side], hqf[side, climbs, cell] steps to the enemy
 # headquarters, cfg: the rule settings as integer codes (state.C_*)
 Board = namedtuple("Board", ["terrain", "cells", "order", "hq", "hqf", "cfg"])
-# a siege (siege.py): one action per strategic turn from turn `start`; a city with a `port`
+# a siege (siege_turns.py): one action per strategic turn from turn `start`; a city with a `port`
 # (1) never capitulates, else it does at the end of turn `capitulate_after`
 Siege = namedtuple("Siege", ["sortie", "plan", "start", "port", "capitulate_after"])
 KernelArgs = namedtuple("KernelArgs", ["counts", "types", "ground", "siege", "dice", "checked",

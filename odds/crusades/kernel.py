@@ -179,7 +179,7 @@ def kernel(counts, T, ground, siege, dice, checked, final, LOG, base, seed, firs
       fought on `ground` (an inputs.Board record); the battles are numbered
       base[0] + (first_chunk + c) * CHUNK + t (runner.simulate slices a run by moving
       base[0]: the numbers never depend on the slicing);
-    - sieges (`siege` an inputs.Siege record, see siege.py): assaults on `ground`, sorties on
+    - sieges (`siege` an inputs.Siege record, see siege_turns.py): assaults on `ground`, sorties on
       siege.sortie; one count per siege in out[lane, how it ended, turns];
     - one battle (final and LOG given): battle number `first_chunk`, with `dice` if given,
       its final units in final[:NFU] and (code, round, first, ok, n) in final[NFU], and its

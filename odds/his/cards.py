@@ -184,7 +184,7 @@ ATTACKER = {"assault": ("attacker",)}
 
 # The whole deck, whichever procedure is imported: a card named in the wrong procedure is
 # refused as such, not as unknown. Naval dice and thresholds are defaults only:
-# naval_fleets.setup sets them from the ruleset after `play`.
+# naval.fleets.setup sets them from the ruleset after `play`.
 CARDS: dict[str, Card] = {card.name: card for card in (
     Card("landsknechts", "before", ("field", "assault"), _landsknechts,
          "Hapsburg +4 mercenaries, other powers +2; the Ottomans remove 2 enemy mercenaries",

@@ -1,4 +1,4 @@
-"""Oath dice as data, and exact face-count pmfs per pool size (RULES.md §2).
+"""Oath dice as data, and exact face-count pmfs per pool size (docs/rules.md, Oath campaign).
 
 A die is a tuple of six faces; a face is the symbols it shows. Attack faces show swords,
 hollow swords and skulls; defense faces show shields and ×2 multipliers. Plans change a die

@@ -1,4 +1,4 @@
-"""Oath battle plans as composable modifiers of the campaign setup (RULES.md §2).
+"""Oath battle plans as composable modifiers of the campaign setup (docs/rules.md, Oath campaign).
 
 A plan is a record: a name, how to read its argument, and `apply(setup, arg) -> setup` on an
 immutable `Setup` (dice counts, the two dice's faces, the sacrifice cap). Plans apply in the

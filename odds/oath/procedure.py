@@ -1,4 +1,4 @@
-"""Oath campaign (RULES.md §2): rules, exact engine, public function `campaign`.
+"""Oath campaign (docs/rules.md, Oath campaign): rules, exact engine, public function `campaign`.
 
 Outcome joint: ``joint[win, attacker_losses, defender_losses]``. On a win the attacker loses
 exactly its skulls and its sacrifice, so P(win while losing at most k to skulls and

@@ -1,4 +1,4 @@
-"""Oath campaign rules (RULES.md §2), numpy only: the dice totals, and `resolve`, which builds
+"""Oath campaign rules (docs/rules.md, Oath campaign), numpy only: the dice totals, and `resolve`, which builds
 the outcome grid that the exact engine weights by probability and the kernel counts into.
 Counts are warbands and symbol totals."""
 import numpy as np

@@ -1,6 +1,6 @@
-"""Numba Monte Carlo kernel of one assault (fills the joint of assault.py).
+"""Numba Monte Carlo kernel of one assault (fills the joint of assaults/procedure.py).
 
-The rules of assault_rules.py (dice, casualty order, success, resolve) are compiled here and
+The rules of assaults/rules.py (dice, casualty order, success, resolve) are compiled here and
 the chance sequence comes from sequence_kernel.py, so every engine reads one description.
 The table width and who surprises are compile-time (core.rng.static); the Siege Artillery
 policy is read at run time. The siege kernel plays each of its assaults with `assault_roll`.

@@ -1,19 +1,19 @@
-"""Here I Stand assault of a besieged fortified space (RULES.md §1.2): cards, exact engine, API.
+"""Here I Stand assault of a besieged fortified space (docs/rules.md, Assault): cards, exact engine, API.
 
-The rules are in assault_rules.py, the chance sequence (Surprise Attack, Siege Artillery
+The rules are in assaults/rules.py, the chance sequence (Surprise Attack, Siege Artillery
 under its policy) in sequence.py.
 
 Outcome joint: ``joint[hit, attacker_losses, defender_losses]`` where `hit` is 1 when the
 attacker scored at least one hit (the success rule needs it when the space held no defending
-unit). The Monte Carlo kernel (assault_kernel.py) fills the same joint. Foul Weather enters
+unit). The Monte Carlo kernel (assaults/kernel.py) fills the same joint. Foul Weather enters
 only through `summarise`: the joint describes the assault given that it takes place.
 
-Readings of RULES.md recorded in `Result.settings`:
+Readings of the rule recorded in `Result.settings`:
 - Siege Artillery `if-needed` is played whenever the assault would fail without it (even if
   2 more hits cannot save it: then the attacking force is gone anyway).
 - Cavalry rolls nothing; a defender with no land unit still rolls its +1 die and leader.
 - `casualties` only changes a single assault through Surprise Attack (the surprised side
-  counts its dice after its losses); it matters for sieges (siege.py).
+  counts its dice after its losses); it matters for sieges (sieges/procedure.py).
 - A leader of rating 0 counts as no leader for `leaders_captured` / `leaders_displaced`.
 """
 from __future__ import annotations
@@ -174,7 +174,7 @@ def check_settings(casualties, allow_bribed_surprise):
 
 
 def kernel(a, d) -> tuple:
-    """(module, name) of the Monte Carlo kernel of this assault; assault_kernel.kernel_args are
+    """(module, name) of the Monte Carlo kernel of this assault; assaults.kernel.kernel_args are
     its arguments."""
     return PAIR_LANE if fixed_dice(a, d) else ("odds.his.assaults.kernel", "assault_lane")
 
@@ -192,7 +192,7 @@ def assault(attacker, defender, *, attacker_mercenaries=0, attacker_cavalry=0,
             casualties="cavalry-first", allow_bribed_surprise=False, method="auto",
             trials=None, seed=None, precision=None, max_trials=10**9, threads=None,
             progress=None):
-    """Odds of one Here I Stand assault (RULES.md §1.2).
+    """Odds of one Here I Stand assault (docs/rules.md, Assault).
 
     `attacker`/`defender` are land units (mercenaries and cavalry among them); leaders are the
     best battle rating; `gout` is the attacker's next-best rating when Gout keeps the best

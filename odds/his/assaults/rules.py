@@ -1,4 +1,4 @@
-"""Assault rules (RULES.md §1.2), numpy only: the exact engines (assault, siege) call them on
+"""Assault rules (docs/rules.md, Assault), numpy only: the exact engines (assault, siege) call them on
 arrays and the kernels compile them with numba. Counts are units, dice and hits."""
 import numpy as np
 

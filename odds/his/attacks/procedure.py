@@ -1,10 +1,10 @@
 """The whole attack on a fortified space (Here I Stand §13.3, §14, §15): one chain.
 
-avoid battle (if the defender tries: 2d6 + its leader >= 9, intercept.py) -> field battle
-(field.py, every card and policy) -> the attacker lost: it retreats, the chain ends; the
+avoid battle (if the defender tries: 2d6 + its leader >= 9, interceptions/procedure.py) -> field battle
+(field/procedure.py, every card and policy) -> the attacker lost: it retreats, the chain ends; the
 attacker won: the defending survivors withdraw inside (at most `withdraw_inside`, at most 4,
 non-cavalry first), the others retreat; a siege begins when the attacker's survivors
-outnumber those inside -> up to K assaults (siege_timing.py: first-assault `siege_cards`,
+outnumber those inside -> up to K assaults (sieges/timing.py: first-assault `siege_cards`,
 one held Siege Artillery under its timing). A battle avoided leaves the space empty: the
 whole stack besieges it. `foreign_war`: the field battle only, the defender without its +1
 die and nobody retreating; the space counts as captured when the battle is won.
@@ -156,7 +156,7 @@ class AttackChain:
     def fill(self, avoided, field, siege_of) -> np.ndarray:
         """The attack joint from the weight of a battle avoided (probability or count), the
         field battle's joint[code, al, dl] (ditto) and siege_of(start, weight) -> that
-        siege's joint (siege_timing.py) times the weight, or its counts."""
+        siege's joint (sieges/timing.py) times the weight, or its counts."""
         joint = np.zeros(self.shape)
         if avoided:
             self._siege(joint, 0, 0, 0, siege_of(self.after_avoid(), avoided))

@@ -2,7 +2,7 @@
 
 A procedure builds its main roll with `sequence(roll)` from its own roll, `roll(st, side, lost,
 surprised, shared, width) -> (hits, dice rolled, state)`, which reads its dice rule
-(field_rules.dice, assault_rules.dice); the sequence decides who rolls first and after which
+(field.rules.dice, assaults.rules.dice); the sequence decides who rolls first and after which
 losses, and `after_roll` whether an after-roll card is played.
 """
 from numba import njit

@@ -1,4 +1,4 @@
-"""Numba Monte Carlo kernel of the field battle (fills the joint of field.py).
+"""Numba Monte Carlo kernel of the field battle (fills the joint of field/procedure.py).
 
 A battle with fixed dice (nobody surprises, no after-roll card) is played by the small shared
 core.pair_kernel (the numbers of the plain path this kernel had before); field_lane plays the
@@ -26,7 +26,7 @@ _resolve = rule(resolve)
 _needs = rule(needs_help)
 
 FieldSide = namedtuple("FieldSide", [
-    "units", "bonus",  # units at the roll; dice beyond one per unit (field_rules.dice)
+    "units", "bonus",  # units at the roll; dice beyond one per unit (field.rules.dice)
     "t56", "b56",  # inverse-CDF rows of 0.. dice hitting on 5-6
     "tx", "bx", "n_extra",  # rows [nothing, the card dice groups]; dice in those groups
     "policy", "count", "tj", "bj",  # after-roll card: policy code, dice, inverse-CDF row

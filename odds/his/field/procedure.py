@@ -1,11 +1,11 @@
-"""Here I Stand field battle (RULES.md §1.1): setup, exact engine, public function.
+"""Here I Stand field battle (docs/rules.md, Field battle): setup, exact engine, public function.
 
-The rules are in field_rules.py, the chance sequence (Surprise Attack, after-roll cards) in
+The rules are in field/rules.py, the chance sequence (Surprise Attack, after-roll cards) in
 sequence.py.
 
 Outcome joint: ``joint[code, attacker_losses, defender_losses]`` where bit 0 of `code` is
 "the attacker won" and bit 1 "both sides were wiped out and the both-eliminated rule gave
-one side a unit back". The Monte Carlo kernel (field_kernel.py) fills the same joint.
+one side a unit back". The Monte Carlo kernel (field/kernel.py) fills the same joint.
 """
 from __future__ import annotations
 
@@ -114,7 +114,7 @@ def summarise(joint, withdraw_inside=None, fortified=False, cards=(None, None)):
 
 
 def kernel(a, d) -> tuple:
-    """(module, name) of the Monte Carlo kernel of this battle; field_kernel.kernel_args(a, d)
+    """(module, name) of the Monte Carlo kernel of this battle; field.kernel.kernel_args(a, d)
     are its arguments."""
     return PAIR_LANE if fixed_dice(a, d) else ("odds.his.field.kernel", "field_lane")
 

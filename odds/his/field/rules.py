@@ -1,4 +1,4 @@
-"""Field battle rules (RULES.md §1.1), numpy only: the exact engine calls them on arrays and
+"""Field battle rules (docs/rules.md, Field battle), numpy only: the exact engine calls them on arrays and
 the kernel compiles them with numba. Units and dice are counts of units and of dice."""
 import numpy as np
 

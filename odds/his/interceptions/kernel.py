@@ -1,4 +1,4 @@
-"""Numba Monte Carlo kernel of the interception roll (fills the joint of intercept.py)."""
+"""Numba Monte Carlo kernel of the interception roll (fills the joint of interceptions/procedure.py)."""
 from numba import njit
 
 from ...core.dice import inverse_cdf_table

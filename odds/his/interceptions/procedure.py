@@ -4,7 +4,7 @@ Land: 2d6 + the best leader's battle rating, +1 for an Ottoman stack with cavalr
 non-Ottoman stack facing Ottoman cavalry. Naval: 2d6 + the best naval leader's rating, and
 Professional Rowers (+2 for the roller, -2 played by the other side) after the roll. The roll
 succeeds on `succeeds_on` (9) or more. Outcome joint: ``joint[success, roller played Rowers,
-other side played Rowers, 2d6 total]``; the kernel (intercept_kernel.py) fills the same joint.
+other side played Rowers, 2d6 total]``; the kernel (interceptions/kernel.py) fills the same joint.
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """What an exact naval combat costs, estimated before it starts (core.engine.Cost).
 
-The exact engine (naval.py) enumerates outcome rows: every (hits, fives) of the attacker's
+The exact engine (naval/procedure.py) enumerates outcome rows: every (hits, fives) of the attacker's
 main roll times every one of the defender's (fives count only against race-built galleons),
 then each after-roll card repeats the rows it fires on once per outcome of its dice and
 merges equal rows (a sort). A bound: every row fires. Calibrated on the development machine:

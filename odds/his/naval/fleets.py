@@ -1,6 +1,6 @@
 """A naval battle's sides: each `Fleet` as given, validated against its ruleset, and `setup`,
 which counts the dice, applies the cards in game order and fixes their numbers from the ruleset
-into the `Battle` both engines read (with its casualty table, naval_rules.settle_grid).
+into the `Battle` both engines read (with its casualty table, naval.rules.settle_grid).
 """
 from __future__ import annotations
 

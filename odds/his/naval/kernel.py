@@ -1,12 +1,12 @@
-"""Numba Monte Carlo kernel of naval combat (fills the joint of naval.py).
+"""Numba Monte Carlo kernel of naval combat (fills the joint of naval/procedure.py).
 
 Pools: 0 the attacker's main roll, 1 the defender's, then the after-roll cards in play order
 (the attacker's first). A pool's hits come from one word (inverse CDF over its dice); where
 the enemy has race-built galleons that cancel 5s, a second word splits the hits into 5s and
 others (Binomial(hits, P(a hit is a 5)), one table row per hit count). The casualty rule is
-not re-coded here: naval_rules.settle_grid evaluates naval_rules.settle for every (winner,
+not re-coded here: naval.rules.settle_grid evaluates naval.rules.settle for every (winner,
 who rolled more dice, hits on each side) and the kernel looks the joint cell up with
-naval_rules.outcome_index, compiled, as the exact engine does with numpy arrays; whether an
+naval.rules.outcome_index, compiled, as the exact engine does with numpy arrays; whether an
 after-roll card is played comes from sequence_kernel.after_roll. Table width and which
 sides' 5s matter are compile-time (core.rng.static); the after-roll pools are read at run time.
 """
@@ -29,7 +29,7 @@ _outcome = rule(outcome_index)
 # pool p: its inverse-CDF row of hits, rows of fives given h hits, owner (0 attacker, 1
 # defender), policy code, dice; pools 0 and 1 are the main rolls, then the after-roll cards
 Pools = namedtuple("Pools", ["hit_t", "hit_b", "five_t", "five_b", "owner", "policy", "ndice"])
-# race-built galleons cancelling enemy 5s, hits that wipe a fleet out, naval_fleets.settle_table
+# race-built galleons cancelling enemy 5s, hits that wipe a fleet out, naval.fleets.settle_table
 Settle = namedtuple("Settle", ["ra", "rd", "cap_a", "cap_d", "table", "rest"])
 
 
@@ -39,7 +39,7 @@ def _binomial_q(h, q):
 
 
 def kernel_args(b):
-    """(mode literals, Pools, Settle) for naval_lane from a naval_fleets.Battle."""
+    """(mode literals, Pools, Settle) for naval_lane from a naval.fleets.Battle."""
     pools = [(0, NO_CARD, b.a_dice, 5), (1, NO_CARD, b.d_dice, 5)]
     pools += [(0, POLICY_CODES[c.policy], c.count, c.threshold) for c in b.a_after]
     pools += [(1, POLICY_CODES[c.policy], c.count, c.threshold) for c in b.d_after]

@@ -1,12 +1,13 @@
-"""Naval combat (RULES.md §1.3): Virgin Queen fleets (`vq`) and the Here I Stand variant (`his`):
+"""Naval combat (docs/rules.md, Naval combat): Virgin Queen fleets (`vq`) and the Here I Stand variant (`his`):
 `naval_battle()`, its keywords and its two specs.
 
-The modules beside it: naval_ruleset.py (the rule sets as data), naval_fleets.py (the fleets
-and the battle after the cards), naval_rules.py (the casualty rule, numpy only),
-naval_exact.py (the exact engine), naval_result.py (summary and result), naval_kernel.py.
+The modules beside it: naval/ruleset.py (the rule sets as data), naval/fleets.py (the fleets
+and the battle after the cards), naval/rules.py (the casualty rule, numpy only),
+naval/exact.py (the exact engine), naval/result.py (summary and result), naval/kernel.py.
 
-Casualties, my reading of the seed's step 8, for the hits H taken by a side with S ships
-(galleys, galleons, race-built or squadrons) and C corsairs, with k hits per ship:
+Casualties, our reading of the casualty step (docs/rules.md, Naval combat), for the hits H
+taken by a side with S ships (galleys, galleons, race-built or squadrons) and C corsairs,
+with k hits per ship:
 1. English race-built galleons in an Atlantic sea zone (not a port) first cancel one enemy
    hit rolled as a 5 each: H = hits - min(race-built, enemy fives). The winner is decided on
    the uncancelled hits.
@@ -24,8 +25,8 @@ card only when its side would not win as the dice stand at that moment.
 
 Outcome joint: ``joint[code, attacker ships lost, defender ships lost, attacker corsairs
 lost, defender corsairs lost]``, bit 0 of `code` "the attacker won", bit 1 "both sides were
-destroyed and the rule gave one side a unit back". The exact engine (naval_exact.py) and the
-kernel (naval_kernel.py) fill the same joint.
+destroyed and the rule gave one side a unit back". The exact engine (naval/exact.py) and the
+kernel (naval/kernel.py) fill the same joint.
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Naval combat casualty rule (RULES.md §1.3, see naval.py for the reading), numpy only: the
+"""Naval combat casualty rule (docs/rules.md, Naval combat, see naval/procedure.py for the reading), numpy only: the
 exact engine calls it on arrays and the kernel compiles `outcome_index`. Counts are ships,
 corsairs, hits and dice."""
 import numpy as np

@@ -1,4 +1,4 @@
-"""Naval rule sets as data (RULES.md §1.3): Virgin Queen fleets (`vq`) and the Here I Stand
+"""Naval rule sets as data (docs/rules.md, Naval combat): Virgin Queen fleets (`vq`) and the Here I Stand
 variant (`his`).
 
 A `Ruleset` holds the dice per ship type, corsair, port and card, the hits that sink a ship or

@@ -1,6 +1,6 @@
 """What to do, in words: the decision a result implies, read from the exact engines.
 
-`siege(chain, timings)`: one held Siege Artillery (siege_timing.py). First one short sentence
+`siege(chain, timings)`: one held Siege Artillery (sieges/timing.py). First one short sentence
 for the decision in front of the player (after the first roll: "Now: play ..." / "Now: keep
 ..."), then how much the optimal rule raises P(captured within K) over never playing the copy,
 then the rule for every assault and situation (a cell that plays in some cases and keeps in

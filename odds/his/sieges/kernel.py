@@ -1,7 +1,7 @@
 """Numba Monte Carlo kernel of a siege: each trial plays the assaults one after another.
 
-Fills the joint of siege.py; each assault is assault_kernel.assault_roll (the rules of
-assault_rules.py, the sequence of sequence_kernel.py). Per-assault parameters come as pairs
+Fills the joint of sieges/procedure.py; each assault is assault_kernel.assault_roll (the rules of
+assaults/rules.py, the sequence of sequence_kernel.py). Per-assault parameters come as pairs
 indexed by phase (0: the first assault, 1: every later one).
 """
 from collections import namedtuple

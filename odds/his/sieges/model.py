@@ -1,9 +1,9 @@
-"""The siege model both siege engines share (siege.py: the chain; siege_timing.py: one held
+"""The siege model both siege engines share (sieges/procedure.py: the chain; sieges/timing.py: one held
 Siege Artillery): the plan of both sides' cards, a later assault's forces, the outcome
 summary and result, and how large an exact chain can get (`reach`, for the cost estimates).
 
 A siege's state before an assault is (attacking infantry, cavalry, defending infantry,
-cavalry) at the roll, with the Siege Artillery copy in hand or not; see siege.py.
+cavalry) at the roll, with the Siege Artillery copy in hand or not; see sieges/procedure.py.
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Here I Stand siege as a sequence of assaults, one per impulse (RULES.md §1.2).
+"""Here I Stand siege as a sequence of assaults, one per impulse (docs/rules.md, Assault).
 
 The besieger assaults until the space falls, the siege breaks (after a failed assault the
 attacking survivors no longer outnumber the defending ones, cavalry counted; this includes an
@@ -8,7 +8,7 @@ casualties come off in the `casualties` order, which changes the next roll's dic
 Cards come in two lists per side: `*_cards` for the first assault, `*_fresh_cards` a fresh
 copy in every assault (a designer's what-if: each card exists once in the deck). Siege
 Artillery among `attacker_cards` is one copy held through the siege and played under a
-timing (`first`/`always`, `if-needed`, `if-it-helps`, `optimal`: siege_timing.py); the
+timing (`first`/`always`, `if-needed`, `if-it-helps`, `optimal`: sieges/timing.py); the
 result then reports `card_kept` and compares the timings. Gout keeps the best leader out of
 the first assault only. Cards whose effect depends on the mercenaries present (Mercenaries
 Grow Restless, Mercenaries Bribed, Landsknechts played by the Ottomans) are first-assault
@@ -18,9 +18,9 @@ of what happens to the first-assault cards); use `assault(cancel_probability=...
 
 Exact engine: a Markov chain over (attacking infantry, attacking cavalry, defending infantry,
 defending cavalry, Siege Artillery in hand) with the attacker's losses so far; each step is
-the assault procedure of assault.py. Outcome joint: ``joint[end, k, attacker_losses]`` with
+the assault procedure of assaults/procedure.py. Outcome joint: ``joint[end, k, attacker_losses]`` with
 end 0 captured, 1 siege broken, 2 still besieged after assault k (0-based); with a held copy,
-siege_timing.py's joint, which adds the defender's losses and the card kept.
+sieges/timing.py's joint, which adds the defender's losses and the card kept.
 """
 from __future__ import annotations
 
@@ -200,7 +200,7 @@ def siege(attacker, defender, *, assaults, attacker_mercenaries=0, attacker_cava
 
 
 def chain_cost(p: Plan, assaults, cavalry_first) -> Cost:
-    """The plain chain's cost (siege_model.reach: n states of `rows` dice outcomes): a
+    """The plain chain's cost (sieges.model.reach: n states of `rows` dice outcomes): a
     transition per state, K products with the dense n x n transition matrix (8 bytes a cell;
     slower once probabilities fall below 1e-308) and the losses' cells; the transitions kept
     (TRANSITIONS) hold one next state per outcome at most. Calibrated on the development

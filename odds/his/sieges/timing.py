@@ -11,7 +11,7 @@ card in hand, assaults left), each decision lexicographic in that order (ties ke
 Exact engine: the distribution over the states before each assault, carried forward one
 assault at a time (the decision may depend on the assault). Outcome joint:
 ``joint[end, k, attacker losses, defender losses, card kept]``, end 0 captured, 1 siege
-broken, 2 still besieged after assault k (0-based), as siege.py plus the defender's losses
+broken, 2 still besieged after assault k (0-based), as sieges/procedure.py plus the defender's losses
 and whether the card is still in hand at the end.
 """
 from __future__ import annotations
@@ -105,7 +105,7 @@ class Chain:
 
 def cost(chain: Chain, passes: int, optimal: bool, start=None) -> Cost:
     """What solving `chain` (from `start`, else its own) costs: `passes` forward passes
-    (exact_joint) over its (assault, state) pairs (siege_model.reach) and, if `optimal`, the
+    (exact_joint) over its (assault, state) pairs (sieges.model.reach) and, if `optimal`, the
     dynamic programme, each a Python step per pair and per dice outcome; memory: the rows
     kept per state, the programme's values per pair. Calibrated on the development machine:
     60 v 20 units, 5 assaults, 5 passes and the programme, 5.5 s; 20 v 10, 10 assaults, 1.1 s."""

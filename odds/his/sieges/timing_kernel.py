@@ -1,7 +1,7 @@
 """Numba Monte Carlo kernel of a siege with one held copy of Siege Artillery.
 
-Fills the joint of siege_timing.py. Each assault is the main roll of sequence_kernel.py with
-the assault dice of assault_kernel.py, then the held copy under its timing
+Fills the joint of sieges/timing.py. Each assault is the main roll of sequence_kernel.py with
+the assault dice of assaults/kernel.py, then the held copy under its timing
 (siege_timing_rules.plays_held); `optimal` reads the dynamic programme's decisions as a table
 best[k, ai, ac, di, dc, ah, dh] (1: play).
 """
@@ -42,7 +42,7 @@ def best_array(chain, table):
 
 
 def kernel_args(chain, timing, table):
-    """(mode literals, siege_kernel.Siege, AssaultDice, Held) for held_lane."""
+    """(mode literals, sieges.kernel.Siege, AssaultDice, Held) for held_lane."""
     modes, siege, dice = siege_args(chain.p, chain.assaults, chain.cavalry_first)
     code = TIMINGS[timing]
     best = best_array(chain, table if code == OPTIMAL else {})
