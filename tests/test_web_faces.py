@@ -75,16 +75,18 @@ def test_oath_plans_with_an_argument_are_picked_and_kept_by_a_link(browser):
     page.close()
 
 
-INTERNAL = r"\[:|--[a-z]|\b[a-z]+_[a-z_]+\b|^(true|false)$|[{}]"
+INTERNAL = r"\[:|--[a-z]|\b[a-z]+_[a-z_]+\b|^(true|false)$|[{}]|\brepeatable\b"
 
 
 @pytest.mark.parametrize("name", list(__import__("odds.registry", fromlist=["specs"]).specs()))
 def test_the_page_speaks_in_its_own_words_not_the_librarys(browser, name):
-    """No card-policy brackets, command-line flags, parameter identifiers, true/false or dict
-    dumps in the form, the answer or the notes (each line of text on the page)."""
+    """No card-policy brackets, command-line flags or words ("repeatable"), parameter
+    identifiers, true/false or dict dumps in the form, the answer, its tables or the notes (each
+    line of text on the page)."""
     page = opened(browser, "desktop", f"?procedure={name}")
     lines = page.evaluate("() => [...document.querySelectorAll('#form small, #form label, #form legend,"
-                          " #answer li, #answer dd, #answer dt, #answer .headline')]"
+                          " #answer li, #answer dd, #answer dt, #answer .headline, #tables th, #tables td,"
+                          " #tables caption')]"
                           ".map((e) => e.innerText.trim())")
     import re
     leaks = [line for line in lines if re.search(INTERNAL, line, re.M)]

@@ -371,14 +371,16 @@ const mean = (r, k) => (r.zero && k in r.zero ? `0: ${r.zero[k]}` : `mean ${r["e
 
 // The library's words as the page says them: a card's policies in brackets
 // ("janissaries[:always|if-needed]") are the chip's own picker, a command-line flag
-// ("--fortified") or a parameter's name ("defense_dice") is its field's label, true/false yes/no.
+// ("--fortified") or a parameter's name ("defense_dice") is its field's label, true/false yes/no,
+// a flag that is "repeatable" takes "one or more".
 function say(text) {
   const named = Object.fromEntries([...spec.parameters, ...spec.engine].map((p) => [p.name, fieldWords(p)]));
   return String(text)
     .replace(/\[:[^\]]*\]/g, "")
     .replace(/--([a-z][a-z-]*)/g, (m, flag) => named[flag.replace(/-/g, "_")] ?? words(flag.replace(/-/g, "_")))
     .replace(/\b[a-z]+(?:_[a-z]+)+\b/g, (m) => named[m] ?? words(m))
-    .replace(/^(true|false)$/, (m) => (m === "true" ? "yes" : "no"));
+    .replace(/^(true|false)$/, (m) => (m === "true" ? "yes" : "no"))
+    .replace(/\brepeatable\b/g, "one or more");  // a flag given again; here a list or chips
 }
 
 function plain(v) {
