@@ -132,8 +132,8 @@ def exact_cost(proc: Procedure) -> Cost:
     8 bytes a cell), for an engine whose work is negligible beside the table it fills."""
     if proc.cost is not None:
         return proc.cost()
-    cells = float(np.prod(proc.shape))
-    return Cost(cells, 8 * cells, f"an outcome table of {cells:,.0f} cells")
+    cells = math.prod(map(int, proc.shape))
+    return Cost(cells, 8 * cells, f"an outcome table of {cells:,} cells")
 
 
 class OverBudget(OddsError):
@@ -165,7 +165,12 @@ def memory_budget() -> int:
 def _own_budget() -> int:
     import os
 
-    text = os.environ.get("ODDS_MEMORY_BUDGET")
+    return _budget_of(os.environ.get("ODDS_MEMORY_BUDGET"))
+
+
+@cache
+def _budget_of(text: str | None) -> int:
+    """The budget ODDS_MEMORY_BUDGET's `text` sets (read once per text: every call asks)."""
     if text is None or not text.strip():
         return int(_memory_bytes() * MEMORY_BUDGET_FRACTION)
     try:

@@ -12,7 +12,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from ...core.dice import binomial_pmf, inverse_cdf_table, pool_pmf
+from ...core.dice import hit_rows, inverse_cdf_table, pool_pmf
 from ...core.jit import rule
 from ...core.pair_kernel import pair_args
 from ...core.rng import draw, seed_stream, static
@@ -67,7 +67,7 @@ def _pair_args(a, d, fa, fd, extras):
 def _tables(s, width=8):
     """Inverse-CDF tables of one side: 5-6 dice by count, card dice groups, after-roll card."""
     top = dice(s.units, s.dice - s.penalty, 0, False)[0]
-    t56, b56 = inverse_cdf_table([binomial_pmf(n) for n in range(top + 1)], width)
+    t56, b56, _ = hit_rows(top, width)
     tx, bx = inverse_cdf_table([np.ones(1), pool_pmf(s.extra)], width)
     after = [pool_pmf([(c.count, c.threshold)]) for c in s.after] or [np.ones(1)]
     tj, bj = inverse_cdf_table(after, width)
