@@ -8,7 +8,6 @@ generic tests are generated from `specs()`; none of them lists procedures by han
 from __future__ import annotations
 
 import inspect
-import pkgutil
 from importlib import import_module
 from dataclasses import dataclass, field
 from functools import cache
@@ -17,6 +16,7 @@ from typing import Callable
 from .config import DEFAULT_MAX_TRIALS, METHODS
 from .core.outcomes import PLAIN, Words
 from .errors import OddsError, check_nesting, shown
+from .lazy import declaring
 
 REQUIRED = inspect.Parameter.empty
 KINDS = ("int", "float", "bool", "choice", "text", "cards", "ints", "pairs", "leader", "scenario")
@@ -215,11 +215,7 @@ def games() -> dict:
     """Game word -> its package (imported), in listing order: the packages of odds that declare
     `TITLES` (first word of its procedures' names -> the game's name) and `ORDER`. A package's
     `__init__` imports nothing heavy, so finding them costs a few milliseconds."""
-    root = import_module(__package__)
-    found = [import_module(f"{__package__}.{m.name}")
-             for m in pkgutil.iter_modules(root.__path__) if m.ispkg]
-    return {word: package for package in sorted((p for p in found if hasattr(p, "TITLES")),
-                                                key=lambda p: p.ORDER)
+    return {word: package for package in declaring(__package__, "TITLES")
             for word in package.TITLES}
 
 
