@@ -1,4 +1,6 @@
-"""The web server's worker processes: answers, errors, a caller that leaves, a worker that dies."""
+"""The web server's worker processes: answers, errors, a caller that leaves, a worker that dies.
+Slow calls are held ones (held.Hold): they run until the test lets them go, so each test waits
+for events, not seconds, and asserts order and outcome on a machine of any speed."""
 import asyncio
 import operator
 import os
@@ -7,6 +9,7 @@ import time
 
 import pytest
 
+from held import HANG, Hold
 from odds import OddsError
 from odds.errors import check_int
 from odds.web.workers import OverDeadline, OverMemory, TooManyLong, Workers, WorkerStopped
@@ -31,6 +34,19 @@ def alive(pid: int) -> bool:
         return False
 
 
+async def until(condition, seconds: float = 60):
+    """Let the event loop run until `condition()` holds (fails after `seconds`: a hang guard)."""
+    end = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < end, f"not within {seconds} s"
+        await asyncio.sleep(0.01)
+
+
+@pytest.fixture
+def hold(tmp_path):
+    return Hold(tmp_path / "held")
+
+
 def test_calls_run_in_other_processes_and_errors_come_back_as_raised():
     async def body(workers):
         pids = set(await asyncio.gather(*(workers.run(os.getpid) for _ in range(6))))
@@ -43,21 +59,23 @@ def test_calls_run_in_other_processes_and_errors_come_back_as_raised():
 
     pids, processes = in_workers(2, body)
     assert os.getpid() not in pids and pids <= set(processes) and len(processes) == 2
-    time.sleep(0.2)
-    assert not any(alive(pid) for pid in processes)  # close() ended them
+    assert not any(alive(pid) for pid in processes)  # close() ended them (killed and reaped)
 
 
-def test_a_caller_that_leaves_lets_the_worker_finish_and_serve_again():
+def test_a_caller_that_leaves_lets_the_worker_finish_and_serve_again(hold):
     async def body(workers):
-        slow = asyncio.ensure_future(workers.run(time.sleep, 0.5))
-        await asyncio.sleep(0.2)
+        slow = asyncio.ensure_future(workers.run(hold))
+        await until(lambda: hold.started() == 1)
         slow.cancel()
-        started = time.perf_counter()
-        assert await workers.run(operator.mul, 6, 7) == 42  # the only worker, once it is idle
-        return time.perf_counter() - started, len(workers.workers)
+        after = asyncio.ensure_future(workers.run(os.getpid))
+        await until(lambda: len(workers.waiters) == 1)  # waits for the only worker, still held
+        assert not after.done() and workers.workers[0].pending
+        held_in = workers.workers[0].process.pid
+        hold.release()
+        return held_in, await asyncio.wait_for(after, HANG), len(workers.workers)
 
-    waited, count = in_workers(1, body)
-    assert 0.1 < waited < 5 and count == 1
+    held_in, answered_in, count = in_workers(1, body)
+    assert answered_in == held_in and count == 1  # the same worker, which finished the call
 
 
 def test_a_worker_that_dies_in_a_call_is_replaced():
@@ -72,38 +90,53 @@ def test_a_worker_that_dies_in_a_call_is_replaced():
     assert first != second and not alive(first)
 
 
-def test_workers_start_on_demand_up_to_the_size():
+def test_workers_start_on_demand_up_to_the_size(hold):
     async def body(workers):
         workers.start(1)
         assert len(workers.workers) == 1
-        await asyncio.gather(*(workers.run(time.sleep, 0.3) for _ in range(5)))
-        return len(workers.workers)
+        calls = asyncio.gather(*(workers.run(hold) for _ in range(5)))
+        await until(lambda: hold.started() == 3)  # one call each, the others wait
+        count = len(workers.workers)
+        hold.release()
+        return count, set(await calls), len(workers.workers)
 
-    assert in_workers(3, body) == 3
+    count, pids, after = in_workers(3, body)
+    assert count == after == 3 and len(pids) == 3
 
 
-def test_a_busy_worker_takes_a_next_call_only_while_its_current_one_is_young():
+def test_a_busy_worker_takes_a_next_call_while_its_current_one_is_young(hold):
     async def body(workers):
-        first = asyncio.ensure_future(workers.run(time.sleep, 0.4))
-        await asyncio.sleep(0)  # sent: the worker's current call is young
+        first = asyncio.ensure_future(workers.run(hold))
+        await asyncio.sleep(0)  # sent: the worker's current call is young (under 10 min)
         second = asyncio.ensure_future(workers.run(os.getpid))
         await asyncio.sleep(0)
         queued = len(workers.workers[0].pending)
+        hold.release()
         await asyncio.gather(first, second)
-        old = asyncio.ensure_future(workers.run(time.sleep, 0.4))
-        await asyncio.sleep(0.2)  # no longer young: the next call waits for the worker instead
+        return queued
+
+    assert in_workers(1, body, depth=2, young=HANG * 5) == 2
+
+
+def test_a_busy_worker_takes_no_next_call_once_its_current_one_is_old(hold):
+    async def body(workers):
+        old = asyncio.ensure_future(workers.run(hold))
+        await until(lambda: hold.started() == 1)
+        worker = workers.workers[0]
+        await until(lambda: workers.loop.time() - worker.since > workers.young)  # old by its clock
         waiting = asyncio.ensure_future(workers.run(os.getpid))
         await asyncio.sleep(0)
-        held = len(workers.workers[0].pending)
+        held = len(worker.pending), len(workers.waiters)  # it waits for the worker instead
+        hold.release()
         await asyncio.gather(old, waiting)
-        return queued, held
+        return held
 
-    assert in_workers(1, body, depth=2, young=0.1) == (2, 1)
+    assert in_workers(1, body, depth=2, young=0.05) == (1, 1)
 
 
-def test_a_call_that_leaves_while_woken_passes_the_worker_on():
+def test_a_call_that_leaves_while_woken_passes_the_worker_on(hold):
     async def body(workers):
-        busy = asyncio.ensure_future(workers.run(time.sleep, 0.3))
+        busy = asyncio.ensure_future(workers.run(hold))
         await asyncio.sleep(0)
         leaving = asyncio.ensure_future(workers.run(os.getpid))
         staying = asyncio.ensure_future(workers.run(operator.add, 1, 1))
@@ -112,23 +145,29 @@ def test_a_call_that_leaves_while_woken_passes_the_worker_on():
         # the worker finishes and wakes the first waiting call, whose caller goes away before
         # it runs: the wake-up must reach the other one, or it would wait forever
         workers.workers[0].pending[0].add_done_callback(lambda _: leaving.cancel())
+        hold.release()
         await busy
-        return await asyncio.wait_for(staying, 10)
+        return await asyncio.wait_for(staying, HANG)
 
     assert in_workers(1, body) == 2
 
 
-def test_a_call_over_the_deadline_is_stopped_and_its_worker_replaced():
+def test_a_call_over_the_deadline_is_stopped_and_its_worker_replaced(hold):
     async def body(workers):
-        first = await workers.run(os.getpid)
-        started = time.perf_counter()
+        workers.start(1)
+        await until(lambda: workers.workers[0].started)  # (a worker's start counts as well)
+        first = workers.workers[0].process.pid
+        started = workers.loop.time()
         with pytest.raises(OverDeadline):
-            await workers.run(time.sleep, 60)
-        stopped = time.perf_counter() - started
-        return first, stopped, await workers.run(os.getpid)
+            await workers.run(hold)  # never let go: only the deadline ends it
+        stopped = workers.loop.time() - started
+        await until(lambda: workers.workers and workers.workers[0].started)
+        second = workers.workers[0].process.pid
+        return first, stopped, second, alive(first), alive(second)
 
-    first, stopped, second = in_workers(1, body, deadline=0.5)
-    assert 0.5 <= stopped < 5 and first != second and not alive(first)
+    first, stopped, second, *lives = in_workers(1, body, deadline=0.5)
+    assert hold.started() == 1 and stopped >= 0.5  # it ran, and at least its deadline
+    assert first != second and lives == [False, True]
 
 
 def test_a_call_over_its_memory_cap_is_refused_and_the_worker_serves_on():
@@ -143,35 +182,40 @@ def test_a_call_over_its_memory_cap_is_refused_and_the_worker_serves_on():
     assert fits == 20 * 2**20 and again == pid  # the cap is per call: the next one has it again
 
 
-def test_a_call_waiting_behind_a_slow_one_goes_to_another_worker():
+def test_a_call_waiting_behind_a_slow_one_goes_to_another_worker(hold):
     async def body(workers):
         workers.start(2)
         first, second = await asyncio.gather(workers.run(os.getpid), workers.run(os.getpid))
-        slow = asyncio.ensure_future(workers.run(time.sleep, 3))  # in the first worker
-        busy = asyncio.ensure_future(workers.run(time.sleep, 0.05))  # in the second, for now
+        slow = asyncio.ensure_future(workers.run(hold))  # in the first worker, held
+        busy = asyncio.ensure_future(workers.run(operator.add, 1, 1))  # in the second, for now
         await asyncio.sleep(0)
-        started = time.perf_counter()
-        pid = await workers.run(os.getpid)  # behind the young sleep of 3 s, then given back
-        waited = time.perf_counter() - started
+        waiting = asyncio.ensure_future(workers.run(os.getpid))  # behind the young held call
+        await asyncio.sleep(0)
+        behind = len(workers.workers[0].pending)
+        pid = await asyncio.wait_for(waiting, HANG)  # given back, answered by the second
+        still = not slow.done()
+        hold.release()
         await asyncio.gather(slow, busy)
-        return waited, pid, first, second
+        return behind, still, pid, first, second
 
-    waited, pid, first, second = in_workers(2, body, depth=2, young=1.0, requeue=0.1)
-    assert first != second and pid == second and waited < 1.5
+    behind, still, pid, first, second = in_workers(2, body, depth=2, young=HANG * 5, requeue=0.1)
+    assert first != second and behind == 2 and still and pid == second
 
 
-def test_long_calls_leave_the_workers_to_small_ones_and_one_too_many_is_stopped():
+def test_long_calls_leave_the_workers_to_small_ones_and_one_too_many_is_stopped(hold):
     async def body(workers):
-        long = [asyncio.ensure_future(workers.run(time.sleep, 3)) for _ in range(2)]
-        await asyncio.sleep(1.0)  # both long by now, each in a process of its own
-        started = time.perf_counter()
-        assert await workers.run(operator.add, 2, 3) == 5
-        small = time.perf_counter() - started
+        long = [asyncio.ensure_future(workers.run(hold)) for _ in range(2)]
+        await until(lambda: sum(w.long for w in workers.workers) == 2)  # each in a process of its own
         with pytest.raises(TooManyLong):
-            await workers.run(time.sleep, 3)
-        assert await workers.run(operator.mul, 6, 7) == 42
+            await workers.run(hold)
+        workers.long_after = None  # now no small call turns long, however slow the machine
+        small = [await asyncio.wait_for(workers.run(operator.add, 2, 3), HANG),
+                 await asyncio.wait_for(workers.run(operator.mul, 6, 7), HANG)]
+        during = [c.done() for c in long]  # the small ones were answered while both were held
+        hold.release()
         await asyncio.gather(*long)
-        return small, len(workers.workers)
+        return small, during, len(workers.workers)
 
-    small, left = in_workers(1, body, long_after=0.2, long_calls=2)
-    assert small < 2 and left == 3  # not behind the 3 s calls; the stopped one was replaced
+    small, during, left = in_workers(1, body, long_after=0.2, long_calls=2)
+    assert small == [5, 42] and during == [False, False]
+    assert left == 3  # the stopped one was replaced

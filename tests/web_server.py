@@ -1,5 +1,5 @@
 """A real `odds serve` for the web tests: in a thread of this process, on a free port; or in a
-subprocess with its log kept (`serve_process`)."""
+subprocess with its log kept (`serve_process`), its work held for the test if asked (held.serve)."""
 import os
 import signal
 import socket
@@ -8,6 +8,7 @@ import sys
 import threading
 import time
 from contextlib import contextmanager
+from pathlib import Path
 
 from odds.web.app import server
 
@@ -45,12 +46,18 @@ def running(**exact):
 
 
 @contextmanager
-def serve_process(port: int, log, **popen):
+def serve_process(port: int, log, held=None, **popen):
     """`odds serve --port PORT` in a subprocess (`popen`: more Popen keywords), its output in
     the file `log`; printed when the block fails (pytest shows it with the failure), the
-    server (and its process group, when it leads one) killed after the block."""
+    server (and its process group, when it leads one) killed after the block. `held`: a
+    folder shared with the server, whose work is then held for the test (held.serve)."""
+    argv, env = ["-m", "odds.cli", "serve"], None
+    if held is not None:
+        tests = Path(__file__).parent
+        argv = ["-c", "import held, sys; held.serve(sys.argv[1:])", str(held)]
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tests.parent), str(tests)])}
     with open(log, "w") as sink:
-        proc = subprocess.Popen([sys.executable, "-m", "odds.cli", "serve", "--port", str(port)],
+        proc = subprocess.Popen([sys.executable, *argv, "--port", str(port)], env=env,
                                 stdout=sink, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, **popen)
     try:
         yield proc

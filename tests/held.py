@@ -1,0 +1,97 @@
+"""Work the test ends, not the clock: a call that says it has started (a file) and runs until
+the test lets it go (another file), so a web test waits for events instead of seconds, on a
+machine of any speed. Picklable: it runs in the server's worker processes and threads alike.
+
+`serve` is `odds serve` with such hooks, for the tests that signal a server process."""
+import os
+import sys
+import time
+from functools import partial
+from pathlib import Path
+
+from odds.web.api import call as answer  # the real one, kept before a test replaces api.call
+
+HANG = 120  # s: a held call nobody lets go returns then, only so that nothing hangs
+SPIN = 20_000  # additions between a spinning call's looks at the go file (well under 1 ms)
+
+
+class Hold:
+    """Held calls in `folder`: each writes a `started.*` file, then runs until the file `go`
+    exists; `spin`: meanwhile it keeps a core busy, as a long exact answer does."""
+
+    def __init__(self, folder, spin: bool = False):
+        self.folder, self.spin = Path(folder), spin
+        self.folder.mkdir(parents=True, exist_ok=True)
+
+    def __call__(self, *_) -> int:
+        """Hold this call (its arguments are ignored); its process id."""
+        (self.folder / f"started.{os.getpid()}.{time.monotonic_ns()}").touch()
+        go, end = self.folder / "go", time.monotonic() + HANG
+        while not go.exists() and time.monotonic() < end:
+            if self.spin:
+                sum(range(SPIN))
+            else:
+                time.sleep(0.005)
+        return os.getpid()
+
+    def started(self) -> int:
+        """How many calls have started."""
+        return len(list(self.folder.glob("started.*")))
+
+    def wait_started(self, count: int, seconds: float = 60):
+        """Until `count` calls have started (fails after `seconds`: a hang guard)."""
+        wait_until(lambda: self.started() >= count, seconds, f"{count} held calls started")
+
+    def release(self):
+        """Let every held call go, those to come too."""
+        (self.folder / "go").touch()
+
+
+def wait_until(condition, seconds: float = 60, what: str = "the event"):
+    """Poll `condition()` until it is true; fail after `seconds` (a hang guard, not a measure)."""
+    end = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < end, f"no {what} within {seconds} s"
+        time.sleep(0.01)
+
+
+def answering(hold: Hold, procedures) -> partial:
+    """An api.call for a server under test: the calls of `procedures` are held first."""
+    return partial(_answer, hold, tuple(procedures))
+
+
+def _answer(hold, procedures, procedure, kw, budget):
+    if procedure in procedures:
+        hold()
+    return answer(procedure, kw, budget)
+
+
+def serve(argv):
+    """`odds serve ARGV[1:]` for a test, which shares the folder ARGV[0] with it:
+    - each request writes a line to `requests` as it arrives;
+    - exact answers of his.siege are held (`Hold` in the folder);
+    - Monte Carlo runs have no time budget (the server's own stop test, asked with 0 s of
+      sampling: only a stopping server stops them) and may ask up to MAX_TRIALS trials; a run
+      writes `sampling` when it has sampled a batch."""
+    from odds import cli
+    from odds.config import MAX_TRIALS
+    from odds.core import montecarlo
+    from odds.web import api, app, limits
+
+    folder = Path(argv[0])
+    arrived = app.answer
+
+    async def counted(request):
+        with open(folder / "requests", "a") as log:
+            log.write(f"{request.url}\n")
+        return await arrived(request)
+
+    def unbudgeted(test):
+        def stop(sampling):
+            (folder / "sampling").touch()
+            return test(0.0)
+        return montecarlo.stop_when(stop)
+
+    app.answer, api.call = counted, answering(Hold(folder), ["his.siege"])
+    limits.stop_when, limits.WEB_MAX_TRIALS = unbudgeted, MAX_TRIALS
+    sys.exit(cli.main(["serve", *argv[1:]]))
