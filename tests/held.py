@@ -38,6 +38,10 @@ class Hold:
         """How many calls have started."""
         return len(list(self.folder.glob("started.*")))
 
+    def pids(self) -> set:
+        """The process ids of the calls that have started."""
+        return {int(p.name.split(".")[1]) for p in self.folder.glob("started.*")}
+
     def wait_started(self, count: int, seconds: float = 60):
         """Until `count` calls have started (fails after `seconds`: a hang guard)."""
         wait_until(lambda: self.started() >= count, seconds, f"{count} held calls started")

@@ -1,61 +1,95 @@
 """Exact answers on a real server with small bounds: heavy questions are stopped at the deadline
-(503) or the memory cap (413) while small ones keep being answered."""
+(503) or the memory cap (413) while small ones keep being answered. The heavy questions are held
+(held.Hold: they keep a core busy until the test lets them go), so that no outcome depends on
+how fast the machine computes them."""
 import json
-import time
 import urllib.error
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import pytest
+
+from held import HANG, Hold, answering, wait_until
+from odds.config import WEB_EXACT_LONG_CALLS, WEB_EXACT_WORKERS
+from odds.web import api
 from web_server import running
 
-# the largest exact questions the engines' bounds allow (2-3 s each alone on a 2-core machine;
-# larger ones are refused before any work): the server's bounds are set below them
-HEAVY = ["/api/his.siege?attacker=100&defender=100&assaults=20",
-         "/api/oath.campaign?warbands=60&defense_dice=60&defenders=200&optimise=true",
-         "/api/his.siege?attacker=120&defender=100&assaults=12"]
+HEAVY = ["/api/his.siege?attacker=12&defender=6&assaults=5",
+         "/api/oath.campaign?warbands=6&defense_dice=4",
+         "/api/his.siege?attacker=9&defender=4&assaults=3"]
+WORKERS = WEB_EXACT_WORKERS + WEB_EXACT_LONG_CALLS  # exact workers, for small and long answers
+SMALL = [f"/api/his.field?attacker={a}&defender={d}&attacker_leader=1"
+         for a in range(2, 6) for d in range(2, 4)]
 
 
-def get(server, path, timeout=30):
-    """(status, headers, JSON, seconds) of a GET."""
-    started = time.perf_counter()
+def get(server, path, timeout=HANG):
+    """(status, headers, JSON) of a GET (`timeout`: a hang guard)."""
     try:
         with urllib.request.urlopen(f"http://127.0.0.1:{server.config.port}{path}",
                                     timeout=timeout) as r:
-            return r.status, r.headers, json.loads(r.read()), time.perf_counter() - started
+            return r.status, r.headers, json.loads(r.read())
     except urllib.error.HTTPError as e:
-        return e.code, e.headers, json.loads(e.read()), time.perf_counter() - started
+        return e.code, e.headers, json.loads(e.read())
 
 
 def worker_pids(server) -> set:
     return {w.process.pid for w in server.config.app.state.exact.pool.workers if w.process}
 
 
-def test_small_questions_are_answered_while_heavy_ones_run_until_the_deadline():
-    with running(deadline=2.0, long_after=0.3) as server, ThreadPoolExecutor(3) as pool:
-        assert get(server, "/api/his.field?attacker=5&defender=4")[0] == 200  # workers started
+@pytest.fixture
+def hold(tmp_path, monkeypatch):
+    """Exact answers of his.siege and oath.campaign, held until `hold.release()`."""
+    hold = Hold(tmp_path / "held", spin=True)
+    monkeypatch.setattr(api, "call", answering(hold, ["his.siege", "oath.campaign"]))
+    return hold
+
+
+def test_small_questions_are_answered_while_heavy_ones_run(hold):
+    with running(deadline=None, long_after=0.3) as server, ThreadPoolExecutor(3) as pool:
+        workers = server.config.app.state.exact.pool
         heavy = [pool.submit(get, server, path) for path in HEAVY]
-        time.sleep(0.6)  # every heavy one is long by now, in a process of its own
-        long_pids = worker_pids(server)
-        small = [get(server, f"/api/his.field?attacker={a}&defender={d}&attacker_leader=1", 5)
-                 for a in range(2, 6) for d in range(2, 4)]
-        assert not any(h.done() for h in heavy)  # all asked while the heavy ones ran
-        assert [s[0] for s in small] == [200] * len(small)
-        assert max(s[3] for s in small) < 1.0  # a loaded machine: the heavy ones take 2 s
-        for status, headers, body, seconds in (h.result() for h in heavy):
-            assert (status, headers["Retry-After"]) == (503, "2") and 1.9 < seconds < 10
-            assert body["error"].endswith("the exact answer takes longer than the server allows "
-                                          "one answer (2 s; allowed: a smaller question, or method=mc)")
-        status, _, body, _ = get(server, "/api/his.siege?attacker=12&defender=6&assaults=5")
-        assert status == 200 and body["method"] == "exact"
-        time.sleep(0.2)
-        assert not [pid for pid in long_pids - worker_pids(server) if Path(f"/proc/{pid}").exists()]
+        hold.wait_started(len(HEAVY))
+        wait_until(lambda: sum(w.long for w in workers.workers) == len(HEAVY), what="long calls")
+        long_pids = {w.process.pid for w in workers.workers if w.long}
+        workers.long_after = None  # now no small question turns long, however slow the machine
+        small = [get(server, path) for path in SMALL]  # each would wait forever behind a held one
+        during = [h.done() for h in heavy], long_pids <= worker_pids(server)
+        hold.release()
+        answers = [h.result() for h in heavy]
+    assert [s[0] for s in small] == [200] * len(SMALL) and all(s[2]["method"] == "exact" for s in small)
+    assert during == ([False] * len(HEAVY), True)  # all answered while the heavy ones were held
+    assert [a[0] for a in answers] == [200] * len(HEAVY)  # then these finished too
+
+
+def test_heavy_ones_are_stopped_at_the_deadline_and_their_workers_end(hold):
+    with running(deadline=2.0, long_after=0.3) as server, ThreadPoolExecutor(3) as pool:
+        workers = server.config.app.state.exact.pool
+        started = workers.loop.time()
+        heavy = [pool.submit(get, server, path) for path in HEAVY]
+        hold.wait_started(len(HEAVY))
+        answers = [h.result() for h in heavy]  # never let go: only the deadline ends them
+        stopped = workers.loop.time() - started
+        held = hold.pids()
+        wait_until(lambda: not [pid for pid in held if Path(f"/proc/{pid}").exists()],
+                   what="the stopped workers' end")
+        replaced = not held & worker_pids(server) and len(workers.workers) == WORKERS
+        workers.deadline = None  # the next question, however slow the machine
+        hold.release()
+        status, _, body = get(server, HEAVY[0])
+    for status_, headers, body_ in answers:
+        assert (status_, headers["Retry-After"]) == (503, "2")
+        assert body_["error"].endswith("the exact answer takes longer than the server allows "
+                                       "one answer (2 s; allowed: a smaller question, or method=mc)")
+    assert stopped >= 2.0  # at least the deadline (the server's clock), however fast the machine
+    assert len(held) == len(HEAVY) and replaced and status == 200 and body["method"] == "exact"
 
 
 def test_an_exact_answer_over_the_memory_cap_is_a_413_and_the_next_one_is_answered():
     with running(memory=100 * 2**20) as server:  # the Oath table needs about 190 MB
-        status, headers, body, seconds = get(server, HEAVY[1])
-        assert status == 413 and seconds < 20 and body == {"error": (
+        status, headers, body = get(server, "/api/oath.campaign?warbands=60&defense_dice=60"
+                                            "&defenders=200&optimise=true")
+        assert status == 413 and body == {"error": (
             "oath.campaign: the exact answer needs more memory than the server allows one "
             "answer (0.0977 GiB; allowed: a smaller question, or method=mc)")}
         assert get(server, "/api/oath.campaign?warbands=6&defense_dice=4")[0] == 200

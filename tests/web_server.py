@@ -32,12 +32,17 @@ def wait_listening(port: int, seconds: float = 30):
 
 @contextmanager
 def running(**exact):
-    """The uvicorn Server, started; its app is `server.config.app` (`exact`: its exact workers'
-    bounds, e.g. deadline=2.0)."""
+    """The uvicorn Server, started, its exact workers too (their start counts against a
+    deadline); its app is `server.config.app` (`exact`: the workers' bounds, e.g. deadline=2.0)."""
     srv = server("127.0.0.1", free_port(), exact)
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
     wait_listening(srv.config.port)
+    workers = srv.config.app.state.exact.pool.workers
+    deadline = time.time() + 60
+    while not (workers and all(w.started for w in workers)):
+        assert time.time() < deadline, "the exact workers did not start within 60 s"
+        time.sleep(0.05)
     try:
         yield srv
     finally:
