@@ -64,6 +64,16 @@ def answering(hold: Hold, procedures) -> partial:
     return partial(_answer, hold, tuple(procedures))
 
 
+def holding(monkeypatch, folder, procedures, spin: bool = False) -> Hold:
+    """The Hold in `folder` of a server in this process: its answers of `procedures` (exact in
+    its workers, Monte Carlo in its threads) are held until `release()`."""
+    from odds.web import api
+
+    hold = Hold(folder, spin)
+    monkeypatch.setattr(api, "call", answering(hold, procedures))
+    return hold
+
+
 def _answer(hold, procedures, procedure, kw, budget):
     if procedure in procedures:
         hold()

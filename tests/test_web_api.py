@@ -4,7 +4,6 @@ import os
 import re
 import signal
 import sys
-import time
 import urllib.error
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
@@ -15,10 +14,11 @@ import pytest
 
 from odds import OddsError, cli
 from odds.cli_common import in_flags
-from odds.config import WEB_EXACT_WORKERS
+from odds.config import MAX_TRIALS, WEB_EXACT_WORKERS
 from odds.crusades import EXAMPLES
 from odds.registry import REQUIRED, specs
 from odds.web.limits import Gate
+from held import holding, wait_until
 from test_registry import argv_of
 from web_server import free_port, running, serve_process, wait_listening
 
@@ -220,22 +220,29 @@ def test_monte_carlo_over_the_time_budget_is_partial(app_server, get):
     assert "time budget" in body["notes"][-1]
 
 
-def test_a_monte_carlo_flood_gets_503_and_exact_answers_still_flow(app_server, get):
+@pytest.fixture
+def hold(tmp_path, monkeypatch):
+    """Answers of his.siege (Monte Carlo and exact), held until `hold.release()`."""
+    return holding(monkeypatch, tmp_path / "held", ["his.siege"])
+
+
+def test_a_monte_carlo_flood_gets_503_and_exact_answers_still_flow(app_server, get, hold):
     state = app_server.config.app.state
     saved = state.mc
     state.mc = Gate(1, 1)
-    slow = query({"attacker": 8, "defender": 6, "assaults": 10, "method": "mc", "trials": 5_000_000})
+    slow = query({"attacker": 8, "defender": 6, "assaults": 10, "method": "mc", "trials": 50_000})
     try:
         with ThreadPoolExecutor(8) as pool:
             flood = [pool.submit(get, "/api/his.siege", slow) for _ in range(6)]
-            time.sleep(0.05)
-            started = time.perf_counter()
+            hold.wait_started(1)  # one runs (held), one waits, the other four are refused
+            wait_until(lambda: sum(f.done() for f in flood) == 4, what="four refusals")
             status, _, _ = get("/api/his.field", query({"attacker": 5, "defender": 4}))
-            exact_seconds = time.perf_counter() - started
+            during = sum(f.done() for f in flood)  # the exact answer came while both were held
+            hold.release()
             answers = [f.result() for f in flood]
     finally:
         state.mc = saved
-    assert status == 200 and exact_seconds < 1.0
+    assert status == 200 and during == 4 and hold.started() == 2
     codes = sorted(a[0] for a in answers)
     assert codes.count(200) == 2 and codes.count(503) == 4
     busy = next(a for a in answers if a[0] == 503)
@@ -243,29 +250,26 @@ def test_a_monte_carlo_flood_gets_503_and_exact_answers_still_flow(app_server, g
 
 
 def test_sigterm_stops_the_server_after_answering_running_monte_carlo_partially(tmp_path):
-    port = free_port()
-    with serve_process(port, tmp_path / "server.log") as proc:
-        wait_listening(port)
-        url = f"http://127.0.0.1:{port}/api/his.siege?" + urlencode(query(
-            {"attacker": 8, "defender": 6, "assaults": 10, "method": "mc", "trials": 10_000_000}))
-        urllib.request.urlopen(url.replace("10000000", "1000"), timeout=300).read()  # kernel ready
+    """A run of 10^10 trials, no time budget (held.serve): only the SIGTERM can end it."""
+    port, held = free_port(), tmp_path / "held"
+    with serve_process(port, tmp_path / "server.log", held=held) as proc:
+        wait_listening(port, 60)
+        url = f"http://127.0.0.1:{port}/api/his.field?" + urlencode(query(
+            {"attacker": 8, "defender": 6, "method": "mc", "trials": MAX_TRIALS}))
         workers = [int(pid) for pid in Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
                    .read_text().split()]  # exact answers' workers (and multiprocessing's tracker)
         assert len(workers) >= WEB_EXACT_WORKERS
         with ThreadPoolExecutor(1) as pool:
-            running = pool.submit(lambda: json.loads(urllib.request.urlopen(url, timeout=30).read()))
-            time.sleep(0.5)
-            started = time.perf_counter()
+            running = pool.submit(lambda: json.loads(urllib.request.urlopen(url, timeout=300).read()))
+            wait_until(lambda: (held / "sampling").exists(), 300, "sampling")
             proc.send_signal(signal.SIGTERM)
             answer = running.result()
             # uvicorn shuts down gracefully, then re-raises the signal for the exit status
-            assert proc.wait(timeout=10) == -signal.SIGTERM
-        assert time.perf_counter() - started < 2.5
-        assert answer["partial"] and answer["trials"] < 10_000_000
-        deadline = time.time() + 5
-        while [pid for pid in workers if Path(f"/proc/{pid}").exists()] and time.time() < deadline:
-            time.sleep(0.05)
-        assert not [pid for pid in workers if Path(f"/proc/{pid}").exists()]
+            assert proc.wait(timeout=60) == -signal.SIGTERM
+        assert answer["partial"] and 0 < answer["trials"] < MAX_TRIALS
+        assert answer["notes"][-1].endswith("trials: the server is stopping")
+        wait_until(lambda: not [pid for pid in workers if Path(f"/proc/{pid}").exists()],
+                   what="the workers' end")
         assert "odds calculator on http://127.0.0.1" in (tmp_path / "server.log").read_text()
 
 
@@ -300,18 +304,11 @@ def test_serve_on_a_port_in_use_is_one_line(app_server, capsys):
                                        f"127.0.0.1:{port} (Address already in use)\n")
 
 
-def test_a_worker_killed_in_a_call_is_a_503_and_the_next_question_is_answered(app_server, get):
-    workers = app_server.config.app.state.exact.pool
-    huge = query({"attacker": 99, "defender": 30, "assaults": 30})  # not a kept answer
+def test_a_worker_killed_in_a_call_is_a_503_and_the_next_question_is_answered(get, hold):
     with ThreadPoolExecutor(1) as pool:
-        busy = set(w.process.pid for w in workers.workers if w.pending)
-        slow = pool.submit(get, "/api/his.siege", huge)
-        deadline = time.time() + 30
-        while not (started := [w.process.pid for w in workers.workers
-                               if w.pending and w.process.pid not in busy]):
-            assert time.time() < deadline
-            time.sleep(0.01)
-        os.kill(started[0], signal.SIGKILL)
+        slow = pool.submit(get, "/api/his.siege", query({"attacker": 9, "defender": 5}))
+        hold.wait_started(1)  # held: it is still in its call when it is killed
+        os.kill(*hold.pids(), signal.SIGKILL)
         status, headers, body = slow.result()
     assert status == 503 and headers["Retry-After"] == "2" and "busy" in body["error"]
     assert get("/api/his.field", query({"attacker": 14, "defender": 12}))[0] == 200

@@ -10,9 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from held import HANG, Hold, answering, wait_until
+from held import HANG, holding, wait_until
 from odds.config import WEB_EXACT_LONG_CALLS, WEB_EXACT_WORKERS
-from odds.web import api
 from web_server import running
 
 HEAVY = ["/api/his.siege?attacker=12&defender=6&assaults=5",
@@ -39,10 +38,8 @@ def worker_pids(server) -> set:
 
 @pytest.fixture
 def hold(tmp_path, monkeypatch):
-    """Exact answers of his.siege and oath.campaign, held until `hold.release()`."""
-    hold = Hold(tmp_path / "held", spin=True)
-    monkeypatch.setattr(api, "call", answering(hold, ["his.siege", "oath.campaign"]))
-    return hold
+    """Exact answers of his.siege and oath.campaign, held (a core busy) until `hold.release()`."""
+    return holding(monkeypatch, tmp_path / "held", ["his.siege", "oath.campaign"], spin=True)
 
 
 def test_small_questions_are_answered_while_heavy_ones_run(hold):
