@@ -83,10 +83,11 @@ def _answer(hold, procedures, procedure, kw, budget):
 def serve(argv):
     """`odds serve ARGV[1:]` for a test, which shares the folder ARGV[0] with it:
     - each request writes a line to `requests` as it arrives;
-    - exact answers of his.siege are held (`Hold` in the folder);
+    - answers of his.siege are held (`Hold` in the folder);
     - Monte Carlo runs have no time budget (the server's own stop test, asked with 0 s of
       sampling: only a stopping server stops them) and may ask up to MAX_TRIALS trials; a run
-      writes `sampling` when it has sampled a batch."""
+      writes `sampling` when it has sampled a batch;
+    - a graceful shutdown waits up to HANG s for the requests under way (the test lets them go)."""
     from odds import cli
     from odds.config import MAX_TRIALS
     from odds.core import montecarlo
@@ -106,6 +107,7 @@ def serve(argv):
             return test(0.0)
         return montecarlo.stop_when(stop)
 
-    app.answer, api.call = counted, answering(Hold(folder), ["his.siege"])
+    app.answer, app.WEB_TIME_BUDGET = counted, HANG  # the grace is the budget + 2 s
+    api.call = answering(Hold(folder), ["his.siege"])
     limits.stop_when, limits.WEB_MAX_TRIALS = unbudgeted, MAX_TRIALS
     sys.exit(cli.main(["serve", *argv[1:]]))
