@@ -302,7 +302,7 @@ def test_a_second_ctrl_c_to_the_server_lets_the_requests_under_way_finish(tmp_pa
     exact = [f"/api/his.siege?attacker={a}&defender=4&assaults=3&method=exact" for a in range(5, 9)]
     with serve_process(port, log, held=held, start_new_session=True,
                        preexec_fn=limit(MEMORY)) as server:
-        wait_listening(port, 60)
+        wait_listening(port)
         with ThreadPoolExecutor(len(mc + exact)) as pool:
             answers = [pool.submit(status, q) for q in mc + exact]
             wait_until(lambda: arrived() == len(answers) and hold.started() == len(exact), 120,

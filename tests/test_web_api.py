@@ -253,7 +253,7 @@ def test_sigterm_stops_the_server_after_answering_running_monte_carlo_partially(
     """A run of 10^10 trials, no time budget (held.serve): only the SIGTERM can end it."""
     port, held = free_port(), tmp_path / "held"
     with serve_process(port, tmp_path / "server.log", held=held) as proc:
-        wait_listening(port, 60)
+        wait_listening(port)
         url = f"http://127.0.0.1:{port}/api/his.field?" + urlencode(query(
             {"attacker": 8, "defender": 6, "method": "mc", "trials": MAX_TRIALS}))
         workers = [int(pid) for pid in Path(f"/proc/{proc.pid}/task/{proc.pid}/children")

@@ -6,10 +6,10 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 from contextlib import contextmanager
 from pathlib import Path
 
+from held import wait_until
 from odds.web.app import server
 
 
@@ -19,15 +19,17 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def wait_listening(port: int, seconds: float = 30):
-    deadline = time.time() + seconds
-    while time.time() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return
-        except OSError:
-            time.sleep(0.05)
-    raise TimeoutError(f"nothing listens on port {port}")
+def listening(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+        return True
+    except OSError:
+        return False
+
+
+def wait_listening(port: int, seconds: float = 60):
+    """Until something listens on `port` (fails after `seconds`: a hang guard)."""
+    wait_until(lambda: listening(port), seconds, f"server on port {port}")
 
 
 @contextmanager
@@ -39,10 +41,7 @@ def running(**exact):
     thread.start()
     wait_listening(srv.config.port)
     workers = srv.config.app.state.exact.pool.workers
-    deadline = time.time() + 60
-    while not (workers and all(w.started for w in workers)):
-        assert time.time() < deadline, "the exact workers did not start within 60 s"
-        time.sleep(0.05)
+    wait_until(lambda: workers and all(w.started for w in workers), 60, "exact workers started")
     try:
         yield srv
     finally:
