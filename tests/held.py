@@ -51,6 +51,15 @@ class Hold:
         (self.folder / "go").touch()
 
 
+def alive(pid: int, group: bool = False) -> bool:
+    """The process `pid` exists (`group`: a process of the process group `pid` does)."""
+    try:
+        (os.killpg if group else os.kill)(pid, 0)
+        return True
+    except ProcessLookupError:
+        return False
+
+
 def wait_until(condition, seconds: float = 60, what: str = "the event"):
     """Poll `condition()` until it is true; fail after `seconds` (a hang guard, not a measure)."""
     end = time.monotonic() + seconds

@@ -199,20 +199,11 @@ def test_the_web_refuses_a_scenario_nested_after_a_multiline_string_with_a_400()
     assert json.loads(refused.value.read())["error"] == f"scenario (the request body): {DEEP}"
 
 
-def group_ended(group: int) -> bool:
-    """No process is left in the process group `group`."""
-    try:
-        os.killpg(group, 0)
-        return False
-    except ProcessLookupError:
-        return True
-
-
 def test_ctrl_c_to_a_sweep_on_two_workers_keeps_the_finished_cells(tmp_path):
     """Ctrl-C at a terminal reaches the process group, the local cluster's workers too. The
     sweep has far more work left (60 cells of 3e7 trials) than runs between its bar's first
     cells and the Ctrl-C."""
-    from held import wait_until
+    from held import alive, wait_until
     import pandas as pd
 
     from terminal import Run
@@ -225,7 +216,7 @@ def test_ctrl_c_to_a_sweep_on_two_workers_keeps_the_finished_cells(tmp_path):
     code, out, _ = run.interrupt()
     kept = pd.read_csv(tmp_path / "r.csv")
     assert code == 130, run.err[-2000:]
-    wait_until(lambda: group_ended(run.proc.pid), what="the end of the sweep's workers")
+    wait_until(lambda: not alive(run.proc.pid, group=True), what="the end of the sweep's workers")
     assert 1 <= len(kept) < 64 and f"{len(kept)} cells -> " in out
     assert f"interrupted: partial result, {len(kept)} of 64 cells ({64 - len(kept)} cells missing)" in run.err
     assert "Traceback" not in run.err and "WARNING" not in run.err, run.err[-2000:]

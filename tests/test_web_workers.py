@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from held import HANG, Hold
+from held import HANG, Hold, alive
 from odds import OddsError
 from odds.errors import check_int
 from odds.web.workers import OverDeadline, OverMemory, TooManyLong, Workers, WorkerStopped
@@ -24,14 +24,6 @@ def in_workers(size, body, **options):
         finally:
             workers.close()
     return asyncio.run(main())
-
-
-def alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-        return True
-    except ProcessLookupError:
-        return False
 
 
 async def until(condition, seconds: float = 60):
