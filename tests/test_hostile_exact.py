@@ -248,7 +248,7 @@ def test_ctrl_c_during_an_exact_answer_is_one_line_and_exit_130():
         run = Run("his", "siege", "--attacker", attacker, "--defender", defender, "--assaults",
                   assaults)
         run.wait_for("odds: solving exactly (about")
-        code, out, _ = run.interrupt()
+        code, out = run.interrupt()
         if code == 130:
             break
         assert code == 0 and "Captured" in out, run.err[-500:]
@@ -266,3 +266,13 @@ def test_the_engines_without_an_estimate_answer_at_their_bounds():
     for r in (war, piracy):
         assert r.method == "exact" and 0 <= r.p <= 1
         assert all(abs(r[k].sum() - 1) < 1e-9 for k in r.pmfs)
+
+
+@pytest.mark.parametrize("work, progress, said", [
+    (3e6, True, True), (3e6, None, False), (3e6, False, False), (1e6, True, False)])
+def test_long_exact_work_is_announced_where_asked(capsys, work, progress, said):
+    """Over PROGRESS_AFTER_SECONDS of estimated work (units of about a microsecond), one line on
+    stderr (None: on a terminal only; stderr is captured here)."""
+    engine.say_exact_work(work, progress)
+    err = capsys.readouterr().err
+    assert err == ("odds: solving exactly (about 3 s of work; Ctrl-C stops it)\n" if said else "")

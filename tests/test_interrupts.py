@@ -172,7 +172,7 @@ def test_one_ctrl_c_stops_a_monte_carlo_attack_at_once_with_whole_chains():
     run = Run("his", "attack", "--attacker", 8, "--defender", 4, "--assaults", 3, "--method",
               "mc", "--trials", 10**9, "--seed", 3, "--json")
     run.wait_for("%")  # the progress bar: rounds are done
-    code, out, _ = run.interrupt()
+    code, out = run.interrupt()
     assert code == 130, run.err[-500:]
     j = json.loads(out)
     assert j["partial"] is True and j["trials"] in whole_rounds(10**9)

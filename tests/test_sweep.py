@@ -114,16 +114,19 @@ def kill_a_busy_worker(c, client, running) -> int | None:
     the sweep (`running`, a thread) ended before any worker was seen busy."""
     import os
     import signal
-    import time
 
-    while running.is_alive():
+    from hang import poll
+
+    def kill():
         busy = {address for address, tasks in client.processing().items() if tasks}
         for nanny in c.workers.values():
             if nanny.worker_address in busy and nanny.process and nanny.process.process:
                 os.kill(nanny.process.process.pid, signal.SIGKILL)
                 return nanny.process.process.pid
-        time.sleep(0.02)
-    return None
+        return None if running.is_alive() else "ended"
+
+    killed = poll(kill, "a busy worker, or the sweep's end")
+    return None if killed == "ended" else killed
 
 
 def test_a_lost_worker_is_recomputed(cluster):
@@ -327,7 +330,7 @@ def test_sigint_stops_a_sweep_and_keeps_the_finished_cells(tmp_path):
     out = tmp_path / "r.csv"
     run = Run("sweep", spec, "--out", out)
     run.wait_for("1/60")  # the progress bar (stderr is a terminal): a cell is done
-    code, _, _ = run.interrupt()
+    code, _ = run.interrupt()
     assert code == 130, run.err[-500:]
     written = pd.read_csv(out)
     assert 1 <= len(written) < 60 and "cells missing" in run.err
