@@ -168,7 +168,7 @@ def no_exact_work():
     raise AssertionError("exact work started")
 
 
-@pytest.mark.parametrize("f, kw", HOSTILE, ids=lambda x: str(x)[:60])
+@pytest.mark.parametrize("f, kw", HOSTILE, ids=lambda x: getattr(x, "__name__", str(x)[:60]))
 def test_hostile_exact_questions_are_refused_before_any_work(f, kw, monkeypatch):
     monkeypatch.setattr(engine, "exact_clock", no_exact_work)  # every exact answer runs in it
     with pytest.raises(OddsError, match=r"^method: 'exact': .*; use method='mc' or fewer"):
