@@ -101,7 +101,8 @@ def _score(entry, situations) -> list:
 
 def _game(frame, pmfs):
     """The whole game per side and measure, and each row's cumulative luck (in place): in its
-    side's hits when it records any, else in its wins (`plotted`)."""
+    side's hits dealt when at least half its rolls record them, else in its wins (`plotted`;
+    '' for a row that does not count in that measure)."""
     import pandas as pd
 
     rows = []
@@ -109,8 +110,10 @@ def _game(frame, pmfs):
     frame["cumulative"] = frame["band_low"] = frame["band_high"] = np.nan
     for side in dict.fromkeys(frame["side"]):
         index = np.flatnonzero((frame["side"] == side).to_numpy())
+        counted = {m: [i for i in index if m in pmfs[i]] for m in MEASURES}
+        plotted = "hits" if 2 * len(counted["hits"]) >= len(index) else "wins"
         for measure, better in MEASURES.items():
-            mine = [i for i in index if measure in pmfs[i]]
+            mine = counted[measure]
             if not mine:
                 continue
             dists = [pmfs[i][measure][0] for i in mine]
@@ -122,10 +125,10 @@ def _game(frame, pmfs):
                              percentile=100 * pc.percentile(total, int(actual[-1]), better),
                              p_at_least=pc.at_least(total, int(actual[-1]), better),
                              low=int(low[-1]), high=int(high[-1])))
-            if measure != "losses" and not frame.loc[index[0], "plotted"]:
+            if measure == plotted:
+                frame.loc[mine, "plotted"] = measure
                 frame.loc[mine, "cumulative"] = actual - expected
                 frame.loc[mine, "band_low"] = low - expected
                 frame.loc[mine, "band_high"] = high - expected
-                frame.loc[index, "plotted"] = measure
     return pd.DataFrame(rows, columns=["side", "measure", "rolls", "actual", "expected",
                                        "percentile", "p_at_least", "low", "high"])
