@@ -15,6 +15,7 @@ from ..errors import OddsError, shown
 from .record import ROLES, Entry
 
 HIT_ON = 5  # Here I Stand: a die showing 5 or 6 is a hit
+IMPOSSIBLE = 1e-12  # a probability below this is 0 (an exact sum of terms can leave 1e-16)
 _ROLLS = re.compile(r"^(attacker|defender) rolls (\d+) dice")
 
 
@@ -48,7 +49,7 @@ def observe(entry: Entry, result) -> Observed:
         won = won_by_dice
     for role, lost in losses.items():
         _possible(f"{role}_losses", lost, result.pmfs.get(f"{role}_losses"), result.procedure)
-    if won is not None and (result.p if won else 1 - result.p) == 0:
+    if won is not None and (result.p if won else 1 - result.p) < IMPOSSIBLE:
         raise OddsError(f"winner: {given.get('winner', 'the hits')!r} is impossible here "
                         f"(the probability that {result.main} is {'true' if won else 'false'} is 0)")
     return Observed(won, losses)
@@ -75,8 +76,8 @@ def _count(name: str, given) -> int:
 def _possible(name: str, count: int, pmf, procedure: str) -> None:
     if pmf is None:
         raise OddsError(f"{name}: not an outcome of {procedure}")
-    support = np.flatnonzero(pmf > 0)
-    if not 0 <= count < len(pmf) or pmf[count] == 0:
+    support = np.flatnonzero(pmf >= IMPOSSIBLE)
+    if not 0 <= count < len(pmf) or pmf[count] < IMPOSSIBLE:
         raise OddsError(f"{name}: {count} is impossible here (allowed: {_ranges(support)})")
 
 
