@@ -11,7 +11,7 @@ import re
 import textwrap
 
 from . import registry
-from .cli_common import Parser, flag, given
+from .cli_common import Parser, flag, given, in_flags
 from .errors import OddsError, check_choice
 from .files import check_output, replaced
 
@@ -158,7 +158,10 @@ def run(args) -> int:
     import matplotlib
 
     matplotlib.use("Agg")
-    fig = draw(spec, axes[0], axes[1], fixed, chosen.event, chosen.paper)
+    try:
+        fig = draw(spec, axes[0], axes[1], fixed, chosen.event, chosen.paper)
+    except OddsError as e:  # the flags the user typed, not the Python keywords
+        raise OddsError(in_flags(str(e), spec.params)) from None
     with replaced(chosen.out, "--out") as temporary:
         fig.savefig(temporary, format=chosen.out.rsplit(".", 1)[1], dpi=150)
     print(f"{spec.name}: {len(axes[0][1])} x {len(axes[1][1])} cells, {chosen.paper} -> {chosen.out}")

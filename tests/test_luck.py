@@ -14,7 +14,7 @@ from odds.cli import main
 from odds.rolls.percentiles import percentile
 from odds.rolls.report import luck
 
-SAMPLE = "odds/rolls/samples/his_1532.toml"
+from odds.rolls.report import SAMPLE
 
 
 def _field(ah, dh, adice, ddice, ua, ud):
@@ -261,7 +261,7 @@ def test_csv_record_with_keywords_as_words_and_dice_as_numbers(tmp_path):
 
 def test_cli_prints_the_game_exits_2_for_refused_rolls_and_writes_a_plot(tmp_path, capsys):
     plot = tmp_path / "luck.png"
-    assert main(["luck", SAMPLE, "--plot", str(plot), "--brief"]) == 0
+    assert main(["luck", str(SAMPLE), "--plot", str(plot), "--brief"]) == 0
     out = capsys.readouterr().out
     assert "Ottoman" in out and "percentile" in out and plot.stat().st_size > 10_000
     bad = tmp_path / "bad.toml"

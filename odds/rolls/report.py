@@ -10,6 +10,8 @@ rolls' (they are independent), its percentile is the game's luck.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from ..errors import OddsError
@@ -18,6 +20,7 @@ from .observed import observe
 from .record import ROLES, Refused, read
 from .situations import Situations, keywords
 
+SAMPLE = Path(__file__).parent / "samples" / "his_1532.toml"  # a real-looking game's record
 MEASURES = {"hits": 1, "wins": 1, "losses": -1}  # measure -> +1 when more is luckier
 ROLL_COLUMNS = ("line", "procedure", "side", "role", "against", "measure", "percentile",
                 "p_at_least", "won", "p_win", "hits", "expected_hits", "losses", "expected_losses")
