@@ -57,13 +57,14 @@ class Refused:
         return f"line {self.line}: {self.message}"
 
 
-def read(record) -> tuple[list, list]:
-    """(entries, refused) from a path (.toml or .csv), a record's text, or a list of dicts
-    (the Python API: each dict a roll, its line its position from 1)."""
+def read(record, paths: bool = True) -> tuple[list, list]:
+    """(entries, refused) from a path (.toml or .csv; not when `paths` is False: the web), a
+    record's text, or a list of dicts (the Python API: each dict a roll, its line its position
+    from 1)."""
     if isinstance(record, (list, tuple)):
         return _entries([(i + 1, roll, {}) for i, roll in enumerate(record)])
-    if isinstance(record, Path) or (isinstance(record, str) and "\n" not in record
-                                    and record.endswith((".toml", ".csv"))):
+    if paths and (isinstance(record, Path) or (isinstance(record, str) and "\n" not in record
+                                               and record.endswith((".toml", ".csv")))):
         text, kind = read_text(record, "record", MAX_RECORD_BYTES), Path(record).suffix
     elif isinstance(record, str):
         text, kind = record, ".toml" if re.search(rf"^\s*\[\[\s*{TABLE}\s*\]\]", record, re.M) else ".csv"

@@ -27,16 +27,17 @@ ROLL_COLUMNS = ("line", "procedure", "side", "role", "against", "measure", "perc
 COLUMNS = (*ROLL_COLUMNS, "plotted", "cumulative", "band_low", "band_high")
 
 
-def luck(record):
+def luck(record, *, paths: bool = True):
     """A DataFrame with a row per roll and side (COLUMNS; `percentile` from 0 to 100, the
     `cumulative` luck of the side so far, actual minus expected, in its plotted measure, and
     its 5-95% band); `.attrs`: `game` (a frame per side and measure: rolls, actual,
     expected, percentile, p_at_least, low, high), `refused` (lines naming the rolls not
     reported), `situations` (distinct situations computed). `record`: a .toml or .csv path,
-    a record's text, or a list of dicts (docs/luck.md)."""
+    a record's text, or a list of dicts (docs/luck.md); `paths=False` reads a text as a
+    record even when it looks like a path (the web page)."""
     import pandas as pd
 
-    entries, refused = read(record)
+    entries, refused = read(record, paths)
     situations, rows, pmfs = Situations(), [], []
     for entry in entries:
         try:
