@@ -131,7 +131,9 @@ def _ranges(words: list) -> tuple[list, dict]:
 
 def run(args) -> int:
     spec = registry.get(args.procedure)
-    parser = Parser(prog=f"odds chart {spec.name}", description=spec.help)
+    parser = Parser(prog=f"odds chart {spec.name}",
+                    description=f"{spec.help}: a printable chart; give two whole-number flags as "
+                                "LOW..HIGH (the first down the page, the second across)")
     from .cli import add_param  # the procedure's own flags, as `odds GAME PROCEDURE` has them
 
     actions = {p.name: add_param(parser, p, default) for p, default in
@@ -170,6 +172,7 @@ def run(args) -> int:
 
 def register(games):
     p = games.add_parser("chart", help="a printable odds chart over two keywords (PDF or PNG)",
+                         usage="odds chart PROCEDURE --X LOW..HIGH --Y LOW..HIGH [flags]",
                          description="A one-page printable chart of a procedure's probability over "
                                      "two whole-number keywords given as LOW..HIGH, every other "
                                      "flag fixed: exact percentages in grey-scale cells, the "
