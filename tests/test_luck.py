@@ -120,7 +120,8 @@ def test_large_field_percentile_agrees_with_a_simulation(ua, ud, leader, dealt):
 
 def test_whole_game_percentile_agrees_with_replays_of_the_whole_record():
     """30 field battles between two sides; the record replayed 20,000 times with numpy dice:
-    each side's total hits dealt and wins sit at the simulated mid-p percentile (4 se)."""
+    each side's total hits dealt, wins and losses taken (fewer is luckier) sit at the simulated
+    mid-p percentile (4 se), the 5-95% range within one of the simulated quantiles."""
     rng = np.random.default_rng(44)
     battles = [(int(rng.integers(2, 9)), int(rng.integers(2, 9)), int(rng.integers(0, 3)),
                 bool(rng.integers(0, 2))) for _ in range(30)]
@@ -135,7 +136,7 @@ def test_whole_game_percentile_agrees_with_replays_of_the_whole_record():
     frame = luck(rolls)
     game = frame.attrs["game"].set_index(["side", "measure"])
     n = 20_000
-    totals = {(s, m): np.zeros(n) for s in "AB" for m in ("hits", "wins")}
+    totals = {(s, m): np.zeros(n) for s in "AB" for m in ("hits", "wins", "losses")}
     for ua, ud, leader, a_attacks in battles:
         won, al, dl = _simulate_field(rng, n, ua, ud, ua + leader, ud + 1)
         attacker, defender = ("A", "B") if a_attacks else ("B", "A")
@@ -143,9 +144,12 @@ def test_whole_game_percentile_agrees_with_replays_of_the_whole_record():
         totals[defender, "hits"] += al
         totals[attacker, "wins"] += won
         totals[defender, "wins"] += ~won
+        totals[attacker, "losses"] += al
+        totals[defender, "losses"] += dl
     for (side, measure), sums in totals.items():
         actual = game.loc[(side, measure), "actual"]
-        estimate = np.mean(sums < actual) + 0.5 * np.mean(sums == actual)
+        worse = sums > actual if measure == "losses" else sums < actual
+        estimate = np.mean(worse) + 0.5 * np.mean(sums == actual)
         assert abs(game.loc[(side, measure), "percentile"] / 100 - estimate) < 4 * 0.5 / np.sqrt(n)
         assert game.loc[(side, measure), "expected"] == pytest.approx(sums.mean(), abs=4 * sums.std() / np.sqrt(n))
         low, high = np.quantile(sums, [0.05, 0.95], method="inverted_cdf")
