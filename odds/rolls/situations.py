@@ -38,7 +38,7 @@ class Situations:
         spec = registry.get(name)
         if not spec.exact:
             exact = [n for n, s in registry.specs().items() if s.exact]
-            raise OddsError(f"{name} has no exact engine (allowed: {', '.join(exact)})")
+            raise OddsError(f"procedure: {name} has no exact engine (allowed: {', '.join(exact)})")
         return spec
 
     def result(self, spec: registry.Spec, kwargs: dict):

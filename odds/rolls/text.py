@@ -13,19 +13,24 @@ def ordinal(value: float) -> str:
     return f"{n}{suffix}"
 
 
+def counted(n: int, noun: str) -> str:
+    """3, 'roll' -> '3 rolls'; 1 -> '1 roll'."""
+    return f"{n} {noun}{'s' * (n != 1)}"
+
+
 def summary(frame, rolls: bool = True) -> str:
     """The whole game per side (actual, expected, percentile, 5-95% range), each roll, and
     the refused rolls."""
     game = frame.attrs["game"]
-    lines = [f"How lucky was each side ({frame['line'].nunique()} rolls, "
-             f"{frame.attrs['situations']} distinct situations, exact; percentile 50 = "
+    lines = [f"How lucky was each side ({counted(frame['line'].nunique(), 'roll')}, "
+             f"{counted(frame.attrs['situations'], 'distinct situation')}, exact; percentile 50 = "
              "average luck, 90 = luckier than 9 games in 10)"]
     for side, rows in game.groupby("side", sort=False):
         lines.append(f"  {side}")
         for r in rows.itertuples():
             lines.append(f"    {WORDS[r.measure]:<13}{r.actual:>5} against {r.expected:7.2f} expected  "
                          f"{ordinal(r.percentile):>5} percentile   (90% of games: {r.low} to {r.high}, "
-                         f"{r.rolls} roll{'s' * (r.rolls != 1)})")
+                         f"{counted(r.rolls, 'roll')})")
     if rolls:
         lines.append("  roll by roll (percentile of hits dealt, else of the win, else of losses taken):")
         lines.append(f"    {'line':>5}  {'procedure':<24}{'side':<14}{'role':<9}{'measure':<8}"
