@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 from ..files import check_output, replaced
 
@@ -29,7 +30,7 @@ def run(args) -> int:
         check_output(args.plot, "--plot", (".png", ".pdf", ".svg"))
     if args.out:
         check_output(args.out, "--out", (".csv",))
-    frame = luck(args.record)
+    frame = luck(Path(args.record))
     if args.json:
         print(json.dumps(as_json(frame)))
     else:
@@ -70,7 +71,8 @@ def register(games):
                                      "roll's exact distribution. A refused roll is listed by "
                                      "its line (exit code 2); the others are reported.",
                          epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("record", help="the record: a .toml or .csv file")
+    p.add_argument("record", help="the record: a TOML or CSV file (.toml, .csv; another name is "
+                                  "read as TOML when it has a [[roll]] table)")
     p.add_argument("--plot", metavar="FILE", help="cumulative luck per side (.png, .pdf or .svg)")
     p.add_argument("--out", metavar="FILE", help="the table of rolls as CSV")
     p.add_argument("--brief", action="store_true", help="the whole game only, not each roll")

@@ -65,20 +65,25 @@ def read(record, paths: bool = True) -> tuple[list, list]:
         return _entries([(i + 1, roll, {}) for i, roll in enumerate(record)])
     if paths and (isinstance(record, Path) or (isinstance(record, str) and "\n" not in record
                                                and record.endswith((".toml", ".csv")))):
-        text, kind = read_text(record, "record", MAX_RECORD_BYTES), Path(record).suffix
+        text = read_text(record, "record", MAX_RECORD_BYTES)
+        kind = Path(record).suffix if Path(record).suffix in (".toml", ".csv") else _sniff(text)
     elif isinstance(record, str):
-        text, kind = record, ".toml" if re.search(rf"^\s*\[\[\s*{TABLE}\s*\]\]", record, re.M) else ".csv"
+        text, kind = record, _sniff(record)
     else:
         raise OddsError(f"record: {shown(record)} is not a record (allowed: a .toml or .csv "
                         "path, a record's text, or a list of dicts)")
-    rolls = _toml(text) if kind == ".toml" else _csv(text)
-    if not rolls:
-        raise OddsError(f"record: no rolls (allowed: [[{TABLE}]] tables in TOML, or CSV rows "
-                        f"under a header naming {', '.join(FIELDS[:3])}, ...)")
-    return _entries(rolls)
+    return _entries(_toml(text) if kind == ".toml" else _csv(text))
+
+
+def _sniff(text: str) -> str:
+    """'.toml' for a text with a [[roll]] table, else '.csv'."""
+    return ".toml" if re.search(rf"^\s*\[\[\s*{TABLE}\s*\]\]", text, re.M) else ".csv"
 
 
 def _entries(rolls) -> tuple[list, list]:
+    if not rolls:
+        raise OddsError(f"record: no rolls (allowed: [[{TABLE}]] tables in TOML, or CSV rows "
+                        f"under a header naming {', '.join(FIELDS[:3])}, ...)")
     if len(rolls) > MAX_ROLLS:
         raise OddsError(f"record: {len(rolls):,} rolls (allowed: at most {MAX_ROLLS:,})")
     entries, refused = [], []
