@@ -300,3 +300,12 @@ def test_large_rolls_agree_with_the_procedure_s_monte_carlo_engine(procedure, ke
         row = frame[frame.role == role].iloc[0]
         estimate = percentile(mc.pmfs[f"{foe}_losses"], observed[f"{foe}_losses"], 1)
         assert abs(row.percentile / 100 - estimate) < 4 * 0.5 / np.sqrt(n)
+
+
+def test_sample_flag_prints_a_record_that_reads_back(tmp_path, capsys):
+    assert main(["luck", "--sample"]) == 0
+    path = tmp_path / "game.toml"
+    path.write_text(capsys.readouterr().out)
+    assert path.read_text() == SAMPLE.read_text()
+    assert main(["luck"]) == 2
+    assert "record: missing (give a TOML or CSV file;" in capsys.readouterr().err

@@ -5,6 +5,7 @@ import json
 import sys
 from pathlib import Path
 
+from ..errors import OddsError
 from ..files import check_output, replaced
 
 EXAMPLE = """record (TOML; CSV has the same fields as columns, keywords as KEY=VALUE words):
@@ -19,12 +20,19 @@ EXAMPLE = """record (TOML; CSV has the same fields as columns, keywords as KEY=V
 
 the percentile of a roll: the chance that a replay of it would be worse for that side,
 counting an equal outcome half (50: average luck; 90: luckier than 9 replays in 10).
-`odds demo` shows the summary of the sample record shipped with odds."""
+`odds luck --sample > game.toml` writes the sample game's record (`odds demo` shows its summary)."""
 
 
 def run(args) -> int:
-    from .report import luck
+    from .report import SAMPLE, luck
     from .text import summary
+
+    if args.sample:
+        print(SAMPLE.read_text(encoding="utf-8"), end="")
+        return 0
+    if args.record is None:
+        raise OddsError("record: missing (give a TOML or CSV file; `odds luck --sample > "
+                        "game.toml` writes the sample game's record to start from)")
 
     if args.plot:
         check_output(args.plot, "--plot", (".png", ".pdf", ".svg"))
@@ -71,10 +79,12 @@ def register(games):
                                      "roll's exact distribution. A refused roll is listed by "
                                      "its line (exit code 2); the others are reported.",
                          epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("record", help="the record: a TOML or CSV file (.toml, .csv; another name is "
+    p.add_argument("record", nargs="?", help="the record: a TOML or CSV file (.toml, .csv; another name is "
                                   "read as TOML when it has a [[roll]] table)")
     p.add_argument("--plot", metavar="FILE", help="cumulative luck per side (.png, .pdf or .svg)")
     p.add_argument("--out", metavar="FILE", help="the table of rolls as CSV")
     p.add_argument("--brief", action="store_true", help="the whole game only, not each roll")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--sample", action="store_true",
+                   help="print the sample game's record (27 rolls of Here I Stand) to start from")
     p.set_defaults(handler=run)
