@@ -48,12 +48,13 @@ def luck(record, *, paths: bool = True):
         for row, dist in scored:
             rows.append(row)
             pmfs.append(dist)
+    refused = [str(r) for r in sorted(refused, key=lambda r: r.line)]
     if not rows:
-        raise OddsError("record: no roll could be read; " + "; ".join(map(str, sorted(refused, key=lambda r: r.line)[:3])))
+        raise OddsError("record: no roll could be read; " + "; ".join(refused[:3]))
     frame = pd.DataFrame(rows, columns=ROLL_COLUMNS)
     game = _game(frame, pmfs)
-    frame.attrs.update(game=game, refused=[str(r) for r in sorted(refused, key=lambda r: r.line)],
-                       situations=len(situations))
+    frame = frame[list(COLUMNS)]
+    frame.attrs.update(game=game, refused=refused, situations=len(situations))
     return frame
 
 
@@ -64,7 +65,8 @@ def _field(error: OddsError, entry) -> str | None:
 
 
 def _score(entry, situations) -> list:
-    """[(row, {measure: pmf})] for the roll's attacker and, when it names one, its defender."""
+    """[(row, {measure: (pmf, actual count)})] for the roll's attacker and, when it names one,
+    its defender."""
     spec = situations.spec(entry.procedure)
     try:
         kwargs = keywords(spec, entry.keywords)
