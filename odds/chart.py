@@ -102,7 +102,7 @@ def footnote(results) -> str:
              f"e.g. the last cell: {'; '.join(corner.explain)}" if corner.explain else ""]
     seen = dict.fromkeys(text for row in results for r in row for text in (*r.assumptions, *r.notes))
     lines += [f"* {text}" for text in seen]
-    wrapped = [textwrap.fill(line, 120) for line in lines if line]
+    wrapped = [textwrap.fill(line, 125) for line in lines if line]
     return "\n".join(wrapped[:12]) + ("\n(more notes omitted)" if len(wrapped) > 12 else "")
 
 
