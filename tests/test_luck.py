@@ -7,6 +7,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 import odds
 from odds import OddsError
@@ -309,3 +310,32 @@ def test_sample_flag_prints_a_record_that_reads_back(tmp_path, capsys):
     assert path.read_text() == SAMPLE.read_text()
     assert main(["luck"]) == 2
     assert "record: missing (give a TOML or CSV file;" in capsys.readouterr().err
+
+
+LEAF = st.one_of(st.integers(-3, 12), st.floats(allow_nan=True), st.booleans(), st.text(max_size=6),
+                 st.sampled_from(["his.field", "his.assault", "attacker", "defender", "A", "B"]))
+VALUE = st.recursive(LEAF, lambda inner: st.one_of(st.lists(inner, max_size=4),
+                                                   st.dictionaries(st.text(max_size=6), inner, max_size=3)),
+                     max_leaves=8)
+KEYWORDS = st.dictionaries(st.sampled_from(["attacker", "defender", "attacker_leader", "attacker-cards",
+                                            "defender_power", "x"]), VALUE, max_size=3)
+ROLL = st.fixed_dictionaries(
+    {"procedure": st.sampled_from(["his.field", "his.assault", "his.reformation", "nope"]),
+     "side": st.sampled_from(["A", "B", ""])},
+    optional={"keywords": st.one_of(KEYWORDS, st.text(max_size=12)), "against": st.sampled_from(["A", "B"]),
+              "winner": VALUE, "attacker_losses": VALUE, "defender_hits": VALUE, "attacker_hits": VALUE,
+              "attacker_dice": VALUE, "defender_dice": VALUE, "colour": VALUE})
+
+
+@settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(rolls=st.lists(ROLL, min_size=1, max_size=3))
+def test_any_record_is_a_frame_or_one_line(rolls):
+    """Fuzzed rolls: luck() answers a frame or an OddsError (never another exception), and
+    every roll is either reported or refused."""
+    try:
+        frame = luck(rolls)
+    except OddsError as e:
+        assert "\n" not in str(e)
+        return
+    assert frame.line.nunique() + len(frame.attrs["refused"]) == len(rolls)
+    assert frame.percentile.between(0, 100).all()
