@@ -339,3 +339,13 @@ def test_any_record_is_a_frame_or_one_line(rolls):
         return
     assert frame.line.nunique() + len(frame.attrs["refused"]) == len(rolls)
     assert frame.percentile.between(0, 100).all()
+
+
+def test_each_side_has_one_overall_number_its_plotted_measure():
+    frame = luck(SAMPLE)
+    game = frame.attrs["game"]
+    overall = game[game.overall].set_index("side")
+    assert list(overall.index) == list(dict.fromkeys(game.side))
+    assert overall.loc["Ottoman", "measure"] == "hits" and overall.loc["Protestant", "measure"] == "wins"
+    for side, measure in overall.measure.items():
+        assert set(frame[frame.side == side].plotted) <= {measure, ""}

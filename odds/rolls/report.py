@@ -31,7 +31,8 @@ def luck(record, *, paths: bool = True):
     """A DataFrame with a row per roll and side (COLUMNS; `percentile` from 0 to 100, the
     `cumulative` luck of the side so far, actual minus expected, in its plotted measure, and
     its 5-95% band); `.attrs`: `game` (a frame per side and measure: rolls, actual,
-    expected, percentile, p_at_least, low, high), `refused` (lines naming the rolls not
+    expected, percentile, p_at_least, low, high, and `overall`: the side's one number, its
+    plotted measure), `refused` (lines naming the rolls not
     reported), `situations` (distinct situations computed). `record`: a .toml or .csv path,
     a record's text, or a list of dicts (docs/luck.md); `paths=False` reads a text as a
     record even when it looks like a path (the web page)."""
@@ -130,11 +131,11 @@ def _game(frame, pmfs):
                              expected=float(expected[-1]),
                              percentile=100 * pc.percentile(total, int(actual[-1]), better),
                              p_at_least=pc.at_least(total, int(actual[-1]), better),
-                             low=int(low[-1]), high=int(high[-1])))
+                             low=int(low[-1]), high=int(high[-1]), overall=measure == plotted))
             if measure == plotted:
                 frame.loc[mine, "plotted"] = measure
                 frame.loc[mine, "cumulative"] = actual - expected
                 frame.loc[mine, "band_low"] = low - expected
                 frame.loc[mine, "band_high"] = high - expected
     return pd.DataFrame(rows, columns=["side", "measure", "rolls", "actual", "expected",
-                                       "percentile", "p_at_least", "low", "high"])
+                                       "percentile", "p_at_least", "low", "high", "overall"])

@@ -26,7 +26,9 @@ def summary(frame, rolls: bool = True) -> str:
              f"{counted(frame.attrs['situations'], 'distinct situation')}, exact; percentile 50 = "
              "average luck, 90 = luckier than 9 games in 10)"]
     for side, rows in game.groupby("side", sort=False):
-        lines.append(f"  {side}")
+        overall = rows[rows.overall].iloc[0]
+        lines.append(f"  {side}: {ordinal(overall.percentile)} percentile overall "
+                     f"(on {'hits dealt' if overall.measure == 'hits' else 'wins'})")
         for r in rows.itertuples():
             lines.append(f"    {WORDS[r.measure]:<13}{r.actual:>5} against {r.expected:7.2f} expected  "
                          f"{ordinal(r.percentile):>5} percentile   (90% of games: {r.low} to {r.high}, "

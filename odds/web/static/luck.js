@@ -39,6 +39,7 @@ function showGame(game) {
       const th = document.createElement("th");
       th.scope = "row";
       th.textContent = g.side;
+      if (g.overall) tr.className = "overall";
       tr.append(th);
       cell(tr, WORDS[g.measure], "text");
       cell(tr, ordinal(g.percentile), luckClass(g.percentile));
