@@ -13,9 +13,7 @@ import odds
 from odds import OddsError
 from odds.cli import main
 from odds.rolls.percentiles import percentile
-from odds.rolls.report import luck
-
-from odds.rolls.report import SAMPLE
+from odds.rolls.report import SAMPLE, luck, whole_game
 
 
 def _field(ah, dh, adice, ddice, ua, ud):
@@ -135,7 +133,7 @@ def test_whole_game_percentile_agrees_with_replays_of_the_whole_record():
                            winner="attacker" if won else "defender",
                            attacker_losses=int(al), defender_losses=int(dl)))
     frame = luck(rolls)
-    game = frame.attrs["game"].set_index(["side", "measure"])
+    game = whole_game(frame).set_index(["side", "measure"])
     n = 20_000
     totals = {(s, m): np.zeros(n) for s in "AB" for m in ("hits", "wins", "losses")}
     for ua, ud, leader, a_attacks in battles:
@@ -161,7 +159,7 @@ def test_whole_game_percentile_agrees_with_replays_of_the_whole_record():
 def test_a_side_s_cumulative_luck_ends_at_its_whole_game_total():
     frame = luck(SAMPLE)
     assert not frame.attrs["refused"] and frame.line.nunique() == 27
-    game = frame.attrs["game"].set_index(["side", "measure"])
+    game = whole_game(frame).set_index(["side", "measure"])
     for side, rows in frame[frame.plotted != ""].groupby("side"):
         measure = rows.plotted.iloc[0]
         total = game.loc[(side, measure)]
@@ -343,9 +341,18 @@ def test_any_record_is_a_frame_or_one_line(rolls):
 
 def test_each_side_has_one_overall_number_its_plotted_measure():
     frame = luck(SAMPLE)
-    game = frame.attrs["game"]
+    game = whole_game(frame)
     overall = game[game.overall].set_index("side")
     assert list(overall.index) == list(dict.fromkeys(game.side))
     assert overall.loc["Ottoman", "measure"] == "hits" and overall.loc["Protestant", "measure"] == "wins"
     for side, measure in overall.measure.items():
         assert set(frame[frame.side == side].plotted) <= {measure, ""}
+
+
+def test_frames_of_two_records_concatenate():
+    """The frame's attrs are plain data (pandas compares them when it concatenates frames)."""
+    import pandas as pd
+
+    one, two = luck(SAMPLE), luck([_roll("his.field", keywords=dict(attacker=3, defender=2), winner="A")])
+    assert len(pd.concat([one, two])) == len(one) + 2 and len(pd.concat([one, luck(SAMPLE)])) == 2 * len(one)
+    assert json.loads(json.dumps(one.attrs)) == one.attrs

@@ -9,7 +9,7 @@ import urllib.request
 import pytest
 
 from odds.rolls.cli import as_json
-from odds.rolls.report import SAMPLE, luck
+from odds.rolls.report import SAMPLE, luck, whole_game
 from odds.rolls.text import ordinal
 from web_server import running
 
@@ -55,7 +55,7 @@ chromium = pytest.mark.skipif(shutil.which(CHROMIUM) is None,
 @pytest.mark.parametrize("size", SIZES)
 def test_the_page_scores_the_sample_game_and_lists_refused_rolls(base, tmp_path, size):
     sync_api = pytest.importorskip("playwright.sync_api")
-    game = luck(SAMPLE).attrs["game"]
+    game = whole_game(luck(SAMPLE))
     width, height = SIZES[size]
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)

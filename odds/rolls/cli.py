@@ -66,7 +66,7 @@ def as_json(frame) -> dict:
     """The frame as strict JSON: rolls, game, refused, situations (NaN -> null)."""
     def records(df):
         return json.loads(df.to_json(orient="records"))
-    return {"rolls": records(frame), "game": records(frame.attrs["game"]),
+    return {"rolls": records(frame), "game": frame.attrs["game"],
             "refused": frame.attrs["refused"], "situations": frame.attrs["situations"]}
 
 

@@ -25,14 +25,16 @@ MEASURES = {"hits": 1, "wins": 1, "losses": -1}  # measure -> +1 when more is lu
 ROLL_COLUMNS = ("line", "procedure", "side", "role", "against", "measure", "percentile",
                 "p_at_least", "won", "p_win", "hits", "expected_hits", "losses", "expected_losses")
 COLUMNS = (*ROLL_COLUMNS, "plotted", "cumulative", "band_low", "band_high")
+GAME = ("side", "measure", "rolls", "actual", "expected", "percentile", "p_at_least", "low", "high",
+        "overall")
 
 
 def luck(record, *, paths: bool = True):
     """A DataFrame with a row per roll and side (COLUMNS; `percentile` from 0 to 100, the
     `cumulative` luck of the side so far, actual minus expected, in its plotted measure, and
-    its 5-95% band); `.attrs`: `game` (a frame per side and measure: rolls, actual,
-    expected, percentile, p_at_least, low, high, and `overall`: the side's one number, its
-    plotted measure), `refused` (lines naming the rolls not
+    its 5-95% band); `.attrs` (plain data, so frames concatenate): `game` (a dict per side
+    and measure: rolls, actual, expected, percentile, p_at_least, low, high, and `overall`:
+    the side's one number, its plotted measure; `whole_game(frame)` as a DataFrame), `refused` (lines naming the rolls not
     reported), `situations` (distinct situations computed). `record`: a .toml or .csv path,
     a record's text, or a list of dicts (docs/luck.md); `paths=False` reads a text as a
     record even when it looks like a path (the web page)."""
@@ -57,6 +59,13 @@ def luck(record, *, paths: bool = True):
     frame = frame[list(COLUMNS)]
     frame.attrs.update(game=game, refused=refused, situations=len(situations))
     return frame
+
+
+def whole_game(frame):
+    """The whole game of `luck()`'s frame as a DataFrame: a row per side and measure (GAME)."""
+    import pandas as pd
+
+    return pd.DataFrame(frame.attrs["game"], columns=GAME)
 
 
 def _field(error: OddsError, entry) -> str | None:
@@ -107,11 +116,9 @@ def _score(entry, situations) -> list:
 
 
 def _game(frame, pmfs):
-    """The whole game per side and measure, and each row's cumulative luck (in place): in its
-    side's hits dealt when at least half its rolls record them, else in its wins (`plotted`;
-    '' for a row that does not count in that measure)."""
-    import pandas as pd
-
+    """The whole game per side and measure (dicts of GAME), and each row's cumulative luck (in
+    place): in its side's hits dealt when at least half its rolls record them, else in its
+    wins (`plotted`; '' for a row that does not count in that measure)."""
     rows = []
     frame["plotted"] = ""
     frame["cumulative"] = frame["band_low"] = frame["band_high"] = np.nan
@@ -127,7 +134,7 @@ def _game(frame, pmfs):
             actual = np.cumsum([pmfs[i][measure][1] for i in mine])
             expected = np.cumsum([pc.mean(d) for d in dists])
             total, low, high = pc.running(dists)
-            rows.append(dict(side=side, measure=measure, rolls=len(mine), actual=int(actual[-1]),
+            rows.append(dict(side=str(side), measure=measure, rolls=len(mine), actual=int(actual[-1]),
                              expected=float(expected[-1]),
                              percentile=100 * pc.percentile(total, int(actual[-1]), better),
                              p_at_least=pc.at_least(total, int(actual[-1]), better),
@@ -137,5 +144,4 @@ def _game(frame, pmfs):
                 frame.loc[mine, "cumulative"] = actual - expected
                 frame.loc[mine, "band_low"] = low - expected
                 frame.loc[mine, "band_high"] = high - expected
-    return pd.DataFrame(rows, columns=["side", "measure", "rolls", "actual", "expected",
-                                       "percentile", "p_at_least", "low", "high", "overall"])
+    return rows

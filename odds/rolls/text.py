@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import math
 
+from .report import whole_game
+
 WORDS = {"hits": "hits dealt", "wins": "won", "losses": "losses taken"}
 
 
@@ -21,7 +23,7 @@ def counted(n: int, noun: str) -> str:
 def summary(frame, rolls: bool = True) -> str:
     """The whole game per side (actual, expected, percentile, 5-95% range), each roll, and
     the refused rolls."""
-    game = frame.attrs["game"]
+    game = whole_game(frame)
     lines = [f"How lucky was each side ({counted(frame['line'].nunique(), 'roll')}, "
              f"{counted(frame.attrs['situations'], 'distinct situation')}, exact; percentile 50 = "
              "average luck, 90 = luckier than 9 games in 10)"]
