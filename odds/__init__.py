@@ -13,8 +13,8 @@ from importlib import import_module
 from .core.result import Result
 from .errors import Interrupted, OddsError
 
-__all__ = ["Interrupted", "OddsError", "Result", "compare", "crusades", "his", "luck", "need", "oath",
-           "plot", "registry", "sweep"]
+__all__ = ["Interrupted", "OddsError", "Result", "compare", "crusades", "his", "luck", "need",
+           "oath", "plot", "registry", "sweep"]
 __version__ = "0.1.0"
 _SUBMODULES = ("crusades", "his", "oath", "plot", "registry", "sweep")
 _QUESTIONS = ("compare", "need")  # functions of odds.questions

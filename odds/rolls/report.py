@@ -34,10 +34,11 @@ def luck(record, *, paths: bool = True):
     `cumulative` luck of the side so far, actual minus expected, in its plotted measure, and
     its 5-95% band); `.attrs` (plain data, so frames concatenate): `game` (a dict per side
     and measure: rolls, actual, expected, percentile, p_at_least, low, high, and `overall`:
-    the side's one number, its plotted measure; `whole_game(frame)` as a DataFrame), `refused` (lines naming the rolls not
-    reported), `situations` (distinct situations computed). `record`: a .toml or .csv path,
-    a record's text, or a list of dicts (docs/luck.md); `paths=False` reads a text as a
-    record even when it looks like a path (the web page)."""
+    the side's one number, its plotted measure; `whole_game(frame)` as a DataFrame),
+    `refused` (lines naming the rolls not reported), `situations` (distinct situations
+    computed). `record`: a .toml or .csv path, a record's text, or a list of dicts
+    (docs/luck.md); `paths=False` reads a text as a record even when it looks like a path
+    (the web page)."""
     import pandas as pd
 
     entries, refused = read(record, paths)
