@@ -1,5 +1,6 @@
-"""`odds luck` on a long record: 10,000 rolls (the sample game's 27 rolls, their armies varied
-into ~800 distinct situations), read from TOML, each roll scored, the whole game convolved.
+"""`odds luck` on a long record: 10,000 rolls (the sample game's 27 rolls repeated, the armies
+of its field battles given as losses one to 30 units larger: 114 distinct situations), read
+from TOML, each roll scored, the whole game convolved.
 Baseline: the same rolls scored with no situation cache (every roll's exact Result computed
 again), timed on 500 rolls and scaled to 10,000. Target: under 10 s (issue 44)."""
 import re
@@ -17,8 +18,8 @@ SAMPLE = ROOT / "odds/rolls/samples/his_1532.toml"
 
 
 def record(rolls: int) -> str:
-    """The sample's rolls repeated, each army one to 30 units larger, so situations repeat as
-    they do over many games (the same battle sizes come back)."""
+    """The sample's rolls repeated, the attackers of its field battles recorded by losses 0 to
+    29 units larger, so situations repeat as over many games (the same battle sizes come back)."""
     blocks = SAMPLE.read_text().split("[[roll]]")[1:]
     out = []
     for i in range(rolls):
