@@ -39,6 +39,10 @@ def test_pdf_on_a4_and_letter_and_a_png(tmp_path, capsys):
     assert main(["chart", "oath.campaign", "--warbands", "1..3", "--defenders", "0..2",
                  "--defense-dice", "2", "--out", str(png)]) == 0
     assert png.read_bytes()[:4] == b"\x89PNG"
+    import matplotlib.image
+
+    pixels = matplotlib.image.imread(str(png))[..., :3]  # grey-scale: every pixel R = G = B
+    assert abs(pixels - pixels.mean(axis=-1, keepdims=True)).max() < 0.02
     assert "oath.campaign: 3 x 3 cells, a4 ->" in capsys.readouterr().out
 
 
