@@ -5,13 +5,13 @@ machine of any speed. Picklable: it runs in the server's worker processes and th
 `serve` is `odds serve` with such hooks, for the tests that signal a server process."""
 import os
 import sys
-import time
 from functools import partial
 from pathlib import Path
+from uuid import uuid4
 
+from hang import GUARD, poll
 from odds.web.api import call as answer  # the real one, kept before a test replaces api.call
 
-HANG = 120  # s: a held call nobody lets go returns then, only so that nothing hangs
 SPIN = 20_000  # additions between a spinning call's looks at the go file (well under 1 ms)
 
 
@@ -24,15 +24,16 @@ class Hold:
         self.folder.mkdir(parents=True, exist_ok=True)
 
     def __call__(self, *_) -> int:
-        """Hold this call (its arguments are ignored); its process id."""
-        (self.folder / f"started.{os.getpid()}.{time.monotonic_ns()}").touch()
-        go, end = self.folder / "go", time.monotonic() + HANG
-        while not go.exists() and time.monotonic() < end:
-            if self.spin:
-                sum(range(SPIN))
-            else:
-                time.sleep(0.005)
+        """Hold this call (its arguments are ignored); its process id. A call nobody lets go
+        fails after hang.GUARD s, so that nothing hangs."""
+        (self.folder / f"started.{os.getpid()}.{uuid4().hex}").touch()
+        poll(self._let_go, "the test letting a held call go", every=0 if self.spin else 0.005)
         return os.getpid()
+
+    def _let_go(self) -> bool:
+        if self.spin:
+            sum(range(SPIN))
+        return (self.folder / "go").exists()
 
     def started(self) -> int:
         """How many calls have started."""
@@ -42,9 +43,9 @@ class Hold:
         """The process ids of the calls that have started."""
         return {int(p.name.split(".")[1]) for p in self.folder.glob("started.*")}
 
-    def wait_started(self, count: int, seconds: float = 60):
-        """Until `count` calls have started (fails after `seconds`: a hang guard)."""
-        wait_until(lambda: self.started() >= count, seconds, f"{count} held calls started")
+    def wait_started(self, count: int):
+        """Until `count` calls have started."""
+        poll(lambda: self.started() >= count, f"{count} held calls started")
 
     def release(self):
         """Let every held call go, those to come too."""
@@ -58,14 +59,6 @@ def alive(pid: int, group: bool = False) -> bool:
         return True
     except ProcessLookupError:
         return False
-
-
-def wait_until(condition, seconds: float = 60, what: str = "the event"):
-    """Poll `condition()` until it is true; fail after `seconds` (a hang guard, not a measure)."""
-    end = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < end, f"no {what} within {seconds} s"
-        time.sleep(0.01)
 
 
 def answering(hold: Hold, procedures) -> partial:
@@ -96,7 +89,8 @@ def serve(argv):
     - Monte Carlo runs have no time budget (the server's own stop test, asked with 0 s of
       sampling: only a stopping server stops them) and may ask up to MAX_TRIALS trials; a run
       writes `sampling` when it has sampled a batch;
-    - a graceful shutdown waits up to HANG s for the requests under way (the test lets them go)."""
+    - a graceful shutdown waits up to hang.GUARD s for the requests under way (the test lets
+      them go)."""
     from odds import cli
     from odds.config import MAX_TRIALS
     from odds.core import montecarlo
@@ -116,7 +110,7 @@ def serve(argv):
             return test(0.0)
         return montecarlo.stop_when(stop)
 
-    app.answer, app.WEB_TIME_BUDGET = counted, HANG  # the grace is the budget + 2 s
+    app.answer, app.WEB_TIME_BUDGET = counted, GUARD  # the grace is the budget + 2 s
     api.call = answering(Hold(folder), ["his.siege"])
     limits.stop_when, limits.WEB_MAX_TRIALS = unbudgeted, MAX_TRIALS
     sys.exit(cli.main(["serve", *argv[1:]]))

@@ -8,6 +8,7 @@ import threading
 
 import pytest
 
+from hang import GUARD
 from limited import odds_cli
 
 MEMORY = 3 << 30
@@ -27,9 +28,9 @@ def spec(tmp_path):
 
 
 def sweep_on(spec, address):
-    """`odds sweep SPEC --scheduler ADDRESS` (120 s: a hang guard; the scheduler's own timeout
-    is config.SCHEDULER_TIMEOUT)."""
-    return odds_cli(["sweep", str(spec), "--scheduler", address], MEMORY, 120, cwd=spec.parent)
+    """`odds sweep SPEC --scheduler ADDRESS` (hang.GUARD bounds it against a hang; the
+    scheduler's own timeout is config.SCHEDULER_TIMEOUT)."""
+    return odds_cli(["sweep", str(spec), "--scheduler", address], MEMORY, GUARD, cwd=spec.parent)
 
 
 @pytest.fixture
@@ -205,7 +206,8 @@ def test_ctrl_c_to_a_sweep_on_two_workers_keeps_the_finished_cells(tmp_path):
     """Ctrl-C at a terminal reaches the process group, the local cluster's workers too. The
     sweep has far more work left (60 cells of 3e7 trials) than runs between its bar's first
     cells and the Ctrl-C."""
-    from held import alive, wait_until
+    from hang import poll
+    from held import alive
     import pandas as pd
 
     from terminal import Run
@@ -214,11 +216,11 @@ def test_ctrl_c_to_a_sweep_on_two_workers_keeps_the_finished_cells(tmp_path):
                                         '[grid]\nattacker = {start = 1, stop = 64}\n[fixed]\ndefender = 4\n')
     run = Run("sweep", tmp_path / "spec.toml", "--workers", "2", "--out", tmp_path / "r.csv",
               memory=MEMORY, group=True)
-    run.wait_for(re.compile(r"\b[1-9]\d*/64"), timeout=120)  # the bar: a batch of cells is done
-    code, out, _ = run.interrupt()
+    run.wait_for(re.compile(r"\b[1-9]\d*/64"))  # the bar: a batch of cells is done
+    code, out = run.interrupt()
     kept = pd.read_csv(tmp_path / "r.csv")
     assert code == 130, run.err[-2000:]
-    wait_until(lambda: not alive(run.proc.pid, group=True), what="the end of the sweep's workers")
+    poll(lambda: not alive(run.proc.pid, group=True), "the end of the sweep's workers")
     assert 1 <= len(kept) < 64 and f"{len(kept)} cells -> " in out
     assert f"interrupted: partial result, {len(kept)} of 64 cells ({64 - len(kept)} cells missing)" in run.err
     assert "Traceback" not in run.err and "WARNING" not in run.err, run.err[-2000:]
@@ -246,17 +248,13 @@ def test_a_second_ctrl_c_during_a_first_compile_ends_the_command_at_once(tmp_pat
     """The first Ctrl-C waits for numba's compiler (interrupted half way, or left running while
     the interpreter exits, it can crash the process); a second ends the process: 130, before
     the kernel has compiled (none is in the cache)."""
-    import signal
-
     from odds.crusades import EXAMPLES
     from terminal import Run
 
     run = Run("crusades", "run", EXAMPLES / "field.toml", "--battles", "100", memory=MEMORY,
               group=True, env={"NUMBA_CACHE_DIR": str(tmp_path)})  # an empty kernel cache
-    run.wait_for("compiling a Monte Carlo kernel", timeout=120)
-    os.killpg(run.proc.pid, signal.SIGINT)
-    run.wait_for("stopping when the kernel has compiled (Ctrl-C again to quit now)", timeout=60)
-    code, _, _ = run.interrupt()  # the second
+    run.wait_for("compiling a Monte Carlo kernel")
+    code, _ = run.interrupt(then="stopping when the kernel has compiled (Ctrl-C again to quit now)")
     assert code == 130 and run.err.endswith("odds: interrupted\r\n"), run.err[-2000:]
     assert not list(tmp_path.rglob("*.nbi")), "the kernel compiled: the second Ctrl-C waited for it"
     assert "Traceback" not in run.err, run.err[-2000:]
@@ -272,7 +270,8 @@ def test_a_second_ctrl_c_to_the_server_lets_the_requests_under_way_finish(tmp_pa
     import urllib.request
     from concurrent.futures import ThreadPoolExecutor
 
-    from held import Hold, wait_until
+    from hang import poll
+    from held import Hold
     from limited import limit
     from odds.config import MAX_TRIALS
     from web_server import free_port, serve_process, wait_listening
@@ -298,17 +297,17 @@ def test_a_second_ctrl_c_to_the_server_lets_the_requests_under_way_finish(tmp_pa
         wait_listening(port)
         with ThreadPoolExecutor(len(mc + exact)) as pool:
             answers = [pool.submit(status, q) for q in mc + exact]
-            wait_until(lambda: arrived() == len(answers) and hold.started() == len(exact), 120,
-                       "every request under way")
+            poll(lambda: arrived() == len(answers) and hold.started() == len(exact),
+                 "every request under way")
             os.killpg(server.pid, signal.SIGINT)
-            wait_until(lambda: all(a.done() for a in answers[:len(mc)]), 120, "the stopped runs' answers")
+            poll(lambda: all(a.done() for a in answers[:len(mc)]), "the stopped runs' answers")
             os.killpg(server.pid, signal.SIGINT)
-            wait_until(lambda: "odds: stopping: the requests under way" in log.read_text(), 60,
-                       "the second Ctrl-C's line")
+            poll(lambda: "odds: stopping: the requests under way" in log.read_text(),
+                 "the second Ctrl-C's line")
             held_past = [not a.done() for a in answers[len(mc):]]
             hold.release()
             answers = [a.result() for a in answers]
-        code = server.wait(timeout=120)
+        code = server.wait(timeout=GUARD)
     shown = f"answers {[(s, b[:200]) for s, b in answers]}; server log:\n{log.read_text()[-3000:]}"
     assert [s for s, _ in answers] == [200] * len(answers) and all(held_past), shown
     runs = [json.loads(b) for _, b in answers[:len(mc)]]

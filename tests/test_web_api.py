@@ -18,7 +18,8 @@ from odds.config import MAX_TRIALS, WEB_EXACT_WORKERS
 from odds.crusades import EXAMPLES
 from odds.registry import REQUIRED, specs
 from odds.web.limits import Gate
-from held import holding, wait_until
+from hang import GUARD, poll
+from held import holding
 from test_registry import argv_of
 from web_server import free_port, running, serve_process, wait_listening
 
@@ -235,7 +236,7 @@ def test_a_monte_carlo_flood_gets_503_and_exact_answers_still_flow(app_server, g
         with ThreadPoolExecutor(8) as pool:
             flood = [pool.submit(get, "/api/his.siege", slow) for _ in range(6)]
             hold.wait_started(1)  # one runs (held), one waits, the other four are refused
-            wait_until(lambda: sum(f.done() for f in flood) == 4, what="four refusals")
+            poll(lambda: sum(f.done() for f in flood) == 4, "four refusals")
             status, _, _ = get("/api/his.field", query({"attacker": 5, "defender": 4}))
             during = sum(f.done() for f in flood)  # the exact answer came while both were held
             hold.release()
@@ -261,15 +262,15 @@ def test_sigterm_stops_the_server_after_answering_running_monte_carlo_partially(
         assert len(workers) >= WEB_EXACT_WORKERS
         with ThreadPoolExecutor(1) as pool:
             running = pool.submit(lambda: json.loads(urllib.request.urlopen(url, timeout=300).read()))
-            wait_until(lambda: (held / "sampling").exists(), 300, "sampling")
+            poll(lambda: (held / "sampling").exists(), "the run sampling")
             proc.send_signal(signal.SIGTERM)
             answer = running.result()
             # uvicorn shuts down gracefully, then re-raises the signal for the exit status
-            assert proc.wait(timeout=60) == -signal.SIGTERM
+            assert proc.wait(timeout=GUARD) == -signal.SIGTERM
         assert answer["partial"] and 0 < answer["trials"] < MAX_TRIALS
         assert answer["notes"][-1].endswith("trials: the server is stopping")
-        wait_until(lambda: not [pid for pid in workers if Path(f"/proc/{pid}").exists()],
-                   what="the workers' end")
+        poll(lambda: not [pid for pid in workers if Path(f"/proc/{pid}").exists()],
+             "the workers' end")
         assert "odds calculator on http://127.0.0.1" in (tmp_path / "server.log").read_text()
 
 

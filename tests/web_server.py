@@ -9,7 +9,7 @@ import threading
 from contextlib import contextmanager
 from pathlib import Path
 
-from held import wait_until
+from hang import poll
 from odds.web.app import server
 
 
@@ -27,9 +27,9 @@ def listening(port: int) -> bool:
         return False
 
 
-def wait_listening(port: int, seconds: float = 60):
-    """Until something listens on `port` (fails after `seconds`: a hang guard)."""
-    wait_until(lambda: listening(port), seconds, f"server on port {port}")
+def wait_listening(port: int):
+    """Until something listens on `port`."""
+    poll(lambda: listening(port), f"a server on port {port}")
 
 
 @contextmanager
@@ -41,7 +41,7 @@ def running(**exact):
     thread.start()
     wait_listening(srv.config.port)
     workers = srv.config.app.state.exact.pool.workers
-    wait_until(lambda: workers and all(w.started for w in workers), 60, "exact workers started")
+    poll(lambda: workers and all(w.started for w in workers), "the exact workers started")
     try:
         yield srv
     finally:
