@@ -31,6 +31,7 @@ class Result:
     settings: dict = field(default_factory=dict)
     notes: tuple = ()
     assumptions: tuple = ()  # numbers this answer rests on that are readings, not rule text
+    readings: tuple = ()  # settings whose value the rulebook does not fix: the tool's reading
     explain: tuple = ()  # lines in words: the dice each side rolls and why
     advice: tuple = ()  # what to do, in words (e.g. his/sieges/advice.py); the first line the decision
     words: Words = PLAIN  # what its events mean (the procedure's; core.outcomes)
@@ -93,7 +94,8 @@ class Result:
 
     def to_json(self) -> dict:
         """A JSON-ready dict: metadata, each probability with its `_se`, pmfs keyed by strings,
-        settings, assumptions, the explanation (the dice each side rolls) and notes."""
+        settings, the settings that are readings, assumptions, the explanation (the dice each
+        side rolls) and notes."""
         out = {"procedure": self.procedure, "method": self.method,
                "trials": self.trials, "seed": self.seed, "partial": self.partial}
         for name, p in self.probabilities.items():
@@ -107,6 +109,8 @@ class Result:
             out["zero"] = zero
         out["settings"] = _jsonable(self.settings)
         out["assumptions"] = list(self.assumptions)
+        if self.readings:
+            out["readings"] = list(self.readings)
         if self.explain:
             out["explain"] = list(self.explain)
         if self.advice:
@@ -150,7 +154,9 @@ class Result:
             lines += [f"    {zero if zero and k == 0 else k:>3}  {v:8.2%}  {_bar(v, width)}"
                       for k, v in enumerate(pmf) if v > 0]
         if self.settings:
-            lines.append("  settings: " + ", ".join(f"{k}={_text(v)}" for k, v in self.settings.items()))
+            lines.append("  settings: " + ", ".join(
+                f"{k}={_text(v)}" + " (reading)" * (k in self.readings)
+                for k, v in self.settings.items()))
         lines += [f"  note: {n}" for n in self.notes]
         if self.assumptions:
             lines.append("  assumes: " + "; ".join(self.assumptions))
