@@ -35,6 +35,7 @@ class Result:
     explain: tuple = ()  # lines in words: the dice each side rolls and why
     advice: tuple = ()  # what to do, in words (e.g. his/sieges/advice.py); the first line the decision
     words: Words = PLAIN  # what its events mean (the procedure's; core.outcomes)
+    caveat: str = ""  # what the headline's number leaves out, said beside it (a tie unresolved)
 
     ZERO = {}  # pmf name -> what its entry 0 means when it is not a count (no mean shown)
 
@@ -109,6 +110,8 @@ class Result:
             out["zero"] = zero
         out["settings"] = _jsonable(self.settings)
         out["assumptions"] = list(self.assumptions)
+        if self.caveat:
+            out["caveat"] = self.caveat
         if self.readings:
             out["readings"] = list(self.readings)
         if self.explain:
@@ -125,7 +128,8 @@ class Result:
         other events apart, the distributions as text bars, settings."""
         how = "exact" if self.method == "exact" else f"Monte Carlo, {self.trials:,} trials, seed {self.seed}"
         lines = [f"{self.words.title(self.main)} {self.p:.1%} ({how}"
-                 f"{', PARTIAL: interrupted' if self.partial else ''})  [{self.procedure}]"]
+                 f"{', PARTIAL: interrupted' if self.partial else ''})"
+                 f"{'; ' + self.caveat if self.caveat else ''}  [{self.procedure}]"]
         lines += [f"  {line}" for line in self.explain]
         lines += [f"  {'advice:' if i == 0 else '':8}{line}" for i, line in enumerate(self.advice)]
         parts = self.words.partition(self.probabilities)
