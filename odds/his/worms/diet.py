@@ -30,6 +30,7 @@ DEFAULT_CARD = 3  # a card's CP when neither it nor the hands are given
 MAX_HAND = 12  # cards listed in one hand
 WORDS = Words("Protestant wins", (("protestant_win", "draw", "catholic_win"),))
 SIDES = ("protestant", "papal", "hapsburg")
+HANDS = tuple(f"{s}_hand" for s in SIDES)
 MEASURES = {"spaces": "spaces", "win": "in P(Protestant wins) minus P(Catholics win)"}  # the
 # card game's payoff in words
 UNITS = {"spaces": "spaces", "win": "of P(win) minus P(loss)"}  # "a CP worth 0.1 {unit}"
@@ -254,7 +255,7 @@ def diet_of_worms(*, protestant_card=None, papal_card=None, hapsburg_card=None, 
 def _card(side, text):
     return Param(f"{side}_card", "int", f"{text} ({DEFAULT_CARD} when no hands are given)",
                  low=1, high=MAX_CP,
-                 clears=tuple(f"{s}_hand" for s in SIDES))
+                 clears=HANDS)
 
 
 def _hand_param(side, text):
@@ -271,9 +272,11 @@ register(Spec(
         _hand_param("papal", "the CP of a card the Papacy may commit, repeatable"),
         _hand_param("hapsburg", "the CP of a card the Hapsburgs may commit, repeatable"),
         Param("measure", "choice", "what the sides choose their cards for: spaces (expected "
-              "net spaces) or win (P(Protestant wins) - P(Catholics win))", choices=tuple(MEASURES)),
+              "net spaces) or win (P(Protestant wins) - P(Catholics win))",
+              choices=tuple(MEASURES), needs=HANDS),
         Param("cp_value", "float", "what a committed CP would have won elsewhere, in the "
-              "measure's unit (reading; the card game's cost)", low=0.0, high=1.0)),
+              "measure's unit (reading; the card game's cost; the advice also gives the "
+              "cp-values where each choice changes)", low=0.0, high=MAX_CP_VALUE, needs=HANDS)),
     "Diet of Worms (§18.1): CP + 4 dice against the Catholic CP", ("his", "diet-of-worms"),
     "protestant_win", kernels=("odds.his.worms.kernel",), words=WORDS,
     examples=(Example("three against three and three", {}, "Diet of Worms: 3-CP cards all round"),
