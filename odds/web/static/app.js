@@ -323,17 +323,22 @@ function show(r) {
   $("answer").classList.remove("busy");
   $("error").hidden = true;
   const p = r[spec.main];
-  const pm = r.method === "exact" ? null : el("span", { class: "pm" }, `± ${pct(1.96 * r[spec.main + "_se"])}`);
-  $("headline").replaceChildren(spec.headline + " ", el("span", { class: "pct", id: "main-pct", "data-p": p }, pct(p)), ...(pm ? [" ", pm] : []));
+  // a Monte Carlo number with its 95% interval (Wilson's, from the server) and its trials
+  const within = (k) => (r.intervals && r.intervals[k] ? r.intervals[k] : null);
+  const pm = within(spec.main) && el("span", { class: "pm" },
+    `95% interval ${pct(within(spec.main)[0])} to ${pct(within(spec.main)[1])} (${trials(r.trials)})`);
+  const caveat = r.caveat && el("small", { class: "caveat", id: "caveat" }, say(r.caveat));
+  $("headline").replaceChildren(spec.headline + " ", el("span", { class: "pct", id: "main-pct", "data-p": p }, pct(p)),
+    ...(pm ? [" ", pm] : []), ...(caveat ? [caveat] : []));
   $("peek").textContent = $("headline").textContent;
   $("method").textContent = r.method === "exact" ? "exact"
     : `Monte Carlo, ${r.trials.toLocaleString("en")} trials, seed ${r.seed}` + (r.partial ? " (stopped early)" : "");
   const pmfs = pmfsOf(r);
   const events = Object.keys(r).filter((k) => r[k + "_se"] !== undefined && k !== spec.main);
   // an event is a probability; a family of them (e.g. win within k losses) is an object
-  const chance = (v) => (typeof v === "number" ? pct(v)
+  const chance = (v, k) => (typeof v === "number" ? pct(v) + (within(k) ? ` [${pct(within(k)[0])} to ${pct(within(k)[1])}]` : "")
     : Object.entries(v).map(([k, x]) => `${k}: ${pct(x)}`).join(", "));
-  $("events").replaceChildren(...events.map((k) => row(k, chance(r[k]))));
+  $("events").replaceChildren(...events.map((k) => row(k, chance(r[k], k))));
   eventsPicker([spec.main, ...events.filter((k) => typeof r[k] === "number")]);
   const extras = Object.keys(r).filter((k) => !META.includes(k) && !k.endsWith("_se")
     && r[k + "_se"] === undefined && !pmfs.includes(k) && !k.startsWith("expected_") && !(k in r.settings));
@@ -341,7 +346,7 @@ function show(r) {
   const listed = (k) => Array.isArray(r[k]) && r[k].length && r[k].every((x) => x && typeof x === "object");
   $("tables").replaceChildren(...extras.filter(listed).map((k) => table(k, r[k])));
   $("settings").replaceChildren(...[...Object.entries(r.settings), ...extras.filter((k) => !listed(k)).map((k) => [k, r[k]])]
-    .map(([k, v]) => row(k, say(plain(v)))));
+    .map(([k, v]) => row(k, say(plain(v)) + ((r.readings || []).includes(k) ? " (reading)" : ""))));
   $("explain").replaceChildren(...(r.explain || []).map((line) => el("li", {}, say(line))));
   $("advice").replaceChildren(...(r.advice || []).map((line) => el("li", {}, say(line))));
   $("notes").replaceChildren(...[...(r.notes || []), ...(r.assumptions || [])].map((n) => el("li", {}, say(n))));
@@ -365,7 +370,8 @@ function table(name, records) {
 // a pmf is an object with its mean beside it; other objects are extra data (e.g. a ruleset)
 const pmfsOf = (r) => Object.keys(r).filter((k) => r["expected_" + k] !== undefined);
 const META = ["procedure", "method", "trials", "seed", "partial", "settings", "notes", "assumptions",
-              "explain", "advice", "zero"];
+              "explain", "advice", "zero", "intervals", "caveat", "readings"];
+const trials = (n) => `${n.toLocaleString("en")} trial${n === 1 ? "" : "s"}`;
 // a pmf's mean in words; where its entry 0 is not a count, what 0 means instead (r.zero)
 const mean = (r, k) => (r.zero && k in r.zero ? `0: ${r.zero[k]}` : `mean ${r["expected_" + k].toFixed(2)}`);
 
@@ -554,19 +560,23 @@ function showCompare(c) {
   const num = (v, unit, sign) => (v === null ? "–" : unit
     ? (sign && v >= 0 ? "+" : "") + (100 * v).toFixed(1) + "%"
     : (sign && v >= 0 ? "+" : "") + v.toFixed(2));
-  const pm = (se, unit) => (mc && se !== null ? " ± " + (unit ? (196 * se).toFixed(1) + "%" : (1.96 * se).toFixed(2)) : "");
+  // a probability's 95% interval (Wilson's; Newcombe's for a change), a mean's ± 1.96 se
+  const pm = (r, key, unit) => (!mc || r[key + "_se"] === null ? ""
+    : !unit ? " ± " + (1.96 * r[key + "_se"]).toFixed(2)
+      : r[key + "_low"] === null || r[key + "_low"] === undefined ? ""
+        : ` [${num(r[key + "_low"], unit, key.endsWith("_change"))} to ${num(r[key + "_high"], unit, key.endsWith("_change"))}]`);
   const measures = [[c.main, spec.headline, true], ...c.losses.map((n) => ["expected_" + n, "mean " + words(n), false])];
   const head = el("tr", {}, el("th", { scope: "col" }, "plan"),
     ...measures.map(([, title]) => el("th", { scope: "col" }, title)));
   const rows = c.plans.map((r) => el("tr", {}, el("th", { scope: "row" }, ...planWords(r.plan)),
     ...measures.map(([key, , unit]) => el("td", { "data-key": key, "data-plan": r.plan, "data-v": r[key] },
-      num(r[key], unit, false) + pm(r[key + "_se"], unit),
+      num(r[key], unit, false) + pm(r, key, unit),
       r.plan === "base" ? null : el("span", { class: "change", "data-key": key + "_change", "data-plan": r.plan,
                                               "data-v": r[key + "_change"] ?? "" },
-                                    num(r[key + "_change"], unit, true) + pm(r[key + "_change_se"], unit))))));
+                                    num(r[key + "_change"], unit, true) + pm(r, key + "_change", unit))))));
   $("compare-table").replaceChildren(el("thead", {}, head), el("tbody", {}, ...rows));
   $("compare-table").hidden = false;
-  $("compare-method").textContent = (mc ? `Monte Carlo, the same seed (${c.seed}) for every plan: common random numbers`
+  $("compare-method").textContent = (mc ? `Monte Carlo, ${trials(c.plans[0].trials || 0)} a plan, the same seed (${c.seed}) for every plan: common random numbers; [95% intervals]`
     : "exact") + (c.partial ? " (stopped early)" : "");
 }
 
@@ -625,7 +635,7 @@ async function need(q) {
     return;
   }
   $("need-answer").textContent = body.sentence;
-  $("need-method").textContent = (body.method === "exact" ? "exact" : `Monte Carlo, seed ${body.seed} for every value`)
+  $("need-method").textContent = (body.method === "exact" ? "exact" : `Monte Carlo, ${trials(body.trials || 0)} a value, seed ${body.seed} for every value`)
     + (body.monotone ? `; monotone at the ${Object.keys(body.evaluated).length} values evaluated`
                      : "; NOT monotone: every value from the low end evaluated")
     + (body.notes.length ? "; " + body.notes.join("; ") : "");
