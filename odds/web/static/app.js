@@ -131,8 +131,11 @@ function control(p, onchange, id = "f-" + p.name) {
     return { node: box, get: () => String(box.checked), set: (v) => { box.checked = v === "true"; } };
   }
   if (p.kind === "choice") {
-    const sel = el("select", { id, onchange }, ...p.choices.map((c) => el("option", { value: c }, String(c))));
-    return { node: sel, get: () => sel.value, set: (v) => { if (v !== null) sel.value = v; } };
+    // a choice that may be left out (its default none: a foreign war's card) has a "none" entry
+    const none = p.default === null ? [el("option", { value: "" }, "none")] : [];
+    const sel = el("select", { id, onchange }, ...none, ...p.choices.map((c) => el("option", { value: c }, String(c))));
+    return { node: sel, get: () => (sel.value === "" ? null : sel.value),
+             set: (v) => { if (v !== null || none.length) sel.value = v ?? ""; } };
   }
   if (p.kind === "cards") return cardPicker(p, id, onchange);
   const hint = LISTS.includes(p.kind) ? (p.kind === "pairs" ? "KEY=N, …" : "comma-separated") : "";
