@@ -92,7 +92,7 @@ def piracy(*, corsairs=2, squadrons=0, adjacent_squadrons=0, allied_squadrons=0,
     proc = Procedure("his.piracy", (corsairs + 1, rating + 3), summarise, "any_hit",
                      lambda: exact_joint(anti_dice, corsairs, one_port, rating),
                      ("odds.his.corsairs.kernel", "piracy_lane"), kernel_args, settings)
-    return solve(proc, method, mc)
+    return solve(proc, method, mc).with_changes(readings=("doria_dice",) * doria)
 
 
 def _count(name, text):

@@ -192,7 +192,8 @@ def debate(*, initiator="papacy", attacker_value, defender_value, defender_commi
                      lambda: exact_joint(plan), (KERNEL, "debate_lane"), kernel_args, settings,
                      assumptions=tuple(assumptions), notes=tuple(notes), explain=explain(plan),
                      words=WORDS)
-    return solve(proc, method, mc).with_changes(caveat=caveat)
+    pools = () if plan.second_round else ("attacker_pool", "defender_pool")
+    return solve(proc, method, mc).with_changes(caveat=caveat, readings=pools)
 
 
 def first_tie(a: int, d: int) -> float:

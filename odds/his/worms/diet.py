@@ -249,7 +249,7 @@ def diet_of_worms(*, protestant_card=None, papal_card=None, hapsburg_card=None, 
                      DietResult, explain=explain, words=WORDS)
     result = solve(proc, method, mc)
     return result.with_changes(choices=choices, matrix=matrix, advice=advice,
-                               readings=("cp_value",) if choices else ())
+                               readings=("measure", "cp_value") if choices else ())
 
 
 def _card(side, text):
