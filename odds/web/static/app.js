@@ -15,6 +15,7 @@ let spec = null;        // the chosen procedure's description
 let controls = {};      // parameter name -> {get(): string|null, set(string|null)}
 let timer = 0;
 let plans = [];         // the plans' texts, in order (blank ones are not asked)
+const typed = {};       // procedure name -> its query as last typed (kept for the visit)
 const inFlight = {};    // kind of request ("answer", "compare", "need") -> its AbortController
 
 function el(tag, attrs = {}, ...children) {
@@ -133,7 +134,7 @@ function control(p, onchange, id = "f-" + p.name) {
   if (p.kind === "choice") {
     // a choice that may be left out (its default none: a foreign war's card) has a "none" entry
     const none = p.default === null ? [el("option", { value: "" }, "none")] : [];
-    const sel = el("select", { id, onchange }, ...none, ...p.choices.map((c) => el("option", { value: c }, String(c))));
+    const sel = el("select", { id, onchange }, ...none, ...p.choices.map((c) => el("option", { value: c }, choiceWords(c))));
     return { node: sel, get: () => (sel.value === "" ? null : sel.value),
              set: (v) => { if (v !== null || none.length) sel.value = v ?? ""; } };
   }
@@ -193,9 +194,12 @@ function clearOthers(p) {
 }
 
 function initial(p, values) {
-  // a list may come as repeated entries (sites=1&sites=2) or comma-separated
+  // a list may come as repeated entries (sites=1&sites=2) or comma-separated; a starting value
+  // gives way to a given field that cannot go with it (the Diet's hands clear its cards)
   if (values.has(p.name)) return values.getAll(p.name).join(",");
-  if (p.name in spec.start) return text(spec.start[p.name]);
+  const cleared = spec.parameters.some((q) => (q.clears || []).includes(p.name)
+                                              && values.get(q.name) && values.get(q.name) !== text(q.default));
+  if (p.name in spec.start && !cleared) return text(spec.start[p.name]);
   return text(p.default);
 }
 
@@ -223,9 +227,10 @@ const asked = () => plans.map((p) => p.trim()).filter(Boolean);
 
 function changed() {
   const q = query();
-  history.replaceState(null, "", "?" + new URLSearchParams([["procedure", spec.name], ...link(),
-                                                            ...asked().map((p) => ["plan", p]),
-                                                            ...needQuery()]));
+  const state = new URLSearchParams([["procedure", spec.name], ...link(),
+                                     ...asked().map((p) => ["plan", p]), ...needQuery()]);
+  typed[spec.name] = state;
+  history.replaceState(null, "", "?" + state);
   $("answer").classList.add("busy");
   clearTimeout(timer);
   timer = setTimeout(() => { ask(q); compare(q); need(q); }, DEBOUNCE_MS);
@@ -298,11 +303,21 @@ function inWords(message) {
     ? `${names.reduce((h, n) => h.replace(n, fieldWords(fieldOf(n))), head)}: ${say(rest.join(": "))}` : say(message) };
 }
 
-// a compare error ("plan TEXT: message") names the plan by its number on the page
+// a message about KEY=VALUE words ("vary attacker=1: defender: ...") in the page's words: each
+// setting by its field's name ("attacker units 1"), then the field names of the rest
+function speak(message) {
+  const assigned = String(message).replace(/\b([a-z][a-z_]*)=([^\s:,;)]*)/g, (m, name, v) =>
+    (fieldOf(name) ? `${fieldWords(fieldOf(name))} ${v}` : m));
+  const m = assigned.match(/^vary (.*?): (.*)$/s);
+  return m ? `with ${m[1]}: ${inWords(m[2]).text}` : inWords(assigned).text;
+}
+
+// a compare error: (the plan's index on the page, or -1 for the battle itself or none named;
+// its message in the page's words)
 function planError(message) {
   const m = message.match(/^plan (.*?): (.*)$/s);
   const i = m ? plans.findIndex((p) => p.trim() === m[1]) : -1;
-  return i < 0 ? say(message) : `plan ${i + 1}: ${inWords(m[2]).text}`;
+  return [i, m && m[1] === "base" ? `the battle above: ${speak(m[2])}` : speak(m ? m[2] : message)];
 }
 
 const fieldOf = (name) => [...spec.parameters, ...spec.engine].find((p) => p.name === name);
@@ -386,10 +401,18 @@ function say(text) {
   const named = Object.fromEntries([...spec.parameters, ...spec.engine].map((p) => [p.name, fieldWords(p)]));
   return String(text)
     .replace(/\[:[^\]]*\]/g, "")
+    .replace(/\b([a-z][a-z-]*[a-z]):([a-z][a-z-]*[a-z])\b/g, (m, card, policy) => `${card} (${policy.replace(/-/g, " ")})`)
+    .replace(/\b[a-z]+-[ivx]+\b/g, choiceWords)
     .replace(/--([a-z][a-z-]*)/g, (m, flag) => named[flag.replace(/-/g, "_")] ?? words(flag.replace(/-/g, "_")))
     .replace(/\b[a-z]+(?:_[a-z]+)+\b/g, (m) => named[m] ?? words(m))
     .replace(/^(true|false)$/, (m) => (m === "true" ? "yes" : "no"))
     .replace(/\brepeatable\b/g, "one or more");  // a flag given again; here a list or chips
+}
+
+// a choice as a player says it: a pope or a king by his name and number ("leo-x" -> "Leo X")
+function choiceWords(c) {
+  const m = String(c).match(/^([a-z-]+)-([ivx]+)$/);
+  return m ? `${m[1].split("-").map((w) => w[0].toUpperCase() + w.slice(1)).join(" ")} ${m[2].toUpperCase()}` : String(c);
 }
 
 function plain(v) {
@@ -524,29 +547,40 @@ function buildPlans() {
   }));
 }
 
+// The plans against the battle: a refused plan gets its message beside it and is left out,
+// and the others are asked again (at most once per plan); a refused battle hides the table.
 async function compare(q) {
   cancel("compare");
-  const texts = asked();
+  let texts = asked();
   $("compare-error").hidden = true;
-  if (!texts.length) {
+  $("plans").querySelectorAll(".field-error").forEach((e) => e.remove());
+  $("plans").querySelectorAll(".plan.invalid").forEach((e) => e.classList.remove("invalid"));
+  const hide = () => {
     $("compare-table").hidden = true;
     $("compare-method").textContent = "";
-    return;
+  };
+  for (let tries = 0; tries <= plans.length; tries++) {
+    if (!texts.length) return hide();
+    const r = await request("compare", `api/${spec.name}/compare?`
+                            + new URLSearchParams([...q, ...texts.map((p) => ["plan", p])]));
+    if (!r) return;
+    if (r.status === 503) {
+      timer = setTimeout(() => compare(q), r.wait * 1000);
+      return;
+    }
+    if (r.ok) return showCompare(r.body);
+    const [i, message] = planError(r.body.error);
+    if (i < 0) {
+      hide();
+      $("compare-error").hidden = false;
+      $("compare-error").textContent = message;
+      return;
+    }
+    const box = $("plans").children[i];
+    box.classList.add("invalid");
+    box.querySelector(".changes").after(el("small", { class: "field-error", role: "alert" }, message));
+    texts = texts.filter((t) => t !== plans[i].trim());
   }
-  const r = await request("compare", `api/${spec.name}/compare?`
-                          + new URLSearchParams([...q, ...texts.map((p) => ["plan", p])]));
-  if (!r) return;
-  if (r.status === 503) {
-    timer = setTimeout(() => compare(q), r.wait * 1000);
-    return;
-  }
-  if (!r.ok) {
-    $("compare-table").hidden = true;
-    $("compare-error").hidden = false;
-    $("compare-error").textContent = planError(r.body.error);
-    return;
-  }
-  showCompare(r.body);
 }
 
 // a plan's name as a header: one KEY=VALUE word a line, which may break after its "="
@@ -598,7 +632,7 @@ function buildNeed(values) {
   const counts = spec.parameters.filter((p) => p.kind === "int" || p.kind === "leader");
   $("need").hidden = !counts.length;
   $("need-vary").replaceChildren(el("option", { value: "" }, "—"),
-    ...counts.map((p) => el("option", { value: p.name }, words(p.name))));
+    ...counts.map((p) => el("option", { value: p.name }, fieldWords(p))));
   $("need-vary").value = values.get("vary") || "";
   eventsPicker([spec.main], values.get("event") || spec.main);
   const p = values.get("need");
@@ -634,24 +668,31 @@ async function need(q) {
     $("need-answer").textContent = "";
     $("need-method").textContent = "";
     $("need-error").hidden = false;
-    $("need-error").textContent = say(body.error);
+    $("need-error").textContent = speak(body.error);
     return;
   }
-  $("need-answer").textContent = body.sentence;
+  $("need-answer").textContent = speak(body.sentence);
   $("need-method").textContent = (body.method === "exact" ? "exact" : `Monte Carlo, ${trials(body.trials || 0)} a value, seed ${body.seed} for every value`)
     + (body.monotone ? `; monotone at the ${Object.keys(body.evaluated).length} values evaluated`
                      : "; NOT monotone: every value from the low end evaluated")
-    + (body.notes.length ? "; " + body.notes.join("; ") : "");
+    + (body.notes.length ? "; " + body.notes.map(speak).join("; ") : "");
 }
 
 // ---- choosing a game and procedure ----
 
-function choose(name, values = new URLSearchParams()) {
+// a procedure's name in the picker: its help up to the first bracket or colon ("Diet of
+// Worms"), so a phone shows it whole; the whole help is under the pickers
+const short = (s) => (s.help || s.name).split(/ \(|:/)[0];
+
+// a procedure is chosen with the values of a link, else those typed for it earlier in this
+// visit, else its starting values
+function choose(name, values = typed[name] || new URLSearchParams()) {
   spec = catalogue.procedures.find((s) => s.name === name);
   $("game").value = game(name);
   $("procedure").replaceChildren(...catalogue.procedures.filter((s) => game(s.name) === game(name))
-    .map((s) => el("option", { value: s.name }, s.help || s.name)));
+    .map((s) => el("option", { value: s.name, title: s.help }, short(s))));
   $("procedure").value = name;
+  $("procedure-help").textContent = spec.help === short(spec) ? "" : spec.help;
   buildForm(values);
   plans = values.getAll("plan");
   buildPlans();
