@@ -80,6 +80,8 @@ class Param:
             out["clears"] = list(self.clears)
         if self.needs:
             out["needs"] = list(self.needs)
+        if self.kind == "pairs" and self.metavar:
+            out["format"] = self.metavar  # an item's form (the page's rows of targets)
         return out
 
 

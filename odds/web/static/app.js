@@ -124,8 +124,42 @@ function cardPicker(p, id, onchange) {
     } };
 }
 
+// Rank my targets' spaces as rows: a name, each side's base dice, in the target zone (unticked:
+// the item's ":out"); the query keeps NAME=A:D[:out] items, comma-separated
+function targetRows(p, id, onchange) {
+  const list = el("div", { class: "rows" });
+  const dice = (label, v) => el("input", { type: "number", min: 0, max: 20, step: 1, inputmode: "numeric",
+                                           "aria-label": label, value: v, oninput: onchange });
+  const row = (name = "", a = "1", d = "1", inZone = true) => {
+    const n = el("input", { type: "text", "aria-label": "space", placeholder: "space", value: name, oninput: onchange });
+    const da = dice("attacker dice", a), dd = dice("defender dice", d);
+    const zone = el("input", { type: "checkbox", "aria-label": "in the target zone", onchange });
+    zone.checked = inZone;
+    const r = el("div", { class: "target-row" }, n, da, dd, zone,
+      el("button", { type: "button", class: "drop", "aria-label": "remove this space",
+                     onclick: () => { r.remove(); onchange(); } }, "×"));
+    r.item = () => (n.value.trim() ? `${n.value.trim()}=${da.value || 0}:${dd.value || 0}${zone.checked ? "" : ":out"}` : "");
+    list.append(r);
+  };
+  const head = el("div", { class: "target-row head", "aria-hidden": "true" },
+    el("span", {}, "space"), el("span", {}, "attacker dice"), el("span", {}, "defender dice"), el("span", {}, "in zone"), el("span"));
+  const add = el("button", { type: "button", class: "copy", id, onclick: () => { row(); onchange(); } }, "+ add a space");
+  return { node: el("div", { class: "targets" }, head, list, add),
+           get: () => [...list.children].map((r) => r.item()).filter(Boolean).join(",") || null,
+           set: (v) => {
+             list.replaceChildren();
+             for (const t of (v ? v.split(",") : []).map((x) => x.trim()).filter(Boolean)) {
+               const m = t.match(/^(.*?)=(\d+):(\d+)(:out)?$/);
+               if (m) row(m[1], m[2], m[3], !m[4]); else row(t);
+             }
+           } };
+}
+
+const FORMATS = { "NAME=A:D[:out]": targetRows };  // a list's items entered as rows
+
 function control(p, onchange, id = "f-" + p.name) {
   if (p.kind === "leader") return leaderPicker(p, id, onchange);
+  if (FORMATS[p.format]) return FORMATS[p.format](p, id, onchange);
   if (p.kind === "int") return stepper(p, id, onchange);
   if (p.kind === "bool") {
     const box = el("input", { id, type: "checkbox", onchange });
