@@ -434,6 +434,7 @@ const mean = (r, k) => (r.zero && k in r.zero ? `0: ${r.zero[k]}` : `mean ${r["e
 function say(text) {
   const named = Object.fromEntries([...spec.parameters, ...spec.engine].map((p) => [p.name, fieldWords(p)]));
   return String(text)
+    .replaceAll(spec.name, short(spec))
     .replace(/\[:[^\]]*\]/g, "")
     .replace(/\b([a-z][a-z-]*[a-z]):([a-z][a-z-]*[a-z])\b/g, (m, card, policy) => `${card} (${policy.replace(/-/g, " ")})`)
     .replace(/\b[a-z]+-[ivx]+\b/g, choiceWords)
