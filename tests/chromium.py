@@ -28,3 +28,12 @@ def served():
             yield browser
         finally:
             browser.close()
+
+
+def opened(browser, size, query):
+    """A new page at `size` (SIZES) showing `query`, once it has settled."""
+    width, height = SIZES[size]
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.goto(browser.base + query)
+    page.wait_for_function(SETTLED, timeout=60_000)
+    return page

@@ -4,7 +4,7 @@ plans with an argument can be picked and survive a link."""
 import pytest
 
 from odds.registry import get
-from chromium import SETTLED, SIZES, needed, served
+from chromium import SETTLED, SIZES, needed, opened, served
 
 pytestmark = needed
 
@@ -13,14 +13,6 @@ pytestmark = needed
 def browser():
     with served() as browser:
         yield browser
-
-
-def opened(browser, size, query):
-    width, height = SIZES[size]
-    page = browser.new_page(viewport={"width": width, "height": height})
-    page.goto(browser.base + query)
-    page.wait_for_function(SETTLED, timeout=60_000)
-    return page
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -7,7 +7,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from odds.registry import get
-from chromium import SETTLED, SIZES, needed, served
+from chromium import SETTLED, SIZES, needed, opened, served
 
 pytestmark = needed
 
@@ -16,14 +16,6 @@ pytestmark = needed
 def browser():
     with served() as browser:
         yield browser
-
-
-def opened(browser, size, query):
-    width, height = SIZES[size]
-    page = browser.new_page(viewport={"width": width, "height": height})
-    page.goto(browser.base + query)
-    page.wait_for_function(SETTLED, timeout=60_000)
-    return page
 
 
 def settled(page, selector=None, text=None):
