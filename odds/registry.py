@@ -57,7 +57,8 @@ class Param:
     clears: tuple = ()  # keywords that cannot be given with this one: setting it puts them
     # back to their defaults on the page (Oath's defense dice and its targets)
     needs: tuple = ()  # keywords one of which must be given (true, non-empty) for this one to
-    # mean anything: given without them it is refused (Andrea Doria's dice without the card)
+    # mean anything: given other than its default without them, it is refused (Andrea Doria's
+    # dice without the card)
 
     def __post_init__(self):
         if self.kind not in KINDS:
@@ -144,7 +145,7 @@ class Spec:
 
     def check_given(self, kwargs: dict) -> dict:
         """`kwargs` if it names only this procedure's keywords, every required one, and no
-        keyword without one of the keywords it `needs`."""
+        keyword other than its default without one of the keywords it `needs`."""
         names = {p.name for p in self.params}
         for key in kwargs:
             if key not in names and not (key in ENGINE and self.takes(key)):
@@ -153,8 +154,10 @@ class Spec:
         for name, default in self.defaults().items():
             if default is REQUIRED and name not in kwargs:
                 raise OddsError(f"{name}: missing (required by {self.name})")
+        defaults = self.defaults()
         for p in self.params:
-            if p.needs and p.name in kwargs and not any(_set(kwargs.get(n)) for n in p.needs):
+            if p.needs and kwargs.get(p.name, defaults[p.name]) != defaults[p.name] \
+                    and not any(_set(kwargs.get(n)) for n in p.needs):
                 raise OddsError(f"{p.name}: {shown(kwargs[p.name])} changes nothing without "
                                 f"{' or '.join(p.needs)} (allowed: give "
                                 f"{' or '.join(p.needs)} too, or leave {p.name} out)")
