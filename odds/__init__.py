@@ -2,7 +2,8 @@
 
 `odds.his`, `odds.oath`, `odds.crusades`: the games' procedures; `odds.compare(...)`: plans
 side by side, `odds.need(...)`: the value that reaches a target (odds.questions); `odds.sweep(...)`: grids of
-them (`odds.sweep.load(path)` runs a TOML spec); `odds.plot`: pictures; `odds.registry`: every
+them (`odds.sweep.load(path)` runs a TOML spec); `odds.plot`: pictures; `odds.luck(record)`:
+how lucky each side of a game's record was (odds.rolls); `odds.registry`: every
 procedure's description. Importing this package and answering an exact question does not
 import numba; the games and tools are imported when first used (`odds.his`...), so a command
 for one game does not pay for the others.
@@ -12,8 +13,8 @@ from importlib import import_module
 from .core.result import Result
 from .errors import Interrupted, OddsError
 
-__all__ = ["Interrupted", "OddsError", "Result", "compare", "crusades", "his", "need", "oath",
-           "plot", "registry", "sweep"]
+__all__ = ["Interrupted", "OddsError", "Result", "compare", "crusades", "his", "luck", "need",
+           "oath", "plot", "registry", "sweep"]
 __version__ = "0.1.0"
 _SUBMODULES = ("crusades", "his", "oath", "plot", "registry", "sweep")
 _QUESTIONS = ("compare", "need")  # functions of odds.questions
@@ -24,8 +25,10 @@ def __getattr__(name: str):
         return import_module(f"{__name__}.{name}")
     if name in _QUESTIONS:
         return getattr(import_module(f"{__name__}.questions.{name}"), name)
+    if name == "luck":
+        return import_module(f"{__name__}.rolls.report").luck
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def __dir__():
-    return sorted([*globals(), *_SUBMODULES, *_QUESTIONS])
+    return sorted([*globals(), *_SUBMODULES, *_QUESTIONS, "luck"])

@@ -24,7 +24,8 @@ from .questions import cli as questions
 
 _TYPES = {"int": whole, "ints": whole, "float": number}
 TOOLS = {"demo": "demo", "warmup": "warmup", "crusades": "crusades.cli", "sweep": "sweep_cli",
-         "plot": "sweep_cli", "serve": "serve"}  # command -> the module that registers it
+         "plot": "sweep_cli", "serve": "serve", "luck": "rolls.cli",
+         "chart": "chart"}  # command -> the module that registers it
 
 
 def add_param(p: argparse.ArgumentParser, param: registry.Param, default):

@@ -59,6 +59,8 @@ def run(args) -> int:
             if result.partial:  # Ctrl-C inside its Monte Carlo run: the demo stops there
                 print("odds: interrupted: partial result", file=sys.stderr)
                 return 130
+        if not args.procedures and not args.alone:
+            _sample_game()
         if child:
             print(child.communicate()[0], end="", flush=True)
             return child.returncode
@@ -66,6 +68,16 @@ def run(args) -> int:
     finally:
         if child and child.poll() is None:
             child.kill()
+
+
+def _sample_game():
+    """The summary of the sample game's record (`odds luck` on odds/rolls/samples)."""
+    from .rolls.report import SAMPLE, luck
+    from .rolls.text import summary
+
+    print(f"== How lucky was each side? `odds luck {SAMPLE.name}` (the sample game shipped with odds)")
+    print(summary(luck(SAMPLE), rolls=False))
+    print(flush=True)
 
 
 def register(games):

@@ -1,6 +1,8 @@
 """Debian's Chromium driven by Playwright against a real `odds serve`, for the page tests:
 `served()` yields the browser with `.base`, the server's address; SETTLED waits until the page
-shows an answer or an error for the question it last asked."""
+shows an answer or an error for the question it last asked. Without Chromium or Playwright
+the page tests are skipped, with the command that installs them, and fail under CI=true."""
+import os
 import shutil
 from contextlib import contextmanager
 
@@ -9,25 +11,51 @@ import pytest
 from web_server import running
 
 CHROMIUM = "/usr/bin/chromium"
-sync_api = pytest.importorskip("playwright.sync_api")
-needed = pytest.mark.skipif(shutil.which(CHROMIUM) is None,
-                            reason=f"Debian's chromium is not installed at {CHROMIUM}")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
+INSTALL = "apt-get install chromium (Debian's package), then pip install -e '.[test]'"
+try:
+    from playwright import sync_api
+except ImportError:
+    sync_api = None
+MISSING = ("Playwright is not installed" if sync_api is None else
+           f"Debian's chromium is not installed at {CHROMIUM}" if shutil.which(CHROMIUM) is None
+           else None)
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
 SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
 SETTLED = ("() => { const a = document.getElementById('answer');"
            " return a && !a.classList.contains('busy') && (document.getElementById('main-pct')"
            " || !document.getElementById('error').hidden); }")
 
 
+def require():
+    """Skip this page test when Chromium or Playwright is missing; under CI=true, fail it."""
+    if MISSING is None:
+        return
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"page tests: {MISSING}; CI=true runs them ({INSTALL})", pytrace=False)
+    pytest.skip(f"page tests: {MISSING} (to run them: {INSTALL})")
+
+
+needed = pytest.mark.usefixtures("chromium_required")  # a page test's mark (conftest.py)
+
+
 @contextmanager
-def served():
-    with running() as srv, sync_api.sync_playwright() as p:
+def launched():
+    """Debian's Chromium, headless, driven by Playwright."""
+    require()
+    with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        browser.base = f"http://127.0.0.1:{srv.config.port}/"
         try:
             yield browser
         finally:
             browser.close()
+
+
+@contextmanager
+def served():
+    with running() as srv, launched() as browser:
+        browser.base = f"http://127.0.0.1:{srv.config.port}/"
+        yield browser
 
 
 def opened(browser, size, query):

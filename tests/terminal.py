@@ -10,9 +10,9 @@ import subprocess
 import sys
 import termios
 import threading
-import time
 from pathlib import Path
 
+from hang import GUARD, poll
 from limited import limit
 
 ROOT = Path(__file__).parents[1]
@@ -46,32 +46,35 @@ class Run:
                 break
             self.err += chunk.decode(errors="replace")
 
-    def wait_for(self, needle, timeout: float = 300):
+    def wait_for(self, needle, limit: float = GUARD):
         """Until `needle` (a text or a compiled pattern) shows on stderr (fails if the run
-        ends first or takes too long)."""
-        end = time.monotonic() + timeout
-        while not (needle.search(self.err) if isinstance(needle, re.Pattern) else needle in self.err):
-            assert self.proc.poll() is None, f"the run ended before {needle!r}: {self.err[-500:]!r}"
-            assert time.monotonic() < end, f"no {needle!r} within {timeout} s: {self.err[-500:]!r}"
-            time.sleep(0.05)
+        ends first; `limit` seconds guard against a hang)."""
+        def seen():
+            found = needle.search(self.err) if isinstance(needle, re.Pattern) else needle in self.err
+            assert found or self.proc.poll() is None, f"the run ended before {needle!r}: {self.err[-500:]!r}"
+            return found
 
-    def interrupt(self, timeout: float = 30, then=None):
-        """One SIGINT (a second `then` seconds later, if given): (exit code, stdout, seconds
-        from the first to the exit); stderr is in `err`."""
-        t = time.perf_counter()
-        for wait in (0, then) if then is not None else (0,):
-            time.sleep(wait)
-            if self.group:
-                os.killpg(self.proc.pid, signal.SIGINT)
-            else:
-                self.proc.send_signal(signal.SIGINT)
+        poll(seen, f"{needle!r} on stderr ({self.err[-500:]!r})", limit)
+
+    def interrupt(self, then=None, limit: float = GUARD):
+        """One SIGINT; with `then` (a text), a second once `then` shows on stderr. (exit code,
+        stdout); stderr is in `err`. `limit` seconds guard the exit against a hang."""
+        self._sigint()
+        if then is not None:
+            self.wait_for(then, limit)
+            self._sigint()
         try:
-            out = self.proc.communicate(timeout=timeout)[0]
+            out = self.proc.communicate(timeout=limit)[0]
         finally:
             if self.proc.poll() is None:
                 self.proc.kill()
-                self.proc.communicate(timeout=30)
-        seconds = time.perf_counter() - t
-        self._reader.join(timeout=5)
+                self.proc.communicate(timeout=limit)
+        self._reader.join(timeout=limit)
         os.close(self._master)
-        return self.proc.returncode, out, seconds
+        return self.proc.returncode, out
+
+    def _sigint(self):
+        if self.group:
+            os.killpg(self.proc.pid, signal.SIGINT)
+        else:
+            self.proc.send_signal(signal.SIGINT)

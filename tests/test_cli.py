@@ -63,7 +63,7 @@ def test_bad_input_is_one_line_and_exit_2(capsys, argv, words):
 
 def test_console_script_exit_code_and_demo():
     bad = subprocess.run([sys.executable, "-m", "odds.cli", "his", "field", "--attacker", "1",
-                          "--defender", "-1"], capture_output=True, text=True, timeout=120)
+                          "--defender", "-1"], capture_output=True, text=True, timeout=600)
     assert bad.returncode == 2 and bad.stderr.startswith("odds: error: --defender: -1")
     demo = subprocess.run([sys.executable, "-m", "odds.cli", "demo"], capture_output=True, text=True,
                           timeout=600)  # it may compile kernels

@@ -238,7 +238,7 @@ def test_cli_error_from_the_real_command():
     import sys
 
     p = subprocess.run([sys.executable, "-m", "odds.cli", "crusades", "balance", FIELD, "--budget", "0"],
-                       capture_output=True, text=True, timeout=120)
+                       capture_output=True, text=True, timeout=600)
     assert p.returncode == 2 and p.stdout == ""
     assert p.stderr == "odds: error: --budget: 0 is out of range (allowed: 1 to 2000)\n"
 

@@ -4,7 +4,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -17,13 +16,13 @@ ROOT = Path(__file__).parents[1]
 FIELD = crusades.EXAMPLES / "field.toml"
 
 
-def cli(*args, timeout=60):
-    """Run `python -m odds.cli ...` in a subprocess: (exit code, stdout, stderr, seconds)."""
+def cli(*args, timeout=600):
+    """Run `python -m odds.cli ...` in a subprocess: (exit code, stdout, stderr); `timeout`
+    guards against a hang only."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    t = time.perf_counter()
     p = subprocess.run([sys.executable, "-m", "odds.cli", *map(str, args)], env=env,
                        capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
-    return p.returncode, p.stdout, p.stderr, time.perf_counter() - t
+    return p.returncode, p.stdout, p.stderr
 
 
 def units(n):
@@ -59,19 +58,16 @@ def hostile_path(tmp_path, name, content):
 
 @pytest.mark.parametrize("name, content, needle", HOSTILE, ids=[h[0] for h in HOSTILE])
 def test_hostile_scenarios_fail_fast_in_one_line(tmp_path, name, content, needle):
-    path = hostile_path(tmp_path, name, content)
-    t = time.perf_counter()
+    path = hostile_path(tmp_path, name, content)  # /dev/zero read whole would never end
     with pytest.raises(OddsError, match="^" + "[^\n]*" + needle.replace("(", r"\(").replace(")", r"\)")):
         crusades.load(path)
-    assert time.perf_counter() - t < 2
 
 
 @pytest.mark.parametrize("name, content, needle", HOSTILE[:3], ids=[h[0] for h in HOSTILE[:3]])
 def test_hostile_scenarios_cli_exit_2(tmp_path, name, content, needle):
-    code, out, err, seconds = cli("crusades", "run", hostile_path(tmp_path, name, content))
+    code, out, err = cli("crusades", "run", hostile_path(tmp_path, name, content))
     assert (code, out) == (2, "")
     assert len(err.strip().splitlines()) == 1 and needle in err and "Traceback" not in err
-    assert seconds < 20  # a whole process, imports included, on a shared machine
 
 
 @pytest.mark.parametrize("source", [0, 3, 2.5, None, b"field.toml"])
@@ -110,14 +106,15 @@ ASSAULT = crusades.EXAMPLES / "assault.toml"
                         "besieger_destroyed")),
     ("sensitivity", FIELD, ())])
 def test_one_sigint_keeps_the_completed_battles(command, scenario, outcomes):
-    """A real Ctrl-C on a billion battles (per setting): ONE SIGINT, exit 130 within 2 s with
-    strict JSON marked partial (sensitivity: the settings done, one run interrupted)."""
-    code, _, err, _ = cli("crusades", command, scenario, "--battles", "100", timeout=600)
+    """A real Ctrl-C on a billion battles (per setting): ONE SIGINT once the progress bar says
+    battles are under way, exit 130 with strict JSON marked partial (sensitivity: the settings
+    done, one run interrupted). How soon it stops: benchmarks/bench_interrupt.py."""
+    code, _, err = cli("crusades", command, scenario, "--battles", "100")
     assert code == 0, err[-500:]  # kernel mode compiled
     run = Run("crusades", command, scenario, "--battles", str(10**9), "--json")
     run.wait_for("%")  # the progress bar (stderr is a terminal): battles are under way
-    code, out, seconds = run.interrupt()
-    assert code == 130 and seconds < 2, run.err[-500:]
+    code, out = run.interrupt()
+    assert code == 130, run.err[-500:]
     r = json.loads(out, parse_constant=lambda c: pytest.fail(f"non-strict JSON: {c}"))
     assert r["partial"] is True and 0 < r["battles"] < 10**9
     if outcomes:

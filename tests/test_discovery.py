@@ -63,7 +63,7 @@ def test_a_procedure_in_its_own_folder_needs_no_other_file():
         (folder / "__init__.py").write_text(INIT)
         (folder / "toss.py").write_text(TOSS)
         out = subprocess.run([sys.executable, "-c", CHECK], capture_output=True, text=True,
-                             timeout=120)
+                             timeout=600)
     finally:
         shutil.rmtree(folder)
     assert "Heads 75.0% (exact)  [his.coin_toss]" in out.stdout, out.stderr

@@ -195,7 +195,7 @@ def test_exact_path_does_not_import_numba():
     code = ("import sys, odds; odds.his.field_battle(5, 4, attacker_leader=1); "
             "print('numba' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         timeout=120)
+                         timeout=600)
     assert out.stdout.strip() == "False"
 
 

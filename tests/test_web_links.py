@@ -63,7 +63,7 @@ def test_a_link_reopens_the_same_question_and_answer(page, name):
     before = state(page, page.base + f"?procedure={name}")
     set_values = "(changes) => { for (const [k, v] of Object.entries(changes)) controls[k].set(v); changed(); }"
     page.evaluate(set_values, changes(specs()[name]))
-    page.wait_for_timeout(300)  # the page waits 250 ms for more changes before it asks
+    # changed() marks the answer busy at once: SETTLED waits for the answer to this question
     page.wait_for_function(SETTLED, timeout=60_000)
     asked = page.evaluate(STATE)
     assert asked["error"] is None, asked["error"]
@@ -77,7 +77,6 @@ def test_a_blank_trials_field_stays_blank(page):
     page.goto(page.base + "?procedure=crusades.battle")
     page.wait_for_function(SETTLED, timeout=60_000)
     page.evaluate("() => { controls.trials.set(''); changed(); }")
-    page.wait_for_timeout(300)
     page.goto(page.url)
     page.wait_for_function("() => typeof controls !== 'undefined' && controls.trials", timeout=60_000)
     assert page.evaluate("controls.trials.get()") is None

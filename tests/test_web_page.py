@@ -1,19 +1,13 @@
 """The page in a real browser (Playwright driving Debian's Chromium) at phone and desktop sizes."""
-import shutil
 
 import pytest
 
 from odds import OddsError
 from odds.registry import get
+from chromium import SIZES, launched, needed
 from web_server import running
 
-CHROMIUM = "/usr/bin/chromium"
-sync_api = pytest.importorskip("playwright.sync_api")
-pytestmark = pytest.mark.skipif(shutil.which(CHROMIUM) is None,
-                                reason=f"Debian's chromium is not installed at {CHROMIUM} (.ci/run installs it)")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
-SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
+pytestmark = needed
 
 
 @pytest.fixture(scope="module")
@@ -24,10 +18,8 @@ def base():
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with launched() as browser:
         yield browser
-        browser.close()
 
 
 def shown(page, want):

@@ -3,7 +3,6 @@ page's compare view in Debian's Chromium at phone and desktop sizes (plans side 
 in the share link)."""
 import json
 import re
-import shutil
 import urllib.error
 import urllib.request
 from urllib.parse import quote, urlencode
@@ -14,12 +13,9 @@ import odds
 from odds import OddsError
 from odds.questions.plans import plan
 from odds.registry import get
+from chromium import SIZES, launched
 from web_server import running
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
-SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
 ASSAULT = {"attacker": 6, "attacker_leader": 1, "defender": 3}
 
 
@@ -85,17 +81,10 @@ def test_api_questions_refuse_in_one_line(base, path, query, status, words):
     assert got == status and body["error"].startswith(words) and "\n" not in body["error"]
 
 
-sync_api = pytest.importorskip("playwright.sync_api")
-
-
 @pytest.fixture(scope="module")
 def browser():
-    if shutil.which(CHROMIUM) is None:
-        pytest.skip(f"Debian's chromium is not installed at {CHROMIUM}")
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with launched() as browser:
         yield browser
-        browser.close()
 
 
 def cell(page, key, plan_name) -> float:

@@ -8,6 +8,7 @@ numbers users read, so the two engines can only differ in how they fill the join
 from __future__ import annotations
 
 import math
+import sys
 import time
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -18,7 +19,7 @@ from typing import Callable
 import numpy as np
 
 from ..errors import Interrupted, OddsError, check_choice
-from ..config import MAX_EXACT_WORK, MEMORY_BUDGET_FRACTION, METHODS
+from ..config import MAX_EXACT_WORK, MEMORY_BUDGET_FRACTION, METHODS, PROGRESS_AFTER_SECONDS
 from . import montecarlo
 from .outcomes import PLAIN, Words
 from .result import Result
@@ -236,6 +237,15 @@ def exact_clock():
         _EXACT_STARTED.reset(token)
 
 
+def say_exact_work(work: float, progress: bool | None):
+    """One line on stderr before exact work of over PROGRESS_AFTER_SECONDS (`work` in units of
+    about a microsecond): with `progress` True, or None when stderr is a terminal."""
+    if work > PROGRESS_AFTER_SECONDS * 1e6 and (progress or (progress is None
+                                                             and montecarlo.terminal())):
+        print(f"odds: solving exactly (about {work / 1e6:.0f} s of work; Ctrl-C stops it)",
+              file=sys.stderr, flush=True)
+
+
 def checkpoint():
     """Raise Interrupted if the caller's stop test says stop (tested with the seconds of exact
     work so far): the exact engines call this in their long loops."""
@@ -278,15 +288,17 @@ def solve(proc: Procedure, method: str, mc: McOptions) -> Result:
     asked, method = method, pick_method(method, proc.exact is not None)
     if _ESTIMATING.get():
         raise Estimated(exact_cost(proc).work if method == "exact" else 0.0)
-    notes = proc.notes
+    notes, cost = proc.notes, None
     if method == "exact":
-        method, why = exact_or_mc(asked, exact_cost(proc))
+        cost = exact_cost(proc)
+        method, why = exact_or_mc(asked, cost)
         notes += why
     check_memory(proc.shape, method, mc.threads)
     if method == "exact":
         if mc.given:
             notes += (f"{', '.join(mc.given)}: Monte Carlo options, not used by the exact answer "
                       "(method mc uses them)",)
+        say_exact_work(cost.work, mc.progress)
         with exact_clock():
             probabilities, pmfs = proc.summarise(proc.exact())
         return proc.result_type(proc.name, "exact", probabilities, pmfs, proc.main,

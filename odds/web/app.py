@@ -2,7 +2,8 @@
 
 Routes: `/` the page and `/static/*` its files; `GET /api/procedures` every procedure's
 parameters; `GET /api/{procedure}?...` (POST for a TOML scenario body) the Result as the CLI's
-`--json` prints it; `GET /api/{procedure}/compare?...&plan=KEY=VALUE` and `/need?...&need=P&vary=NAME`
+`--json` prints it; `/luck` and `POST /api/luck` a game's record scored (web/luck.py);
+`GET /api/{procedure}/compare?...&plan=KEY=VALUE` and `/need?...&need=P&vary=NAME`
 the questions (odds.questions). One server process with a few threads (Monte Carlo) and worker processes
 (exact answers), all started with the server; nothing started per visitor.
 """
@@ -31,7 +32,7 @@ from ..config import (WEB_CACHED_ANSWERS, WEB_EXACT_DEADLINE, WEB_EXACT_DEPTH,
 from ..core.lru import LRU
 from ..core.engine import OverBudget
 from ..errors import Interrupted, OddsError
-from . import api
+from . import api, luck
 from .limits import STOPPING, Busy, Gate
 from .workers import OverDeadline, OverMemory, TooManyLong, Workers, WorkerStopped
 
@@ -218,6 +219,7 @@ def create_app(**exact) -> Starlette:
         Route("/", page),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
         Route("/api/procedures", procedures),
+        *luck.routes(reply, refusal, STATIC),  # "How lucky was I?" (before /api/{procedure})
         Route("/api/{procedure}", answer, methods=["GET", "POST"]),
         Route("/api/{procedure}/{question:str}", ask),
     ])

@@ -1,0 +1,185 @@
+"""`odds chart PROCEDURE --X LOW..HIGH --Y LOW..HIGH [fixed flags]`: a one-page odds chart to
+print for the table: a procedure's probability (its headline event, or `--event`) for every
+pair of two integer keywords, exact, as whole percentages in grey-scale cells (darker is
+likelier; 50% or more in bold), the fixed settings in the title and the rules' assumptions
+in a footnote. A4 or US Letter, PDF or PNG (by the file's extension).
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import textwrap
+
+from . import registry
+from .cli_common import Parser, flag, given, in_flags
+from .errors import OddsError, check_choice
+from .files import check_output, replaced
+
+PAPER = {"a4": (8.27, 11.69), "letter": (8.5, 11.0)}  # inches, portrait
+EXACT = 1e-12  # a probability this close to 0 or 1 is printed as 0 or 100
+MAX_VALUES = 30  # values of one keyword on the chart (a cell stays readable on paper)
+RANGE = re.compile(r"^(-?\d+)\.\.(-?\d+)$")
+EXAMPLES = """examples:
+  odds chart his.field --attacker 1..12 --defender 1..12 --attacker-leader 2 --out field.pdf
+  odds chart his.assault --attacker 1..10 --defender 1..6 --defender-power ottoman --out assault.png
+  odds chart oath.campaign --warbands 1..12 --defenders 0..8 --defense-dice 3 --paper letter --out oath.pdf
+
+The first LOW..HIGH keyword runs down the page, the second across; every other flag of the
+procedure (see `odds GAME PROCEDURE --help`) is fixed for the whole chart."""
+
+
+def cell_text(p: float) -> str:
+    """A probability as the chart prints it: whole percent, '<1' and '>99' near the ends, '0'
+    and '100' only when exact (within EXACT: the rounding of a sum of exact terms)."""
+    if p < EXACT or p > 1 - EXACT:
+        return "0" if p < EXACT else "100"
+    if p < 0.005:
+        return "<1"
+    if p > 0.995:
+        return ">99"
+    return f"{100 * p:.0f}"
+
+
+def grid(spec, rows: tuple, cols: tuple, fixed: dict, event: str | None):
+    """(values [row][col], the event's name, one Result per cell in row order), each exact."""
+    (rname, rvalues), (cname, cvalues) = rows, cols
+    results = [[spec.call(**fixed, **{rname: r, cname: c}, method="exact") for c in cvalues]
+               for r in rvalues]
+    first = results[0][0]
+    name = event or spec.main
+    if name not in first.probabilities:
+        raise OddsError(f"--event: {name!r} is not an event of {spec.name} "
+                        f"(allowed: {', '.join(first.probabilities)})")
+    return [[res.probabilities[name] for res in row] for row in results], name, results
+
+
+def draw(spec, rows, cols, fixed: dict, event: str | None = None, paper: str = "a4"):
+    """The chart's matplotlib figure, one page of `paper`."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    paper = check_choice("paper", paper, tuple(PAPER))
+    values, name, results = grid(spec, rows, cols, fixed, event)
+    p = np.array(values, dtype=float)
+    (rname, rvalues), (cname, cvalues) = rows, cols
+    fig = plt.figure(figsize=PAPER[paper])
+    ax = fig.add_axes([0.11, 0.2, 0.84, 0.64])
+    ax.imshow(1 - 0.62 * p, cmap="gray", vmin=0, vmax=1, aspect="auto")  # white: 0, dark grey: 1
+    size = max(6.0, min(13.0, 150 / max(len(rvalues), len(cvalues))))
+    for i in range(len(rvalues)):
+        for j in range(len(cvalues)):
+            ax.text(j, i, cell_text(p[i, j]), ha="center", va="center", fontsize=size,
+                    fontweight="bold" if p[i, j] >= 0.5 else "normal", color="black")
+    ax.set_xticks(range(len(cvalues)), [str(v) for v in cvalues])
+    ax.set_yticks(range(len(rvalues)), [str(v) for v in rvalues])
+    ax.xaxis.tick_top()
+    ax.xaxis.set_label_position("top")
+    ax.set_xlabel(f"{flag(spec.param(cname))[2:]}: {spec.param(cname).help}", fontsize=10)
+    ax.set_ylabel(f"{flag(spec.param(rname))[2:]}: {spec.param(rname).help}", fontsize=10)
+    ax.set_xticks(np.arange(len(cvalues) + 1) - 0.5, minor=True)
+    ax.set_yticks(np.arange(len(rvalues) + 1) - 0.5, minor=True)
+    ax.grid(which="minor", color="white", linewidth=1.2)
+    ax.tick_params(which="minor", length=0)
+    game = registry.titles()[spec.name.split(".")[0]]
+    fixed_text = ", ".join(f"{flag(spec.param(k))[2:]} {_shown(v)}" for k, v in fixed.items()) \
+        or "every other setting at its default"
+    fig.text(0.5, 0.972, f"{results[0][0].words.title(name)}, in percent ({game})", ha="center",
+             va="top", fontsize=14, fontweight="bold")
+    fig.text(0.5, 0.945, textwrap.fill(f"{spec.help}  [{spec.name}]", 100) + "\n"
+             + textwrap.fill(fixed_text, 100), ha="center", va="top", fontsize=10, linespacing=1.4)
+    fig.text(0.11, 0.185, "Darker cells are likelier; 50% or more in bold. Exact probabilities "
+             "(odds, " + spec.name + ").", fontsize=8.5, va="top")
+    fig.text(0.11, 0.165, footnote(results), fontsize=7.5, va="top", family="serif")
+    return fig
+
+
+def footnote(results) -> str:
+    """The rules this chart rests on: one corner cell's dice in words, and every assumption
+    and note of any cell, each once."""
+    corner = results[-1][-1]
+    lines = ["Rules as the odds package implements them (its docs/rules.md); every keyword not "
+             "named above at its default.",
+             f"e.g. the last cell: {'; '.join(corner.explain)}" if corner.explain else ""]
+    seen = dict.fromkeys(text for row in results for r in row for text in (*r.assumptions, *r.notes))
+    lines += [f"* {text}" for text in seen]
+    wrapped = [textwrap.fill(line, 125) for line in lines if line]
+    return "\n".join(wrapped[:12]) + ("\n(more notes omitted)" if len(wrapped) > 12 else "")
+
+
+def _shown(value) -> str:
+    return ", ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
+
+
+def _ranges(words: list) -> tuple[list, dict]:
+    """The words with each `FLAG LOW..HIGH` (or `FLAG=LOW..HIGH`) replaced by FLAG LOW, and
+    flag -> (low, high)."""
+    out, ranges = [], {}
+    for word in words:
+        key, eq, text = word.partition("=") if word.startswith("--") else ("", "", word)
+        m = RANGE.match(text)
+        previous = key if eq else (out[-1] if out and out[-1].startswith("--") else None)
+        if m and previous:
+            low, high = int(m[1]), int(m[2])
+            if not low <= high or high - low + 1 > MAX_VALUES:
+                raise OddsError(f"{previous}: {text} (allowed: LOW..HIGH, LOW <= HIGH, at most "
+                                f"{MAX_VALUES} values)")
+            ranges[previous] = (low, high)
+            word = f"{key}={low}" if eq else str(low)
+        out.append(word)
+    return out, ranges
+
+
+def run(args) -> int:
+    spec = registry.get(args.procedure)
+    parser = Parser(prog=f"odds chart {spec.name}",
+                    description=f"{spec.help}: a printable chart; give two whole-number flags as "
+                                "LOW..HIGH (the first down the page, the second across)")
+    from .cli import add_param  # the procedure's own flags, as `odds GAME PROCEDURE` has them
+
+    actions = {p.name: add_param(parser, p, default) for p, default in
+               zip(spec.params, spec.defaults().values())}
+    parser.add_argument("--out", default="chart.pdf", help="the chart: .pdf or .png (default chart.pdf)")
+    parser.add_argument("--paper", default="a4", choices=tuple(PAPER), help="a4 or letter (default a4)")
+    parser.add_argument("--event", help=f"the probability shown (default {spec.main})")
+    words, ranges = _ranges(args.rest)
+    chosen = parser.parse_args(words)
+    check_output(chosen.out, "--out", (".pdf", ".png"))
+    by_flag = {s: name for name, a in actions.items() for s in a.option_strings}
+    axes = []
+    for text, (low, high) in ranges.items():
+        name = by_flag.get(text)
+        if name is None or spec.param(name).kind not in ("int", "leader"):
+            raise OddsError(f"{text}: LOW..HIGH is for a whole-number keyword of {spec.name}")
+        axes.append((name, tuple(range(low, high + 1))))
+    if len(axes) != 2:
+        raise OddsError(f"chart: {len(axes)} keywords given as LOW..HIGH (allowed: exactly 2, "
+                        "e.g. --attacker 1..12 --defender 1..12)")
+    defaults = spec.defaults()
+    fixed = {k: v for k, v in given(spec, chosen).items()
+             if k not in (axes[0][0], axes[1][0]) and v not in ([], defaults[k])}
+    import matplotlib
+
+    matplotlib.use("Agg")
+    try:
+        fig = draw(spec, axes[0], axes[1], fixed, chosen.event, chosen.paper)
+    except OddsError as e:  # the flags the user typed, not the Python keywords
+        raise OddsError(in_flags(str(e), spec.params)) from None
+    with replaced(chosen.out, "--out") as temporary:
+        fig.savefig(temporary, format=chosen.out.rsplit(".", 1)[1], dpi=150)
+    print(f"{spec.name}: {len(axes[0][1])} x {len(axes[1][1])} cells, {chosen.paper} -> {chosen.out}")
+    return 0
+
+
+def register(games):
+    p = games.add_parser("chart", help="a printable odds chart over two keywords (PDF or PNG)",
+                         usage="odds chart PROCEDURE --X LOW..HIGH --Y LOW..HIGH [flags]",
+                         description="A one-page printable chart of a procedure's probability over "
+                                     "two whole-number keywords given as LOW..HIGH, every other "
+                                     "flag fixed: exact percentages in grey-scale cells, the "
+                                     "settings in the title, the rules' assumptions in a footnote. "
+                                     "Flags after PROCEDURE: its own (odds GAME PROCEDURE --help), "
+                                     "--out FILE (.pdf or .png), --paper a4|letter, --event NAME.",
+                         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("procedure", help="a procedure's name, e.g. his.field, his.assault, oath.campaign")
+    p.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+    p.set_defaults(handler=run)

@@ -1,0 +1,90 @@
+"""`odds luck RECORD`: how lucky each side of a game's record was (odds.rolls.report)."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from ..errors import OddsError
+from ..files import check_output, replaced
+
+EXAMPLE = """record (TOML; CSV has the same fields as columns, keywords as KEY=VALUE words):
+  [[roll]]
+  procedure = "his.field"
+  keywords = { attacker = 6, defender = 4, attacker_leader = "suleiman" }
+  side = "Ottoman"
+  against = "Hapsburg"
+  attacker_dice = [6, 6, 5, 4, 3, 3, 2, 1, 1]   # or attacker_hits = 3, or the losses
+  defender_dice = [5, 4, 2, 1, 1]
+  # winner = "attacker" (or a side's name); attacker_losses = 1; defender_losses = 3
+
+the percentile of a roll: the chance that a replay of it would be worse for that side,
+counting an equal outcome half (50: average luck; 90: luckier than 9 replays in 10).
+`odds luck --sample > game.toml` writes the sample game's record (`odds demo` shows its summary)."""
+
+
+def run(args) -> int:
+    from .report import SAMPLE, luck
+    from .text import summary
+
+    if args.sample:
+        print(SAMPLE.read_text(encoding="utf-8"), end="")
+        return 0
+    if args.record is None:
+        raise OddsError("record: missing (give a TOML or CSV file; `odds luck --sample > "
+                        "game.toml` writes the sample game's record to start from)")
+
+    if args.plot:
+        check_output(args.plot, "--plot", (".png", ".pdf", ".svg"))
+    if args.out:
+        check_output(args.out, "--out", (".csv",))
+    frame = luck(Path(args.record))
+    if args.json:
+        print(json.dumps(as_json(frame)))
+    else:
+        print(summary(frame, rolls=not args.brief))
+    if args.out:
+        with replaced(args.out, "--out") as temporary:
+            frame.to_csv(temporary, index=False)
+    if args.plot:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        from .plot import cumulative
+
+        with replaced(args.plot, "--plot") as temporary:
+            cumulative(frame).savefig(temporary, dpi=120, format=args.plot.rsplit(".", 1)[1])
+    refused = frame.attrs["refused"]
+    if refused:
+        print(f"odds: error: {len(refused)} roll{'s' * (len(refused) > 1)} refused "
+              f"({'listed above' if not args.json else 'in refused'}); the first: {refused[0]}",
+              file=sys.stderr)
+    return 2 if refused else 0
+
+
+def as_json(frame) -> dict:
+    """The frame as strict JSON: rolls, game, refused, situations (NaN -> null)."""
+    def records(df):
+        return json.loads(df.to_json(orient="records"))
+    return {"rolls": records(frame), "game": frame.attrs["game"],
+            "refused": frame.attrs["refused"], "situations": frame.attrs["situations"]}
+
+
+def register(games):
+    import argparse
+
+    p = games.add_parser("luck", help="how lucky each side of a game's record was",
+                         description="How lucky each side was, roll by roll and over the whole "
+                                     "game, from a record of rolls (TOML or CSV) and each "
+                                     "roll's exact distribution. A refused roll is listed by "
+                                     "its line (exit code 2); the others are reported.",
+                         epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("record", nargs="?", help="the record: a TOML or CSV file (.toml, .csv; another name is "
+                                  "read as TOML when it has a [[roll]] table)")
+    p.add_argument("--plot", metavar="FILE", help="cumulative luck per side (.png, .pdf or .svg)")
+    p.add_argument("--out", metavar="FILE", help="the table of rolls as CSV")
+    p.add_argument("--brief", action="store_true", help="the whole game only, not each roll")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--sample", action="store_true",
+                   help="print the sample game's record (27 rolls of Here I Stand) to start from")
+    p.set_defaults(handler=run)

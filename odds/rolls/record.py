@@ -1,0 +1,172 @@
+"""A game's record read into entries: one roll each, with the line it starts on.
+
+TOML: an array of `[[roll]]` tables; CSV: a header and one row per roll. A roll names its
+`procedure`, its `keywords` (TOML: a table; CSV: `KEY=VALUE` words, as `--compare` plans take
+them; a key is the keyword or its flag, a text value is parsed by the keyword's kind as a
+query string is), the `side` that attacks or rolls (a player's name) and the side it is
+`against` (optional), and what happened: the `winner` (attacker, defender, or a side's name),
+each side's losses, or each side's hits or dice as rolled. A mistake in one roll refuses that
+roll (`Refused`, its line) and the others are read; a file that cannot be read at all is one
+OddsError.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import OddsError, shown
+from ..files import parse_toml, read_text
+
+MAX_RECORD_BYTES = 16 << 20  # 16 MiB: a 10,000-roll record in TOML is ~2 MiB
+MAX_ROLLS = 100_000
+ROLES = ("attacker", "defender")
+OUTCOMES = ("winner", "attacker_losses", "defender_losses", "attacker_hits", "defender_hits",
+            "attacker_dice", "defender_dice")
+FIELDS = ("procedure", "keywords", "side", "against", *OUTCOMES)
+TABLE = "roll"  # TOML: [[roll]]
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One roll of the record: `line` (1-based, where it starts), `lines` (field -> its line)."""
+
+    line: int
+    procedure: object
+    keywords: object
+    side: object
+    against: object = None
+    outcome: dict = field(default_factory=dict)
+    lines: dict = field(default_factory=dict)
+
+    def where(self, name: str | None) -> int:
+        """The line of field `name` (the roll's first line when the field has none)."""
+        return self.lines.get(name, self.line)
+
+
+@dataclass(frozen=True)
+class Refused:
+    """A roll that is not reported: its line and the one-line reason (naming the field)."""
+
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.message}"
+
+
+def read(record, paths: bool = True) -> tuple[list, list]:
+    """(entries, refused) from a path (.toml or .csv; not when `paths` is False: the web), a
+    record's text, or a list of dicts (the Python API: each dict a roll, its line its position
+    from 1)."""
+    if isinstance(record, (list, tuple)):
+        return _entries([(i + 1, roll, {}) for i, roll in enumerate(record)])
+    if paths and (isinstance(record, Path) or (isinstance(record, str) and "\n" not in record
+                                               and record.endswith((".toml", ".csv")))):
+        text = read_text(record, "record", MAX_RECORD_BYTES)
+        kind = Path(record).suffix if Path(record).suffix in (".toml", ".csv") else _sniff(text)
+    elif isinstance(record, str):
+        text, kind = record, _sniff(record)
+    else:
+        raise OddsError(f"record: {shown(record)} is not a record (allowed: a .toml or .csv "
+                        "path, a record's text, or a list of dicts)")
+    return _entries(_toml(text) if kind == ".toml" else _csv(text))
+
+
+def _sniff(text: str) -> str:
+    """'.toml' for a text with a [[roll]] table, else '.csv'."""
+    return ".toml" if re.search(rf"^\s*\[\[\s*{TABLE}\s*\]\]", text, re.M) else ".csv"
+
+
+def _entries(rolls) -> tuple[list, list]:
+    if not rolls:
+        raise OddsError(f"record: no rolls (allowed: [[{TABLE}]] tables in TOML, or CSV rows "
+                        f"under a header naming {', '.join(FIELDS[:3])}, ...)")
+    if len(rolls) > MAX_ROLLS:
+        raise OddsError(f"record: {len(rolls):,} rolls (allowed: at most {MAX_ROLLS:,})")
+    entries, refused = [], []
+    for line, roll, lines in rolls:
+        try:
+            entries.append(_entry(line, roll, lines))
+        except OddsError as e:
+            refused.append(Refused(line, str(e)))
+    return entries, refused
+
+
+def _entry(line: int, roll, lines: dict) -> Entry:
+    if not isinstance(roll, dict):
+        raise OddsError(f"roll: {shown(roll)} is not a table of fields")
+    for name in roll:
+        if name not in FIELDS:
+            raise OddsError(f"{name}: not a field of a roll (allowed: {', '.join(FIELDS)})")
+    for name in ("procedure", "side"):
+        if name not in roll:
+            raise OddsError(f"{name}: missing (every roll names its procedure and its side)")
+    if not any(name in roll for name in OUTCOMES):
+        raise OddsError(f"outcome: missing (give at least one of: {', '.join(OUTCOMES)})")
+    for name in ("side", "against"):
+        if name in roll and (not isinstance(roll[name], str) or not roll[name].strip()):
+            raise OddsError(f"{name}: {shown(roll[name])} is not a side's name (a text, e.g. Ottoman)")
+    if roll.get("against") is not None and roll["against"].strip() == roll["side"].strip():
+        raise OddsError(f"against: {roll['against']!r} is the side itself (allowed: another side)")
+    outcome = {name: roll[name] for name in OUTCOMES if name in roll}
+    return Entry(line, roll["procedure"], roll.get("keywords", {}), roll["side"].strip(),
+                 roll["against"].strip() if roll.get("against") else None, outcome, lines)
+
+
+def _toml(text: str) -> list:
+    """(line, roll, field lines) of each [[roll]] table; a line is found from its header."""
+    document = parse_toml(text, "record")
+    extra = [k for k in document if k not in (TABLE, "title")]
+    if extra:
+        raise OddsError(f"record: {extra[0]}: not a table of the record (allowed: title, [[{TABLE}]])")
+    rolls = document.get(TABLE, [])
+    if not isinstance(rolls, list):
+        raise OddsError(f"record: {TABLE}: not an array of tables (write [[{TABLE}]])")
+    starts = [i + 1 for i, row in enumerate(text.splitlines())
+              if re.match(rf"\s*\[\[\s*{TABLE}\s*\]\]", row)]
+    ends = starts[1:] + [len(text.splitlines()) + 1]
+    rows = text.splitlines()
+    out = []
+    for n, roll in enumerate(rolls):
+        start, end = (starts[n], ends[n]) if n < len(starts) else (1, 1)
+        lines = {}
+        for number in range(start, end):
+            m = re.match(r"\s*([A-Za-z_][\w-]*)\s*=", rows[number - 1])
+            if m and m[1] not in lines:
+                lines[m[1]] = number
+        out.append((start, roll, lines))
+    return out
+
+
+def _csv(text: str) -> list:
+    """(line, roll, {}) of each CSV row; empty cells are fields not given, `keywords` stays
+    `KEY=VALUE` words and dice are numbers apart (spaces or commas)."""
+    reader = csv.DictReader(io.StringIO(text))
+    header = reader.fieldnames or []
+    for name in header:
+        if name not in FIELDS:
+            raise OddsError(f"record: column {name!r} is not a field of a roll "
+                            f"(allowed: {', '.join(FIELDS)})")
+    out = []
+    for row in reader:
+        if len(out) > MAX_ROLLS:
+            break
+        roll = {k: v.strip() for k, v in row.items() if k is not None and v and v.strip()}
+        if None in row:
+            roll["cells"] = row[None]  # more cells than the header: refused as a field
+        if roll:
+            out.append((reader.line_num, {k: _cell(k, v) for k, v in roll.items()}, {}))
+    return out
+
+
+def _cell(name: str, text):
+    """A CSV cell as the TOML value it stands for: dice and counts as numbers."""
+    if name.endswith("_dice"):
+        words = text.replace(",", " ").split()
+        return [int(w) if re.fullmatch(r"-?\d+", w) else w for w in words]
+    if name.endswith(("_losses", "_hits")) and re.fullmatch(r"-?\d+", text):
+        return int(text)
+    return text

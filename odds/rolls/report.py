@@ -1,0 +1,148 @@
+"""`odds.luck(record)`: how lucky each side was, roll by roll and over the whole game.
+
+Each roll is scored for each side it names from its situation's exact distributions: the
+losses it dealt (`hits`: more is luckier), the losses it took (fewer is luckier) and whether
+it won (the procedure's headline event for the attacker, its complement for the defender).
+A roll's `percentile` is its mid-p percentile (odds.rolls.percentiles) on its hits when
+recorded, else on the win, else on the losses taken. The whole game sums each measure per
+side over the rolls that record it: the sum's exact distribution is the convolution of the
+rolls' (they are independent), its percentile is the game's luck.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import OddsError
+from . import percentiles as pc
+from .observed import observe
+from .record import ROLES, Refused, read
+from .situations import Situations, keywords
+
+SAMPLE = Path(__file__).parent / "samples" / "his_1532.toml"  # a real-looking game's record
+MEASURES = {"hits": 1, "wins": 1, "losses": -1}  # measure -> +1 when more is luckier
+ROLL_COLUMNS = ("line", "procedure", "side", "role", "against", "measure", "percentile",
+                "p_at_least", "won", "p_win", "hits", "expected_hits", "losses", "expected_losses")
+COLUMNS = (*ROLL_COLUMNS, "plotted", "cumulative", "band_low", "band_high")
+GAME = ("side", "measure", "rolls", "actual", "expected", "percentile", "p_at_least", "low", "high",
+        "overall")
+
+
+def luck(record, *, paths: bool = True):
+    """A DataFrame with a row per roll and side (COLUMNS; `percentile` from 0 to 100, the
+    `cumulative` luck of the side so far, actual minus expected, in its plotted measure, and
+    its 5-95% band); `.attrs` (plain data, so frames concatenate): `game` (a dict per side
+    and measure: rolls, actual, expected, percentile, p_at_least, low, high, and `overall`:
+    the side's one number, its plotted measure; `whole_game(frame)` as a DataFrame),
+    `refused` (lines naming the rolls not reported), `situations` (distinct situations
+    computed). `record`: a .toml or .csv path, a record's text, or a list of dicts
+    (docs/luck.md); `paths=False` reads a text as a record even when it looks like a path
+    (the web page)."""
+    import pandas as pd
+
+    entries, refused = read(record, paths)
+    situations, rows, pmfs = Situations(), [], []
+    for entry in entries:
+        try:
+            scored = _score(entry, situations)
+        except OddsError as e:
+            refused.append(Refused(entry.where(_field(e, entry)), str(e)))
+            continue
+        for row, dist in scored:
+            rows.append(row)
+            pmfs.append(dist)
+    refused = [str(r) for r in sorted(refused, key=lambda r: r.line)]
+    if not rows:
+        raise OddsError("record: no roll could be read; " + "; ".join(refused[:3]))
+    frame = pd.DataFrame(rows, columns=ROLL_COLUMNS)
+    game = _game(frame, pmfs)
+    frame = frame[list(COLUMNS)]
+    frame.attrs.update(game=game, refused=refused, situations=len(situations))
+    return frame
+
+
+def whole_game(frame):
+    """The whole game of `luck()`'s frame as a DataFrame: a row per side and measure (GAME)."""
+    import pandas as pd
+
+    return pd.DataFrame(frame.attrs["game"], columns=GAME)
+
+
+def _field(error: OddsError, entry) -> str | None:
+    """The roll's field an error names (for its line), or None."""
+    head = str(error).split(":")[0]
+    return head if head in entry.lines or head in entry.outcome else None
+
+
+def _score(entry, situations) -> list:
+    """[(row, {measure: (pmf, actual count)})] for the roll's attacker and, when it names one,
+    its defender."""
+    spec = situations.spec(entry.procedure)
+    try:
+        kwargs = keywords(spec, entry.keywords)
+        result = situations.result(spec, kwargs)
+    except OddsError as e:
+        raise OddsError(f"keywords: {e}") from None
+    seen = observe(entry, result)
+    out = []
+    for role, side, other in (("attacker", entry.side, entry.against),
+                              ("defender", entry.against, entry.side)):
+        if side is None:
+            continue
+        foe = ROLES[role == "attacker"]
+        p_win = float(result.p if role == "attacker" else 1 - result.p)
+        dealt, taken = result.pmfs.get(f"{foe}_losses"), result.pmfs.get(f"{role}_losses")
+        won = None if seen.won is None else seen.won == (role == "attacker")
+        dist, actual = {}, {}
+        if foe in seen.losses:
+            dist["hits"], actual["hits"] = dealt, seen.losses[foe]
+        if won is not None:
+            dist["wins"], actual["wins"] = pc.bernoulli(p_win), int(won)
+        if role in seen.losses:
+            dist["losses"], actual["losses"] = taken, seen.losses[role]
+        measure = next(iter(dist))
+        better = MEASURES[measure]
+        row = dict(line=entry.line, procedure=result.procedure, side=side, role=role, against=other,
+                   measure=measure,
+                   percentile=100 * pc.percentile(dist[measure], actual[measure], better),
+                   p_at_least=pc.at_least(dist[measure], actual[measure], better),
+                   won=won, p_win=p_win,
+                   hits=actual.get("hits", np.nan),
+                   expected_hits=pc.mean(dealt) if dealt is not None else np.nan,
+                   losses=actual.get("losses", np.nan),
+                   expected_losses=pc.mean(taken) if taken is not None else np.nan)
+        out.append((row, {m: (dist[m], actual[m]) for m in dist}))
+    return out
+
+
+def _game(frame, pmfs):
+    """The whole game per side and measure (dicts of GAME), and each row's cumulative luck (in
+    place): in its side's hits dealt when at least half its rolls record them, else in its
+    wins (`plotted`; '' for a row that does not count in that measure)."""
+    rows = []
+    frame["plotted"] = ""
+    frame["cumulative"] = frame["band_low"] = frame["band_high"] = np.nan
+    for side in dict.fromkeys(frame["side"]):
+        index = np.flatnonzero((frame["side"] == side).to_numpy())
+        counted = {m: [i for i in index if m in pmfs[i]] for m in MEASURES}
+        plotted = "hits" if 2 * len(counted["hits"]) >= len(index) else "wins"
+        for measure, better in MEASURES.items():
+            mine = counted[measure]
+            if not mine:
+                continue
+            dists = [pmfs[i][measure][0] for i in mine]
+            actual = np.cumsum([pmfs[i][measure][1] for i in mine])
+            expected = np.cumsum([pc.mean(d) for d in dists])
+            total, low, high = pc.running(dists)
+            rows.append(dict(side=str(side), measure=measure, rolls=len(mine), actual=int(actual[-1]),
+                             expected=float(expected[-1]),
+                             percentile=100 * pc.percentile(total, int(actual[-1]), better),
+                             p_at_least=pc.at_least(total, int(actual[-1]), better),
+                             low=int(low[-1]), high=int(high[-1]), overall=measure == plotted))
+            if measure == plotted:
+                frame.loc[mine, "plotted"] = measure
+                frame.loc[mine, "cumulative"] = actual - expected
+                frame.loc[mine, "band_low"] = low - expected
+                frame.loc[mine, "band_high"] = high - expected
+    return rows

@@ -1,0 +1,173 @@
+// "How lucky was I?" (luck.html): a record pasted or opened is POSTed to api/luck, whose
+// answer is `odds luck --json`'s object: the whole game per side, each roll, the refused rolls.
+"use strict";
+const $ = (id) => document.getElementById(id);
+const WORDS = { hits: "hits dealt", wins: "won", losses: "losses taken" };
+const PLOTTED = { hits: "hits dealt above expected", wins: "wins above expected" };
+
+function ordinal(p) {
+  const n = Math.min(99, Math.max(1, Math.round(p)));
+  const teen = n % 100 >= 10 && n % 100 <= 20;
+  return n + (teen ? "th" : ({ 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th"));
+}
+
+function cell(row, text, className) {
+  const td = document.createElement("td");
+  td.textContent = text;
+  if (className) td.className = className;
+  row.append(td);
+  return td;
+}
+
+function luckClass(p) { return p >= 90 ? "lucky" : p <= 10 ? "unlucky" : ""; }
+
+function table(el, head, rows) {
+  el.replaceChildren();
+  const thead = el.createTHead().insertRow();
+  for (const h of head) {
+    const th = document.createElement("th");
+    th.textContent = h;
+    thead.append(th);
+  }
+  const body = el.createTBody();
+  for (const fill of rows) fill(body.insertRow());
+}
+
+function showGame(game) {
+  table($("game"), ["side", "measure", "percentile", "actual", "expected", "90% of games", "rolls"],
+    game.map((g) => (tr) => {
+      const th = document.createElement("th");
+      th.scope = "row";
+      th.textContent = g.side;
+      if (g.overall) tr.className = "overall";
+      tr.append(th);
+      cell(tr, WORDS[g.measure], "text");
+      cell(tr, ordinal(g.percentile), luckClass(g.percentile));
+      cell(tr, g.actual);
+      cell(tr, g.expected.toFixed(2));
+      cell(tr, `${g.low} to ${g.high}`);
+      cell(tr, g.rolls);
+    }));
+}
+
+function showRolls(rolls) {
+  table($("rolls"), ["line", "side", "measure", "percentile", "actual", "expected", "role", "procedure"],
+    rolls.map((r) => (tr) => {
+      const [actual, expected] = r.measure === "hits" ? [r.hits, r.expected_hits]
+        : r.measure === "losses" ? [r.losses, r.expected_losses] : [r.won ? 1 : 0, r.p_win];
+      cell(tr, r.line);
+      cell(tr, r.side, "text");
+      cell(tr, WORDS[r.measure], "text");
+      cell(tr, ordinal(r.percentile), luckClass(r.percentile));
+      cell(tr, actual);
+      cell(tr, expected.toFixed(2));
+      cell(tr, r.role, "text");
+      cell(tr, r.procedure, "text");
+    }));
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+function svg(tag, attrs, parent) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+  parent.append(el);
+  return el;
+}
+
+function plot(side, rows, last, game) {
+  const W = 480, H = 170, L = 34, R = 8, T = 8, B = 22;
+  const xs = [0, ...rows.map((r) => r.x)];
+  const at = (key) => [0, ...rows.map((r) => r[key])];
+  const low = at("band_low"), high = at("band_high"), cum = at("cumulative");
+  const top = Math.max(...high, ...cum, 0.5), bottom = Math.min(...low, ...cum, -0.5);
+  const X = (x) => L + (W - L - R) * x / Math.max(1, last);
+  const Y = (y) => T + (H - T - B) * (top - y) / (top - bottom);
+  const figure = document.createElement("figure");
+  const measure = rows[0].plotted;
+  const total = game.find((g) => g.side === side && g.measure === measure);
+  const caption = document.createElement("figcaption");
+  caption.textContent = side + " ";
+  const note = document.createElement("span");
+  note.textContent = `${PLOTTED[measure]}; ${total.actual} against ${total.expected.toFixed(1)}, ${ordinal(total.percentile)} percentile`;
+  caption.append(note);
+  const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img",
+    "aria-label": `${side}: ${PLOTTED[measure]} after each roll, with the band of 90% of games` }, figure);
+  const band = xs.map((x, i) => `${X(x)},${Y(high[i])}`).concat(
+    xs.map((x, i) => `${X(x)},${Y(low[i])}`).reverse());
+  svg("polygon", { points: band.join(" "), class: "band" }, s);
+  svg("line", { x1: L, x2: W - R, y1: Y(0), y2: Y(0), class: "axis" }, s);
+  svg("line", { x1: L, x2: L, y1: T, y2: H - B, class: "axis" }, s);
+  svg("polyline", { points: xs.map((x, i) => `${X(x)},${Y(cum[i])}`).join(" "), class: "line" }, s);
+  xs.forEach((x, i) => svg("circle", { cx: X(x), cy: Y(cum[i]), r: 2.5, class: "dot" }, s));
+  for (const y of [Math.ceil(bottom), 0, Math.floor(top)]) {
+    svg("text", { x: L - 4, y: Y(y) + 4, "text-anchor": "end" }, s).textContent = y > 0 ? `+${y}` : y;
+  }
+  svg("text", { x: L, y: H - 6 }, s).textContent = "start";
+  svg("text", { x: W - R, y: H - 6, "text-anchor": "end" }, s).textContent = `roll ${last}`;
+  figure.prepend(caption);
+  return figure;
+}
+
+function showPlots(rolls, game) {
+  const order = new Map();
+  for (const r of rolls) if (!order.has(r.line)) order.set(r.line, order.size + 1);
+  const bySide = new Map();
+  for (const r of rolls) {
+    if (!r.plotted) continue;
+    if (!bySide.has(r.side)) bySide.set(r.side, []);
+    bySide.get(r.side).push({ ...r, x: order.get(r.line) });
+  }
+  $("plots").replaceChildren(...[...bySide].map(([side, rows]) => plot(side, rows, order.size, game)));
+}
+
+function show(answer) {
+  showGame(answer.game);
+  showPlots(answer.rolls, answer.game);
+  showRolls(answer.rolls);
+  $("refused").replaceChildren(...answer.refused.map((line) => {
+    const li = document.createElement("li");
+    li.textContent = line;
+    return li;
+  }));
+  $("refused-box").hidden = !answer.refused.length;
+  $("result").hidden = false;
+  const lines = new Set(answer.rolls.map((r) => r.line)).size;
+  $("status").textContent = `${lines} rolls scored from ${answer.situations} distinct situations, exact` +
+    (answer.refused.length ? `; ${answer.refused.length} not counted (listed at the end)` : "");
+}
+
+async function score() {
+  const text = $("record").value;
+  $("error").hidden = true;
+  if (!text.trim()) {
+    $("error").textContent = "record: empty (paste a record, open a file, or load the sample game)";
+    $("error").hidden = false;
+    return;
+  }
+  $("status").textContent = "Scoring…";
+  try {
+    const response = await fetch("api/luck", { method: "POST", body: text,
+      headers: { "Content-Type": "text/plain; charset=utf-8" } });
+    const answer = await response.json();
+    if (!response.ok) throw new Error(answer.error || response.statusText);
+    show(answer);
+  } catch (e) {
+    $("status").textContent = "";
+    $("error").textContent = e.message;
+    $("error").hidden = false;
+    $("result").hidden = true;
+  }
+}
+
+$("score").addEventListener("click", score);
+$("sample").addEventListener("click", async () => {
+  $("record").value = await (await fetch("luck/sample.toml")).text();
+  score();
+});
+$("file").addEventListener("change", async () => {
+  const file = $("file").files[0];
+  if (file) {
+    $("record").value = await file.text();
+    score();
+  }
+});

@@ -1,0 +1,88 @@
+"""The "How lucky was I?" page: POST /api/luck answers as `odds luck --json` does (never
+reading a path), and the page in a real browser (Playwright, Debian's Chromium) at phone and
+desktop sizes: the sample game's table, one plot per side, refused rolls listed."""
+import json
+import shutil
+import urllib.error
+import urllib.request
+
+import pytest
+
+from odds.rolls.cli import as_json
+from odds.rolls.report import SAMPLE, luck, whole_game
+from odds.rolls.text import ordinal
+from web_server import running
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
+SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
+BAD = SAMPLE.read_text() + '\n[[roll]]\nprocedure = "his.field"\nkeywords = { attacker = 2, defender = 2 }\nside = "Ottoman"\nattacker_hits = 5\ndefender_hits = 0\n'
+
+
+@pytest.fixture(scope="module")
+def base():
+    with running() as srv:
+        yield f"http://127.0.0.1:{srv.config.port}/"
+
+
+def post(base, body: bytes):
+    try:
+        with urllib.request.urlopen(urllib.request.Request(base + "api/luck", data=body), timeout=300) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
+
+
+def test_the_api_answers_as_the_command_line_and_refuses_in_one_line(base):
+    status, answer = post(base, SAMPLE.read_bytes())
+    assert status == 200 and answer == json.loads(json.dumps(as_json(luck(SAMPLE))))
+    status, answer = post(base, BAD.encode())
+    assert status == 200
+    assert answer["refused"] == ["line 224: attacker_hits: 5 is impossible from 2 dice (allowed: 0 to 2)"]
+    status, answer = post(base, str(SAMPLE).encode())  # a path is text, never a file to read
+    assert status == 400 and answer["error"].startswith(f"record: column {str(SAMPLE)!r} is not a field")
+    assert post(base, b"\xff\xfe")[0] == 400
+    assert post(base, b"x" * (1 << 21))[0] == 400
+    with urllib.request.urlopen(base + "luck/sample.toml", timeout=30) as r:
+        assert r.read() == SAMPLE.read_bytes()
+
+
+chromium = pytest.mark.skipif(shutil.which(CHROMIUM) is None,
+                              reason=f"Debian's chromium is not installed at {CHROMIUM}")
+
+
+@chromium
+@pytest.mark.parametrize("size", SIZES)
+def test_the_page_scores_the_sample_game_and_lists_refused_rolls(base, tmp_path, size):
+    sync_api = pytest.importorskip("playwright.sync_api")
+    game = whole_game(luck(SAMPLE))
+    width, height = SIZES[size]
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport={"width": width, "height": height})
+        errors = []
+        page.on("pageerror", lambda e: errors.append(e))
+        page.goto(base)
+        page.click("text=How lucky was I?")
+        page.wait_for_url("**/luck")
+        page.click("#sample")
+        page.wait_for_selector("#result:not([hidden]) #game tbody tr", timeout=60_000)
+        rows = page.locator("#game tbody tr")
+        assert rows.count() == len(game)
+        first = rows.nth(0).locator("td")
+        assert rows.nth(0).locator("th").inner_text() == game.side[0]
+        assert first.nth(1).inner_text() == ordinal(game.percentile[0])
+        assert page.locator("#plots figure").count() == game.side.nunique()
+        assert page.locator("#rolls tbody tr").count() == len(luck(SAMPLE))
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        page.screenshot(path=str(tmp_path / f"luck-{size}.png"), full_page=True)
+        page.fill("#record", BAD)
+        page.click("#score")
+        page.wait_for_selector("#refused-box:not([hidden])", timeout=60_000)
+        assert "line 224: attacker_hits: 5 is impossible" in page.inner_text("#refused")
+        page.fill("#record", "[[roll]]\nprocedure = 1\n")
+        page.click("#score")
+        page.wait_for_selector("#error:not([hidden])")
+        assert page.inner_text("#error").startswith("record: no roll could be read")
+        assert not errors
+        browser.close()
