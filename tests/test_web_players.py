@@ -161,3 +161,22 @@ def test_field_battle_compare_headings_break_between_words_on_a_phone(browser):
     assert page.evaluate(BROKEN.replace("SEL", "'#compare-table th'")) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= SIZES["phone"][0]
     page.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_headline_says_what_its_number_leaves_out_and_how_sure_it_is(browser, size):
+    """A debate with no second-round debaters: the share of ties left unresolved under the
+    headline (not run into the foot bar's number); one Monte Carlo trial: its 95% interval and
+    '1 trial', never 0.0% ± 0.0%."""
+    page = opened(browser, size, "?procedure=his.debate&attacker_value=4&defender_value=2")
+    want = get("his.debate").call(attacker_value=4, defender_value=2)
+    assert page.inner_text("#caveat") == ("the 21.0% of debates tied in round 1 are left "
+                                          "unresolved: no second-round debaters given")
+    assert want.caveat.startswith("the 21.0% of debates tied in round 1")
+    assert page.evaluate("document.getElementById('peek').textContent") == f"Attacker wins {want.p:.1%}"
+    page.close()
+    page = opened(browser, size, "?procedure=his.exploration&explorer=2&method=mc&trials=1")
+    assert page.inner_text("#headline .pm") == "95% interval 0.0% to 79.3% (1 trial)"
+    assert page.inner_text("#method").startswith("Monte Carlo, 1 trial, seed ")
+    assert "±" not in page.inner_text("#answer")
+    page.close()

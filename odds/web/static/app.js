@@ -382,9 +382,9 @@ function show(r) {
   const caveat = r.caveat && el("small", { class: "caveat", id: "caveat" }, say(r.caveat));
   $("headline").replaceChildren(spec.headline + " ", el("span", { class: "pct", id: "main-pct", "data-p": p }, pct(p)),
     ...(pm ? [" ", pm] : []), ...(caveat ? [caveat] : []));
-  $("peek").textContent = $("headline").textContent;
+  $("peek").textContent = `${spec.headline} ${pct(p)}`;
   $("method").textContent = r.method === "exact" ? "exact"
-    : `Monte Carlo, ${r.trials.toLocaleString("en")} trials, seed ${r.seed}` + (r.partial ? " (stopped early)" : "");
+    : `Monte Carlo, ${trials(r.trials)}, seed ${r.seed}` + (r.partial ? " (stopped early)" : "");
   const pmfs = pmfsOf(r);
   const events = Object.keys(r).filter((k) => r[k + "_se"] !== undefined && k !== spec.main);
   // an event is a probability; a family of them (e.g. win within k losses) is an object
