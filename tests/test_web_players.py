@@ -115,6 +115,8 @@ def test_targets_are_rows_of_name_dice_dice_and_zone(browser, size):
     want = get("his.targets").call(targets=["Stettin=2:1", "Breslau=5:1:out", "Mainz=3:1:out"]).p
     assert abs(float(page.get_attribute("#main-pct", "data-p")) - want) < 1e-12
     assert page.eval_on_selector("#f-pope", "s => s.options[0].textContent") == "Leo X"
+    assert "Stettin 2 v 1, Breslau 5 v 1 (out of the zone), Mainz 3 v 1 (out of the zone)" in \
+        page.inner_text("#settings")
     page.close()
 
 

@@ -438,6 +438,7 @@ function say(text) {
     .replace(/\[:[^\]]*\]/g, "")
     .replace(/\b([a-z][a-z-]*[a-z]):([a-z][a-z-]*[a-z])\b/g, (m, card, policy) => `${card} (${policy.replace(/-/g, " ")})`)
     .replace(/\b[a-z]+-[ivx]+\b/g, choiceWords)
+    .replace(/([A-Z][\w'-]*)=(\d+):(\d+)(:out)?/g, (m, name, a, d, out) => `${name} ${a} v ${d}${out ? " (out of the zone)" : ""}`)
     .replace(/--([a-z][a-z-]*)/g, (m, flag) => named[flag.replace(/-/g, "_")] ?? words(flag.replace(/-/g, "_")))
     .replace(/\b[a-z]+(?:_[a-z]+)+\b/g, (m) => named[m] ?? words(m))
     .replace(/^(true|false)$/, (m) => (m === "true" ? "yes" : "no"))
