@@ -61,3 +61,15 @@ def test_a_compare_table_prints_intervals_and_its_trials():
     assert "1,000 trials a plan" in text and "±" not in text.splitlines()[2]
     low, high = three["discovery_change_low"], three["discovery_change_high"]
     assert f"[{low:+.1%}, {high:+.1%}]" in text
+
+
+def test_a_picture_s_error_bars_are_the_intervals():
+    """20 trials of an exploration: each outcome bar's error bar spans its Wilson interval."""
+    import matplotlib
+    matplotlib.use("Agg")
+    r = odds.his.exploration(explorer=2, method="mc", trials=20, seed=1)
+    ax = r.plot()
+    segments = ax.containers[0].errorbar.lines[2][0].get_segments()
+    for (name, p), segment in zip(r.words.partition(r.probabilities), segments):
+        assert sorted(segment[:, 1]) == pytest.approx(wilson(p, 20))
+    matplotlib.pyplot.close(ax.figure)
