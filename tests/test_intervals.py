@@ -69,7 +69,9 @@ def test_a_picture_s_error_bars_are_the_intervals():
     matplotlib.use("Agg")
     r = odds.his.exploration(explorer=2, method="mc", trials=20, seed=1)
     ax = r.plot()
-    segments = ax.containers[0].errorbar.lines[2][0].get_segments()
+    from matplotlib.container import ErrorbarContainer
+    bars = next(c for c in ax.containers if isinstance(c, ErrorbarContainer))
+    segments = bars.lines[2][0].get_segments()
     for (name, p), segment in zip(r.words.partition(r.probabilities), segments):
         assert sorted(segment[:, 1]) == pytest.approx(wilson(p, 20))
     matplotlib.pyplot.close(ax.figure)
