@@ -62,7 +62,8 @@ def losses(result, ax=None, view="pmf"):
     for name, sign, colour in zip(names, (-1, 1), (ATTACKER, DEFENDER)):
         p = _view(result.pmfs[name], view)
         k = np.arange(len(p))
-        ax.barh(k, sign * p, xerr=_interval(result, p), color=colour, alpha=0.85, capsize=2, label=_label(name))
+        ax.barh(k, sign * p, xerr=_interval(result, p), color=colour, alpha=0.85, capsize=2,
+                label=_label(name))
     ax.axvline(0, color="black", linewidth=0.8)
     from matplotlib.ticker import FuncFormatter
 
@@ -108,7 +109,8 @@ def outcomes(result, ax=None):
     ax = _axes(ax)
     labels, values = zip(*pairs)
     values = np.array(values, float)
-    bars = ax.bar(labels, values, yerr=_interval(result, values), capsize=3, color=[ATTACKER, DEFENDER] + ["#7f7f7f"] * 8)
+    bars = ax.bar(labels, values, yerr=_interval(result, values), capsize=3,
+                  color=[ATTACKER, DEFENDER] + ["#7f7f7f"] * 8)
     ax.bar_label(bars, [f"{v:.1%}" for v in values])
     ax.set_ylim(0, 1.1)
     ax.set_ylabel("probability")

@@ -1,12 +1,12 @@
 """Result: what every procedure returns, whatever the engine.
 
-Probabilities are events (e.g. ``attacker_win``); pmfs are distributions of counts indexed
-from 0 (e.g. ``attacker_losses``). Standard errors are 0 for the exact engine and the
-binomial sqrt(p(1-p)/trials) for Monte Carlo, since every estimate is a mean over
-independent trials; the 95% interval printed beside a Monte Carlo probability is Wilson's
-(core.interval), honest at a few trials where p ± 1.96 se is not. Probabilities are clipped to [0, 1] (summing floating-point terms can
-overshoot 1 by 1e-16) and the JSON is strict: a number that is undefined (a run interrupted
-before its first trial) is null, never NaN.
+Probabilities are events (e.g. ``attacker_win``); pmfs are distributions of counts indexed from
+0 (e.g. ``attacker_losses``). Standard errors are 0 for the exact engine and the binomial
+sqrt(p(1-p)/trials) for Monte Carlo, since every estimate is a mean over independent trials;
+the 95% interval printed beside a Monte Carlo probability is Wilson's (core.interval), honest
+at a few trials where p ± 1.96 se is not. Probabilities are clipped to [0, 1] (summing
+floating-point terms can overshoot 1 by 1e-16) and the JSON is strict: a number that is
+undefined (a run interrupted before its first trial) is null, never NaN.
 """
 from __future__ import annotations
 

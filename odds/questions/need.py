@@ -92,7 +92,8 @@ class Need:
         return f", with {', '.join(self.held)}" if self.held else ""
 
     def summary(self) -> str:
-        how = "exact" if self.method == "exact" else f"Monte Carlo, {trials_text(self.trials or 0)} per value, seed {self.seed}"
+        how = "exact" if self.method == "exact" else \
+            f"Monte Carlo, {trials_text(self.trials or 0)} per value, seed {self.seed}"
         check = (f"monotone at the {len(self.evaluated)} values evaluated" if self.monotone else
                  f"NOT monotone in {self.vary}: every value from {self.low} up evaluated")
         lines = [self.sentence(), f"  [{self.procedure}, {how}; {check}]"]

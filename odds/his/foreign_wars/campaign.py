@@ -6,8 +6,9 @@ defender, so no extra die), hits on 5-6, losses and the both-wiped-out rule as o
 no retreat. Survivors stay on the card for the next attempt; the war is over when the foreign
 units are gone. Reading: no units are built onto the card between attempts. The chain is
 followed for `attempts` actions; what is still undecided then is reported (`not_over`), never
-dropped. The cards' forces (WARS) are presets, chosen by `war`. Outcome joint: ``joint[end (0 won, 1 wiped out, 2 not over), CP spent, units left]``;
-the kernel (kernel.war_lane) fills the same joint.
+dropped. The cards' forces (WARS) are presets, chosen by `war`. Outcome joint:
+``joint[end (0 won, 1 wiped out, 2 not over), CP spent, units left]``; the kernel
+(kernel.war_lane) fills the same joint.
 """
 from __future__ import annotations
 

@@ -172,7 +172,8 @@ class Game:
         roll = float(rows @ self.roll @ columns)
         p_cp, c_cp = float(rows @ self.p_cp), float(columns @ self.totals)
         cards_value = self.cp_value * (c_cp - p_cp)
-        return (f"Protestant: {sentence(protestant, self.protestant, self.p_cp.__getitem__, unit)}.",
+        return (f"Protestant: "
+                f"{sentence(protestant, self.protestant, self.p_cp.__getitem__, unit)}.",
                 f"Papacy and Hapsburgs: "
                 f"{sentence(catholic, self.catholic, self.totals.__getitem__, unit)}.",
                 f"With a CP worth {self.cp_value:g} {unit} elsewhere (the cp-value, a reading): "

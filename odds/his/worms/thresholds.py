@@ -71,7 +71,8 @@ def sentence(intervals, describe, cp, unit: str) -> str:
     elif middle:
         ends = (first[2], last[2])
         alone = dict.fromkeys(str(cp(o[0])) for _, _, o in middle if len(o) == 1 and o not in ends)
-        steps = (", then ".join(alone) + " CP" + " in turn" * (len(alone) > 1) + ", ") if alone else ""
+        steps = (", then ".join(alone) + " CP" + " in turn" * (len(alone) > 1) + ", "
+                 if alone else "")
         parts.append(f"from {middle[0][0]:.2f} to {middle[-1][1]:.2f}, {steps}at random where "
                      "one choice gives way to the next")
     parts.append(f"above {'that' if not middle else f'{last[0]:.2f}'}, {describe(last[2])}")
