@@ -194,7 +194,8 @@ def test_the_debaters_values_are_required(missing):
     out = subprocess.run([sys.executable, "-m", "odds.cli", "his", "debate", *flags],
                          capture_output=True, text=True)
     assert out.returncode == 2
-    assert out.stderr == f"odds: error: --{missing.replace('_', '-')}: missing (required by his.debate)\n"
+    flag = "--" + missing.replace("_", "-")
+    assert out.stderr == f"odds: error: {flag}: missing (required by his.debate)\n"
 
 
 def test_without_second_round_debaters_the_headline_says_ties_are_left_unresolved():

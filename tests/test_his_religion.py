@@ -204,8 +204,9 @@ def test_the_ranking_says_what_the_order_changes():
     stettin, prague = 1 - F(225, 1296), p_above(4, 5)
     assert r.ranking[0]["p_flip"] == pytest.approx(float(stettin), abs=1e-14)
     assert r.ranking[1]["p_flip"] == pytest.approx(float(prague), abs=1e-14)
-    assert (f"the best order: {float(stettin):.3f} spaces expected in 1 attempt; in the order "
-            f"given, {float(prague):.3f} ({float(stettin - prague):+.3f} from the order)") in r.advice
+    best, given = float(stettin), float(prague)
+    assert (f"the best order: {best:.3f} spaces expected in 1 attempt; in the order given, "
+            f"{given:.3f} ({best - given:+.3f} from the order)") in r.advice
     assert not any("if tried first" in line for line in r.advice)
 
 

@@ -80,9 +80,9 @@ def test_the_page_speaks_in_its_own_words_not_the_librarys(browser, name, size):
     ("repeatable"), parameter identifiers, true/false, dict dumps or a pope's id ("leo-x") in
     the form, the answer, its tables or the notes (each line of text on the page)."""
     page = opened(browser, size, f"?procedure={name}")
-    lines = page.evaluate("() => [...document.querySelectorAll('#form small, #form label, #form legend,"
-                          " #form option, #answer li, #answer dd, #answer dt, #answer .headline, #tables th,"
-                          " #tables td, #tables caption')]"
+    lines = page.evaluate("() => [...document.querySelectorAll('#form small, #form label,"
+                          " #form legend, #form option, #answer li, #answer dd, #answer dt,"
+                          " #answer .headline, #tables th, #tables td, #tables caption')]"
                           ".map((e) => e.innerText.trim())")
     import re
     leaks = [line for line in lines if re.search(INTERNAL, line, re.M)]

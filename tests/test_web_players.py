@@ -23,11 +23,13 @@ def settled(page, selector=None, text=None):
     page.wait_for_function(SETTLED, timeout=60_000)
     if selector:
         page.wait_for_function("([s, t]) => document.querySelector(s)"
-                               " && document.querySelector(s).innerText.includes(t)", arg=[selector, text],
+                               " && document.querySelector(s).innerText.includes(t)",
+                               arg=[selector, text],
                                timeout=60_000)
 
 
-BAD_PLAN = "?procedure=his.field&attacker=6&defender=4&plan=attacker%3D0&plan=defender_leader%3Dsuleiman"
+BAD_PLAN = ("?procedure=his.field&attacker=6&defender=4&plan=attacker%3D0"
+            "&plan=defender_leader%3Dsuleiman")
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -42,7 +44,8 @@ def test_a_refused_plan_has_its_message_beside_it_and_the_others_are_answered(br
     rows = page.eval_on_selector_all("#compare-table tbody th", "ts => ts.map((t) => t.innerText)")
     assert [r.split("\n")[0] for r in rows] == ["base", "defender leader suleiman"]
     want = get("his.field").call(attacker=6, defender=4, defender_leader="suleiman").p
-    cell = page.locator('#compare-table td[data-plan="defender_leader=suleiman"][data-key="attacker_win"]')
+    cell = page.locator('#compare-table td[data-plan="defender_leader=suleiman"]'
+                        '[data-key="attacker_win"]')
     assert abs(float(cell.get_attribute("data-v")) - want) < 1e-12
     # the message is beside its plan, above the button that adds another
     box, add = first.bounding_box(), page.locator("#add-plan").bounding_box()
@@ -68,7 +71,8 @@ def test_what_do_i_need_reads_in_the_forms_words(browser, size):
 
 
 def test_a_refused_battle_hides_the_table_and_its_method(browser):
-    page = opened(browser, "desktop", "?procedure=his.field&attacker=6&defender=0&plan=attacker%3D7")
+    page = opened(browser, "desktop",
+                  "?procedure=his.field&attacker=6&defender=0&plan=attacker%3D7")
     settled(page, "#compare-error", "battle above")
     assert page.inner_text("#compare-error").startswith("the battle above: defender units: ")
     assert page.inner_text("#compare-method") == "" and page.is_hidden("#compare-table")
@@ -90,7 +94,8 @@ def test_the_battle_typed_is_kept_when_switching_procedures_and_back(browser, si
     assert page.input_value("#f-attacker_power") == "ottoman"
     assert page.locator('.chip[data-card="janissaries"]').count() == 1
     query = parse_qs(urlparse(page.url).query)
-    want = get("his.field").call(attacker=5, defender=4, attacker_leader=2, attacker_power="ottoman",
+    want = get("his.field").call(attacker=5, defender=4, attacker_leader=2,
+                                 attacker_power="ottoman",
                                  attacker_cards=[query["attacker_cards"][0]]).p
     assert abs(float(page.get_attribute("#main-pct", "data-p")) - want) < 1e-12
     settings = page.inner_text("#settings")
@@ -100,7 +105,8 @@ def test_the_battle_typed_is_kept_when_switching_procedures_and_back(browser, si
 
 @pytest.mark.parametrize("size", SIZES)
 def test_targets_are_rows_of_name_dice_dice_and_zone(browser, size):
-    page = opened(browser, size, "?procedure=his.targets&targets=Stettin%3D2%3A1%2CBreslau%3D5%3A1%3Aout")
+    page = opened(browser, size,
+                  "?procedure=his.targets&targets=Stettin%3D2%3A1%2CBreslau%3D5%3A1%3Aout")
     rows = page.locator(".targets .rows .target-row")
     assert rows.count() == 2
     assert rows.nth(1).locator("input[type=text]").input_value() == "Breslau"
@@ -111,7 +117,8 @@ def test_targets_are_rows_of_name_dice_dice_and_zone(browser, size):
     new.locator("input[aria-label='attacker dice']").fill("3")
     new.locator("input[type=checkbox]").uncheck()
     settled(page)
-    assert parse_qs(urlparse(page.url).query)["targets"] == ["Stettin=2:1,Breslau=5:1:out,Mainz=3:1:out"]
+    assert parse_qs(urlparse(page.url).query)["targets"] == [
+        "Stettin=2:1,Breslau=5:1:out,Mainz=3:1:out"]
     want = get("his.targets").call(targets=["Stettin=2:1", "Breslau=5:1:out", "Mainz=3:1:out"]).p
     assert abs(float(page.get_attribute("#main-pct", "data-p")) - want) < 1e-12
     assert page.eval_on_selector("#f-pope", "s => s.options[0].textContent") == "Leo X"
@@ -139,8 +146,9 @@ BROKEN = """() => {
 
 
 def test_on_a_phone_nothing_is_cut_broken_or_past_the_edge(browser):
-    page = opened(browser, "phone", "?procedure=his.diet_of_worms&protestant_hand=1,2,4,5&papal_hand=2,3,4"
-                                    "&hapsburg_hand=1,3,5&plan=attacker%3D1&plan=cp_value%3D0.3")
+    page = opened(browser, "phone",
+                  "?procedure=his.diet_of_worms&protestant_hand=1,2,4,5&papal_hand=2,3,4"
+                  "&hapsburg_hand=1,3,5&plan=attacker%3D1&plan=cp_value%3D0.3")
     settled(page, "#compare-table", "cp value")
     assert page.evaluate("document.documentElement.scrollWidth") <= SIZES["phone"][0]
     for table in page.locator("#tables table").all():  # inside the answer, or scrolled within it
@@ -158,7 +166,7 @@ def test_on_a_phone_nothing_is_cut_broken_or_past_the_edge(browser):
 
 def test_field_battle_compare_headings_break_between_words_on_a_phone(browser):
     page = opened(browser, "phone", "?procedure=his.field&attacker=6&defender=4"
-                                    "&plan=attacker%3D8+attacker_mercenaries%3D2&plan=defender_leader%3D2")
+                  "&plan=attacker%3D8+attacker_mercenaries%3D2&plan=defender_leader%3D2")
     settled(page, "#compare-table", "mercenaries")
     assert page.evaluate(BROKEN.replace("SEL", "'#compare-table th'")) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= SIZES["phone"][0]
@@ -175,7 +183,8 @@ def test_the_headline_says_what_its_number_leaves_out_and_how_sure_it_is(browser
     assert page.inner_text("#caveat") == ("the 21.0% of debates tied in round 1 are left "
                                           "unresolved: no second-round debaters given")
     assert want.caveat.startswith("the 21.0% of debates tied in round 1")
-    assert page.evaluate("document.getElementById('peek').textContent") == f"Attacker wins {want.p:.1%}"
+    peek = page.evaluate("document.getElementById('peek').textContent")
+    assert peek == f"Attacker wins {want.p:.1%}"
     page.close()
     page = opened(browser, size, "?procedure=his.exploration&explorer=2&method=mc&trials=1")
     assert page.inner_text("#headline .pm") == "95% interval 0.0% to 79.3% (1 trial)"
