@@ -16,8 +16,8 @@ from contextlib import redirect_stdout
 from importlib import import_module
 
 from . import registry
-from .cli_common import (Parser, add_engine_flags, emit, engine_kwargs, fail, given, in_flags,
-                         number, whole)
+from .cli_common import (Once, Parser, add_engine_flags, emit, engine_kwargs, fail, given,
+                         in_flags, number, whole)
 from .errors import Interrupted, OddsError
 from .processes import COMMAND_LINE
 from .questions import cli as questions
@@ -29,11 +29,12 @@ TOOLS = {"demo": "demo", "warmup": "warmup", "crusades": "crusades.cli", "sweep"
 
 
 def add_param(p: argparse.ArgumentParser, param: registry.Param, default):
-    """One flag for `param` (`default` from the function's signature); returns its Action."""
+    """One flag for `param` (`default` from the function's signature); returns its Action. A
+    list is a repeated flag; any other flag is given once (Once)."""
     flag = "--" + (param.flag or param.name.replace("_", "-"))
-    kw = dict(dest=param.name, help=_help(param, default), metavar=param.metavar)
+    kw = dict(dest=param.name, help=_help(param, default), metavar=param.metavar, action=Once)
     if param.kind == "bool":
-        return p.add_argument(flag, action="store_true", help=kw["help"], dest=param.name)
+        return p.add_argument(flag, action=Once, switch=True, help=kw["help"], dest=param.name)
     if param.kind in ("cards", "ints", "pairs"):
         kw.update(action="append", default=[])
     if param.kind in _TYPES:
@@ -45,6 +46,8 @@ def _help(param, default) -> str:
     """The flag's help; a required one says so (Spec.call refuses it missing, in the same
     line for the command line, Python, sweeps and the web)."""
     text = param.help + (" (required)" if default is registry.REQUIRED else "")
+    if param.needs:
+        text += f" (only with {' or '.join('--' + n.replace('_', '-') for n in param.needs)})"
     if param.kind == "choice":
         text += f" ({', '.join(param.choices)}; default {default})"
     elif param.kind == "leader":

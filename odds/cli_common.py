@@ -32,15 +32,39 @@ def number(text: str) -> float:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
 
 
+class Once(argparse.Action):
+    """A flag that takes one value (or none: a switch), refused in one line when given twice:
+    the command line keeps no silent last value (the web refuses the same)."""
+
+    def __init__(self, option_strings, dest, switch=False, **kwargs):
+        if switch:
+            kwargs.update(nargs=0, default=False)
+        super().__init__(option_strings, dest, **kwargs)
+        self.switch = switch
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        seen = getattr(namespace, GIVEN, None)
+        if seen is None:
+            seen = set()
+            setattr(namespace, GIVEN, seen)
+        if self.dest in seen:
+            raise OddsError(f"{self.option_strings[0]}: given twice (allowed: once)")
+        seen.add(self.dest)
+        setattr(namespace, self.dest, True if self.switch else values)
+
+
+GIVEN = "_given_once"  # the namespace's set of the Once flags given
+
+
 def add_engine_flags(p: argparse.ArgumentParser, exact: bool = True):
     """--method, --trials, --seed, --precision, --max-trials, --threads (registry.ENGINE_OPTIONS;
-    a progress bar shows on a terminal), --json."""
+    a progress bar shows on a terminal), --json; each once."""
     types = {"int": whole, "float": number}
     for option in ENGINE_OPTIONS:
         if option.kind != "bool":
             p.add_argument("--" + option.name.replace("_", "-"), type=types.get(option.kind),
-                           help=option.help.replace("%", "%%"), **option.cli)
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+                           help=option.help.replace("%", "%%"), action=Once, **option.cli)
+    p.add_argument("--json", action=Once, switch=True, help="print one JSON object")
 
 
 def engine_kwargs(args) -> dict:

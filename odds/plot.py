@@ -62,8 +62,8 @@ def losses(result, ax=None, view="pmf"):
     for name, sign, colour in zip(names, (-1, 1), (ATTACKER, DEFENDER)):
         p = _view(result.pmfs[name], view)
         k = np.arange(len(p))
-        err = 1.96 * result.se(p) if result.method == "mc" else None
-        ax.barh(k, sign * p, xerr=err, color=colour, alpha=0.85, capsize=2, label=_label(name))
+        ax.barh(k, sign * p, xerr=_interval(result, p), color=colour, alpha=0.85, capsize=2,
+                label=_label(name))
     ax.axvline(0, color="black", linewidth=0.8)
     from matplotlib.ticker import FuncFormatter
 
@@ -78,6 +78,15 @@ def losses(result, ax=None, view="pmf"):
     ax.set_title(_title(result))
     ax.yaxis.get_major_locator().set_params(integer=True)
     return ax
+
+
+def _interval(result, p):
+    """Error bars of Monte Carlo probabilities `p`: their 95% intervals (Wilson's, honest at a
+    few trials) as (below, above) distances; None when exact."""
+    if result.method != "mc" or not result.trials:
+        return None
+    bounds = np.array([result.interval(float(x)) for x in p]).T
+    return np.clip(np.abs(bounds - np.asarray(p, float)), 0.0, None)
 
 
 def _title(result):
@@ -100,8 +109,8 @@ def outcomes(result, ax=None):
     ax = _axes(ax)
     labels, values = zip(*pairs)
     values = np.array(values, float)
-    err = 1.96 * result.se(values) if result.method == "mc" else None
-    bars = ax.bar(labels, values, yerr=err, capsize=3, color=[ATTACKER, DEFENDER] + ["#7f7f7f"] * 8)
+    bars = ax.bar(labels, values, yerr=_interval(result, values), capsize=3,
+                  color=[ATTACKER, DEFENDER] + ["#7f7f7f"] * 8)
     ax.bar_label(bars, [f"{v:.1%}" for v in values])
     ax.set_ylim(0, 1.1)
     ax.set_ylabel("probability")

@@ -56,6 +56,9 @@ class Param:
     # keyword takes for it where they differ from the card's own (a held Siege Artillery's)
     clears: tuple = ()  # keywords that cannot be given with this one: setting it puts them
     # back to their defaults on the page (Oath's defense dice and its targets)
+    needs: tuple = ()  # keywords one of which must be given (true, non-empty) for this one to
+    # mean anything: given other than its default without them, it is refused (Andrea Doria's
+    # dice without the card)
 
     def __post_init__(self):
         if self.kind not in KINDS:
@@ -76,6 +79,10 @@ class Param:
             out["policies"] = {card: list(p) for card, p in self.policies.items()}
         if self.clears:
             out["clears"] = list(self.clears)
+        if self.needs:
+            out["needs"] = list(self.needs)
+        if self.kind == "pairs" and self.metavar:
+            out["format"] = self.metavar  # an item's form (the page's rows of targets)
         return out
 
 
@@ -137,7 +144,8 @@ class Spec:
         return keyword in _keywords(self.function)
 
     def check_given(self, kwargs: dict) -> dict:
-        """`kwargs` if it names only this procedure's keywords and every required one."""
+        """`kwargs` if it names only this procedure's keywords, every required one, and no
+        keyword other than its default without one of the keywords it `needs`."""
         names = {p.name for p in self.params}
         for key in kwargs:
             if key not in names and not (key in ENGINE and self.takes(key)):
@@ -146,6 +154,13 @@ class Spec:
         for name, default in self.defaults().items():
             if default is REQUIRED and name not in kwargs:
                 raise OddsError(f"{name}: missing (required by {self.name})")
+        defaults = self.defaults()
+        for p in self.params:
+            if p.needs and kwargs.get(p.name, defaults[p.name]) != defaults[p.name] \
+                    and not any(_set(kwargs.get(n)) for n in p.needs):
+                raise OddsError(f"{p.name}: {shown(kwargs[p.name])} changes nothing without "
+                                f"{' or '.join(p.needs)} (allowed: give "
+                                f"{' or '.join(p.needs)} too, or leave {p.name} out)")
         return kwargs
 
     def check(self, kwargs: dict) -> None:
@@ -178,6 +193,11 @@ class Spec:
                 "command": " ".join(self.command),
                 "parameters": [p.describe(defaults[p.name]) for p in self.params],
                 "examples": {e.name: e.kwargs for e in self.examples}}
+
+
+def _set(value) -> bool:
+    """A keyword counts as given when it is true, a number or a non-empty list."""
+    return value is not None and value is not False and value != () and value != []
 
 
 # the engine options of every procedure function that has them, defined once for the command

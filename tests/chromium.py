@@ -56,3 +56,12 @@ def served():
     with running() as srv, launched() as browser:
         browser.base = f"http://127.0.0.1:{srv.config.port}/"
         yield browser
+
+
+def opened(browser, size, query):
+    """A new page at `size` (SIZES) showing `query`, once it has settled."""
+    width, height = SIZES[size]
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.goto(browser.base + query)
+    page.wait_for_function(SETTLED, timeout=60_000)
+    return page

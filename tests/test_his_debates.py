@@ -1,6 +1,8 @@
 """Theological debates (§18.5): a 3 v 2 debate by hand, an independent reference in fractions
 (binomial hits, the second round's pairings), the rulebook's example, exact against Monte
 Carlo, and the refusals."""
+import subprocess
+import sys
 from collections import Counter
 from fractions import Fraction as F
 from math import comb
@@ -9,7 +11,7 @@ import numpy as np
 import pytest
 
 from agreement import assert_pmfs_sum_to_one, assert_thread_count_free, engines_agree
-from odds import OddsError
+from odds import OddsError, registry
 from odds.his import debate
 
 THIRD = F(1, 3)  # a 5 or a 6
@@ -137,7 +139,7 @@ def test_matches_the_reference(kwargs, first, seconds):
 
 @pytest.mark.parametrize("kwargs", [
     RULEBOOK,
-    {"augsburg": True, "mary_i": True, "extra_dice": 1, "attacker_value": 2,
+    {"augsburg": True, "mary_i": True, "extra_dice": 1, "attacker_value": 2, "defender_value": 2,
      "attacker_pool": [1, 2, 4], "defender_pool": [1, 3]},
     {"initiator": "protestant", "attacker_value": 1, "defender_value": 1,
      "defender_committed": True, "attacker_pool": [2, 1], "defender_committed_pool": [1, 2]},
@@ -177,5 +179,37 @@ def test_monte_carlo_is_free_of_the_thread_count():
 ])
 def test_bad_input_is_one_line_naming_the_field(kwargs, start):
     with pytest.raises(OddsError) as e:
-        debate(**kwargs)
+        debate(**{"attacker_value": 2, "defender_value": 2, **kwargs})
     assert str(e.value).startswith(start) and "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize("missing", ["attacker_value", "defender_value"])
+def test_the_debaters_values_are_required(missing):
+    """No value is guessed for a debater: the call, the command line and the web refuse it."""
+    kwargs = {"attacker_value": 4, "defender_value": 2}
+    del kwargs[missing]
+    with pytest.raises(OddsError, match=f"^{missing}: missing \\(required by his.debate\\)$"):
+        registry.get("his.debate").call(**kwargs)
+    flags = [f"--{k.replace('_', '-')}={v}" for k, v in kwargs.items()]
+    out = subprocess.run([sys.executable, "-m", "odds.cli", "his", "debate", *flags],
+                         capture_output=True, text=True)
+    assert out.returncode == 2
+    flag = "--" + missing.replace("_", "-")
+    assert out.stderr == f"odds: error: {flag}: missing (required by his.debate)\n"
+
+
+def test_without_second_round_debaters_the_headline_says_ties_are_left_unresolved():
+    """7 dice against 4 (values 4 and 2 uncommitted): equal hits 1 time in about 5, by hand
+    from the binomial hits; the headline carries that share, and with second-round pools the
+    rule's second round is fought and the headline has no such words."""
+    a, d = [F(comb(7, k) * 2 ** (7 - k), 3 ** 7) for k in range(8)], \
+        [F(comb(4, k) * 2 ** (4 - k), 3 ** 4) for k in range(5)]
+    tie = sum(a[k] * d[k] for k in range(5))
+    r = debate(attacker_value=4, defender_value=2)
+    assert r["inconclusive"] == pytest.approx(float(tie), abs=1e-15)
+    head = r.summary().splitlines()[0]
+    assert head.startswith(f"Attacker wins {r.p:.1%} (exact); the {float(tie):.1%} of debates "
+                           "tied in round 1 are left unresolved: no second-round debaters given")
+    assert r.to_json()["caveat"].startswith(f"the {float(tie):.1%} of debates tied in round 1")
+    full = debate(attacker_value=4, defender_value=2, attacker_pool=[2], defender_pool=[4])
+    assert full.p > r.p and "unresolved" not in full.summary().splitlines()[0]

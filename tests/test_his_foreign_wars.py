@@ -1,9 +1,12 @@
 """Foreign wars (§21.7): a hand-computed 1 v 1 chain, the bound's tail, exact against MC."""
+import subprocess
+import sys
+
 import pytest
 
 from agreement import engines_agree
 from odds import OddsError
-from odds.his.foreign_wars.campaign import WARS, foreign_war
+from odds.his.foreign_wars.campaign import foreign_war
 
 # 1 v 1, no leader, each attempt: 1-0 hits won (2/9); 0-1 lost, 1-1 both wiped out and equal
 # dice leave the foreign unit (3/9); 0-0 fight on (4/9)
@@ -27,11 +30,33 @@ def test_the_tail_beyond_the_bound_vanishes_and_the_war_is_won_two_times_in_five
 
 
 def test_a_leader_adds_dice():
-    egypt = WARS["revolt in egypt"]
-    assert foreign_war(**egypt, leader=2).p > foreign_war(**egypt).p
+    assert foreign_war(war="egypt", leader=2).p > foreign_war(war="egypt").p
 
 
-@pytest.mark.parametrize("kwargs", [WARS["revolt in ireland"],
+@pytest.mark.parametrize("name, title, units, foreign", [
+    ("egypt", "Revolt in Egypt", 3, 3), ("ireland", "Revolt in Ireland", 4, 3),
+    ("persia", "War in Persia", 5, 4)])
+def test_a_war_by_name_is_its_card_s_forces_stated_in_the_answer(name, title, units, foreign):
+    """The cards' forces (docs/rules.md): the same odds as the forces given, the forces in the
+    answer's words, and marked as a reading in the settings line."""
+    r = foreign_war(war=name)
+    assert r.to_json()["won"] == foreign_war(units=units, foreign=foreign).to_json()["won"]
+    assert r.explain[0].startswith(f"{title}: the card's forces (reading): {units} ")
+    assert f" units against {foreign} foreign units;" in r.explain[0]
+    assert f"units={units} (reading), foreign={foreign} (reading)" in r.summary()
+    out = subprocess.run([sys.executable, "-m", "odds.cli", "his", "foreign-war", "--war", name],
+                         capture_output=True, text=True)
+    assert out.returncode == 0 and f"{title}: the card's forces" in out.stdout
+
+
+def test_a_war_s_forces_given_replace_the_card_s():
+    """Revolt in Ireland with a fourth foreign unit (France or the Hapsburgs add one)."""
+    r = foreign_war(war="ireland", foreign=4)
+    assert r.p == foreign_war(units=4, foreign=4).p
+    assert r.readings == ("units",) and "foreign units given" in r.explain[0]
+
+
+@pytest.mark.parametrize("kwargs", [{"war": "ireland"},
                                     {"units": 2, "foreign": 3, "leader": 1, "attempts": 6}])
 def test_exact_and_monte_carlo_agree(kwargs):
     engines_agree(foreign_war, kwargs, trials=100_000, seed=37)
@@ -40,6 +65,7 @@ def test_exact_and_monte_carlo_agree(kwargs):
 @pytest.mark.parametrize("kwargs, words", [
     ({"units": 13}, "units"),
     ({"foreign": 0}, "foreign"), ({"attempts": 0}, "attempts"),
+    ({"war": "iran"}, "war: 'iran' is not allowed; did you mean 'ireland'"),
 ])
 def test_bad_values_are_refused(kwargs, words):
     with pytest.raises(OddsError, match=words):

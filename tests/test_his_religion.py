@@ -7,7 +7,7 @@ from itertools import product
 import pytest
 
 from agreement import engines_agree
-from odds import OddsError
+from odds import OddsError, registry
 from odds.his import rank_targets, reformation_attempt
 from odds.his.religion.ranking import EXAMPLE, MAX_TARGETS
 
@@ -166,3 +166,62 @@ def test_bad_situations_are_refused_in_one_line(fn, kwargs, words):
     with pytest.raises(OddsError, match=words) as e:
         fn(**kwargs)
     assert "\n" not in str(e.value)
+
+
+def test_attempts_beyond_the_targets_say_one_per_target():
+    with pytest.raises(OddsError) as e:
+        rank_targets(targets=["Mainz=2:1"], attempts=5)
+    assert str(e.value) == ("attempts: 5 is more than the targets given (allowed: at most one "
+                            "attempt per target: 1 target given)")
+
+
+@pytest.mark.parametrize("fn, kwargs", [
+    (reformation_attempt, {}), (rank_targets, {"targets": ["Mainz=2:1"]})])
+def test_the_debater_dice_follow_one_rule_for_each_side(fn, kwargs):
+    """§18.3 step 3: a debater adds 1 die to a Reformation; §18.4 step 3: 1 or 2 to a
+    Counter-Reformation, whether one space is attempted or targets are ranked."""
+    with pytest.raises(OddsError) as e:
+        fn(**kwargs, debater_dice=2)
+    assert str(e.value) == ("debater_dice: 2 is out of range (allowed: 0 to 1 for a reformation, "
+                            "§18.3 step 3)")
+    assert fn(**kwargs, side="counter-reformation", debater_dice=2).p > 0
+    helps = {registry.get(name).param("debater_dice").help
+             for name in ("his.reformation", "his.counter_reformation", "his.targets")}
+    assert helps == {"the attacker's debater bonus dice (0 to 1 for a reformation, 0 to 2 for a "
+                     "counter-reformation: §18.3-18.4 step 3)"}
+
+
+def p_above(a, d):
+    """P(the highest of `a` dice beats the highest of `d`), the defender winning ties."""
+    return sum((F(x, 6) ** a - F(x - 1, 6) ** a) * F(x - 1, 6) ** d for x in range(1, 7))
+
+
+def test_the_ranking_says_what_the_order_changes():
+    """Prague (4 v 5 out of the zone) listed before Stettin (3 v 1 in it), one attempt: the
+    best order tries Stettin, worth 1 - 225/1296 spaces, against Prague's chance in the order
+    given. No line reads a whole action's flips as one target's."""
+    r = rank_targets(targets=["Prague=3:5:out", "Stettin=2:1"], theses=True)
+    stettin, prague = 1 - F(225, 1296), p_above(4, 5)
+    assert r.ranking[0]["p_flip"] == pytest.approx(float(stettin), abs=1e-14)
+    assert r.ranking[1]["p_flip"] == pytest.approx(float(prague), abs=1e-14)
+    best, given = float(stettin), float(prague)
+    assert (f"the best order: {best:.3f} spaces expected in 1 attempt; in the order given, "
+            f"{given:.3f} ({best - given:+.3f} from the order)") in r.advice
+    assert not any("if tried first" in line for line in r.advice)
+
+
+def test_each_attempt_s_expected_flips_add_up_to_the_best_order():
+    """Two attempts among Strong, Weak, Other (as above): the steps' expected flips sum to the
+    best policy's; the first is the first target's chance; a first choice's change against the
+    best first is 0 for the best and negative for the others."""
+    r = rank_targets(targets=["Strong=4:1", "Weak=0:2", "Other=1:1:out"], links=["Strong=Weak"],
+                     attempts=2)
+    steps = [s["expected_flips"] for s in r.steps]
+    assert len(steps) == 2 and sum(steps) == pytest.approx(r.expected("spaces_flipped"), abs=1e-14)
+    assert steps[0] == pytest.approx(r.p, abs=1e-14)
+    changes = {row["target"]: row["expected_change_if_first"] for row in r.ranking}
+    assert changes["Strong"] == pytest.approx(0, abs=1e-14) and changes["Other"] < 0
+    assert r.to_json()["steps"] == [{"attempt": 1, "expected_flips": steps[0]},
+                                    {"attempt": 2, "expected_flips": steps[1]}]
+    assert any(line.startswith("each attempt's expected flips in the best order: "
+                               f"{steps[0]:.3f}, {steps[1]:.3f}") for line in r.advice)

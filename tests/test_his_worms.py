@@ -68,16 +68,57 @@ def test_matching_pennies_is_mixed():
 
 def test_a_cp_worth_less_than_a_third_of_a_space_is_committed_whole():
     """With the expected net spaces as payoff each CP adds a third of a space (a die's mean
-    hits): below that value both sides commit their highest cards, above it their lowest."""
+    hits): below that value both sides commit their highest cards, above it their lowest, and
+    the advice says so with the threshold, whatever the cp-value read."""
     high = diet_of_worms(**HANDS, cp_value=0.2)
-    assert high.advice[:2] == ("Protestant: always a 5-CP card.",
-                               "Papacy and Hapsburgs: always 9 CP together (4 + 5).")
     low = diet_of_worms(**HANDS, cp_value=0.5)
-    assert low.advice[:2] == ("Protestant: always a 2-CP card.",
-                              "Papacy and Hapsburgs: always 3 CP together (1 + 2).")
+    assert high.advice[:2] == low.advice[:2] == (
+        "Protestant: a 5-CP card while a CP is worth less than 0.33 spaces elsewhere; above "
+        "that, a 2-CP card.",
+        "Papacy and Hapsburgs: 9 CP together (4 + 5) while a CP is worth less than 0.33 spaces "
+        "elsewhere; above that, 3 CP together (1 + 2).")
+    assert high.advice[2].endswith("Protestant always a 5-CP card; Papacy and Hapsburgs always "
+                                   "9 CP together (4 + 5).")
+    assert low.advice[2].endswith("Protestant always a 2-CP card; Papacy and Hapsburgs always "
+                                  "3 CP together (1 + 2).")
     assert low.settings["game_value"] == pytest.approx((2 + 4 - 3) / 3 + 0.5 * 1, abs=1e-4)
     assert low.p == pytest.approx(diet_of_worms(protestant_card=2, papal_card=1,
                                                 hapsburg_card=2).p, abs=1e-15)
+
+
+ISSUE = {"protestant_hand": [1, 2, 4, 5], "papal_hand": [2, 3, 4], "hapsburg_hand": [1, 3, 5]}
+
+
+@pytest.mark.parametrize("measure", ["spaces", "win"])
+def test_the_value_is_in_the_measures_unit_and_the_cards_apart(measure):
+    """The roll's value is what the shown odds give (net spaces flipped, or P(win) - P(loss):
+    never above 1), and the CP the Catholics commit more is a line of its own, labelled."""
+    r = diet_of_worms(**ISSUE, measure=measure)
+    roll = (r.expected("protestant_flips") - r.expected("catholic_flips") if measure == "spaces"
+            else r["protestant_win"] - r["catholic_win"])
+    unit = "spaces" if measure == "spaces" else "in P(Protestant wins) minus P(Catholics win)"
+    assert f"The roll: {roll:+.3f} {unit} to the Protestant." in r.advice
+    assert r.settings["roll_value"] == pytest.approx(roll, abs=1e-4)
+    # 1 CP against 3: the Catholics commit 2 CP more, worth 0.5 each by the reading
+    assert (f"The cards: the Protestant commits 1 CP, the Catholics 3 CP; at 0.5 a CP that is "
+            f"+1.000 to the Protestant, {roll + 1:+.3f} with the roll.") in r.advice
+    assert not any(line.startswith("Worth") for line in r.advice)
+    assert "cp_value=0.5 (reading)" in r.summary()
+
+
+def test_the_threshold_is_where_the_choice_changes():
+    """Just below the stated cp-value the Protestant's card at the reading is the first one
+    named, just above it the next one."""
+    r = diet_of_worms(**ISSUE, measure="win")
+    first = r.advice[0]
+    assert first.startswith("Protestant: a 5-CP card while a CP is worth less than ")
+    threshold = float(first.split("less than ")[1].split()[0])
+    last = float(first.split("above ")[1].split(",")[0])
+    assert threshold <= last < 0.2 and first.endswith(", a 1-CP card.")
+    below = diet_of_worms(**ISSUE, measure="win", cp_value=threshold - 0.01)
+    assert "Protestant always a 5-CP card" in below.advice[2]
+    above = diet_of_worms(**ISSUE, measure="win", cp_value=last + 0.01)
+    assert "Protestant always a 1-CP card" in above.advice[2]
 
 
 def test_the_hands_answer_is_the_matrix_and_both_choices():
@@ -102,8 +143,9 @@ def test_mixed_choices_are_drawn_by_the_kernel():
     r = diet_of_worms(**kwargs)
     sides = [c["side"] for c in r.to_json()["choices"]]
     assert sides.count("Protestant") == 2 and sides.count("Catholic") == 2  # both mix
-    matrix = np.array([list(row.values())[1:] for row in r.to_json()["matrix"]])
-    assert r.settings["game_value"] == pytest.approx(linprog_value(matrix), abs=1e-4)
+    roll = np.array([list(row.values())[1:] for row in r.to_json()["matrix"]])
+    spent = np.subtract.outer([1, 6], [2, 5])  # the Protestant's CP less the Catholics' total
+    assert r.settings["game_value"] == pytest.approx(linprog_value(roll - 0.1 * spent), abs=1e-4)
     engines_agree(diet_of_worms, kwargs, trials=100_000, seed=43)
 
 

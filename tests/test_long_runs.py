@@ -47,13 +47,13 @@ def test_a_long_run_shows_progress_and_ctrl_c_keeps_its_trials(spec, sigint_once
 
 def test_the_cli_shows_a_long_reformation_run_and_ctrl_c_prints_its_partial_answer():
     """At a terminal: the bar, then one Ctrl-C: the summary marked PARTIAL with its trials and
-    ± (exit code 130)."""
+    95% intervals (exit code 130)."""
     run = Run("his", "reformation", "--protestant-dice", 2, "--papal-dice", 2, "--method", "mc",
               "--precision", "1e-9", "--max-trials", TRIALS, "--threads", 1)
     run.wait_for(re.compile(r"\d+%\|"))  # the bar has counted trials
     code, out = run.interrupt()
     assert code == 130, run.err[-500:]
-    assert re.search(r"^Succeeds \d+\.\d% \(Monte Carlo, [\d,]+ trials, seed 0, PARTIAL: "
-                     r"interrupted\)", out), out[:300]
-    assert re.search(r"success +\d+\.\d\d% ± \d", out)
+    assert re.search(r"^Succeeds \d+\.\d%, 95% interval \d+\.\d% to \d+\.\d% \(Monte Carlo, "
+                     r"[\d,]+ trials?, seed 0, PARTIAL: interrupted\)", out), out[:300]
+    assert re.search(r"success +\d+\.\d\d%  \[ *\d+\.\d\d%, +\d+\.\d\d%\]", out)
     assert "odds: interrupted: partial result" in run.err

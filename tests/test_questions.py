@@ -7,6 +7,7 @@ import math
 import pytest
 
 import odds
+from odds.core.interval import wilson
 from odds import OddsError
 from odds.cli import main
 from odds.config import NEED_MAX_VALUES
@@ -158,7 +159,7 @@ def test_need_out_of_reach_and_already_reached():
     assert every.reaches == "all" and every.sentence().startswith("every attacker in 30..35")
     mc = odds.need("his.field", {"defender": 5}, vary="attacker=1..3", target=0.9, method="mc",
                    trials=20_000)
-    assert mc.reaches == "none" and mc.method == "mc" and "± " in mc.sentence()
+    assert mc.reaches == "none" and mc.method == "mc" and "[95%: " in mc.sentence()
 
 
 def test_need_names_the_value_an_error_comes_from():
@@ -175,11 +176,12 @@ def test_need_monte_carlo_with_a_fixed_seed():
     assert (answer.value, answer.neighbour) == brute("his.field", base, "attacker", range(1, 31), 0.8, **mc)
     exact = odds.need("his.field", base, vary="attacker=1..30", target=0.8)
     assert abs(answer.value - exact.value) <= 1
-    p, se = answer.evaluated[answer.value]
-    near = abs(p - 0.8) <= 1.96 * se
+    p, _ = answer.evaluated[answer.value]
+    low, high = wilson(p, answer.trials)
+    near = low <= 0.8 <= high
     assert near == any("within the Monte Carlo error" in n and f"attacker={answer.value} " in n
                        for n in answer.notes)
-    assert "± " in answer.sentence()
+    assert f"{p:.1%} [95%: {low:.1%} to {high:.1%}]" in answer.sentence()
 
 
 @pytest.mark.parametrize("kw, words", [

@@ -102,7 +102,7 @@ def test_a_held_siege_artillery_keeps_its_timing_and_shows_its_advice_and_tables
     shown(page, want.p)
     # the held copy's timing from the link is kept (a card's own policies lack `optimal`)
     assert page.input_value("[aria-label='siege-artillery policy']") == "optimal"
-    assert "siege-artillery:optimal" in page.inner_text("#settings")
+    assert "siege-artillery (optimal)" in page.inner_text("#settings")
     assert page.locator("#advice li").all_inner_texts() == list(want.advice)
     # the timings and the optimal rule: one table each, a row per record
     tables = page.inner_text("#tables")

@@ -1,11 +1,12 @@
 """Result: what every procedure returns, whatever the engine.
 
-Probabilities are events (e.g. ``attacker_win``); pmfs are distributions of counts indexed
-from 0 (e.g. ``attacker_losses``). Standard errors are 0 for the exact engine and the
-binomial sqrt(p(1-p)/trials) for Monte Carlo, since every estimate is a mean over
-independent trials. Probabilities are clipped to [0, 1] (summing floating-point terms can
-overshoot 1 by 1e-16) and the JSON is strict: a number that is undefined (a run interrupted
-before its first trial) is null, never NaN.
+Probabilities are events (e.g. ``attacker_win``); pmfs are distributions of counts indexed from
+0 (e.g. ``attacker_losses``). Standard errors are 0 for the exact engine and the binomial
+sqrt(p(1-p)/trials) for Monte Carlo, since every estimate is a mean over independent trials;
+the 95% interval printed beside a Monte Carlo probability is Wilson's (core.interval), honest
+at a few trials where p ± 1.96 se is not. Probabilities are clipped to [0, 1] (summing
+floating-point terms can overshoot 1 by 1e-16) and the JSON is strict: a number that is
+undefined (a run interrupted before its first trial) is null, never NaN.
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from types import MappingProxyType
 
 import numpy as np
 
+from .interval import trials_text, wilson
 from .outcomes import PLAIN, Words, label
 
 
@@ -31,9 +33,11 @@ class Result:
     settings: dict = field(default_factory=dict)
     notes: tuple = ()
     assumptions: tuple = ()  # numbers this answer rests on that are readings, not rule text
+    readings: tuple = ()  # settings whose value the rulebook does not fix: the tool's reading
     explain: tuple = ()  # lines in words: the dice each side rolls and why
     advice: tuple = ()  # what to do, in words (e.g. his/sieges/advice.py); the first line the decision
     words: Words = PLAIN  # what its events mean (the procedure's; core.outcomes)
+    caveat: str = ""  # what the headline's number leaves out, said beside it (a tie unresolved)
 
     ZERO = {}  # pmf name -> what its entry 0 means when it is not a count (no mean shown)
 
@@ -74,6 +78,11 @@ class Result:
         var = np.asarray(p) * (1 - np.asarray(p)) / self.trials
         return np.sqrt(var) if isinstance(p, np.ndarray) else math.sqrt(float(var))
 
+    def interval(self, p: float) -> tuple[float, float]:
+        """The 95% interval of a probability `p` of this result: Wilson's for Monte Carlo
+        (honest at a few trials: core.interval), the point itself when exact."""
+        return (p, p) if self.method == "exact" else wilson(p, self.trials)
+
     def expected(self, pmf_name: str) -> float:
         """Mean of a pmf."""
         pmf = self.pmfs[pmf_name]
@@ -93,7 +102,8 @@ class Result:
 
     def to_json(self) -> dict:
         """A JSON-ready dict: metadata, each probability with its `_se`, pmfs keyed by strings,
-        settings, assumptions, the explanation (the dice each side rolls) and notes."""
+        settings, the settings that are readings, assumptions, the explanation (the dice each
+        side rolls) and notes."""
         out = {"procedure": self.procedure, "method": self.method,
                "trials": self.trials, "seed": self.seed, "partial": self.partial}
         for name, p in self.probabilities.items():
@@ -105,8 +115,15 @@ class Result:
         zero = {name: self.ZERO[name] for name in self.pmfs if name in self.ZERO}
         if zero:  # these pmfs' entry 0 is not a count: their mean means nothing
             out["zero"] = zero
+        if self.method == "mc" and self.trials:
+            out["intervals"] = {name: [_number(x) for x in self.interval(p)]
+                                for name, p in self.probabilities.items()}
         out["settings"] = _jsonable(self.settings)
         out["assumptions"] = list(self.assumptions)
+        if self.caveat:
+            out["caveat"] = self.caveat
+        if self.readings:
+            out["readings"] = list(self.readings)
         if self.explain:
             out["explain"] = list(self.explain)
         if self.advice:
@@ -119,9 +136,13 @@ class Result:
         """The text the CLI prints: the answer in words, the dice, the advice, the outcomes that
         partition 100% with the events that are parts of one indented under it (`within`), the
         other events apart, the distributions as text bars, settings."""
-        how = "exact" if self.method == "exact" else f"Monte Carlo, {self.trials:,} trials, seed {self.seed}"
-        lines = [f"{self.words.title(self.main)} {self.p:.1%} ({how}"
-                 f"{', PARTIAL: interrupted' if self.partial else ''})  [{self.procedure}]"]
+        mc = self.method != "exact"
+        how = f"Monte Carlo, {trials_text(self.trials or 0)}, seed {self.seed}" if mc else "exact"
+        low, high = self.interval(self.p)
+        within = f", 95% interval {low:.1%} to {high:.1%}" if mc and low == low else ""
+        lines = [f"{self.words.title(self.main)} {self.p:.1%}{within} ({how}"
+                 f"{', PARTIAL: interrupted' if self.partial else ''})"
+                 f"{'; ' + self.caveat if self.caveat else ''}  [{self.procedure}]"]
         lines += [f"  {line}" for line in self.explain]
         lines += [f"  {'advice:' if i == 0 else '':8}{line}" for i, line in enumerate(self.advice)]
         parts = self.words.partition(self.probabilities)
@@ -129,8 +150,9 @@ class Result:
         events = [(name, p) for name, p in self.probabilities.items() if name not in names
                   and not (p == 0 and self.method == "exact")]  # impossible: not shown
         under = {name: self.words.part_of(name, names) for name, _ in events}
+        intervals = f" (95% intervals from {trials_text(self.trials or 0)})" if mc else ""
         if parts:
-            lines.append("  outcomes:")
+            lines.append(f"  outcomes{intervals}:")
         for name, p in parts:
             lines.append(self._line(name, p, width, 4))
             for event, q in events:
@@ -138,7 +160,7 @@ class Result:
                     lines += self._event(event, q, width, 6)
         apart = [(e, q) for e, q in events if under[e] is None]
         if apart:
-            lines.append("  events:")
+            lines.append(f"  events{intervals if not parts else ''}:")
         for name, p in apart:
             lines += self._event(name, p, width, 4)
         for name, pmf in self.pmfs.items():
@@ -150,7 +172,9 @@ class Result:
             lines += [f"    {zero if zero and k == 0 else k:>3}  {v:8.2%}  {_bar(v, width)}"
                       for k, v in enumerate(pmf) if v > 0]
         if self.settings:
-            lines.append("  settings: " + ", ".join(f"{k}={_text(v)}" for k, v in self.settings.items()))
+            lines.append("  settings: " + ", ".join(
+                f"{k}={_text(v)}" + " (reading)" * (k in self.readings)
+                for k, v in self.settings.items()))
         lines += [f"  note: {n}" for n in self.notes]
         if self.assumptions:
             lines.append("  assumes: " + "; ".join(self.assumptions))
@@ -163,7 +187,8 @@ class Result:
         return [line, f"{'':{indent + 2}}({why})"] if why and p > 0 else [line]
 
     def _line(self, name, p, width, indent) -> str:
-        pm = "" if self.method == "exact" else f" ± {1.96 * self.se(p):.2%}"
+        low, high = self.interval(p)
+        pm = "" if self.method == "exact" or low != low else f"  [{low:7.2%}, {high:7.2%}]"
         text = f"{'':{indent}}{label(name)}"
         return f"{text:<32} {p:8.2%}{pm}  {_bar(p, width)}"
 

@@ -154,7 +154,8 @@ def brief(res: Result) -> str:
     keys = [k for k in ("attacker_win", "defender_win", "undecided") if k in res.probabilities] \
         or list(res.probabilities)
     text = ", ".join(f"{k.replace('_', ' ')} {res[k]:.1%}" for k in keys)
-    lines = [f"{text} (± {1.96 * res.se(res.p):.1%}; {how})"]
+    low, high = res.interval(res.p)  # Wilson's 95%, honest at a few battles
+    lines = [f"{text} ({res.main.replace('_', ' ')}: 95% interval {low:.1%} to {high:.1%}; {how})"]
     if "attacker_units_lost" in res.pmfs:
         lines.append("mean units lost: " + ", ".join(
             f"{side} {res.expected(f'{side}_units_lost'):.1f}" for side in SIDES))

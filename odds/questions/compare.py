@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ..config import QUESTION_MAX_PLANS
+from ..core.interval import newcombe, trials_text
 from ..errors import OddsError
 from ..registry import get
 from .budget import within
@@ -52,15 +53,18 @@ class Comparison(pd.DataFrame):
         return self.attrs["partial"]
 
     def summary(self) -> str:
-        """The table in words: each measure and its change from the base (± 1.96 se)."""
+        """The table in words: each measure and its change from the base (Monte Carlo: a
+        probability's 95% interval, a mean's ± 1.96 se)."""
         a = self.attrs
         mc = a["method"] != "exact"
-        how = "exact" if not mc else (f"Monte Carlo, seed {a['seed']} for every plan: "
-                                      "common random numbers")
+        trials = sorted({int(t) for t in self["trials"] if t == t and t})
+        how = "exact" if not mc else (
+            f"Monte Carlo, {' or '.join(trials_text(t) for t in trials)} a plan, seed "
+            f"{a['seed']} for every plan: common random numbers; [95% intervals]")
         headline = get(a["procedure"]).words.title(a["main"])
         measures = [(a["main"], headline, "%")] + [
             ("expected_" + n, "E " + n.replace("_", " "), "") for n in a["losses"]]
-        wide, narrow = (22, 20) if mc else (14, 10)
+        wide, narrow = (26, 26) if mc else (14, 10)
         names = [str(n) for n in self.index]
         width = max(len(n) for n in names + ["plan"])
         lines = [f"{headline}: {len(self) - 1} plan(s) against the base "
@@ -68,9 +72,9 @@ class Comparison(pd.DataFrame):
                  f"  {'plan':<{width}}" + "".join(f"  {title:>{wide}}{'change':>{narrow}}"
                                                   for _, title, _ in measures)]
         for name, (_, row) in zip(names, self.iterrows()):
-            cells = [f"  {_cell(row[m], row[m + '_se'], unit, mc, ''):>{wide}}"
+            cells = [f"  {_cell(row, m, unit, mc, ''):>{wide}}"
                      + (" " * narrow if name == BASE else
-                        f"{_cell(row[m + '_change'], row[m + '_change_se'], unit, mc, '+'):>{narrow}}")
+                        f"{_cell(row, m + '_change', unit, mc, '+'):>{narrow}}")
                      for m, _, unit in measures]
             lines.append(f"  {name:<{width}}" + "".join(cells))
         lines += [f"  note: {n}" for n in a["notes"]]
@@ -85,17 +89,22 @@ class Comparison(pd.DataFrame):
                 "plans": rows}
 
 
-def _cell(value, se, unit: str, mc: bool, sign: str) -> str:
-    """A probability as a percentage, a mean to 3 places; `± 1.96 se` for Monte Carlo."""
+def _cell(row, key: str, unit: str, mc: bool, sign: str) -> str:
+    """A probability as a percentage with its 95% interval for Monte Carlo (Wilson's, or
+    Newcombe's for a change: core.interval); a mean to 3 places, `± 1.96 se`."""
+    value, se = row[key], row[key + "_se"]
     if value != value:
         return "-"
-    text = f"{value:{sign}.2%}" if unit else f"{value:{sign}.3f}"
-    if mc and se == se:
-        text += f" ± {1.96 * se:.2%}" if unit else f" ± {1.96 * se:.3f}"
-    return text
+    if not unit:
+        return f"{value:{sign}.3f}" + (f" ± {1.96 * se:.3f}" if mc and se == se else "")
+    low, high = row[key + "_low"], row[key + "_high"]
+    return f"{value:{sign}.2%}" + (f" [{low:{sign}.1%}, {high:{sign}.1%}]"
+                                   if mc and low == low and high > low else "")
 
 
 def _row(result, base, measures) -> dict:
+    """A plan's measures, their standard errors, and for the main probability its 95%
+    interval (`_low`, `_high`) and that of its change from the base."""
     out = {"method": result.method, "trials": result.trials}
     for m in measures:
         value, se = _measure(result, m)
@@ -105,6 +114,13 @@ def _row(result, base, measures) -> dict:
         else:
             b, bse = _measure(base, m)
             out[m + "_change"], out[m + "_change_se"] = value - b, math.hypot(se, bse)
+    main = measures[0]
+    out[main + "_low"], out[main + "_high"] = result.interval(out[main])
+    out[main + "_change_low"] = out[main + "_change_high"] = math.nan
+    if base is not None:
+        mc = lambda r: r.trials if r.method == "mc" else None  # noqa: E731
+        out[main + "_change_low"], out[main + "_change_high"] = newcombe(
+            out[main], mc(result), base.probabilities[main], mc(base))
     return out
 
 
@@ -163,7 +179,7 @@ def compare(procedure: str, base: dict | None = None, plans: dict | None = None,
     if mc:
         seed = results[mc[0]].seed
         notes.append(f"every plan ran with seed {seed} (common random numbers); a change's "
-                     "± is that of independent runs, the true one is usually smaller")
+                     "interval is that of independent runs, the true one is usually narrower")
         if len(mc) < len(results):
             notes.append(f"Monte Carlo for {', '.join(map(str, mc))}; exact for the others")
     if partial:

@@ -7,8 +7,8 @@ standard errors of the difference); when it does not, every value of the range i
 instead and the answer says the probability is not monotone. The answer is where the range,
 read upwards, first changes side: the least value reaching the target when the low end misses
 it, the most value still reaching it when the low end reaches it. Monte Carlo runs every
-value with one seed (common random numbers); an answer within 1.96 standard errors of the
-target is said to be so.
+value with one seed (common random numbers); an answer whose 95% interval (Wilson's:
+core.interval) holds the target is said to be within the Monte Carlo error.
 """
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ import math
 from dataclasses import dataclass, field
 
 from ..config import DEFAULT_MAX_TRIALS, DEFAULT_TRIALS, NEED_MAX_TRIALS, NEED_MAX_VALUES
+from ..core.interval import trials_text, wilson
 from ..core.outcomes import label as _label
 from ..errors import OddsError, check_probability
 from ..registry import get
@@ -63,8 +64,11 @@ class Need:
         return None if self.value is None else self.evaluated[self.value][0]
 
     def _p(self, value: int) -> str:
-        p, se = self.evaluated[value]
-        return percent(p) + ("" if self.method == "exact" else f" ± {percent(1.96 * se)}")
+        p, _ = self.evaluated[value]
+        if self.method == "exact":
+            return percent(p)
+        low, high = wilson(p, self.trials)
+        return f"{percent(p)} [95%: {percent(low)} to {percent(high)}]"
 
     def sentence(self) -> str:
         """The answer in words ("attacker=8 gives P(attacker win) 81.3% (attacker=7 gives 74.0%)...")."""
@@ -88,7 +92,8 @@ class Need:
         return f", with {', '.join(self.held)}" if self.held else ""
 
     def summary(self) -> str:
-        how = "exact" if self.method == "exact" else f"Monte Carlo, {self.trials:,} trials per value, seed {self.seed}"
+        how = "exact" if self.method == "exact" else \
+            f"Monte Carlo, {trials_text(self.trials or 0)} per value, seed {self.seed}"
         check = (f"monotone at the {len(self.evaluated)} values evaluated" if self.monotone else
                  f"NOT monotone in {self.vary}: every value from {self.low} up evaluated")
         lines = [self.sentence(), f"  [{self.procedure}, {how}; {check}]"]
@@ -274,9 +279,11 @@ class Search:
         first = runs[0] if runs else None
         for x in (value, neighbour) if runs and value is not None and not partial else ():
             p, r = self.p(x), self.results[x]
-            if abs(p - self.target) <= 1.96 * r.se(p):
+            low, high = r.interval(p)
+            if low <= self.target <= high:
                 notes.append(f"{self.v.label}={x} is within the Monte Carlo error of the target "
-                             f"({p:.2%} ± {1.96 * r.se(p):.2%}): more trials would settle it")
+                             f"({p:.2%}, 95% interval {low:.2%} to {high:.2%} from "
+                             f"{trials_text(r.trials)}): more trials would settle it")
         if runs and not partial:
             notes.append("every value ran with the same seed (common random numbers)")
         return Need(

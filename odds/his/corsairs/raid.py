@@ -92,7 +92,7 @@ def piracy(*, corsairs=2, squadrons=0, adjacent_squadrons=0, allied_squadrons=0,
     proc = Procedure("his.piracy", (corsairs + 1, rating + 3), summarise, "any_hit",
                      lambda: exact_joint(anti_dice, corsairs, one_port, rating),
                      ("odds.his.corsairs.kernel", "piracy_lane"), kernel_args, settings)
-    return solve(proc, method, mc)
+    return solve(proc, method, mc).with_changes(readings=("doria_dice",) * doria)
 
 
 def _count(name, text):
@@ -112,7 +112,8 @@ register(Spec(
         Param("pirate", "choice", "the Ottoman naval leader present (piracy rating)",
               choices=tuple(PIRATES)),
         Param("andrea_doria", "bool", "Andrea Doria is played (reading: more anti-piracy dice)"),
-        Param("doria_dice", "int", "anti-piracy dice Andrea Doria adds (setting)", low=0, high=6),
+        Param("doria_dice", "int", "anti-piracy dice Andrea Doria adds (reading: 3)", low=0,
+              high=6, needs=("andrea_doria",)),
         Param("hand", "int", "cards in the target's hand (card awards)", low=0, high=20),
         Param("vp_room", "int", "piracy VP the Ottoman can still earn (10 a game)", low=0,
               high=MAX_PIRACY_VP),

@@ -137,13 +137,14 @@ def summarise(joint):
     return probabilities, pmfs
 
 
-def debate(*, initiator="papacy", attacker_value=2, defender_value=2, defender_committed=False,
+def debate(*, initiator="papacy", attacker_value, defender_value, defender_committed=False,
            attacker_pool=(), defender_pool=(), defender_committed_pool=(), augsburg=False,
            mary_i=False, debater_bonus=False, extra_dice=0, method="auto", trials=None,
            seed=None, precision=None, max_trials=10**9, threads=None, progress=None):
     """Odds of a theological debate (§18.5) called by `initiator` ('papacy' or 'protestant').
 
-    `attacker_value`, `defender_value`: the first round's debaters' debate values (1-4);
+    `attacker_value`, `defender_value` (required): the first round's debaters' debate values
+    (1-4);
     `defender_committed`: the defender was committed before the debate (value + 1 dice, not
     + 2). On equal hits a second round is fought by debaters drawn at random from
     `attacker_pool` (the values of the attacker's debaters it draws from) and `defender_pool`
@@ -167,12 +168,15 @@ def debate(*, initiator="papacy", attacker_value=2, defender_value=2, defender_c
                 "first_round_dice": list(first), "attacker_pool": list(plan.attackers),
                 "defender_pool": list(plan.defenders),
                 "second_defender_committed": bool(plan.second_committed)}
-    notes, assumptions = [], []
+    notes, assumptions, caveat = [], [], ""
     if not plan.second_round:
         empty = ("attacker_pool" if not plan.attackers
                  else "defender_pool and defender_committed_pool")
-        notes.append(f"{empty}: empty, so a first-round tie is inconclusive here (no second-round "
-                     "debater given; the rules draw one from the debaters left in the zone)")
+        caveat = (f"the {first_tie(*first):.1%} of debates tied in round 1 are left unresolved: "
+                  "no second-round debaters given")
+        notes.append(f"{empty}: empty, so a first-round tie is inconclusive here (the rules draw "
+                     "a second-round debater from those left in the zone: give them to follow "
+                     "the rule)")
     elif plan.extra:
         assumptions.append(f"extra_dice: the {plan.extra} card dice roll in the second round too "
                            "(reading)")
@@ -188,7 +192,14 @@ def debate(*, initiator="papacy", attacker_value=2, defender_value=2, defender_c
                      lambda: exact_joint(plan), (KERNEL, "debate_lane"), kernel_args, settings,
                      assumptions=tuple(assumptions), notes=tuple(notes), explain=explain(plan),
                      words=WORDS)
-    return solve(proc, method, mc)
+    pools = () if plan.second_round else ("attacker_pool", "defender_pool")
+    return solve(proc, method, mc).with_changes(caveat=caveat, readings=pools)
+
+
+def first_tie(a: int, d: int) -> float:
+    """P(equal hits) when the attacker rolls `a` dice and the defender `d`."""
+    n = min(a, d) + 1
+    return float(np.dot(binomial_pmf(a)[:n], binomial_pmf(d)[:n]))
 
 
 def make_debate(initiator, attacker_value, defender_value, defender_committed, attacker_pool,
@@ -265,10 +276,10 @@ register(Spec(
     "his.debate", debate, (
         Param("initiator", "choice", "the power calling the debate (the attacker)",
               choices=INITIATORS),
-        Param("attacker_value", "int", "the first attacking debater's debate value",
-              low=MIN_VALUE, high=MAX_VALUE),
-        Param("defender_value", "int", "the first defending debater's debate value",
-              low=MIN_VALUE, high=MAX_VALUE),
+        Param("attacker_value", "int", "the first attacking debater's debate value (on his "
+              "card)", low=MIN_VALUE, high=MAX_VALUE),
+        Param("defender_value", "int", "the first defending debater's debate value (on his "
+              "card)", low=MIN_VALUE, high=MAX_VALUE),
         Param("defender_committed", "bool", "the first defender was committed (value + 1 dice, "
               "not + 2)"),
         _pool("attacker_pool", "a value the second attacker is drawn from, repeatable (the "

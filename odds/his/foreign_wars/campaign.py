@@ -6,8 +6,9 @@ defender, so no extra die), hits on 5-6, losses and the both-wiped-out rule as o
 no retreat. Survivors stay on the card for the next attempt; the war is over when the foreign
 units are gone. Reading: no units are built onto the card between attempts. The chain is
 followed for `attempts` actions; what is still undecided then is reported (`not_over`), never
-dropped. Outcome joint: ``joint[end (0 won, 1 wiped out, 2 not over), CP spent, units left]``;
-the kernel (kernel.war_lane) fills the same joint.
+dropped. The cards' forces (WARS) are presets, chosen by `war`. Outcome joint:
+``joint[end (0 won, 1 wiped out, 2 not over), CP spent, units left]``; the kernel
+(kernel.war_lane) fills the same joint.
 """
 from __future__ import annotations
 
@@ -20,15 +21,27 @@ from ...core.dice import binomial_pmf
 from ...core.engine import McOptions, Procedure, solve
 from ...core.outcomes import Words
 from ...core.result import Result
-from ...errors import check_int
+from ...errors import check_choice, check_int
 from ...registry import Example, Param, Spec, register
 from .. import leaders
 from ..field.rules import dice, resolve
 
-# the cards' forces (the power's units, foreign units), a reading of the event texts: presets
-WARS = {"revolt in egypt": {"units": 3, "foreign": 3},
-        "revolt in ireland": {"units": 4, "foreign": 3},
-        "war in persia": {"units": 5, "foreign": 4}}
+@dataclass(frozen=True)
+class War:
+    """A foreign war card's forces: the power's units against the foreign units (a reading of
+    the event text, not of the rulebook)."""
+
+    title: str
+    power: str
+    units: int
+    foreign: int
+
+
+WARS = {"egypt": War("Revolt in Egypt", "Ottoman", 3, 3),
+        "ireland": War("Revolt in Ireland", "English", 4, 3),  # 4 foreign if France or the
+        # Hapsburgs add one: give foreign=4
+        "persia": War("War in Persia", "Ottoman", 5, 4)}
+DEFAULT_UNITS = 3  # each side's units when neither the war nor the units are given
 MAX_UNITS = 12
 MAX_ATTEMPTS = 60
 WON, WIPED, NOT_OVER = 0, 1, 2
@@ -83,18 +96,22 @@ class WarResult(Result):
         return {k: float(v) for k, v in enumerate(np.cumsum(self.pmfs["cp_to_win"][1:]), 1)}
 
 
-def foreign_war(*, units=3, foreign=3, leader=0, attempts=20, method="auto",
+def foreign_war(*, war=None, units=None, foreign=None, leader=0, attempts=20, method="auto",
                 trials=None, seed=None, precision=None, max_trials=10**9, threads=None,
                 progress=None):
     """Odds of fighting a foreign war to its end (§21.7), 1 CP per attempt: `units` of the
-    power against `foreign` units (the cards' forces: `WARS`, e.g.
-    ``foreign_war(**WARS["war in persia"])``); `leader`: the army leader on the card (a
-    battle rating or a name); `attempts`: the CP followed (what is undecided then is
-    `not_over`). Returns a Result: won,
-    wiped_out, not_over; pmfs cp_to_win (k: won with exactly k CP; entry 0: not won within
-    `attempts`) and units_left (at the end); `won_within[N]`: P(won within N CP)."""
-    units = check_int("units", units, 1, MAX_UNITS)
-    foreign = check_int("foreign", foreign, 1, MAX_UNITS)
+    power against `foreign` units, or the forces of the card `war` names (`WARS`: egypt,
+    ireland, persia; `units`/`foreign` given with it replace the card's); neither: 3 against
+    3. `leader`: the army leader on the card (a battle rating or a name); `attempts`: the CP
+    followed (what is undecided then is `not_over`). Returns a Result: won, wiped_out,
+    not_over; pmfs cp_to_win (k: won with exactly k CP; entry 0: not won within `attempts`)
+    and units_left (at the end); `won_within[N]`: P(won within N CP)."""
+    card = None if war is None else WARS[check_choice("war", war, tuple(WARS))]
+    from_card = tuple(k for k, v in (("units", units), ("foreign", foreign)) if card and v is None)
+    units = check_int("units", DEFAULT_UNITS if units is None and card is None
+                      else card.units if units is None else units, 1, MAX_UNITS)
+    foreign = check_int("foreign", DEFAULT_UNITS if foreign is None and card is None
+                        else card.foreign if foreign is None else foreign, 1, MAX_UNITS)
     best = leaders.leader("leader", leader, leaders.ARMY)
     attempts = check_int("attempts", attempts, 1, MAX_ATTEMPTS)
 
@@ -104,26 +121,48 @@ def foreign_war(*, units=3, foreign=3, leader=0, attempts=20, method="auto",
         return kernel_args(units, foreign, best.rating, attempts)
 
     mc = McOptions.make(trials, seed, precision, max_trials, threads, progress)
-    settings = {"units": units, "foreign": foreign, "leader": str(best),
-                "attempts": attempts}
+    settings = {**({"war": card.title} if card else {}), "units": units, "foreign": foreign,
+                "leader": str(best), "attempts": attempts}
     proc = Procedure("his.foreign_war", (3, attempts + 1, units + 1), summarise, "won",
                      lambda: exact_joint(units, foreign, best.rating, attempts),
                      ("odds.his.foreign_wars.kernel", "war_lane"), kernel_args, settings,
-                     result_type=WarResult, words=WORDS)
-    return solve(proc, method, mc)
+                     result_type=WarResult, words=WORDS,
+                     explain=(forces(card, units, foreign, from_card, best),))
+    return solve(proc, method, mc).with_changes(readings=from_card)
+
+
+GIVEN_APART = {"units": "units (reading), the foreign units given",
+               "foreign": "foreign units (reading), the power's units given"}
+
+
+def forces(card, units, foreign, from_card, leader) -> str:
+    """The forces in words: the card's (a reading of its text) or those given."""
+    whose = f"{card.power} units" if card else "units of the power"
+    source = (f"{card.title}: " if card else "") + (
+        "the card's forces (reading)" if len(from_card) == 2 else
+        f"the card's {GIVEN_APART[from_card[0]]}" if from_card else "the forces given")
+    return (f"{source}: {units} {whose} against {foreign} foreign units; each attempt (1 CP) "
+            f"is a field battle, {units} + {leader.rating} leader dice against {foreign}, no "
+            "defender die, no retreat")
 
 
 register(Spec(
     "his.foreign_war", foreign_war, (
-        Param("units", "int", "the power's land units on the card", low=1, high=MAX_UNITS),
-        Param("foreign", "int", "the foreign (independent) units on the card", low=1,
-              high=MAX_UNITS),
+        Param("war", "choice", "the foreign war card, for its forces (a reading of the card: "
+              + "; ".join(f"{k}: {w.title}, {w.units} {w.power} against {w.foreign}"
+                          for k, w in WARS.items()) + ")", choices=tuple(WARS),
+              clears=("units", "foreign")),
+        Param("units", "int", f"the power's land units on the card (default: the war's, else "
+              f"{DEFAULT_UNITS})", low=1, high=MAX_UNITS),
+        Param("foreign", "int", f"the foreign (independent) units on the card (default: the "
+              f"war's, else {DEFAULT_UNITS})", low=1, high=MAX_UNITS),
         Param("leader", "leader", "the army leader on the card: a battle rating or a name",
               low=0, high=MAX_LEADER, choices=leaders.choices(), metavar="R|NAME"),
         Param("attempts", "int", "Fight Foreign War actions (1 CP each) followed", low=1,
               high=MAX_ATTEMPTS)),
     "a foreign war fought to its end, 1 CP a battle",
     ("his", "foreign-war"), "won", kernels=("odds.his.foreign_wars.kernel",),
-    examples=tuple(Example(name, forces, f"{name.capitalize()}: {forces['units']} units "
-                                 f"against {forces['foreign']}, no leader",
-                           demo=name == "war in persia") for name, forces in WARS.items()), words=WORDS))
+    examples=tuple(Example(w.title.lower(), {"war": name}, f"{w.title}: {w.units} {w.power} "
+                                 f"units against {w.foreign}, no leader",
+                           demo=name == "persia") for name, w in WARS.items()),
+    start={"war": "persia"}, words=WORDS))

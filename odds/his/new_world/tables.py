@@ -10,6 +10,11 @@ CIRCUMNAVIGATION_CARD = 12
 # Conquest (§20.3): 6 or less killed by natives, 7-8 nothing, 9+ a conquest
 KILLED, NO_CONQUEST, CONQUEST = 0, 1, 2
 NO_SECOND_ROLL = 99  # a first roll never reaches this: no second roll
+# the tables in words, for the settings line: their numbers are the summary of the rulebook the
+# tool was built from, not checked against the printed New World display (a reading)
+EXPLORATION_TABLE = ("lost <= 4, nothing 5-6, discovery 7-9, deep 10+; "
+                     f"circumnavigates {CIRCUMNAVIGATES}+, a card {CIRCUMNAVIGATION_CARD}+")
+CONQUEST_TABLE = "killed <= 6, nothing 7-8, conquest 9+"
 
 
 def exploration_result(roll):

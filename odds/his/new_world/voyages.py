@@ -48,7 +48,7 @@ def _by_result(joint, modifier, result, count):
     return [np.add.reduce(first * (result(totals + modifier) == r)) for r in range(count)]
 
 
-def _solve(name, modifier, second_from, summarise, settings, method, mc):
+def _solve(name, modifier, second_from, summarise, settings, method, mc, readings):
     def kernel_args():
         from .kernel import voyage_args
 
@@ -56,7 +56,7 @@ def _solve(name, modifier, second_from, summarise, settings, method, mc):
 
     proc = Procedure(name, (len(TWO_DICE), len(TWO_DICE)), summarise, summarise.main,
                      lambda: voyage_joint(modifier, second_from), KERNEL, kernel_args, settings, words=WORDS)
-    return solve(proc, method, mc)
+    return solve(proc, method, mc).with_changes(readings=readings)
 
 
 def exploration(*, explorer=1, mercator=False, uncharted=False, skip_circumnavigation=False,
@@ -93,8 +93,10 @@ def exploration(*, explorer=1, mercator=False, uncharted=False, skip_circumnavig
     summarise.main = "discovery"
     mc = McOptions.make(trials, seed, precision, max_trials, threads, progress)
     settings = {"explorer": value, "mercator": mercator, "uncharted": uncharted,
-                "skip_circumnavigation": skip, "modifier": modifier}
-    return _solve("his.exploration", modifier, second_from, summarise, settings, method, mc)
+                "skip_circumnavigation": skip, "modifier": modifier,
+                "table": tables.EXPLORATION_TABLE}
+    return _solve("his.exploration", modifier, second_from, summarise, settings, method, mc,
+                  ("skip_circumnavigation", "table"))
 
 
 def conquest(*, conquistador=1, smallpox=False, method="auto", trials=None, seed=None,
@@ -112,8 +114,10 @@ def conquest(*, conquistador=1, smallpox=False, method="auto", trials=None, seed
 
     summarise.main = "conquest"
     mc = McOptions.make(trials, seed, precision, max_trials, threads, progress)
-    settings = {"conquistador": value, "smallpox": smallpox, "modifier": modifier}
-    return _solve("his.conquest", modifier, tables.NO_SECOND_ROLL, summarise, settings, method, mc)
+    settings = {"conquistador": value, "smallpox": smallpox, "modifier": modifier,
+                "table": tables.CONQUEST_TABLE}
+    return _solve("his.conquest", modifier, tables.NO_SECOND_ROLL, summarise, settings, method,
+                  mc, ("table",))
 
 
 register(Spec(

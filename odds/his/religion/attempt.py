@@ -26,6 +26,9 @@ POPES = ("leo-x", "clement-vii", "paul-iii", "julius-iii")
 STRONG_POPES = ("paul-iii", "julius-iii")  # the Papacy's automatic success and ties (§18.4)
 MAX_DICE = 20  # a side's dice: the neighbourhood gives at most about a dozen
 MAX_ATTEMPTS = 10  # one action: 2-3 (treatise, burning books) to 6 (translations, events)
+DEBATER_DICE = {"reformation": 1, "counter-reformation": 2}  # a debater's bonus dice at most
+# (§18.3 step 3: +1; §18.4 step 3: 1 or 2)
+DEBATER_RULE = "0 to 1 for a reformation, 0 to 2 for a counter-reformation: §18.3-18.4 step 3"
 OMIT = {"reformation": ("augsburg", "pope"),  # each side's procedure: the other side's cards
         "counter-reformation": ("printing_press", "theses", "bible")}
 HIGH = 8  # the attacker's highest modified die: 0 (a 1 under Augsburg) to 7 (a 6 with +1)
@@ -84,7 +87,10 @@ class Action:
                 other = "a Counter-Reformation" if reform else "a Reformation"
                 raise OddsError(f"{name}: applies to {other} attempt only (allowed: False for a "
                                 f"{side})")
-        debater = check_int("debater_dice", debater_dice, 0, 1 if reform else 2)
+        debater = check_int("debater_dice", debater_dice, 0, max(DEBATER_DICE.values()))
+        if debater > DEBATER_DICE[side]:
+            raise OddsError(f"debater_dice: {debater} is out of range (allowed: 0 to "
+                            f"{DEBATER_DICE[side]} for a {side}, §18.{3 if reform else 4} step 3)")
         return cls(side, flags["printing_press"] + flags["theses"] + debater, flags["bible"],
                    flags["augsburg"], check_choice("pope", pope, POPES))
 
@@ -263,7 +269,7 @@ def _all_params(side: str) -> tuple:
         Param("papal_dice", "int", f"Papal {dice_help}", low=0, high=MAX_DICE),
         *_neighbourhood("protestant", "reformer", "reformers", "reformer"),
         *_neighbourhood("catholic", "university", "universities", "Jesuit university"),
-        *card_params(1 if side == "reformation" else 2),
+        *card_params(DEBATER_DICE[side]),
         Param("outside_zone", "bool", "the space is outside the action's target language zone "
               "(the attacker loses ties there and gets no +1 nor automatic 6)"),
         Param("attempts", "int", "attempts in the action against spaces with these dice",
@@ -289,8 +295,8 @@ def card_params(debater_high: int) -> tuple:
     return (
         Param("printing_press", "bool", "Printing Press played this turn (+1 Protestant die)"),
         Param("theses", "bool", "attempts of Luther's 95 Theses (+1 die)"),
-        Param("debater_dice", "int", "the attacker's debater bonus dice", low=0,
-              high=debater_high),
+        Param("debater_dice", "int", f"the attacker's debater bonus dice ({DEBATER_RULE})",
+              low=0, high=debater_high),
         Param("bible", "bool", "attempts of Calvin's Institutes or a Full Bible translation "
               "(+1 to each Protestant die in the target zone)"),
         Param("augsburg", "bool", "Augsburg Confession played this turn (-1 to each Papal die of "

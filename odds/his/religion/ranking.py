@@ -26,7 +26,8 @@ from ...core.engine import Cost, McOptions, Procedure, solve
 from ...core.result import Result
 from ...errors import OddsError, check_choice, check_int, check_list, shown
 from ...registry import Example, Param, Spec, register
-from .attempt import KERNEL, MAX_DICE, SIDES, WORDS, Action, card_params, flip_probability
+from .attempt import (DEBATER_DICE, KERNEL, MAX_DICE, SIDES, WORDS, Action, card_params,
+                      flip_probability)
 
 MAX_TARGETS = 10  # 3**10 = 59,049 states: about a second in the dynamic program
 TARGET = re.compile(r"^\s*([^=:,]+?)\s*=\s*(\d+)\s*:\s*(\d+)\s*(?::\s*(out)\s*)?$")
@@ -55,6 +56,15 @@ def parse_targets(targets) -> tuple:
                             "space is a target once an impulse)")
         rows.append((name, a, d, out is None))
     return tuple(zip(*rows))
+
+
+def check_attempts(attempts, targets: int) -> int:
+    """The attempts of the action: at least 1, and at most one per target given."""
+    attempts = check_int("attempts", attempts, 1, MAX_TARGETS)
+    if attempts > targets:
+        raise OddsError(f"attempts: {attempts} is more than the targets given (allowed: at most "
+                        f"one attempt per target: {targets} target{'s' * (targets > 1)} given)")
+    return attempts
 
 
 def parse_links(links, names) -> np.ndarray:
@@ -116,23 +126,40 @@ class Plan:
 
     def _table(self) -> tuple:
         """(policy: the choice at index tried << n | flipped, -1 where never reached; the
-        outcome joint [flips, first target flipped])."""
+        outcome joint [flips, first target flipped]; each attempt's expected flips)."""
         n, policy = self.n, np.full(4 ** self.n, -1, dtype=np.int64)
+
+        def choose(tried, flipped):
+            t = policy[tried << n | flipped] = self.choice(tried, flipped)
+            return t
+
+        layer, gains = self.forward(choose)
         joint = np.zeros((self.attempts + 1, 2))
         first = self.choice(0, 0)
-        layer = {(0, 0): 1.0}
+        for (_, flipped), w in layer.items():
+            joint[bin(flipped).count("1"), flipped >> first & 1] += w
+        return policy, joint, gains
+
+    def forward(self, choose) -> tuple:
+        """(the states after every attempt with their chances, each attempt's expected flips)
+        when `choose(tried, flipped)` picks each target."""
+        layer, gains = {(0, 0): 1.0}, []
         for _ in range(self.attempts):
-            grown = {}
+            grown, gain = {}, 0.0
             for (tried, flipped), w in layer.items():
-                t = policy[tried << n | flipped] = self.choice(tried, flipped)
+                t = choose(tried, flipped)
                 p = self.flip(t, flipped)
+                gain += w * p
                 for state, q in (((tried | 1 << t, flipped | 1 << t), p),
                                  ((tried | 1 << t, flipped), 1 - p)):
                     grown[state] = grown.get(state, 0.0) + w * q
             layer = grown
-        for (_, flipped), w in layer.items():
-            joint[bin(flipped).count("1"), flipped >> first & 1] += w
-        return policy, joint
+            gains.append(gain)
+        return layer, gains
+
+    def listed(self) -> float:
+        """The expected flips when the targets are tried in the order given, whatever flips."""
+        return sum(self.forward(lambda tried, _: bin(tried).count("1"))[1])
 
 
 def cost(n, attempts) -> Cost:
@@ -153,10 +180,13 @@ class RankResult(Result):
     """A Result that also reports the ranking: each target's dice, P(flip) now and the expected
     flips of the action when it is tried first (then the best choices)."""
 
-    ranking: tuple = ()  # rows: dict target, attacker_dice, defender_dice, ties, p_flip, expected_if_first
+    ranking: tuple = ()  # rows: dict target, attacker_dice, defender_dice, ties, p_flip,
+    # expected_if_first, expected_change_if_first (against the best first target)
+    steps: tuple = ()  # rows: dict attempt, expected_flips (that attempt's, in the best order)
 
     def to_json(self) -> dict:
-        return {**super().to_json(), "ranking": [dict(r) for r in self.ranking]}
+        return {**super().to_json(), "ranking": [dict(r) for r in self.ranking],
+                "steps": [dict(r) for r in self.steps]}
 
 
 def rank_targets(*, targets=(), links=(), side="reformation", attempts=1, printing_press=False,
@@ -176,7 +206,7 @@ def rank_targets(*, targets=(), links=(), side="reformation", attempts=1, printi
     act = Action.make(side, printing_press, theses, debater_dice, bible, augsburg, pope)
     names, attackers, defenders, zones = parse_targets(targets)
     masks = parse_links(links, names)
-    attempts = check_int("attempts", attempts, 1, len(names))
+    attempts = check_attempts(attempts, len(names))
     att, dfn = dice_table(act, attackers, defenders, masks)
     terms = [act.terms(z) for z in zones]
     p = np.array([[flip_probability(att[t, k], dfn[t, k], terms[t]) for k in range(len(names) + 1)]
@@ -200,22 +230,41 @@ def rank_targets(*, targets=(), links=(), side="reformation", attempts=1, printi
                      result_type=RankResult, cost=lambda: cost(len(names), attempts), words=WORDS)
     result = solve(proc, method, mc)  # the dynamic program runs here, within its bounds
     firsts = dict((t, v) for v, t in plan.options(0, 0))
+    best = plan.value(0, 0)
     ranking = tuple({"target": names[t], "attacker_dice": int(att[t, 0]),
                      "defender_dice": int(dfn[t, 0]), "ties": terms[t].attacker_wins_ties == 1,
-                     "p_flip": float(p[t, 0]), "expected_if_first": float(firsts[t])}
+                     "p_flip": float(p[t, 0]), "expected_if_first": float(firsts[t]),
+                     "expected_change_if_first": float(firsts[t] - best)}
                     for t in sorted(range(len(names)), key=lambda t: -p[t, 0]))
+    steps = tuple({"attempt": k, "expected_flips": float(g)}
+                  for k, g in enumerate(plan.table()[2], 1))
     first = (f"first: {names[plan.choice(0, 0)]}, the best of {len(names)} targets for "
              f"{attempts} attempt{'s' * (attempts > 1)}",)
-    return result.with_changes(ranking=ranking, explain=first,
+    return result.with_changes(ranking=ranking, steps=steps, explain=first,
                                advice=advice(ranking, plan, names, attempts))
 
 
 def advice(ranking, plan, names, attempts) -> tuple:
-    """The ranking in words, and the line of play when every attempt flips and when none does."""
-    lines = [f"{r['target']}: {r['attacker_dice']} v {r['defender_dice']}, ties "
-             f"{'yours' if r['ties'] else 'theirs'}: P(flip) {r['p_flip']:.1%}, "
-             f"{r['expected_if_first']:.3f} spaces expected if tried first"
-             for r in ranking]
+    """The ranking in words (with several attempts, what trying each first changes against the
+    best first choice), what the best order gains over the order given, each attempt's expected
+    flips, and the line of play when every attempt flips and when none does."""
+    lines = []
+    for r in ranking:
+        line = (f"{r['target']}: {r['attacker_dice']} v {r['defender_dice']}, ties "
+                f"{'yours' if r['ties'] else 'theirs'}: P(flip) {r['p_flip']:.1%}")
+        if attempts > 1:
+            change = r["expected_change_if_first"]
+            line += (f"; tried first, {r['expected_if_first']:.3f} spaces in {attempts} "
+                     "attempts " + ("(the best)" if change > -TIE else
+                                    f"({change:+.3f} against the best first)"))
+        lines.append(line)
+    best, listed = plan.value(0, 0), plan.listed()
+    lines.append(f"the best order: {best:.3f} spaces expected in {attempts} attempt"
+                 f"{'s' * (attempts > 1)}; in the order given, {listed:.3f} "
+                 f"({best - listed:+.3f} from the order)")
+    if attempts > 1:
+        lines.append("each attempt's expected flips in the best order: "
+                     + ", ".join(f"{g:.3f}" for g in plan.table()[2]))
     for word, flips in (("flips", True), ("fails", False)):
         tried = flipped = 0
         order = []
@@ -232,15 +281,16 @@ EXAMPLE = ("Magdeburg=5:3", "Stettin=2:1", "Breslau=5:1:out", "Leipzig=3:4", "Lu
            "Prague=3:5:out")  # the rulebook's Reformation attempt example (95 Theses)
 
 register(Spec("his.targets", rank_targets, (
-    Param("targets", "pairs", "a candidate space: NAME=ATTACKER:DEFENDER base dice (before the "
-          "minimum of 1 and bonus dice), :out outside the target zone", flag="target",
+    Param("targets", "pairs", "a candidate space: its name, the attacker's and the defender's "
+          "base dice (before the minimum of 1 and bonus dice), and :out outside the target "
+          "zone", flag="target",
           metavar="NAME=A:D[:out]"),
     Param("links", "pairs", "two targets adjacent to each other (a flip adds a die to the "
           "other's attacker and takes one from its defender)", flag="link", metavar="A=B"),
     Param("side", "choice", "who makes the attempts", choices=SIDES),
     Param("attempts", "int", "attempts in the action (at most one per target)", low=1,
           high=MAX_TARGETS),
-    *card_params(2)),
+    *card_params(max(DEBATER_DICE.values()))),
     "rank my targets (§18.3-18.4): by P(flip), and the best order",
     ("his", "targets"), "success", kernels=(KERNEL,),
     examples=(Example("95 theses, the rulebook's example", {"targets": list(EXAMPLE),

@@ -35,9 +35,28 @@ def _row_strategy(a: np.ndarray) -> tuple:
     return float(best[m]), x / x.sum()
 
 
+def undominated(a: np.ndarray) -> tuple:
+    """(rows, columns) left once every strictly dominated row (worse than another in every
+    column) and column (worse for the column player in every row) is removed, repeatedly: no
+    optimal strategy plays them, and the vertices to try shrink with the game."""
+    rows, columns = np.arange(a.shape[0]), np.arange(a.shape[1])
+    for _ in range(sum(a.shape)):  # each pass removes at least one, or ends
+        sub = a[np.ix_(rows, columns)]
+        keep_r = ~(sub[None, :, :] > sub[:, None, :] + TOLERANCE).all(2).any(1)
+        keep_c = ~(sub[:, None, :] < sub[:, :, None] - TOLERANCE).all(0).any(1)
+        if keep_r.all() and keep_c.all():
+            break
+        rows, columns = rows[keep_r], columns[keep_c]
+    return rows, columns
+
+
 def solve_game(a) -> tuple:
     """(value, row strategy, column strategy) of the zero-sum game with row payoffs `a`."""
     a = np.asarray(a, dtype=float)
-    value, rows = _row_strategy(a)
-    _, columns = _row_strategy(-a.T)
+    kept_rows, kept_columns = undominated(a)
+    sub = a[np.ix_(kept_rows, kept_columns)]
+    value, sub_rows = _row_strategy(sub)
+    _, sub_columns = _row_strategy(-sub.T)
+    rows, columns = np.zeros(a.shape[0]), np.zeros(a.shape[1])
+    rows[kept_rows], columns[kept_columns] = sub_rows, sub_columns
     return value, rows, columns

@@ -22,6 +22,7 @@ from ...core.result import Result
 from ...errors import OddsError, check_choice, check_int, check_list, check_probability, shown
 from ...registry import Example, Param, Spec, register
 from .choice import solve_game
+from .thresholds import CHOSEN, cards, regimes, sentence
 
 PROTESTANT_BONUS = 4  # dice added to the Protestant card's CP
 MAX_CP = 6  # the largest CP value of a card
@@ -29,13 +30,18 @@ DEFAULT_CARD = 3  # a card's CP when neither it nor the hands are given
 MAX_HAND = 12  # cards listed in one hand
 WORDS = Words("Protestant wins", (("protestant_win", "draw", "catholic_win"),))
 SIDES = ("protestant", "papal", "hapsburg")
-MEASURES = {"spaces": "spaces", "win": "in P(win) minus P(loss)"}  # the card game's payoff, in words
+HANDS = tuple(f"{s}_hand" for s in SIDES)
+MEASURES = {"spaces": "spaces", "win": "in P(Protestant wins) minus P(Catholics win)"}  # the
+# card game's payoff in words
+UNITS = {"spaces": "spaces", "win": "of P(win) minus P(loss)"}  # "a CP worth 0.1 {unit}"
+MAX_CP_VALUE = 1.0  # a CP is worth at most one unit of the measure elsewhere
 
 
 @dataclass(frozen=True)
 class DietResult(Result):
     """A Result with the card game's answer, when the hands were given: each side's optimal
-    choice and the payoff matrix (spaces to the Protestant, net of the CP spent)."""
+    choice and the payoff matrix (the roll's value to the Protestant in the measure's unit,
+    without the cards' cost)."""
 
     choices: tuple = ()
     matrix: tuple = ()
@@ -45,7 +51,8 @@ class DietResult(Result):
         if not self.matrix:
             return super().summary(width)
         totals = list(self.matrix[0])[1:]
-        lines = ["  payoff to the Protestant (rows: its CP; columns: the Catholics' total CP):",
+        lines = [f"  the roll to the Protestant, {MEASURES[self.settings['measure']]} (rows: its "
+                 "CP; columns: the Catholics' total CP; the cards apart):",
                  "    " + " " * 6 + "".join(f"{c.split('_')[2]:>9}" for c in totals)]
         lines += [f"    {row['protestant_cp']:>6}" + "".join(f"{row[c]:>+9.3f}" for c in totals)
                   for row in self.matrix]
@@ -107,39 +114,88 @@ def _hand(name, hand) -> tuple:
 
 
 def payoff(cp, catholic_cp, measure) -> float:
-    """What the Protestant gains from the roll: the expected spaces flipped to Protestant
-    minus to Catholic (`spaces`: the mean hits' difference, (cp + 4 - catholic_cp) / 3), or
-    P(Protestant wins) - P(Catholic wins) (`win`)."""
+    """What the Protestant gains from the roll, in the measure's unit: the expected spaces
+    flipped to Protestant minus to Catholic (`spaces`: the mean hits' difference,
+    (cp + 4 - catholic_cp) / 3), or P(Protestant wins) - P(Catholic wins) (`win`)."""
     if measure == "spaces":
         return (cp + PROTESTANT_BONUS - catholic_cp) / 3
     p, _ = summarise(exact_joint([cp], [1.0], [catholic_cp], [1.0]))
     return p["protestant_win"] - p["catholic_win"]
 
 
-def _game(p_cp, papal, hapsburg, cp_value, measure):
-    """The card game: Catholic options by total CP (the pair behind each), the payoff matrix,
-    the value and both strategies."""
-    pairs = {}
-    for a in papal:
-        for b in hapsburg:
-            pairs.setdefault(a + b, (a, b))
-    totals = sorted(pairs)
-    matrix = np.array([[payoff(cp, t, measure) - cp_value * (cp - t) for t in totals] for cp in p_cp])
-    value, rows, columns = solve_game(matrix)
-    return totals, pairs, matrix, value, rows, columns
+@dataclass(frozen=True)
+class Game:
+    """The card game: the Catholic options by total CP (`pairs`: the two cards behind each),
+    the roll's value to the Protestant (`roll[protestant option, catholic option]`, in the
+    measure's unit), the CP it commits more than the Catholics (`spent`), the cp-value (the
+    reading) and both optimal strategies under it."""
+
+    p_cp: list
+    totals: list
+    pairs: dict
+    roll: np.ndarray
+    spent: np.ndarray
+    cp_value: float
+    measure: str
+
+    @classmethod
+    def make(cls, p_cp, papal, hapsburg, cp_value, measure):
+        pairs = {}
+        for a in papal:
+            for b in hapsburg:
+                pairs.setdefault(a + b, (a, b))
+        totals = sorted(pairs)
+        roll = np.array([[payoff(cp, t, measure) for t in totals] for cp in p_cp])
+        return cls(p_cp, totals, pairs, roll, np.subtract.outer(p_cp, totals).astype(float),
+                   cp_value, measure)
+
+    def solve(self) -> tuple:
+        """(value, Protestant strategy, Catholic strategy) at the cp-value."""
+        return solve_game(self.roll - self.cp_value * self.spent)
+
+    def protestant(self, options) -> str:
+        if len(options) == 1:
+            return f"a {self.p_cp[options[0]]}-CP card"
+        return " or ".join(str(self.p_cp[i]) for i in options) + " CP at random"
+
+    def catholic(self, options) -> str:
+        if len(options) == 1:
+            t = self.totals[options[0]]
+            return f"{t} CP together ({self.pairs[t][0]} + {self.pairs[t][1]})"
+        return " or ".join(str(self.totals[i]) for i in options) + " CP together at random"
+
+    def advice(self, rows, columns) -> tuple:
+        """Each side's choice by cp-value (where it changes), the choice at the reading, then
+        the roll's value in the measure's unit and the cards' apart."""
+        unit = UNITS[self.measure]
+        protestant, catholic = regimes(self.roll, self.spent, 0.0, MAX_CP_VALUE)
+        roll = float(rows @ self.roll @ columns)
+        p_cp, c_cp = float(rows @ self.p_cp), float(columns @ self.totals)
+        cards_value = self.cp_value * (c_cp - p_cp)
+        return (f"Protestant: "
+                f"{sentence(protestant, self.protestant, self.p_cp.__getitem__, unit)}.",
+                f"Papacy and Hapsburgs: "
+                f"{sentence(catholic, self.catholic, self.totals.__getitem__, unit)}.",
+                f"With a CP worth {self.cp_value:g} {unit} elsewhere (the cp-value, a reading): "
+                f"Protestant {_played(rows, self.protestant)}; Papacy and Hapsburgs "
+                f"{_played(columns, self.catholic)}.",
+                f"The roll: {roll:+.3f} {MEASURES[self.measure]} to the Protestant.",
+                f"The cards: the Protestant commits {_cp(p_cp)}, the Catholics {_cp(c_cp)}; at "
+                f"{self.cp_value:g} a CP that is {cards_value:+.3f} to the Protestant, "
+                f"{roll + cards_value:+.3f} with the roll.")
 
 
-def _advice(p_cp, totals, pairs, rows, columns, value, cp_value, measure) -> tuple:
-    def mix(options, weights, text):
-        chosen = [(o, w) for o, w in zip(options, weights) if w > 1e-9]
-        if len(chosen) == 1:
-            return f"always {text(chosen[0][0])}"
-        return "pick at random, " + " or ".join(f"{text(o)} {w:.0%} of the time" for o, w in chosen)
+def _cp(expected: float) -> str:
+    """CP committed: '3 CP', or '4.64 CP on average' under a mixed choice."""
+    return f"{expected:g} CP" if float(expected).is_integer() else f"{expected:.2f} CP on average"
 
-    return (f"Protestant: {mix(p_cp, rows, lambda cp: f'a {cp}-CP card')}.",
-            f"Papacy and Hapsburgs: {mix(totals, columns, lambda t: f'{t} CP together ({pairs[t][0]} + {pairs[t][1]})')}.",
-            f"Worth {value:+.3f} {MEASURES[measure]} to the Protestant, net of the cards' CP at "
-            f"{cp_value:g} each.")
+
+def _played(weights, text) -> str:
+    """A strategy at the reading in words: 'always a 1-CP card', or each option's share."""
+    chosen = cards(weights)
+    if len(chosen) == 1:
+        return f"always {text(chosen)}"
+    return "at random, " + " or ".join(f"{text((i,))} {weights[i]:.0%} of the time" for i in chosen)
 
 
 def diet_of_worms(*, protestant_card=None, papal_card=None, hapsburg_card=None, protestant_hand=(),
@@ -161,16 +217,20 @@ def diet_of_worms(*, protestant_card=None, papal_card=None, hapsburg_card=None, 
     settings = {"protestant_dice": [cp + PROTESTANT_BONUS for cp in p_cp]}
     choices, matrix, advice = (), (), ()
     if any(hands):
-        totals, pairs, table, value, rows, columns = _game(p_cp, papal, hapsburg, cp_value, measure)
-        c_cp, c_weight, p_weight = totals, columns, rows
+        game = Game.make(p_cp, papal, hapsburg, cp_value, measure)
+        value, rows, columns = game.solve()
+        c_cp, c_weight, p_weight = game.totals, columns, rows
         choices = tuple({"side": "Protestant", "cp": cp, "p_play": float(w)}
-                        for cp, w in zip(p_cp, rows) if w > 1e-9) + tuple(
-            {"side": "Catholic", "cp": t, "p_play": float(w)} for t, w in zip(totals, columns) if w > 1e-9)
+                        for cp, w in zip(p_cp, rows) if w > CHOSEN) + tuple(
+            {"side": "Catholic", "cp": t, "p_play": float(w)} for t, w in zip(c_cp, columns)
+            if w > CHOSEN)
         matrix = tuple({"protestant_cp": cp, **{f"payoff_vs_{t}_cp": round(float(x), 4)
-                                                for t, x in zip(totals, row)}}
-                       for cp, row in zip(p_cp, table))
-        advice = _advice(p_cp, totals, pairs, rows, columns, value, cp_value, measure)
-        settings.update(measure=measure, cp_value=cp_value, game_value=round(value, 4))
+                                                for t, x in zip(c_cp, row)}}
+                       for cp, row in zip(p_cp, game.roll))
+        advice = game.advice(rows, columns)
+        settings.update(measure=measure, cp_value=cp_value,
+                        roll_value=round(float(rows @ game.roll @ columns), 4),
+                        game_value=round(value, 4))
     else:
         c_cp, c_weight, p_weight = [papal[0] + hapsburg[0]], np.ones(1), np.ones(1)
     settings["catholic_dice"] = list(c_cp)
@@ -189,13 +249,14 @@ def diet_of_worms(*, protestant_card=None, papal_card=None, hapsburg_card=None, 
                      ("odds.his.worms.kernel", "diet_lane"), kernel_args, settings,
                      DietResult, explain=explain, words=WORDS)
     result = solve(proc, method, mc)
-    return result.with_changes(choices=choices, matrix=matrix, advice=advice)
+    return result.with_changes(choices=choices, matrix=matrix, advice=advice,
+                               readings=("measure", "cp_value") if choices else ())
 
 
 def _card(side, text):
     return Param(f"{side}_card", "int", f"{text} ({DEFAULT_CARD} when no hands are given)",
                  low=1, high=MAX_CP,
-                 clears=tuple(f"{s}_hand" for s in SIDES))
+                 clears=HANDS)
 
 
 def _hand_param(side, text):
@@ -212,9 +273,11 @@ register(Spec(
         _hand_param("papal", "the CP of a card the Papacy may commit, repeatable"),
         _hand_param("hapsburg", "the CP of a card the Hapsburgs may commit, repeatable"),
         Param("measure", "choice", "what the sides choose their cards for: spaces (expected "
-              "net spaces) or win (P(Protestant wins) - P(Catholics win))", choices=tuple(MEASURES)),
+              "net spaces) or win (P(Protestant wins) - P(Catholics win))",
+              choices=tuple(MEASURES), needs=HANDS),
         Param("cp_value", "float", "what a committed CP would have won elsewhere, in the "
-              "measure's unit (reading; the card game's cost)", low=0.0, high=1.0)),
+              "measure's unit (reading; the card game's cost; the advice also gives the "
+              "cp-values where each choice changes)", low=0.0, high=MAX_CP_VALUE, needs=HANDS)),
     "Diet of Worms (§18.1): CP + 4 dice against the Catholic CP", ("his", "diet-of-worms"),
     "protestant_win", kernels=("odds.his.worms.kernel",), words=WORDS,
     examples=(Example("three against three and three", {}, "Diet of Worms: 3-CP cards all round"),

@@ -15,6 +15,7 @@ let spec = null;        // the chosen procedure's description
 let controls = {};      // parameter name -> {get(): string|null, set(string|null)}
 let timer = 0;
 let plans = [];         // the plans' texts, in order (blank ones are not asked)
+const typed = {};       // procedure name -> its query as last typed (kept for the visit)
 const inFlight = {};    // kind of request ("answer", "compare", "need") -> its AbortController
 
 function el(tag, attrs = {}, ...children) {
@@ -123,16 +124,53 @@ function cardPicker(p, id, onchange) {
     } };
 }
 
+// Rank my targets' spaces as rows: a name, each side's base dice, in the target zone (unticked:
+// the item's ":out"); the query keeps NAME=A:D[:out] items, comma-separated
+function targetRows(p, id, onchange) {
+  const list = el("div", { class: "rows" });
+  const dice = (label, v) => el("input", { type: "number", min: 0, max: 20, step: 1, inputmode: "numeric",
+                                           "aria-label": label, value: v, oninput: onchange });
+  const row = (name = "", a = "1", d = "1", inZone = true) => {
+    const n = el("input", { type: "text", "aria-label": "space", placeholder: "space", value: name, oninput: onchange });
+    const da = dice("attacker dice", a), dd = dice("defender dice", d);
+    const zone = el("input", { type: "checkbox", "aria-label": "in the target zone", onchange });
+    zone.checked = inZone;
+    const r = el("div", { class: "target-row" }, n, da, dd, zone,
+      el("button", { type: "button", class: "drop", "aria-label": "remove this space",
+                     onclick: () => { r.remove(); onchange(); } }, "×"));
+    r.item = () => (n.value.trim() ? `${n.value.trim()}=${da.value || 0}:${dd.value || 0}${zone.checked ? "" : ":out"}` : "");
+    list.append(r);
+  };
+  const head = el("div", { class: "target-row head", "aria-hidden": "true" },
+    el("span", {}, "space"), el("span", {}, "attacker dice"), el("span", {}, "defender dice"), el("span", {}, "in zone"), el("span"));
+  const add = el("button", { type: "button", class: "copy", id, onclick: () => { row(); onchange(); } }, "+ add a space");
+  return { node: el("div", { class: "targets" }, head, list, add),
+           get: () => [...list.children].map((r) => r.item()).filter(Boolean).join(",") || null,
+           set: (v) => {
+             list.replaceChildren();
+             for (const t of (v ? v.split(",") : []).map((x) => x.trim()).filter(Boolean)) {
+               const m = t.match(/^(.*?)=(\d+):(\d+)(:out)?$/);
+               if (m) row(m[1], m[2], m[3], !m[4]); else row(t);
+             }
+           } };
+}
+
+const FORMATS = { "NAME=A:D[:out]": targetRows };  // a list's items entered as rows
+
 function control(p, onchange, id = "f-" + p.name) {
   if (p.kind === "leader") return leaderPicker(p, id, onchange);
+  if (FORMATS[p.format]) return FORMATS[p.format](p, id, onchange);
   if (p.kind === "int") return stepper(p, id, onchange);
   if (p.kind === "bool") {
     const box = el("input", { id, type: "checkbox", onchange });
     return { node: box, get: () => String(box.checked), set: (v) => { box.checked = v === "true"; } };
   }
   if (p.kind === "choice") {
-    const sel = el("select", { id, onchange }, ...p.choices.map((c) => el("option", { value: c }, String(c))));
-    return { node: sel, get: () => sel.value, set: (v) => { if (v !== null) sel.value = v; } };
+    // a choice that may be left out (its default none: a foreign war's card) has a "none" entry
+    const none = p.default === null ? [el("option", { value: "" }, "none")] : [];
+    const sel = el("select", { id, onchange }, ...none, ...p.choices.map((c) => el("option", { value: c }, choiceWords(c))));
+    return { node: sel, get: () => (sel.value === "" ? null : sel.value),
+             set: (v) => { if (v !== null || none.length) sel.value = v ?? ""; } };
   }
   if (p.kind === "cards") return cardPicker(p, id, onchange);
   const hint = LISTS.includes(p.kind) ? (p.kind === "pairs" ? "KEY=N, …" : "comma-separated") : "";
@@ -190,9 +228,12 @@ function clearOthers(p) {
 }
 
 function initial(p, values) {
-  // a list may come as repeated entries (sites=1&sites=2) or comma-separated
+  // a list may come as repeated entries (sites=1&sites=2) or comma-separated; a starting value
+  // gives way to a given field that cannot go with it (the Diet's hands clear its cards)
   if (values.has(p.name)) return values.getAll(p.name).join(",");
-  if (p.name in spec.start) return text(spec.start[p.name]);
+  const cleared = spec.parameters.some((q) => (q.clears || []).includes(p.name)
+                                              && values.get(q.name) && values.get(q.name) !== text(q.default));
+  if (p.name in spec.start && !cleared) return text(spec.start[p.name]);
   return text(p.default);
 }
 
@@ -220,9 +261,10 @@ const asked = () => plans.map((p) => p.trim()).filter(Boolean);
 
 function changed() {
   const q = query();
-  history.replaceState(null, "", "?" + new URLSearchParams([["procedure", spec.name], ...link(),
-                                                            ...asked().map((p) => ["plan", p]),
-                                                            ...needQuery()]));
+  const state = new URLSearchParams([["procedure", spec.name], ...link(),
+                                     ...asked().map((p) => ["plan", p]), ...needQuery()]);
+  typed[spec.name] = state;
+  history.replaceState(null, "", "?" + state);
   $("answer").classList.add("busy");
   clearTimeout(timer);
   timer = setTimeout(() => { ask(q); compare(q); need(q); }, DEBOUNCE_MS);
@@ -295,11 +337,21 @@ function inWords(message) {
     ? `${names.reduce((h, n) => h.replace(n, fieldWords(fieldOf(n))), head)}: ${say(rest.join(": "))}` : say(message) };
 }
 
-// a compare error ("plan TEXT: message") names the plan by its number on the page
+// a message about KEY=VALUE words ("vary attacker=1: defender: ...") in the page's words: each
+// setting by its field's name ("attacker units 1"), then the field names of the rest
+function speak(message) {
+  const assigned = String(message).replace(/\b([a-z][a-z_]*)=([^\s:,;)]*)/g, (m, name, v) =>
+    (fieldOf(name) ? `${fieldWords(fieldOf(name))} ${v}` : m));
+  const m = assigned.match(/^vary (.*?): (.*)$/s);
+  return m ? `with ${m[1]}: ${inWords(m[2]).text}` : inWords(assigned).text;
+}
+
+// a compare error: (the plan's index on the page, or -1 for the battle itself or none named;
+// its message in the page's words)
 function planError(message) {
   const m = message.match(/^plan (.*?): (.*)$/s);
   const i = m ? plans.findIndex((p) => p.trim() === m[1]) : -1;
-  return i < 0 ? say(message) : `plan ${i + 1}: ${inWords(m[2]).text}`;
+  return [i, m && m[1] === "base" ? `the battle above: ${speak(m[2])}` : speak(m ? m[2] : message)];
 }
 
 const fieldOf = (name) => [...spec.parameters, ...spec.engine].find((p) => p.name === name);
@@ -323,17 +375,22 @@ function show(r) {
   $("answer").classList.remove("busy");
   $("error").hidden = true;
   const p = r[spec.main];
-  const pm = r.method === "exact" ? null : el("span", { class: "pm" }, `± ${pct(1.96 * r[spec.main + "_se"])}`);
-  $("headline").replaceChildren(spec.headline + " ", el("span", { class: "pct", id: "main-pct", "data-p": p }, pct(p)), ...(pm ? [" ", pm] : []));
-  $("peek").textContent = $("headline").textContent;
+  // a Monte Carlo number with its 95% interval (Wilson's, from the server) and its trials
+  const within = (k) => (r.intervals && r.intervals[k] ? r.intervals[k] : null);
+  const pm = within(spec.main) && el("span", { class: "pm" },
+    `95% interval ${pct(within(spec.main)[0])} to ${pct(within(spec.main)[1])} (${trials(r.trials)})`);
+  const caveat = r.caveat && el("small", { class: "caveat", id: "caveat" }, say(r.caveat));
+  $("headline").replaceChildren(spec.headline + " ", el("span", { class: "pct", id: "main-pct", "data-p": p }, pct(p)),
+    ...(pm ? [" ", pm] : []), ...(caveat ? [caveat] : []));
+  $("peek").textContent = `${spec.headline} ${pct(p)}`;
   $("method").textContent = r.method === "exact" ? "exact"
-    : `Monte Carlo, ${r.trials.toLocaleString("en")} trials, seed ${r.seed}` + (r.partial ? " (stopped early)" : "");
+    : `Monte Carlo, ${trials(r.trials)}, seed ${r.seed}` + (r.partial ? " (stopped early)" : "");
   const pmfs = pmfsOf(r);
   const events = Object.keys(r).filter((k) => r[k + "_se"] !== undefined && k !== spec.main);
   // an event is a probability; a family of them (e.g. win within k losses) is an object
-  const chance = (v) => (typeof v === "number" ? pct(v)
+  const chance = (v, k) => (typeof v === "number" ? pct(v) + (within(k) ? ` [${pct(within(k)[0])} to ${pct(within(k)[1])}]` : "")
     : Object.entries(v).map(([k, x]) => `${k}: ${pct(x)}`).join(", "));
-  $("events").replaceChildren(...events.map((k) => row(k, chance(r[k]))));
+  $("events").replaceChildren(...events.map((k) => row(k, chance(r[k], k))));
   eventsPicker([spec.main, ...events.filter((k) => typeof r[k] === "number")]);
   const extras = Object.keys(r).filter((k) => !META.includes(k) && !k.endsWith("_se")
     && r[k + "_se"] === undefined && !pmfs.includes(k) && !k.startsWith("expected_") && !(k in r.settings));
@@ -341,7 +398,7 @@ function show(r) {
   const listed = (k) => Array.isArray(r[k]) && r[k].length && r[k].every((x) => x && typeof x === "object");
   $("tables").replaceChildren(...extras.filter(listed).map((k) => table(k, r[k])));
   $("settings").replaceChildren(...[...Object.entries(r.settings), ...extras.filter((k) => !listed(k)).map((k) => [k, r[k]])]
-    .map(([k, v]) => row(k, say(plain(v)))));
+    .map(([k, v]) => row(k, say(plain(v)) + ((r.readings || []).includes(k) ? " (reading)" : ""))));
   $("explain").replaceChildren(...(r.explain || []).map((line) => el("li", {}, say(line))));
   $("advice").replaceChildren(...(r.advice || []).map((line) => el("li", {}, say(line))));
   $("notes").replaceChildren(...[...(r.notes || []), ...(r.assumptions || [])].map((n) => el("li", {}, say(n))));
@@ -365,7 +422,8 @@ function table(name, records) {
 // a pmf is an object with its mean beside it; other objects are extra data (e.g. a ruleset)
 const pmfsOf = (r) => Object.keys(r).filter((k) => r["expected_" + k] !== undefined);
 const META = ["procedure", "method", "trials", "seed", "partial", "settings", "notes", "assumptions",
-              "explain", "advice", "zero"];
+              "explain", "advice", "zero", "intervals", "caveat", "readings"];
+const trials = (n) => `${n.toLocaleString("en")} trial${n === 1 ? "" : "s"}`;
 // a pmf's mean in words; where its entry 0 is not a count, what 0 means instead (r.zero)
 const mean = (r, k) => (r.zero && k in r.zero ? `0: ${r.zero[k]}` : `mean ${r["expected_" + k].toFixed(2)}`);
 
@@ -376,11 +434,21 @@ const mean = (r, k) => (r.zero && k in r.zero ? `0: ${r.zero[k]}` : `mean ${r["e
 function say(text) {
   const named = Object.fromEntries([...spec.parameters, ...spec.engine].map((p) => [p.name, fieldWords(p)]));
   return String(text)
+    .replaceAll(spec.name, short(spec))
     .replace(/\[:[^\]]*\]/g, "")
+    .replace(/\b([a-z][a-z-]*[a-z]):([a-z][a-z-]*[a-z])\b/g, (m, card, policy) => `${card} (${policy.replace(/-/g, " ")})`)
+    .replace(/\b[a-z]+-[ivx]+\b/g, choiceWords)
+    .replace(/([A-Z][\w'-]*)=(\d+):(\d+)(:out)?/g, (m, name, a, d, out) => `${name} ${a} v ${d}${out ? " (out of the zone)" : ""}`)
     .replace(/--([a-z][a-z-]*)/g, (m, flag) => named[flag.replace(/-/g, "_")] ?? words(flag.replace(/-/g, "_")))
     .replace(/\b[a-z]+(?:_[a-z]+)+\b/g, (m) => named[m] ?? words(m))
     .replace(/^(true|false)$/, (m) => (m === "true" ? "yes" : "no"))
     .replace(/\brepeatable\b/g, "one or more");  // a flag given again; here a list or chips
+}
+
+// a choice as a player says it: a pope or a king by his name and number ("leo-x" -> "Leo X")
+function choiceWords(c) {
+  const m = String(c).match(/^([a-z-]+)-([ivx]+)$/);
+  return m ? `${m[1].split("-").map((w) => w[0].toUpperCase() + w.slice(1)).join(" ")} ${m[2].toUpperCase()}` : String(c);
 }
 
 function plain(v) {
@@ -515,29 +583,40 @@ function buildPlans() {
   }));
 }
 
+// The plans against the battle: a refused plan gets its message beside it and is left out,
+// and the others are asked again (at most once per plan); a refused battle hides the table.
 async function compare(q) {
   cancel("compare");
-  const texts = asked();
+  let texts = asked();
   $("compare-error").hidden = true;
-  if (!texts.length) {
+  $("plans").querySelectorAll(".field-error").forEach((e) => e.remove());
+  $("plans").querySelectorAll(".plan.invalid").forEach((e) => e.classList.remove("invalid"));
+  const hide = () => {
     $("compare-table").hidden = true;
     $("compare-method").textContent = "";
-    return;
+  };
+  for (let tries = 0; tries <= plans.length; tries++) {
+    if (!texts.length) return hide();
+    const r = await request("compare", `api/${spec.name}/compare?`
+                            + new URLSearchParams([...q, ...texts.map((p) => ["plan", p])]));
+    if (!r) return;
+    if (r.status === 503) {
+      timer = setTimeout(() => compare(q), r.wait * 1000);
+      return;
+    }
+    if (r.ok) return showCompare(r.body);
+    const [i, message] = planError(r.body.error);
+    if (i < 0) {
+      hide();
+      $("compare-error").hidden = false;
+      $("compare-error").textContent = message;
+      return;
+    }
+    const box = $("plans").children[i];
+    box.classList.add("invalid");
+    box.querySelector(".changes").after(el("small", { class: "field-error", role: "alert" }, message));
+    texts = texts.filter((t) => t !== plans[i].trim());
   }
-  const r = await request("compare", `api/${spec.name}/compare?`
-                          + new URLSearchParams([...q, ...texts.map((p) => ["plan", p])]));
-  if (!r) return;
-  if (r.status === 503) {
-    timer = setTimeout(() => compare(q), r.wait * 1000);
-    return;
-  }
-  if (!r.ok) {
-    $("compare-table").hidden = true;
-    $("compare-error").hidden = false;
-    $("compare-error").textContent = planError(r.body.error);
-    return;
-  }
-  showCompare(r.body);
 }
 
 // a plan's name as a header: one KEY=VALUE word a line, which may break after its "="
@@ -554,19 +633,23 @@ function showCompare(c) {
   const num = (v, unit, sign) => (v === null ? "–" : unit
     ? (sign && v >= 0 ? "+" : "") + (100 * v).toFixed(1) + "%"
     : (sign && v >= 0 ? "+" : "") + v.toFixed(2));
-  const pm = (se, unit) => (mc && se !== null ? " ± " + (unit ? (196 * se).toFixed(1) + "%" : (1.96 * se).toFixed(2)) : "");
+  // a probability's 95% interval (Wilson's; Newcombe's for a change), a mean's ± 1.96 se
+  const pm = (r, key, unit) => (!mc || r[key + "_se"] === null ? ""
+    : !unit ? " ± " + (1.96 * r[key + "_se"]).toFixed(2)
+      : r[key + "_low"] === null || r[key + "_low"] === undefined ? ""
+        : ` [${num(r[key + "_low"], unit, key.endsWith("_change"))} to ${num(r[key + "_high"], unit, key.endsWith("_change"))}]`);
   const measures = [[c.main, spec.headline, true], ...c.losses.map((n) => ["expected_" + n, "mean " + words(n), false])];
   const head = el("tr", {}, el("th", { scope: "col" }, "plan"),
     ...measures.map(([, title]) => el("th", { scope: "col" }, title)));
   const rows = c.plans.map((r) => el("tr", {}, el("th", { scope: "row" }, ...planWords(r.plan)),
     ...measures.map(([key, , unit]) => el("td", { "data-key": key, "data-plan": r.plan, "data-v": r[key] },
-      num(r[key], unit, false) + pm(r[key + "_se"], unit),
+      num(r[key], unit, false) + pm(r, key, unit),
       r.plan === "base" ? null : el("span", { class: "change", "data-key": key + "_change", "data-plan": r.plan,
                                               "data-v": r[key + "_change"] ?? "" },
-                                    num(r[key + "_change"], unit, true) + pm(r[key + "_change_se"], unit))))));
+                                    num(r[key + "_change"], unit, true) + pm(r, key + "_change", unit))))));
   $("compare-table").replaceChildren(el("thead", {}, head), el("tbody", {}, ...rows));
   $("compare-table").hidden = false;
-  $("compare-method").textContent = (mc ? `Monte Carlo, the same seed (${c.seed}) for every plan: common random numbers`
+  $("compare-method").textContent = (mc ? `Monte Carlo, ${trials(c.plans[0].trials || 0)} a plan, the same seed (${c.seed}) for every plan: common random numbers; [95% intervals]`
     : "exact") + (c.partial ? " (stopped early)" : "");
 }
 
@@ -585,7 +668,7 @@ function buildNeed(values) {
   const counts = spec.parameters.filter((p) => p.kind === "int" || p.kind === "leader");
   $("need").hidden = !counts.length;
   $("need-vary").replaceChildren(el("option", { value: "" }, "—"),
-    ...counts.map((p) => el("option", { value: p.name }, words(p.name))));
+    ...counts.map((p) => el("option", { value: p.name }, fieldWords(p))));
   $("need-vary").value = values.get("vary") || "";
   eventsPicker([spec.main], values.get("event") || spec.main);
   const p = values.get("need");
@@ -621,24 +704,31 @@ async function need(q) {
     $("need-answer").textContent = "";
     $("need-method").textContent = "";
     $("need-error").hidden = false;
-    $("need-error").textContent = say(body.error);
+    $("need-error").textContent = speak(body.error);
     return;
   }
-  $("need-answer").textContent = body.sentence;
-  $("need-method").textContent = (body.method === "exact" ? "exact" : `Monte Carlo, seed ${body.seed} for every value`)
+  $("need-answer").textContent = speak(body.sentence);
+  $("need-method").textContent = (body.method === "exact" ? "exact" : `Monte Carlo, ${trials(body.trials || 0)} a value, seed ${body.seed} for every value`)
     + (body.monotone ? `; monotone at the ${Object.keys(body.evaluated).length} values evaluated`
                      : "; NOT monotone: every value from the low end evaluated")
-    + (body.notes.length ? "; " + body.notes.join("; ") : "");
+    + (body.notes.length ? "; " + body.notes.map(speak).join("; ") : "");
 }
 
 // ---- choosing a game and procedure ----
 
-function choose(name, values = new URLSearchParams()) {
+// a procedure's name in the picker: its help up to the first bracket or colon ("Diet of
+// Worms"), so a phone shows it whole; the whole help is under the pickers
+const short = (s) => (s.help || s.name).split(/ \(|:/)[0];
+
+// a procedure is chosen with the values of a link, else those typed for it earlier in this
+// visit, else its starting values
+function choose(name, values = typed[name] || new URLSearchParams()) {
   spec = catalogue.procedures.find((s) => s.name === name);
   $("game").value = game(name);
   $("procedure").replaceChildren(...catalogue.procedures.filter((s) => game(s.name) === game(name))
-    .map((s) => el("option", { value: s.name }, s.help || s.name)));
+    .map((s) => el("option", { value: s.name, title: s.help }, short(s))));
   $("procedure").value = name;
+  $("procedure-help").textContent = spec.help === short(spec) ? "" : spec.help;
   buildForm(values);
   plans = values.getAll("plan");
   buildPlans();
