@@ -19,7 +19,6 @@ def browser():
 
 
 def settled(page, selector=None, text=None):
-    page.wait_for_timeout(400)
     page.wait_for_function(SETTLED, timeout=60_000)
     if selector:
         page.wait_for_function("([s, t]) => document.querySelector(s)"
