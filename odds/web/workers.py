@@ -79,6 +79,9 @@ def _capped(extra: int | None):
 def _serve(conn: Connection, skip, memory: int | None):
     """A worker's loop: (fn, args) in, (True, answer) or (False, exception) out, until EOF. The
     n-th call is skipped (given back) when n <= skip.value."""
+    os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")  # pyarrow's own allocators
+    # reserve address space in large steps, which a capped call's first pandas string column
+    # could not get (a 413 for a small answer)
     from .. import registry
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's; it ends the workers
