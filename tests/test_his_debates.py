@@ -192,7 +192,7 @@ def test_the_debaters_values_are_required(missing):
         registry.get("his.debate").call(**kwargs)
     flags = [f"--{k.replace('_', '-')}={v}" for k, v in kwargs.items()]
     out = subprocess.run([sys.executable, "-m", "odds.cli", "his", "debate", *flags],
-                         capture_output=True, text=True)
+                         capture_output=True, text=True, timeout=600)
     assert out.returncode == 2
     flag = "--" + missing.replace("_", "-")
     assert out.stderr == f"odds: error: {flag}: missing (required by his.debate)\n"

@@ -32,7 +32,8 @@ def test_newcombe_against_published_values(a, n, b, m, low, high):
 def test_one_trial_is_not_certainty():
     """The issue's run: one trial of an exploration."""
     out = subprocess.run([sys.executable, "-m", "odds.cli", "his", "exploration", "--explorer",
-                          "2", "--method", "mc", "--trials", "1"], capture_output=True, text=True)
+                          "2", "--method", "mc", "--trials", "1"], capture_output=True, text=True,
+                         timeout=600)
     assert out.returncode == 0, out.stderr
     assert "±" not in out.stdout and "0.00% ± 0.00%" not in out.stdout
     head, outcomes = out.stdout.splitlines()[:2]
