@@ -20,8 +20,9 @@ CALLS = {  # row -> the public call, with N trials (the same call at both commit
     "MC naval, 4 v 4 galleys": "odds.his.naval_battle(attacker_galleys=4, defender_galleys=4, {mc})",
     "MC Oath campaign, 6 v 4 dice + 2 warbands": "odds.oath.campaign(6, defense_dice=4, "
                                                  "defenders=2, {mc})",
-    "MC crusades battle, field.toml (10 v 10 on 12 x 10)": "odds.crusades.battle(odds.crusades"
-                                                           ".EXAMPLES / 'field.toml', {mc})",
+    "MC crusades battle, field.toml (10 v 10 on 12 x 10)": "odds.crusades.run(odds.crusades.EXAMPLES"
+                                                           " / 'field.toml', battles=n, "
+                                                           "method='mc', progress=False)",
 }
 # trials per call (quick, full) where the default (20 and 200 million) would take minutes
 TRIALS = {"MC crusades battle, field.toml (10 v 10 on 12 x 10)": (200_000, 1_000_000)}
