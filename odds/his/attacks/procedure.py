@@ -41,7 +41,9 @@ from ..cards import help_for, names_for
 from ..field.procedure import (exact_joint as field_joint, forces, joint_shape as field_shape,
                     kernel as field_kernel, max_hits, setup)
 from ..forces import Force, assumptions, land_params, leader_notes, settings as force_settings
+from ..sieges.advice import field_or_siege
 from ..sieges.model import plan
+from ..sieges.procedure import siege
 from ..sieges.timing import (HELD_POLICIES, Chain, check_optimal, cost as siege_cost, decider,
                            exact_joint as siege_joint, held, optimal_table)
 
@@ -362,8 +364,6 @@ def attack(attacker, defender, *, assaults, attacker_mercenaries=0, attacker_cav
 
 def _besieged(given):
     """attack(besieged=True): the siege of the defenders inside, as his.siege."""
-    from ..sieges.procedure import siege
-
     for name, why in (("attacker_cards", "no field battle: give the siege's cards as siege_cards"),
                       ("defender_cards", "no field battle"), ("avoid_battle", "no field battle"),
                       ("foreign_war", "no field battle"),
@@ -386,8 +386,6 @@ def _advised(result, given):
     """The result with `advice` for each card of both a field battle and an assault given in
     one place (the battle's `attacker_cards` or `siege_cards`): the whole attack computed
     with it in the other place too (exact only)."""
-    from ..sieges.advice import field_or_siege
-
     if result.method != "exact" or given["foreign_war"] or getattr(ADVISING, "on", False):
         return result
     given_as = {k: given[k] for k in ("attacker_cards", "siege_cards")}

@@ -23,7 +23,7 @@ from ...registry import Example, Param, Spec, register
 from ..cards import ROLES, Side, help_for, play
 from .rules import cell_index, dice, needs_help
 from ..forces import Force, assumptions, land_params, leader_notes, settings as force_settings
-from ..attacks.sequence import fixed_dice, grid, main_roll, play_after, rows_cost, surprise
+from ..rolls.sequence import fixed_dice, grid, main_roll, play_after, rows_cost, surprise
 
 WORDS = Words(within={"siege_begins": ("attacker_win",)}, why={
     "both_eliminated_rule": "both sides wiped out: the side that rolled more dice kept one unit, "
