@@ -23,7 +23,7 @@ from .processes import COMMAND_LINE
 from .questions import cli as questions
 
 _TYPES = {"int": whole, "ints": whole, "float": number}
-TOOLS = {"demo": "demo", "warmup": "warmup", "crusades": "crusades.cli", "sweep": "sweep_cli",
+TOOLS = {"demo": "demo", "warmup": "warmup", "crusades": "crusades_cli", "sweep": "sweep_cli",
          "plot": "sweep_cli", "serve": "serve"}  # command -> the module that registers it
 
 

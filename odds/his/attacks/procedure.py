@@ -26,8 +26,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ...config import (ATTACK_SIEGES_KEPT, MAX_ASSAULTS, MAX_EXACT_WORK, MAX_WITHDRAW,
-                      ROUND_FIRST, ROUND_GROWTH, ROUND_MOST)
+from ...config import MAX_EXACT_WORK
 from ...core import montecarlo
 from ...core.engine import Cost, McOptions, Procedure, checkpoint, memory_budget, solve
 from ...core.lru import LRU
@@ -38,16 +37,20 @@ from ..interceptions import procedure as intercept
 from ..assaults.procedure import CASUALTIES, check_settings
 from ..assaults.rules import infantry_left
 from ..cards import help_for, names_for
-from ..field.procedure import (exact_joint as field_joint, forces, joint_shape as field_shape,
-                    kernel as field_kernel, max_hits, setup)
+from ..field.procedure import (MAX_WITHDRAW, exact_joint as field_joint, forces,
+                    joint_shape as field_shape, kernel as field_kernel, max_hits, setup)
 from ..forces import Force, assumptions, land_params, leader_notes, settings as force_settings
 from ..sieges.advice import field_or_siege
 from ..sieges.model import plan
-from ..sieges.procedure import siege
+from ..sieges.procedure import MAX_ASSAULTS, siege
 from ..sieges.timing import (HELD_POLICIES, Chain, check_optimal, cost as siege_cost, decider,
                            exact_joint as siege_joint, held, optimal_table)
 
 AVOID_ON = 9  # an avoid-battle roll succeeds on 9 or more (HIS §13.3)
+ATTACK_SIEGES_KEPT = 1024  # exact siege joints an attack keeps for later queries (< 50 KB each)
+# a composed run goes in rounds of whole trials: 4,096, then 16x more a round up to 2^20 (a
+# Ctrl-C or a stop drops the round under way; each round pays its stages' set-up)
+ROUND_FIRST, ROUND_GROWTH, ROUND_MOST = 1 << 12, 16, 1 << 20
 PATHS = ("avoided_captured", "avoided_not_captured", "battle_lost", "won_no_siege",
          "won_captured", "won_not_captured")
 SIEGES = LRU(ATTACK_SIEGES_KEPT)  # exact siege joints by start and everything they depend on

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...config import MAX_LEADER
 from ...core.dice import binomial_pmf
 from ...core.engine import McOptions, Procedure, solve
 from ...core.outcomes import Words
@@ -23,6 +22,7 @@ from ...core.result import Result
 from ...errors import check_int
 from ...registry import Example, Param, Spec, register
 from .. import leaders
+from ..leaders import MAX_LEADER
 from ..field.rules import dice, resolve
 
 # the cards' forces (the power's units, foreign units), a reading of the event texts: presets
