@@ -46,11 +46,7 @@ def _help(param, default) -> str:
     text = param.help + (" (required)" if default is registry.REQUIRED else "")
     if param.kind == "choice":
         text += f" ({', '.join(param.choices)}; default {default})"
-    elif param.kind == "leader":
-        text += f" ({param.low:g} to {param.high:g}, or one of: {', '.join(param.choices)})"
-    elif param.kind in ("int", "float") and param.low is not None and param.high is not None:
-        text += f" ({param.low:g} to {param.high:g})"
-    return text.replace("%", "%%")
+    return (text + param.allowed()).replace("%", "%%")
 
 
 def run_procedure(spec: registry.Spec, args) -> "odds.Result":  # noqa: F821
