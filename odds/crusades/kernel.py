@@ -12,16 +12,23 @@ killed, fled, captured, returned) the count of units.
 
 Everything runs through one entry point, `kernel` (one lane of the runner), compiled once per
 mode (runs of battles, sieges, one battle: see its docstring), then loaded from the disk cache.
-A battle is a few named steps, each one compiled function: `battle` (rounds and side turns)
+A battle is a few named steps, each an @njit function: `battle` (rounds and side turns)
 calls `deploy`, `flee` (movement of a fleeing unit), `unit_turn` (an active unit's action
 points: `choose`, the targeting of the AI policies, then a move or `strike`, the combat) and
 `morale`; `tally` and `count` make the histogram rows; `next_action` and `siege_end` run a
 siege's plan. The steps share two records: `Field` (where the battle is fought) and `Work`
-(the workspace). Numba compiles each function in its own library, and LLVM optimises and
-emits every library again with all the libraries below it (docs/performance.md), so the
-tree is kept shallow (kernel -> battle -> unit_turn -> choose -> the ai.py scans) and every
-call passes every argument (no defaults, no array-to-array slice copies), constants as numpy
-scalars, so each function has one specialisation per mode and no error-formatting code.
+(the workspace). Numba passes a record to a compiled call field by field (every array's
+pointer, shape and strides: about 140 values for Field, Work and T), which per unit and per
+action point cost more than half the battles/s; so the steps run per unit (`flee`,
+`unit_turn`, `list_sources`, `choose`, `strike`) are inlined into `battle` by numba
+(``inline="always"``): their code is compiled as part of `battle`, one function, as the
+battle was before it was split. `battle` itself is not inlined into `kernel` (measured: a
+third of the speed; the kernel is compiled with reference counting, since it allocates the
+workspace, and every function below it without). Numba
+compiles each other function in its own library, and LLVM optimises it again with its
+callers (docs/performance.md); every call passes every argument (no defaults, no
+array-to-array slice copies), constants as numpy scalars, so each function has one
+specialisation per mode and no error-formatting code.
 Nothing is allocated per battle: the workspace is made once per kernel call, and everything
 below the kernel compiles without reference counting or wrappers (ai.INNER). Only `kernel` is
 cached (its code contains everything it calls); kernel_cache recompiles it when any module it
@@ -222,7 +229,7 @@ def deploy(army, T, fld, wk):
     return n
 
 
-@njit(**INNER)
+@njit(inline="always", **INNER)
 def flee(i, T, fld, wk, LOG, st):
     """Movement of fleeing unit i: it walks to its own edge with speed +1 (sideways once if
     blocked) and leaves the board there; held where it is if the setting flee_breaks_melee is
@@ -270,7 +277,7 @@ def flee(i, T, fld, wk, LOG, st):
     return st
 
 
-@njit(**INNER)
+@njit(inline="always", **INNER)
 def list_sources(o, n, hold, fld, wk):
     """The distance fields' sources (ai.step_down): ENEMIES, side o's active units, and with a
     hold-walls policy EMPTY_WALLS, the empty wall cells."""
@@ -296,7 +303,7 @@ def list_sources(o, n, hold, fld, wk):
         SRC[EMPTY_WALLS, 0, 0] = m
 
 
-@njit(**INNER)
+@njit(inline="always", **INNER)
 def choose(i, n, ap, attacks, locked, near, T, fld, wk, st):
     """Targeting: the policy of unit i's side (ai.py) chooses its action, (act, arg, st).
 
@@ -353,7 +360,7 @@ def choose(i, n, ap, attacks, locked, near, T, fld, wk, st):
     return act, arg, st
 
 
-@njit(**INNER)
+@njit(inline="always", **INNER)
 def strike(i, j, act, T, fld, wk, LOG):
     """Combat: unit i attacks unit j, in melee (act ATTACK: a rear attack from the cell behind
     j, and the optional retaliation) or with a shot (own units on the Bresenham line take the
@@ -385,7 +392,7 @@ def strike(i, j, act, T, fld, wk, LOG):
     return deal(j, dmg, YES, U, G, W, LOG) or gone
 
 
-@njit(**INNER)
+@njit(inline="always", **INNER)
 def unit_turn(i, n, enemies, dirty, hold, T, fld, wk, LOG, st):
     """Active unit i spends its action points: each one a move (climbing a wall costs the
     setting wall_climb_cost) or, up to attacks_per_turn, an attack (`choose`, then `strike`).
