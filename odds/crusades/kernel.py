@@ -19,8 +19,8 @@ points: `choose`, the targeting of the AI policies, then a move or `strike`, the
 siege's plan. The steps share two records: `Field` (where the battle is fought) and `Work`
 (the workspace). Numba passes a record to a compiled call field by field (every array's
 pointer, shape and strides: about 140 values for Field, Work and T), which per unit and per
-action point cost more than half the battles/s; so the steps run per unit (`flee`,
-`unit_turn`, `list_sources`, `choose`, `strike`) are inlined into `battle` by numba
+action point cost more than half the battles/s; so the steps run per unit or side turn
+(`flee`, `unit_turn`, `list_sources`, `choose`, `strike`, `morale`) are inlined into `battle` by numba
 (``inline="always"``): their code is compiled as part of `battle`, one function, as the
 battle was before it was split. `battle` itself is not inlined into `kernel` (measured: a
 third of the speed; the kernel is compiled with reference counting, since it allocates the
@@ -451,7 +451,7 @@ def unit_turn(i, n, enemies, dirty, hold, T, fld, wk, LOG, st):
     return took, routed, dirty, enemies, st
 
 
-@njit(**INNER)
+@njit(inline="always", **INNER)
 def morale(o, n, T, fld, wk, dice, pos, LOG, st):
     """Morale: units of side o that took more than the threshold or were hit from the rear
     test a d6 with modifiers in their favour (-1 in melee, +1 for the defender on a wall, -1
