@@ -6,7 +6,13 @@ Read from the source like test_imports.py's module graph, then folded to folders
   or around a longer circle (rolls/ is the shared sequence below them, attacks/ the top);
 - a game (odds.his, odds.oath, odds.crusades) imports nothing from a front end (the command
   line, the sweep, the web page, the questions, the notebook calculator, demo and warmup).
+- in odds/his an import inside a function is of a kernel only (kernel_cache or a kernel
+  module: numba is imported on the Monte Carlo path alone), never of another folder.
 """
+import ast
+from pathlib import Path
+
+import odds
 from test_imports import circles, graph, path_around
 
 GAMES = ("odds.his", "odds.oath", "odds.crusades")
@@ -67,6 +73,26 @@ def test_the_folder_check_finds_a_folder_imported_back():
 def test_the_shared_sequence_imports_no_concept():
     folders = folder_graph(graph())
     assert folders["odds.his.rolls"] <= {"odds.his.cards"}
+
+
+def call_time_imports(source: str) -> list:
+    """The modules imported inside functions of the source, as written (dots kept)."""
+    return ["." * n.level + (n.module or "") for f in ast.walk(ast.parse(source))
+            if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+            for n in ast.walk(f) if isinstance(n, ast.ImportFrom)]
+
+
+def test_his_imports_only_kernels_at_call_time():
+    his = Path(odds.__file__).parent / "his"
+    found = {f"{p.relative_to(his)}: {m}" for p in his.rglob("*.py")
+             for m in call_time_imports(p.read_text())
+             if not (m.endswith("kernel_cache") or m.endswith("kernel") or m.endswith("_kernel"))}
+    assert not found, "call-time imports in odds/his that are not kernels: " + str(sorted(found))
+
+
+def test_the_call_time_check_reads_imports_inside_functions():
+    source = "from .a import b\ndef f():\n    from ..sieges.advice import x\n    from .kernel import y\n"
+    assert call_time_imports(source) == ["..sieges.advice", ".kernel"]
 
 
 def test_no_game_imports_a_front_end():
