@@ -23,7 +23,7 @@ FORTRESS = dict(attacker=8, attacker_cavalry=2, attacker_leader=2, defender=4, d
 
 
 def whole_rounds(trials):
-    """The trial counts a composed run can stop at: sums of its first rounds (config.ROUND_*)."""
+    """The trial counts a composed run can stop at: sums of its first rounds (his.attacks.procedure.ROUND_*)."""
     ends, size, done = set(), ROUND_FIRST, 0
     while done < trials:
         done += min(size, trials - done)
