@@ -23,7 +23,7 @@ from .processes import COMMAND_LINE
 from .questions import cli as questions
 
 _TYPES = {"int": whole, "ints": whole, "float": number}
-TOOLS = {"demo": "demo", "warmup": "warmup", "crusades": "crusades.cli", "sweep": "sweep_cli",
+TOOLS = {"demo": "demo", "warmup": "warmup", "crusades": "crusades_cli", "sweep": "sweep_cli",
          "plot": "sweep_cli", "serve": "serve", "luck": "rolls.cli",
          "chart": "chart"}  # command -> the module that registers it
 
@@ -50,11 +50,7 @@ def _help(param, default) -> str:
         text += f" (only with {' or '.join('--' + n.replace('_', '-') for n in param.needs)})"
     if param.kind == "choice":
         text += f" ({', '.join(param.choices)}; default {default})"
-    elif param.kind == "leader":
-        text += f" ({param.low:g} to {param.high:g}, or one of: {', '.join(param.choices)})"
-    elif param.kind in ("int", "float") and param.low is not None and param.high is not None:
-        text += f" ({param.low:g} to {param.high:g})"
-    return text.replace("%", "%%")
+    return (text + param.allowed()).replace("%", "%%")
 
 
 def run_procedure(spec: registry.Spec, args) -> "odds.Result":  # noqa: F821

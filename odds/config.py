@@ -1,25 +1,12 @@
-"""Limits and defaults in one place: every bound a user can meet, and the runner's sizes.
+"""The limits and defaults shared by more than one game or tool: the runner's sizes, the exact
+engines' budget, input nesting, sweeps, plots, questions and the web server. A bound of one
+game lives in that game (his/forces.py: MAX_UNITS, oath/procedure.py: MAX_WARBANDS,
+crusades/upkeep.py: BALANCE_*...; tests/test_config_shared.py checks it).
 
 The bottom layer: it imports nothing of odds (errors.py imports only this), so core/ may read
 both."""
 
 METHODS = ("auto", "exact", "mc")  # how an answer is computed: exact when available, exact, mc
-
-# forces (Here I Stand / Virgin Queen)
-MAX_UNITS = 200  # land units on one side
-MAX_LEADER = 6  # best battle or naval rating
-MAX_SHIPS = 50  # ships (or corsairs) of one kind on one side
-MAX_NAVAL_DICE = 300  # dice one side rolls in a naval combat, cards included (~3 s exact)
-MAX_ASSAULTS = 100  # assaults in one siege
-MAX_WITHDRAW = 4  # land units that may withdraw into a fortified space (HIS §14.1)
-SIEGE_TRANSITIONS_KEPT = 10_000  # later assaults (one state each) sieges share (~1 KB each)
-ATTACK_SIEGES_KEPT = 1024  # exact siege joints an attack keeps for later queries (< 50 KB each)
-
-# Oath
-MAX_WARBANDS = 60
-MAX_DICE = 60
-MAX_DEFENDERS = 200
-CACHED_GRID_CELLS = 20_000  # outcome grids of at most this many cells are kept (256 of them, < 41 MB)
 
 # exact engines: each estimates its work and memory before it starts (core.engine.Cost);
 # beyond either bound `--method exact` is refused and `auto` runs Monte Carlo with a note
@@ -39,16 +26,6 @@ DEFAULT_TRIALS = 1_000_000
 MAX_TRIALS = 10**10
 DEFAULT_MAX_TRIALS = 10**9  # bound for a precision target
 PROGRESS_AFTER_SECONDS = 2.0
-# a composed run (his.attack) goes in rounds of whole trials: 4,096, then 16x more a round up to
-# 2^20 (a Ctrl-C or a stop drops the round under way; each round pays its stages' set-up)
-ROUND_FIRST, ROUND_GROWTH, ROUND_MOST = 1 << 12, 16, 1 << 20
-
-# crusades balance by upkeep (`odds crusades balance`)
-BALANCE_MAX_ENTRANTS = 8  # unit types and armies in one run (28 matchups)
-BALANCE_MAX_BUDGETS = 8  # budgets in one run
-BALANCE_RATIO = 3.0  # default --max-ratio: the 50/50 search spans budget / 3 to budget x 3
-BALANCE_MAX_RATIO = 10.0  # bound of --max-ratio
-BALANCE_MAX_BATTLES = 50_000_000  # battles of one run at most (points x battles, ~5 min), checked first
 
 # sweeps
 SWEEP_BATCH = 16  # cells per dask task

@@ -64,6 +64,15 @@ class Param:
         if self.kind not in KINDS:
             raise ValueError(f"Param {self.name}: kind {self.kind!r} (allowed: {', '.join(KINDS)})")
 
+    def allowed(self) -> str:
+        """The allowed values as the --help and the docstrings say them: ' (1 to 200)', ' (0 to
+        6, or one of: ...)' or nothing (a choice's are said with its default by each)."""
+        if self.kind == "leader":
+            return f" ({self.low:g} to {self.high:g}, or one of: {', '.join(self.choices)})"
+        if self.kind in ("int", "float") and self.low is not None and self.high is not None:
+            return f" ({self.low:g} to {self.high:g})"
+        return ""
+
     def describe(self, default) -> dict:
         """Plain-data description (for GET /api/procedures and the docs)."""
         out = {"name": self.name, "kind": self.kind, "help": self.help,
@@ -227,7 +236,42 @@ def register(spec: Spec) -> Spec:
     if sorted(keywords) != sorted(names):
         raise ValueError(f"{spec.name}: params {names} do not match the keywords {keywords}")
     _SPECS[spec.name] = spec
+    _document(spec.function)
     return spec
+
+
+_DOCS: dict = {}  # function -> its docstring as written
+
+
+def _document(function) -> None:
+    """Add numpydoc `Parameters` and `Returns` sections to a procedure function's docstring,
+    from every spec registered for it: each keyword's Param help and allowed values (the
+    words of its --help), the keywords a spec presets, and the engine options."""
+    written = _DOCS.setdefault(function, inspect.cleandoc(function.__doc__ or ""))
+    if "\nParameters\n---" in written:
+        return
+    specs = [s for s in _SPECS.values() if s.function is function]
+    said = {}  # keyword -> its words -> the procedures that say them (naval's differ by ruleset)
+    for s in specs:
+        for p in (*s.params, *ENGINE_OPTIONS):
+            choices = f" ({', '.join(p.choices)})" if p.kind == "choice" else ""
+            said.setdefault(p.name, {}).setdefault((p.kind, p.help + p.allowed() + choices), []).append(s.name)
+    lines = ["", "Parameters", "----------"]
+    for name, keyword in inspect.signature(function).parameters.items():
+        default = "" if keyword.default is REQUIRED else f", default {keyword.default!r}"
+        if name in said:
+            words = said[name]
+            lines.append(f"{name} : {next(iter(words))[0]}{default}")
+            lines += [f"    {text}" if len(words) == 1 else f"    {', '.join(by)}: {text}"
+                      for (_, text), by in words.items()]
+        elif keyword.kind == keyword.KEYWORD_ONLY or keyword.kind == keyword.POSITIONAL_OR_KEYWORD:
+            set_by = ", ".join(f"{s.name}: {s.preset[name]!r}" for s in specs if name in s.preset)
+            lines += [f"{name}{default}", f"    set by the procedure ({set_by})" if set_by else
+                      "    left at its default by the procedures"]
+    events = " / ".join(dict.fromkeys(s.main for s in specs))
+    lines += ["", "Returns", "-------", "Result",
+              f"    probabilities and pmfs of the outcome (main event: {events}), exact or Monte Carlo"]
+    function.__doc__ = written + "\n" + "\n".join(lines) + "\n"
 
 
 @cache

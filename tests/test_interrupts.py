@@ -13,7 +13,7 @@ import pytest
 
 from agreement import Z, assert_pmfs_sum_to_one
 from odds.cli import main
-from odds.config import ROUND_FIRST, ROUND_GROWTH, ROUND_MOST
+from odds.his.attacks.procedure import ROUND_FIRST, ROUND_GROWTH, ROUND_MOST
 from odds.core import montecarlo
 from odds.core.result import Result
 from odds.his.attacks.procedure import AttackChain, attack
@@ -24,7 +24,7 @@ FORTRESS = dict(attacker=8, attacker_cavalry=2, attacker_leader=2, defender=4, d
 
 
 def whole_rounds(trials):
-    """The trial counts a composed run can stop at: sums of its first rounds (config.ROUND_*)."""
+    """The trial counts a composed run can stop at: sums of its first rounds (his.attacks.procedure.ROUND_*)."""
     ends, size, done = set(), ROUND_FIRST, 0
     while done < trials:
         done += min(size, trials - done)

@@ -162,12 +162,12 @@ def test_a_command_imports_only_its_game_and_the_listing_order_is_fixed():
     code = ("import sys; from odds import registry; from odds.cli import main; "
             "main(['oath', 'campaign', '--warbands', '3', '--defense-dice', '2']); "
             "print(sorted(m for m in sys.modules if m.startswith(('odds.his.', 'odds.crusades.', "
-            "'odds.oath.')) and not hasattr(sys.modules[m], 'PROCEDURES'))); "
+            "'odds.oath.')) and not hasattr(sys.modules[m], '__path__'))); "
             "print(list(registry.specs()))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          timeout=120)
     modules, names = out.stdout.strip().splitlines()[-2:]
-    # another game's package and concept `__init__`s (they only declare, PROCEDURES) may load
+    # another game's package and folder `__init__`s (they only declare; pkgutil finds them) may load
     assert "his." not in modules and "crusades." not in modules and "odds.oath.procedure" in modules
     assert names == str(list(SPECS))
     assert [registry.get(n).name for n in SPECS] == list(SPECS)

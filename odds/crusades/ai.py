@@ -1,13 +1,11 @@
 """The AI's scans (numba): what one unit may shoot or strike, and where it steps.
 
-The policies themselves (advance, hold-walls, hold-line) are the decision block of
-`kernel.kernel`: for unit i with `ap` action points and `attacks` left they choose one of
-STOP, MOVE (target = cell), ATTACK or SHOOT (target = unit) from these scans; the battle
-applies it. Policies are deterministic apart from ties, which `pick` breaks with the battle's
-RNG (setting ``tie_break``). To add a policy: add its name to `scenario.POLICIES` and a branch
-to the decision block. (The policies and the rest of a battle are written out in one compiled
-function, not one function each: numba compiled every function of the call tree in its own
-library, and LLVM optimised each library again with everything below it, up to eleven times.)
+The policies themselves (advance, hold-walls, hold-line) are `kernel.choose`: for unit i
+with `ap` action points and `attacks` left it chooses one of STOP, MOVE (target = cell),
+ATTACK or SHOOT (target = unit) from these scans; `kernel.unit_turn` applies it. Policies are
+deterministic apart from ties, which `pick` breaks with the battle's RNG (setting
+``tie_break``). To add a policy: add its name to `scenario.POLICIES` and a branch to
+`kernel.choose`.
 
 Distance fields are read cell by cell with `step_down`: field ENEMIES (steps to the nearest
 active enemy), EMPTY_WALLS (steps to the nearest empty wall cell), both from the source cells

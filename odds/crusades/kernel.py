@@ -12,18 +12,30 @@ killed, fled, captured, returned) the count of units.
 
 Everything runs through one entry point, `kernel` (one lane of the runner), compiled once per
 mode (runs of battles, sieges, one battle: see its docstring), then loaded from the disk cache.
-The call tree is kept flat: the battle (deployment, turns, the AI policies, melee, shots,
-flight, morale, tally) is written out once inside `kernel`, which calls only small scans
-(ai.py) and `note`/`deal`/`_move`/`roll_d6`/`check_invariants`. Numba compiles each function in
-its own library, and LLVM optimises and emits every library again with all the libraries below
-it: each level of calls cost the whole subtree once more (docs/performance.md). Every call
-passes every argument (no defaults, no array-to-array slice copies), constants as numpy
-scalars, so each function has one specialisation and no error-formatting code. Nothing is
-allocated per battle: the workspace is made once per kernel call, and everything below the
-kernel compiles without reference counting or wrappers (ai.INNER). Only `kernel` is cached (its
-code contains everything it calls); kernel_cache recompiles it when any module it imports
-changes.
+A battle is a few named steps, each an @njit function: `battle` (rounds and side turns)
+calls `deploy`, `flee` (movement of a fleeing unit), `unit_turn` (an active unit's action
+points: `choose`, the targeting of the AI policies, then a move or `strike`, the combat) and
+`morale`; `tally` and `count` make the histogram rows; `next_action` and `siege_end` run a
+siege's plan. The steps share two records: `Field` (where the battle is fought) and `Work`
+(the workspace). Numba passes a record to a compiled call field by field (every array's
+pointer, shape and strides: about 140 values for Field, Work and T), which per unit and per
+action point cost more than half the battles/s; so the steps run per unit or side turn
+(`flee`, `unit_turn`, `list_sources`, `choose`, `strike`, `morale`) are inlined into `battle` by numba
+(``inline="always"``): their code is compiled as part of `battle`, one function, as the
+battle was before it was split. `battle` itself is not inlined into `kernel` (measured: a
+third of the speed; the kernel is compiled with reference counting, since it allocates the
+workspace, and every function below it without). Numba
+compiles each other function in its own library, and LLVM optimises it again with its
+callers (docs/performance.md); every call passes every argument (no defaults, no
+array-to-array slice copies), constants as numpy scalars, so each function has one
+specialisation per mode and no error-formatting code.
+Nothing is allocated per battle: the workspace is made once per kernel call, and everything
+below the kernel compiles without reference counting or wrappers (ai.INNER). Only `kernel` is
+cached (its code contains everything it calls); kernel_cache recompiles it when any module it
+imports changes.
 """
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
@@ -169,6 +181,486 @@ BLOCK = 256  # battles per block: lanes take blocks b = lane, lane + lanes, ...
 
 HOLDS, FALLS, CAPITULATES, LIFTED, DESTROYED = range(5)
 
+# Where one battle is fought: an inputs.Board and its wall distances (`wall_distances`); a
+# siege's assault and sortie fields hold copies of their cfg, in which each battle's siege
+# turn is set.
+Field = namedtuple("Field", ["terrain", "cells", "order", "hq", "hqf", "dn", "cfg"])
+# The workspace, made once per kernel call: units U[field, unit], occupancy G[cell], the
+# distance fields' sources SRC (ai.step_down), the units a shot hits, the engaged units
+# eng[side, type] and a battle's tally res[side, type, category].
+Work = namedtuple("Work", ["U", "G", "SRC", "hit", "eng", "res"])
+
+
+@njit(**INNER)
+def deploy(army, T, fld, wk):
+    """Deployment: the engaged units (the cap of 20, in wk.eng) side by side, type by type, on
+    the next free deployment cell of their class (foot, mounted); a unit without room stays
+    out of the battle. Returns the number of units on the board."""
+    U, G, eng, cells, order = wk.U, wk.G, wk.eng, fld.cells, fld.order
+    W = fld.terrain.shape[1]
+    _cap(army, eng, MAX_UNITS)
+    G[:] = -1
+    U[:, :] = 0
+    n = Z  # (a literal 0 would make numba type a call with it: one more specialisation)
+    room = cells.shape[2]
+    for s in range(2):
+        next_cell = (0, 0)  # the next deployment cell to try, foot and mounted
+        for tk in range(order.shape[1]):
+            k = order[s, tk]
+            m = T[TMOUNTED, k]
+            p = next_cell[m]
+            for _ in range(eng[s, k]):
+                while p < room and cells[s, m, p] >= 0 and G[cells[s, m, p]] >= 0:
+                    p += 1
+                if p >= room or cells[s, m, p] < 0:
+                    eng[s, k] -= 1  # no room: stays out of the battle
+                    continue
+                c = cells[s, m, p]
+                G[c] = n
+                U[UX, n], U[UY, n] = c % W, c // W
+                U[UHP, n] = T[THEALTH, k]
+                U[UST, n] = ACTIVE
+                U[USIDE, n] = s
+                U[UTYPE, n] = k
+                U[UFIRST, n] = 1
+                U[UFACE, n] = 1 if s == 0 else -1
+                n += 1
+            next_cell = (p, next_cell[1]) if m == 0 else (next_cell[0], p)
+    return n
+
+
+@njit(inline="always", **INNER)
+def flee(i, T, fld, wk, LOG, st):
+    """Movement of fleeing unit i: it walks to its own edge with speed +1 (sideways once if
+    blocked) and leaves the board there; held where it is if the setting flee_breaks_melee is
+    off and an active enemy is adjacent. Returns st."""
+    U, G, board, cfg = wk.U, wk.G, fld.terrain, fld.cfg
+    H, W = board.shape
+    k, s = U[UTYPE, i], U[USIDE, i]
+    if cfg[C_FLEE_MELEE] == 0 and next_to_enemy(i, U[UX, i], U[UY, i], U, G, W, H):
+        return st  # setting flee_breaks_melee off: held in the melee
+    ap = T[TSPEED, k] + 1
+    dy = -1 if s == 0 else 1
+    edge = 0 if s == 0 else H - 1
+    side_steps = 0
+    while ap > 0:
+        x, y = U[UX, i], U[UY, i]
+        if y == edge:
+            G[y * W + x] = -1
+            U[UST, i] = ESCAPED
+            if LOG is not None:
+                note(LOG, I_EV_ESCAPE, i, Z, Z, Z, Z)
+            break
+        c = (y + dy) * W + x
+        if G[c] < 0 and (board[y + dy, x] != WALL or T[TCLIMB, k] == 1):
+            _move(i, c, U, G, W, LOG)
+        elif side_steps == 0:
+            side_steps = 1
+            best = NO
+            for ddx in (-1, 1):
+                nx = x + ddx
+                if 0 <= nx < W:
+                    nc = y * W + nx
+                    if G[nc] < 0 and (board[y, nx] != WALL or T[TCLIMB, k] == 1):
+                        if best < 0:
+                            best = nc
+                        elif cfg[C_TIE] == 0:  # random tie-break
+                            u, st = next_u64(st)
+                            if u >> np.uint64(63):
+                                best = nc
+            if best < 0:
+                break
+            _move(i, best, U, G, W, LOG)
+        else:
+            break
+        ap -= 1
+    return st
+
+
+@njit(inline="always", **INNER)
+def list_sources(o, n, hold, fld, wk):
+    """The distance fields' sources (ai.step_down): ENEMIES, side o's active units, and with a
+    hold-walls policy EMPTY_WALLS, the empty wall cells."""
+    U, G, SRC, board = wk.U, wk.G, wk.SRC, fld.terrain
+    H, W = board.shape
+    m = 0
+    for j in range(n):
+        if U[USIDE, j] == o and U[UST, j] == ACTIVE:
+            m += 1
+            SRC[ENEMIES, 0, m] = U[UY, j] * W + U[UX, j]
+            SRC[ENEMIES, 1, m] = U[UX, j]
+            SRC[ENEMIES, 2, m] = U[UY, j]
+    SRC[ENEMIES, 0, 0] = m
+    if hold:
+        m = 0
+        for wy in range(H):
+            for wx in range(W):
+                if board[wy, wx] == WALL and G[wy * W + wx] < 0:
+                    m += 1
+                    SRC[EMPTY_WALLS, 0, m] = wy * W + wx
+                    SRC[EMPTY_WALLS, 1, m] = wx
+                    SRC[EMPTY_WALLS, 2, m] = wy
+        SRC[EMPTY_WALLS, 0, 0] = m
+
+
+@njit(inline="always", **INNER)
+def choose(i, n, ap, attacks, locked, near, T, fld, wk, st):
+    """Targeting: the policy of unit i's side (ai.py) chooses its action, (act, arg, st).
+
+    Every policy first fights when locked, shoots when it can, captures or strikes an adjacent
+    enemy; archers that have shot stay where they are. Then advance: close in on the nearest
+    enemy, take an empty enemy headquarters within reach (`ap` action points). hold-line:
+    keep position. hold-walls: foot moves onto free wall cells, then along the wall towards the
+    enemy; cavalry is a reserve that advances once an enemy is inside the city."""
+    U, G, SRC, hit = wk.U, wk.G, wk.SRC, wk.hit
+    board, cfg, DN, HQF = fld.terrain, fld.cfg, fld.dn, fld.hqf
+    H, W = board.shape
+    s, k, x, y = U[USIDE, i], U[UTYPE, i], U[UX, i], U[UY, i]
+    o = 1 - s
+    ranged = T[TRANGED, k] == 1
+    policy = cfg[C_POLICY_A] if s == 0 else cfg[C_POLICY_D]
+    act, arg = STOP, -1
+    done = True
+    if locked:
+        if attacks > 0:
+            arg, st = best_adjacent(i, U, G, W, H, cfg, st)
+            act = ATTACK
+    elif attacks > 0:
+        done = False
+        if ranged:
+            arg, st = best_shot(i, n, U, G, T, board, W, H, cfg, hit, st)
+            if arg >= 0:
+                act, done = SHOOT, True
+        if not done and near:
+            arg, st = best_adjacent(i, U, G, W, H, cfg, st)
+            if arg >= 0:
+                act, done = ATTACK, True
+    elif not ranged:
+        done = False
+    if not done:
+        go = policy == ADVANCE
+        if policy == HOLD_WALLS:
+            if T[TMOUNTED, k] == 1:
+                for e in range(n):
+                    if U[USIDE, e] == o and U[UST, e] == ACTIVE and board[U[UY, e], U[UX, e]] == CITY:
+                        go = True
+                        break
+            elif board[y, x] == WALL:
+                arg, st = step_down(i, I_ENEMIES, Z, U, G, T, board, W, H, cfg, SRC, DN, HQF, st, I_WALL, NOT)
+            else:
+                arg, st = step_down(i, I_EMPTY_WALLS, Z, U, G, T, board, W, H, cfg, SRC, DN, HQF, st, NO, NOT)
+        if go:
+            cls = 1 - T[TCLIMB, k]
+            arg = -1
+            if G[fld.hq[o]] < 0 and HQF[s, cls, y * W + x] <= ap:
+                arg, st = step_down(i, I_HEADQUARTERS, cls, U, G, T, board, W, H, cfg, SRC, DN, HQF, st, NO, YES)
+            if arg < 0:
+                arg, st = step_down(i, I_ENEMIES, cls, U, G, T, board, W, H, cfg, SRC, DN, HQF, st, NO, NOT)
+        act = MOVE if arg >= 0 else STOP
+    return act, arg, st
+
+
+@njit(inline="always", **INNER)
+def strike(i, j, act, T, fld, wk, LOG):
+    """Combat: unit i attacks unit j, in melee (act ATTACK: a rear attack from the cell behind
+    j, and the optional retaliation) or with a shot (own units on the Bresenham line take the
+    damage too, except from cavalry that spares friends). True if a unit left the board."""
+    U, G, hit, cfg = wk.U, wk.G, wk.hit, fld.cfg
+    W = fld.terrain.shape[1]
+    k = U[UTYPE, i]
+    dmg = T[TATTACK, k]  # +1 on a first-attack-bonus unit's first attack
+    if U[UFIRST, i] == 1:
+        U[UFIRST, i] = 0
+        dmg += T[TBONUS, k]
+    if act == ATTACK:
+        if cfg[C_FACING] == 0 and U[UST, j] == ACTIVE:
+            if U[UX, i] == U[UX, j] and U[UY, i] == U[UY, j] - U[UFACE, j]:
+                U[UREAR, j] = 1
+        if LOG is not None:
+            note(LOG, I_EV_MELEE, i, j, U[UREAR, j], Z, Z)
+        gone = deal(j, dmg, YES, U, G, W, LOG)
+        if cfg[C_RETALIATION] == 1 and not gone and U[UST, j] == ACTIVE:
+            if LOG is not None:
+                note(LOG, I_EV_MELEE, j, i, Z, Z, Z)
+            gone = deal(i, T[TATTACK, U[UTYPE, j]], YES, U, G, W, LOG) or gone
+        return gone
+    if LOG is not None:
+        note(LOG, I_EV_SHOT, i, j, Z, Z, Z)
+    gone = False
+    for q in range(friends_in_line(i, j, U, G, T, W, cfg, hit)):
+        gone = deal(hit[q], dmg, NOT, U, G, W, LOG) or gone
+    return deal(j, dmg, YES, U, G, W, LOG) or gone
+
+
+@njit(inline="always", **INNER)
+def unit_turn(i, n, enemies, dirty, hold, T, fld, wk, LOG, st):
+    """Active unit i spends its action points: each one a move (climbing a wall costs the
+    setting wall_climb_cost) or, up to attacks_per_turn, an attack (`choose`, then `strike`).
+    `enemies`: the other side's active units; `dirty`: the distance fields' sources must be
+    listed again (after a unit left the board or stepped onto a wall; locked units never move).
+    Returns (took the enemy headquarters, routed the enemy, dirty, enemies, st)."""
+    U, G, board, cfg = wk.U, wk.G, fld.terrain, fld.cfg
+    H, W = board.shape
+    s = U[USIDE, i]
+    o = 1 - s
+    ap = T[TSPEED, U[UTYPE, i]]
+    attacks = cfg[C_ATTACKS] if cfg[C_ATTACKS] > 0 else ap  # 0: once per action point
+    took, routed = False, False
+    while ap > 0:
+        x, y = U[UX, i], U[UY, i]
+        # in melee (an active enemy adjacent): it cannot move; `near`: any enemy adjacent (a
+        # fleeing one to capture)
+        locked, near = False, False
+        for dd in range(4):
+            nx, ny = x + DX[dd], y + DY[dd]
+            if 0 <= nx < W and 0 <= ny < H:
+                e = G[ny * W + nx]
+                if e >= 0 and U[USIDE, e] == o:
+                    near = True
+                    locked = locked or U[UST, e] == ACTIVE
+        if dirty and not locked:
+            list_sources(o, n, hold, fld, wk)
+            dirty = False
+        act, arg, st = choose(i, n, ap, attacks, locked, near, T, fld, wk, st)
+        if act == STOP or arg < 0:
+            break
+        ap -= 1
+        if act == MOVE:  # never chosen by a locked unit
+            if board[arg // W, arg % W] == WALL and board[y, x] != WALL:
+                if ap + 1 < cfg[C_CLIMB]:
+                    break  # not enough action points left to climb this turn
+                ap -= cfg[C_CLIMB] - 1
+            _move(i, arg, U, G, W, LOG)
+            if arg == fld.hq[o]:
+                took = True
+                break
+            dirty = dirty or (hold and board[arg // W, arg % W] == WALL)
+            continue
+        attacks -= 1
+        if strike(i, arg, act, T, fld, wk, LOG):
+            dirty = True
+            enemies = 0
+            for e in range(n):
+                if U[USIDE, e] == o and U[UST, e] == ACTIVE:
+                    enemies += 1
+            if enemies == 0:
+                routed = True  # nothing is left to take a headquarters from
+                break
+        if U[UST, i] != ACTIVE:
+            break
+    return took, routed, dirty, enemies, st
+
+
+@njit(inline="always", **INNER)
+def morale(o, n, T, fld, wk, dice, pos, LOG, st):
+    """Morale: units of side o that took more than the threshold or were hit from the rear
+    test a d6 with modifiers in their favour (-1 in melee, +1 for the defender on a wall, -1
+    for the besieged after the siege's first turn): 'flee-above' flees on a roll above morale
+    + mod, 'hold-at-least' below morale - mod. Returns (OUT_OF_DICE when a script ran out,
+    else -1; the script position; st)."""
+    U, G, board, cfg = wk.U, wk.G, fld.terrain, fld.cfg
+    H, W = board.shape
+    for j in range(n):
+        if U[USIDE, j] == o and U[UST, j] == ACTIVE and (U[UDMG, j] > cfg[C_THRESHOLD] or U[UREAR, j] == 1):
+            mod = 0
+            if next_to_enemy(j, U[UX, j], U[UY, j], U, G, W, H):
+                mod -= 1
+            if o == 1 and board[U[UY, j], U[UX, j]] == WALL:
+                mod += 1
+            if cfg[C_BESIEGED] == o and cfg[C_SIEGE_TURN] > 1:
+                mod -= 1
+            r, pos, st = roll_d6(dice, pos, st)
+            if r < 0:
+                return OUT_OF_DICE, pos, st
+            mor = T[TMORALE, U[UTYPE, j]]
+            flees = (r > mor + mod) if cfg[C_READING] == 0 else (r < mor - mod)
+            if LOG is not None:
+                note(LOG, I_EV_MORALE, j, r, mod, U[UDMG, j], _i(1 if flees else 0))
+            if flees:
+                U[UST, j] = FLEEING
+                U[UFACE, j] = -U[UFACE, j]
+    return -1, pos, st
+
+
+@njit(**INNER)
+def battle(army, T, fld, wk, dice, checked, LOG, st):
+    """One battle of `army[side, type]` on `fld`: deployment, the first player (a 'random' one
+    takes a die: 1-3 the attacker), then rounds in which each side moves all its units and the
+    other side tests morale, until a side is routed or loses its headquarters, or the turn
+    limit. Damage and rear marks are cleared after each morale test. Returns (outcome code,
+    round, first player, invariants held, units deployed, st)."""
+    U, G, board, cfg = wk.U, wk.G, fld.terrain, fld.cfg
+    W = board.shape[1]
+    n = deploy(army, T, fld, wk)
+    hold = cfg[C_POLICY_A] == HOLD_WALLS or cfg[C_POLICY_D] == HOLD_WALLS
+    pos = Z
+    first = cfg[C_FIRST]
+    code, rnd, ok = -1, 0, True  # code -1: not decided yet
+    if first == 2:
+        r, pos, st = roll_d6(dice, pos, st)
+        if r < 0:
+            code, first = OUT_OF_DICE, 0
+        else:
+            first = 0 if r <= 3 else 1
+    while code < 0 and rnd < cfg[C_TURNS]:
+        rnd += 1
+        for half in range(2):
+            s = first if half == 0 else 1 - first
+            o = 1 - s
+            if LOG is not None:
+                note(LOG, I_EV_TURN, rnd, s, Z, Z, Z)
+            enemies = 0  # side o's active units (they only change when a unit is gone)
+            for j in range(n):
+                if U[USIDE, j] == o and U[UST, j] == ACTIVE:
+                    enemies += 1
+            dirty, took = True, False
+            for i in range(n):
+                if U[USIDE, i] != s:
+                    continue
+                U[UMOVED, i] = 0
+                if U[UST, i] == FLEEING:
+                    st = flee(i, T, fld, wk, LOG, st)
+                    continue
+                if U[UST, i] != ACTIVE or enemies == 0:
+                    continue
+                took, routed, dirty, enemies, st = unit_turn(i, n, enemies, dirty, hold, T, fld, wk, LOG, st)
+                if took or routed:
+                    break
+            if checked is not None:
+                ok = ok and check_invariants(n, U, G, T, W)
+            if took:
+                code = 1 if s == 0 else 3
+                break
+            code, pos, st = morale(o, n, T, fld, wk, dice, pos, LOG, st)
+            if code >= 0:
+                break
+            a, d = 0, 0
+            for j in range(n):
+                U[UDMG, j] = 0
+                U[UREAR, j] = 0
+                if U[UST, j] == ACTIVE:
+                    if U[USIDE, j] == 0:
+                        a += 1
+                    else:
+                        d += 1
+            if a == 0 or d == 0:
+                code = 5 if a == 0 and d == 0 else (0 if d == 0 else 2)
+                break
+    if code < 0:
+        code = 4  # the turn limit: undecided
+    return code, rnd, first, ok, n, st
+
+
+@njit(**INNER)
+def tally(army, n, half_up, wk):
+    """wk.res[side, type, category] after a battle: survived (with the units the cap left
+    out), killed, fled (fleeing or escaped), captured, returned (survived + half the fled,
+    rounded up if `half_up`)."""
+    U, eng, res = wk.U, wk.eng, wk.res
+    K = army.shape[1]
+    res[:, :, :] = 0
+    for s in range(2):
+        for k in range(K):
+            res[s, k, 0] = army[s, k] - eng[s, k]
+    for j in range(n):
+        s, k, state = U[USIDE, j], U[UTYPE, j], U[UST, j]
+        if state == ACTIVE:
+            res[s, k, 0] += 1
+        elif state == DEAD:
+            res[s, k, 1] += 1
+        elif state == CAPTURED:
+            res[s, k, 3] += 1
+        else:
+            res[s, k, 2] += 1
+    for s in range(2):
+        for k in range(K):
+            f = res[s, k, 2]
+            res[s, k, 4] = res[s, k, 0] + (f // 2 if half_up == 0 else (f + 1) // 2)
+
+
+@njit(**INNER)
+def count(hist, counts, T, code, rnd, first, ok, res):
+    """One battle into the histogram rows (module docstring): outcome, round, first player,
+    invariants, units and upkeep lost per side, and each side, type and category's count."""
+    K = counts.shape[1]
+    hist[0, code] += 1
+    hist[1, rnd] += 1
+    hist[2, first] += 1
+    hist[3, 0 if ok else 1] += 1
+    for s in range(2):
+        lost, upkeep = 0, 0
+        for k in range(K):
+            gone = counts[s, k] - res[s, k, 4]
+            lost += gone
+            upkeep += gone * T[TUPKEEP, k]
+            for cat in range(N_CAT):
+                hist[ROWS_HEAD + (s * K + k) * N_CAT + cat, res[s, k, cat]] += 1
+        hist[4 + s, lost] += 1
+        hist[6 + s, upkeep] += 1
+
+
+@njit(**INNER)
+def keep(final, code, rnd, first, ok, n, U):
+    """One battle's final units into final[:NFU] and (code, round, first, ok, n) into final[NFU]."""
+    for f in range(NFU):
+        for j in range(n):
+            final[f, j] = U[f, j]
+    final[NFU, 0] = code
+    final[NFU, 1] = rnd
+    final[NFU, 2] = first
+    final[NFU, 3] = 1 if ok else 0
+    final[NFU, 4] = n
+
+
+@njit(**INNER)
+def next_action(siege, sp):
+    """The siege's next battle from turn plan[sp] on: (its turn, 1 sortie / 2 assault, HOLDS);
+    waits pass, and a city without a port capitulates at the end of turn capitulate_after
+    (CAPITULATES); (len(plan), 0, HOLDS) when the plan is over."""
+    while sp < len(siege.plan):
+        act = siege.plan[sp]
+        if act > 0:
+            return sp, act, HOLDS
+        if siege.port == 0 and siege.start + sp >= siege.capitulate_after:
+            return sp, act, CAPITULATES
+        sp += 1
+    return sp, Z, HOLDS
+
+
+@njit(**INNER)
+def siege_end(act, code, sp, siege, cur, res):
+    """After a siege's battle both sides keep the units that returned (cur[side, type]); how the
+    siege ended (HOLDS: it goes on): falls to an assault won by the besieger, lifted by a sortie
+    won by the garrison, falls or destroyed when a side has no unit left, capitulates."""
+    garrison, besieger = 0, 0
+    for k in range(cur.shape[1]):
+        cur[0, k], cur[1, k] = res[0, k, 4], res[1, k, 4]
+        besieger += cur[0, k]
+        garrison += cur[1, k]
+    if act == 2 and code <= 1:
+        return FALLS
+    if act == 1 and (code == 2 or code == 3):
+        return LIFTED
+    if garrison == 0:
+        return FALLS
+    if besieger == 0:
+        return DESTROYED
+    if siege.port == 0 and siege.start + sp >= siege.capitulate_after:
+        return CAPITULATES
+    return HOLDS
+
+
+@njit(**INNER)
+def next_block(b, chunk_trials):
+    """Block b of a run: (chunk, first trial, end trial); chunk -1 past the run's end."""
+    left = b
+    for cc in range(len(chunk_trials)):
+        blocks = (chunk_trials[cc] + BLOCK - 1) // BLOCK
+        if left < blocks:
+            return cc, left * BLOCK, min(left * BLOCK + BLOCK, chunk_trials[cc])
+        left -= blocks
+    return -1, 0, 0
+
 
 @njit(cache=True, nogil=True, no_cfunc_wrapper=True)
 def kernel(counts, T, ground, siege, dice, checked, final, LOG, base, seed, first_chunk,
@@ -187,436 +679,65 @@ def kernel(counts, T, ground, siege, dice, checked, final, LOG, base, seed, firs
     `checked` True (not None) checks the invariants after every side's turn (`check_invariants`,
     row 3 of the histogram). numba compiles one specialisation per mode and, before typing
     it, drops the branches of the other modes (`siege is None`... on an argument typed None is
-    a constant): the first run of battles compiles far less code than a kernel holding every
-    mode (docs/performance.md). The trace's call sites are such branches too: even a call
-    that compiles to nothing costs compile time.
+    a constant, in the kernel and in each step it is passed to): the first run of battles
+    compiles far less code than a kernel holding every mode (docs/performance.md).
     Lane `lane` takes blocks b = lane, lane + lanes, ... of BLOCK battles; each battle's stream
-    depends on its index only, so the split never changes the numbers.
-
-    A battle is written out here, once (see the module's docstring): deployment, turns, the
-    AI policies, melee, shots, flight and morale; a siege plays its assaults and sorties
-    through the same lines, one per pass of the loop over battles."""
+    depends on its index only, so the split never changes the numbers."""
     hist = out[lane]
     hist[:, :] = 0
-    TER, cells, order, hq, HQF, cfg = ground
     K = counts.shape[1]
     # The workspace. Every array is written before it is read (U, G and res are cleared for
     # each battle, eng is the cap's output, SRC is listed before a scan reads it, hit is
     # filled by friends_in_line), so np.empty, with int64 shapes: numba compiles np.empty
     # once per number of dimensions (np.zeros and zeros_like, and literal sizes, would each
     # be compiles of their own).
-    HW = TER.shape[0] * TER.shape[1]
-    U = np.empty((I_NFU, I_MAX_UNITS), np.int64)
-    G = np.empty(HW, np.int64)
-    SRC = np.empty((I_2, I_3, HW + 1), np.int64)
-    hit = np.empty(I_MAX_UNITS, np.int64)
-    eng = np.empty((I_2, K), np.int64)
-    res = np.empty((I_2, K, I_N_CAT), np.int64)
-    DN = wall_distances(TER)
-    if siege is not None:  # a siege: the armies between its battles, the sortie board
-        sTER, scells, sorder, shq, sHQF, scfg = siege.sortie
+    TER = ground.terrain
+    wk = Work(np.empty((I_NFU, I_MAX_UNITS), np.int64), np.empty(TER.shape[0] * TER.shape[1], np.int64),
+              np.empty((I_2, I_3, TER.shape[0] * TER.shape[1] + 1), np.int64),
+              np.empty(I_MAX_UNITS, np.int64), np.empty((I_2, K), np.int64),
+              np.empty((I_2, K, I_N_CAT), np.int64))
+    fld = Field(TER, ground.cells, ground.order, ground.hq, ground.hqf, wall_distances(TER), ground.cfg)
+    if siege is not None:  # a siege: the armies between its battles, the assault and sortie fields
+        so = siege.sortie
         cur = np.empty((I_2, K), np.int64)
-        sDN = wall_distances(sTER)
-        assault_cfg, sortie_cfg = cfg.copy(), scfg.copy()
+        fld = Field(TER, ground.cells, ground.order, ground.hq, ground.hqf, fld.dn, ground.cfg.copy())
+        sortie = Field(so.terrain, so.cells, so.order, so.hq, so.hqf, wall_distances(so.terrain), so.cfg.copy())
     b = 0 if final is not None else lane
     while True:
-        chunk, t0, t1 = -1, 0, 0  # block b: (chunk, first trial, end trial); -1 past the end
         if final is not None:  # one battle: number `first_chunk`
-            if b == 0:
-                chunk, t0, t1 = 0, first_chunk, first_chunk + 1
+            chunk, t0, t1 = (0, first_chunk, first_chunk + 1) if b == 0 else (-1, 0, 0)
         else:
-            left = b
-            for cc in range(len(chunk_trials)):
-                blocks = (chunk_trials[cc] + BLOCK - 1) // BLOCK
-                if left < blocks:
-                    chunk, t0, t1 = cc, left * BLOCK, min(left * BLOCK + BLOCK, chunk_trials[cc])
-                    break
-                left -= blocks
+            chunk, t0, t1 = next_block(b, chunk_trials)
         if chunk < 0:
             break
         for trial in range(t0, t1):
             st = seed_stream(seed, trial if final is not None else
                              base[0] + (first_chunk + chunk) * CHUNK + trial)
-            if siege is not None:
-                for s in range(2):
-                    for k in range(K):
-                        cur[s, k] = counts[s, k]
-            sp, end, when, act_sp = 0, HOLDS, 0, 0  # a siege: turn plan[sp], how and when it ended
-            if siege is not None:
-                when = len(siege.plan)
-            while True:  # one battle per pass: the run's, or a siege's next assault or sortie
-                army, board, bcells, border, bhq, bHQF, bDN, bcfg = counts, TER, cells, order, hq, HQF, DN, cfg
-                if siege is not None:
-                    while sp < len(siege.plan):  # waits: a city without a port may capitulate
-                        act_sp = siege.plan[sp]
-                        if act_sp > 0:
-                            break
-                        if siege.port == 0 and siege.start + sp >= siege.capitulate_after:
-                            end, when = CAPITULATES, sp + 1
-                            break
-                        sp += 1
-                    if end != HOLDS or sp == len(siege.plan):
-                        break
-                    army, bcfg = cur, assault_cfg  # the garrison carries its losses
-                    if act_sp == 1:  # sortie: the garrison attacks in the open
-                        board, bcells, border, bhq, bHQF, bDN, bcfg = sTER, scells, sorder, shq, sHQF, sDN, sortie_cfg
-                    bcfg[C_SIEGE_TURN] = siege.start + sp
-                H, W = board.shape
-                # deployment: the engaged units (cap of 20) side by side, type by type, on the next free
-                # deployment cell of their class
-                _cap(army, eng, MAX_UNITS)
-                G[:] = -1
-                U[:, :] = 0
-                n = Z  # (a literal 0 would make numba type a call with it: one more specialisation)
-                room = bcells.shape[2]
-                for s in range(2):
-                    next_cell = (0, 0)  # the next deployment cell to try, foot and mounted
-                    for tk in range(border.shape[1]):
-                        k = border[s, tk]
-                        m = T[TMOUNTED, k]
-                        p = next_cell[m]
-                        for _ in range(eng[s, k]):
-                            while p < room and bcells[s, m, p] >= 0 and G[bcells[s, m, p]] >= 0:
-                                p += 1
-                            if p >= room or bcells[s, m, p] < 0:
-                                eng[s, k] -= 1  # no room: stays out of the battle
-                                continue
-                            c = bcells[s, m, p]
-                            G[c] = n
-                            U[UX, n], U[UY, n] = c % W, c // W
-                            U[UHP, n] = T[THEALTH, k]
-                            U[UST, n] = ACTIVE
-                            U[USIDE, n] = s
-                            U[UTYPE, n] = k
-                            U[UFIRST, n] = 1
-                            U[UFACE, n] = 1 if s == 0 else -1
-                            n += 1
-                        next_cell = (p, next_cell[1]) if m == 0 else (next_cell[0], p)
-
-                hold = bcfg[C_POLICY_A] == HOLD_WALLS or bcfg[C_POLICY_D] == HOLD_WALLS
-                pos = Z
-                first = bcfg[C_FIRST]
-                code, rnd, ok = -1, 0, True  # code -1: not decided yet
-                if first == 2:
-                    r, pos, st = roll_d6(dice, pos, st)
-                    if r < 0:
-                        code, first = OUT_OF_DICE, 0
-                    else:
-                        first = 0 if r <= 3 else 1
-                while code < 0 and rnd < bcfg[C_TURNS]:
-                    rnd += 1
-                    for half in range(2):
-                        s = first if half == 0 else 1 - first
-                        o = 1 - s
-                        if LOG is not None:
-                            note(LOG, I_EV_TURN, rnd, s, Z, Z, Z)
-                        # side s moves every unit once. The distance fields' sources (ai.step_down) are
-                        # listed again lazily: after a unit left the board or stepped onto a wall, and only
-                        # when a unit that is not locked in melee is about to decide (locked units never
-                        # move). `enemies`: side o's active units (they only change when a unit is gone).
-                        enemies = 0
-                        for j in range(n):
-                            if U[USIDE, j] == o and U[UST, j] == ACTIVE:
-                                enemies += 1
-                        dirty = True
-                        took = False
-                        for i in range(n):
-                            if U[USIDE, i] != s:
-                                continue
-                            U[UMOVED, i] = 0
-                            k = U[UTYPE, i]
-                            if U[UST, i] == FLEEING:
-                                # flight: walk to the own edge with speed +1 (sideways once if blocked) and
-                                # leave (unless flee_breaks_melee is off and an active enemy is adjacent)
-                                if bcfg[C_FLEE_MELEE] == 0 and next_to_enemy(i, U[UX, i], U[UY, i], U, G, W, H):
-                                    continue  # setting flee_breaks_melee off: held in the melee
-                                ap = T[TSPEED, k] + 1
-                                dy = -1 if s == 0 else 1
-                                edge = 0 if s == 0 else H - 1
-                                side_steps = 0
-                                while ap > 0:
-                                    x, y = U[UX, i], U[UY, i]
-                                    if y == edge:
-                                        G[y * W + x] = -1
-                                        U[UST, i] = ESCAPED
-                                        if LOG is not None:
-                                            note(LOG, I_EV_ESCAPE, i, Z, Z, Z, Z)
-                                        break
-                                    c = (y + dy) * W + x
-                                    if G[c] < 0 and (board[y + dy, x] != WALL or T[TCLIMB, k] == 1):
-                                        _move(i, c, U, G, W, LOG)
-                                    elif side_steps == 0:
-                                        side_steps = 1
-                                        best = NO
-                                        for ddx in (-1, 1):
-                                            nx = x + ddx
-                                            if 0 <= nx < W:
-                                                nc = y * W + nx
-                                                if G[nc] < 0 and (board[y, nx] != WALL or T[TCLIMB, k] == 1):
-                                                    if best < 0:
-                                                        best = nc
-                                                    elif bcfg[C_TIE] == 0:  # random tie-break
-                                                        u, st = next_u64(st)
-                                                        if u >> np.uint64(63):
-                                                            best = nc
-                                        if best < 0:
-                                            break
-                                        _move(i, best, U, G, W, LOG)
-                                    else:
-                                        break
-                                    ap -= 1
-                                continue
-                            if U[UST, i] != ACTIVE or enemies == 0:
-                                continue
-                            ap = T[TSPEED, k]
-                            attacks = bcfg[C_ATTACKS] if bcfg[C_ATTACKS] > 0 else ap  # 0: once per action point
-                            ranged = T[TRANGED, k] == 1
-                            policy = bcfg[C_POLICY_A] if s == 0 else bcfg[C_POLICY_D]
-                            routed = False
-                            while ap > 0:
-                                x, y = U[UX, i], U[UY, i]
-                                # in melee (an active enemy adjacent): it cannot move; `near`: any
-                                # enemy adjacent (a fleeing one to capture)
-                                locked, near = False, False
-                                for dd in range(4):
-                                    nx, ny = x + DX[dd], y + DY[dd]
-                                    if 0 <= nx < W and 0 <= ny < H:
-                                        e = G[ny * W + nx]
-                                        if e >= 0 and U[USIDE, e] == o:
-                                            near = True
-                                            locked = locked or U[UST, e] == ACTIVE
-                                if dirty and not locked:
-                                    m = 0  # ENEMIES: side s's active enemies
-                                    for j in range(n):
-                                        if U[USIDE, j] == o and U[UST, j] == ACTIVE:
-                                            m += 1
-                                            SRC[ENEMIES, 0, m] = U[UY, j] * W + U[UX, j]
-                                            SRC[ENEMIES, 1, m] = U[UX, j]
-                                            SRC[ENEMIES, 2, m] = U[UY, j]
-                                    SRC[ENEMIES, 0, 0] = m
-                                    if hold:  # EMPTY_WALLS: the empty wall bcells
-                                        m = 0
-                                        for wy in range(H):
-                                            for wx in range(W):
-                                                if board[wy, wx] == WALL and G[wy * W + wx] < 0:
-                                                    m += 1
-                                                    SRC[EMPTY_WALLS, 0, m] = wy * W + wx
-                                                    SRC[EMPTY_WALLS, 1, m] = wx
-                                                    SRC[EMPTY_WALLS, 2, m] = wy
-                                        SRC[EMPTY_WALLS, 0, 0] = m
-                                    dirty = False
-                                # The policy of side s (ai.py) chooses the action: (act, arg).
-                                # All policies first fight when locked, shoot when they can, capture or
-                                # strike an adjacent enemy; archers that have shot stay where they are.
-                                act, arg = STOP, -1
-                                done = True
-                                if locked:
-                                    if attacks > 0:
-                                        arg, st = best_adjacent(i, U, G, W, H, bcfg, st)
-                                        act = ATTACK
-                                elif attacks > 0:
-                                    done = False
-                                    if ranged:
-                                        arg, st = best_shot(i, n, U, G, T, board, W, H, bcfg, hit, st)
-                                        if arg >= 0:
-                                            act, done = SHOOT, True
-                                    if not done and near:
-                                        arg, st = best_adjacent(i, U, G, W, H, bcfg, st)
-                                        if arg >= 0:
-                                            act, done = ATTACK, True
-                                elif not ranged:
-                                    done = False
-                                if not done:
-                                    # advance: close in on the nearest enemy, take an empty enemy
-                                    # headquarters within reach. hold-line: keep position. hold-walls:
-                                    # foot moves onto free wall bcells, then along the wall towards the
-                                    # enemy; cavalry is a reserve that advances once an enemy is inside the
-                                    # city.
-                                    go = policy == ADVANCE
-                                    if policy == HOLD_WALLS:
-                                        if T[TMOUNTED, k] == 1:
-                                            for e in range(n):
-                                                if U[USIDE, e] == o and U[UST, e] == ACTIVE and board[U[UY, e], U[UX, e]] == CITY:
-                                                    go = True
-                                                    break
-                                        elif board[y, x] == WALL:
-                                            arg, st = step_down(i, I_ENEMIES, Z, U, G, T, board, W, H, bcfg, SRC, bDN, bHQF, st, I_WALL, NOT)
-                                        else:
-                                            arg, st = step_down(i, I_EMPTY_WALLS, Z, U, G, T, board, W, H, bcfg, SRC, bDN, bHQF, st, NO, NOT)
-                                    if go:
-                                        cls = 1 - T[TCLIMB, k]
-                                        arg = -1
-                                        if G[bhq[o]] < 0 and bHQF[s, cls, y * W + x] <= ap:
-                                            arg, st = step_down(i, I_HEADQUARTERS, cls, U, G, T, board, W, H, bcfg, SRC, bDN, bHQF, st, NO, YES)
-                                        if arg < 0:
-                                            arg, st = step_down(i, I_ENEMIES, cls, U, G, T, board, W, H, bcfg, SRC, bDN, bHQF, st, NO, NOT)
-                                    act = MOVE if arg >= 0 else STOP
-                                # the battle applies it
-                                if act == STOP or arg < 0:
-                                    break
-                                ap -= 1
-                                if act == MOVE:  # never chosen by a locked unit
-                                    if board[arg // W, arg % W] == WALL and board[y, x] != WALL:
-                                        if ap + 1 < bcfg[C_CLIMB]:
-                                            break  # not enough action points left to climb this turn
-                                        ap -= bcfg[C_CLIMB] - 1
-                                    _move(i, arg, U, G, W, LOG)
-                                    if arg == bhq[o]:
-                                        took = True
-                                        break
-                                    dirty = dirty or (hold and board[arg // W, arg % W] == WALL)
-                                    continue
-                                attacks -= 1
-                                j = arg
-                                dmg = T[TATTACK, k]  # +1 on a first-attack-bonus unit's first attack
-                                if U[UFIRST, i] == 1:
-                                    U[UFIRST, i] = 0
-                                    dmg += T[TBONUS, k]
-                                if act == ATTACK:
-                                    # melee: a rear attack from the cell behind j; optional retaliation
-                                    if bcfg[C_FACING] == 0 and U[UST, j] == ACTIVE:
-                                        if x == U[UX, j] and y == U[UY, j] - U[UFACE, j]:
-                                            U[UREAR, j] = 1
-                                    if LOG is not None:
-                                        note(LOG, I_EV_MELEE, i, j, U[UREAR, j], Z, Z)
-                                    gone = deal(j, dmg, YES, U, G, W, LOG)
-                                    if bcfg[C_RETALIATION] == 1 and not gone and U[UST, j] == ACTIVE:
-                                        if LOG is not None:
-                                            note(LOG, I_EV_MELEE, j, i, Z, Z, Z)
-                                        gone = deal(i, T[TATTACK, U[UTYPE, j]], YES, U, G, W, LOG) or gone
-                                else:
-                                    # a shot: own units on the Bresenham line take the damage too (not at
-                                    # cavalry that spares friends)
-                                    if LOG is not None:
-                                        note(LOG, I_EV_SHOT, i, j, Z, Z, Z)
-                                    gone = False
-                                    for q in range(friends_in_line(i, j, U, G, T, W, bcfg, hit)):
-                                        gone = deal(hit[q], dmg, NOT, U, G, W, LOG) or gone
-                                    gone = deal(j, dmg, YES, U, G, W, LOG) or gone
-                                if gone:
-                                    dirty = True
-                                    enemies = 0
-                                    for e in range(n):
-                                        if U[USIDE, e] == o and U[UST, e] == ACTIVE:
-                                            enemies += 1
-                                    if enemies == 0:
-                                        routed = True  # nothing is left to take a headquarters from
-                                        break
-                                if U[UST, i] != ACTIVE:
-                                    break
-                            if took or routed:
-                                break
-                        if checked is not None:
-                            ok = ok and check_invariants(n, U, G, T, W)
-                        if took:
-                            code = 1 if s == 0 else 3
-                            break
-                        # morale: units of side o that took more than the threshold or were hit from the
-                        # rear test a d6 with modifiers in their favour (-1 in melee, +1 for the defender on
-                        # a wall, -1 for the besieged after the siege's first turn): 'flee-above' flees on a
-                        # roll above morale + mod, 'hold-at-least' below morale - mod. Damage and rear
-                        # marks of every unit are then cleared.
-                        for j in range(n):
-                            if U[USIDE, j] == o and U[UST, j] == ACTIVE and (U[UDMG, j] > bcfg[C_THRESHOLD] or U[UREAR, j] == 1):
-                                mod = 0
-                                if next_to_enemy(j, U[UX, j], U[UY, j], U, G, W, H):
-                                    mod -= 1
-                                if o == 1 and board[U[UY, j], U[UX, j]] == WALL:
-                                    mod += 1
-                                if bcfg[C_BESIEGED] == o and bcfg[C_SIEGE_TURN] > 1:
-                                    mod -= 1
-                                r, pos, st = roll_d6(dice, pos, st)
-                                if r < 0:
-                                    code = OUT_OF_DICE
-                                    break
-                                mor = T[TMORALE, U[UTYPE, j]]
-                                flees = (r > mor + mod) if bcfg[C_READING] == 0 else (r < mor - mod)
-                                if LOG is not None:
-                                    note(LOG, I_EV_MORALE, j, r, mod, U[UDMG, j], _i(1 if flees else 0))
-                                if flees:
-                                    U[UST, j] = FLEEING
-                                    U[UFACE, j] = -U[UFACE, j]
-                        if code >= 0:
-                            break
-                        a, d = 0, 0
-                        for j in range(n):
-                            U[UDMG, j] = 0
-                            U[UREAR, j] = 0
-                            if U[UST, j] == ACTIVE:
-                                if U[USIDE, j] == 0:
-                                    a += 1
-                                else:
-                                    d += 1
-                        if a == 0 or d == 0:
-                            code = 5 if a == 0 and d == 0 else (0 if d == 0 else 2)
-                            break
-                if code < 0:
-                    code = 4  # the turn limit: undecided
-                # res[side, type, category]: survived (incl. units left out by the cap), killed,
-                # fled (fleeing or escaped), captured, returned (survived + half the fled)
-                res[:, :, :] = 0
-                for s in range(2):
-                    for k in range(K):
-                        res[s, k, 0] = army[s, k] - eng[s, k]
-                for j in range(n):
-                    s, k, state = U[USIDE, j], U[UTYPE, j], U[UST, j]
-                    if state == ACTIVE:
-                        res[s, k, 0] += 1
-                    elif state == DEAD:
-                        res[s, k, 1] += 1
-                    elif state == CAPTURED:
-                        res[s, k, 3] += 1
-                    else:
-                        res[s, k, 2] += 1
-                for s in range(2):
-                    for k in range(K):
-                        f = res[s, k, 2]
-                        res[s, k, 4] = res[s, k, 0] + (f // 2 if cfg[C_RETURN] == 0 else (f + 1) // 2)
-                if siege is None:
-                    if code != OUT_OF_DICE:
-                        hist[0, code] += 1
-                        hist[1, rnd] += 1
-                        hist[2, first] += 1
-                        hist[3, 0 if ok else 1] += 1
-                        for s in range(2):
-                            lost, upkeep = 0, 0
-                            for k in range(K):
-                                gone = counts[s, k] - res[s, k, 4]
-                                lost += gone
-                                upkeep += gone * T[TUPKEEP, k]
-                                for cat in range(N_CAT):
-                                    hist[ROWS_HEAD + (s * K + k) * N_CAT + cat, res[s, k, cat]] += 1
-                            hist[4 + s, lost] += 1
-                            hist[6 + s, upkeep] += 1
-                    if final is not None:
-                        for f in range(NFU):
-                            for j in range(n):
-                                final[f, j] = U[f, j]
-                        final[NFU, 0] = code
-                        final[NFU, 1] = rnd
-                        final[NFU, 2] = first
-                        final[NFU, 3] = 1 if ok else 0
-                        final[NFU, 4] = n
-                    break
-                garrison, besieger = 0, 0  # both sides keep the units that returned
+            if siege is None:
+                code, rnd, first, ok, n, st = battle(counts, T, fld, wk, dice, checked, LOG, st)
+                tally(counts, n, fld.cfg[C_RETURN], wk)
+                if code != OUT_OF_DICE:
+                    count(hist, counts, T, code, rnd, first, ok, wk.res)
+                if final is not None:
+                    keep(final, code, rnd, first, ok, n, wk.U)
+                continue
+            for s in range(2):  # the garrison carries its losses from battle to battle
                 for k in range(K):
-                    cur[0, k], cur[1, k] = res[0, k, 4], res[1, k, 4]
-                    besieger += cur[0, k]
-                    garrison += cur[1, k]
-                if act_sp == 2 and code <= 1:
-                    end = FALLS
-                elif act_sp == 1 and (code == 2 or code == 3):
-                    end = LIFTED
-                elif garrison == 0:
-                    end = FALLS
-                elif besieger == 0:
-                    end = DESTROYED
-                if end == HOLDS and siege.port == 0 and siege.start + sp >= siege.capitulate_after:
-                    end = CAPITULATES
+                    cur[s, k] = counts[s, k]
+            sp, end, when = Z, HOLDS, len(siege.plan)
+            while True:  # the siege's next assault or sortie
+                sp, act, end = next_action(siege, sp)
+                if end != HOLDS or sp == len(siege.plan):
+                    break
+                bfld = sortie if act == 1 else fld
+                bfld.cfg[C_SIEGE_TURN] = siege.start + sp
+                code, rnd, first, ok, n, st = battle(cur, T, bfld, wk, dice, checked, LOG, st)
+                tally(cur, n, fld.cfg[C_RETURN], wk)
+                end = siege_end(act, code, sp, siege, cur, wk.res)
                 if end != HOLDS:
-                    when = sp + 1
                     break
                 sp += 1
-            if siege is not None:
-                hist[end, when] += 1
+            if end != HOLDS:
+                when = sp + 1
+            hist[end, when] += 1
         b += 1 if final is not None else out.shape[0]

@@ -46,7 +46,7 @@ INT_ALTERNATIVES = {"morale_damage_threshold": (2,), "turn_limit": (15,), "attac
 
 SCENARIO_KEYS = ("title", "illustrative", "battles", "seed", "units", "attacker", "defender", "board",
                  "siege", "rules")
-POLICIES = ("advance", "hold-walls", "hold-line")  # add a name here and its branch in kernel.kernel (ai.py)
+POLICIES = ("advance", "hold-walls", "hold-line")  # add a name here and its branch in kernel.choose (ai.py)
 SIDES = ("attacker", "defender")
 SIEGE_ACTIONS = ("wait", "sortie", "assault")
 UNIT_LIMITS = {"health": (1, 100), "attack": (0, 50), "speed": (0, 10), "morale": (0, 7),

@@ -24,13 +24,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import config
 from ..errors import OddsError, check_int
 from . import state as S
 from .battle import run, scenario_of, settings_of
 from .scenario import SIDES, UNIT_LIMITS, deployment_cells, load
 
 Z = 1.96  # the half-width of a 95% interval in standard errors
+# `odds crusades balance`: its bounds and default
+BALANCE_MAX_ENTRANTS = 8  # unit types and armies in one run (28 matchups)
+BALANCE_MAX_BUDGETS = 8  # budgets in one run
+BALANCE_RATIO = 3.0  # default --max-ratio: the 50/50 search spans budget / 3 to budget x 3
+BALANCE_MAX_RATIO = 10.0  # bound of --max-ratio
+BALANCE_MAX_BATTLES = 50_000_000  # battles of one run at most (points x battles, ~5 min), checked first
 MAX_BUDGET = S.MAX_UNITS * UNIT_LIMITS["upkeep"][1]  # a battle's 20 units at the highest upkeep
 
 
@@ -262,9 +267,9 @@ def entrants(sc, types=None, armies=None) -> tuple:
     if len(out) < 2:
         raise OddsError(f"--types/--army: {len(out)} entrant{'s' * (len(out) != 1)} "
                         f"({', '.join(seen) or 'none'}); a matchup needs at least 2")
-    if len(out) > config.BALANCE_MAX_ENTRANTS:
+    if len(out) > BALANCE_MAX_ENTRANTS:
         raise OddsError(f"--types/--army: {len(out)} entrants (allowed: at most "
-                        f"{config.BALANCE_MAX_ENTRANTS})")
+                        f"{BALANCE_MAX_ENTRANTS})")
     return out, notes
 
 
@@ -338,14 +343,14 @@ def _ratio(value) -> float:
         r = float(value)
     except (TypeError, ValueError):
         raise OddsError(f"--max-ratio: {value!r} is not a number") from None
-    if not 1 <= r <= config.BALANCE_MAX_RATIO:
+    if not 1 <= r <= BALANCE_MAX_RATIO:
         raise OddsError(f"--max-ratio: {value!r} is out of range "
-                        f"(allowed: 1 to {config.BALANCE_MAX_RATIO:g})")
+                        f"(allowed: 1 to {BALANCE_MAX_RATIO:g})")
     return r
 
 
 def balance(scenario, *, types=None, armies=None, budgets=None, battles=None, seed=None,
-            max_ratio=config.BALANCE_RATIO, overrides=(), threads=None, progress=None):
+            max_ratio=BALANCE_RATIO, overrides=(), threads=None, progress=None):
     """Unit types and armies of a crusades scenario against each other at equal upkeep budget.
 
     `types`: unit type names (default: every type with an upkeep, unless `armies` are given);
@@ -374,8 +379,8 @@ def balance(scenario, *, types=None, armies=None, budgets=None, battles=None, se
     if budgets is None:
         budgets = [_default_budget(arena, pairs)]
     budgets = [budgets] if isinstance(budgets, int) else list(budgets)
-    if not budgets or len(budgets) > config.BALANCE_MAX_BUDGETS or len(set(budgets)) < len(budgets):
-        raise OddsError(f"--budget: {budgets} (allowed: 1 to {config.BALANCE_MAX_BUDGETS} "
+    if not budgets or len(budgets) > BALANCE_MAX_BUDGETS or len(set(budgets)) < len(budgets):
+        raise OddsError(f"--budget: {budgets} (allowed: 1 to {BALANCE_MAX_BUDGETS} "
                         "different budgets)")
     plan = []
     for budget in (_check_budget(arena, pairs, b) for b in budgets):
@@ -384,10 +389,10 @@ def balance(scenario, *, types=None, armies=None, budgets=None, battles=None, se
             plan.append((budget, x, y, a, arena.army(y, budget),
                          *candidates(arena, a, y, budget, max_ratio)))
     points = sum(1 + search_points(len(p[5])) for p in plan)
-    if points * battles > config.BALANCE_MAX_BATTLES:
+    if points * battles > BALANCE_MAX_BATTLES:
         raise OddsError(f"--battles: {battles:,} per point would need up to {points * battles:,} "
                         f"battles ({len(plan)} matchups and budgets, up to {points} points), above "
-                        f"{config.BALANCE_MAX_BATTLES:,} (give fewer --battles, --types or --budget)")
+                        f"{BALANCE_MAX_BATTLES:,} (give fewer --battles, --types or --budget)")
     curve, rows, partial = _Curve(arena, _bar(progress, points)), [], False
     try:
         for budget, x, y, a, b, xs, clipped in plan:

@@ -8,7 +8,9 @@ from .cards import names_for
 from ..registry import Param
 from . import leaders
 from .cards import canonical
-from ..config import MAX_LEADER, MAX_UNITS
+from .leaders import MAX_LEADER
+
+MAX_UNITS = 200  # land units on one side
 
 POWERS = ("ottoman", "hapsburg", "england", "france", "papacy", "protestant", "other")
 

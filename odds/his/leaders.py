@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..config import MAX_LEADER
 from ..errors import OddsError, check_int, nearest
+
+MAX_LEADER = 6  # best battle or naval rating
 
 # name: (power, battle rating)
 ARMY = {

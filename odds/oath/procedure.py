@@ -22,11 +22,14 @@ from ..core.result import Result
 from ..errors import OddsError, check_bool, check_choice, check_int, check_list, shown
 from . import decision
 from .dice import attack_pmf, defense_values
-from ..config import CACHED_GRID_CELLS, MAX_DEFENDERS, MAX_DICE, MAX_WARBANDS
 from ..registry import Example, Param, Spec, register
 from .plans import EDITIONS, PLANS, Setup, apply_plans
 from .rules import outcome_grid
 
+MAX_WARBANDS = 60
+MAX_DICE = 60
+MAX_DEFENDERS = 200
+CACHED_GRID_CELLS = 20_000  # outcome grids of at most this many cells are kept (256 of them, < 41 MB)
 TITLES = {"none": 0, "oathkeeper": 1, "usurper": 2, "imperial": 1}
 IMPERIAL_TITLE = ("always", "chancellor-oathkeeper")
 PAWN_AND_FAVOR_DICE = 2

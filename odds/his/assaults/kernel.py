@@ -16,8 +16,8 @@ from ...core.pair_kernel import pair_args
 from ...core.rng import draw, seed_stream, static
 from .rules import dice, fails, resolve
 from ..cards import NO_CARD, POLICY_CODES
-from ..attacks.sequence import fixed_dice, surprise
-from ..attacks.sequence_kernel import after_roll, sequence, surprised_out_nb
+from ..rolls.sequence import fixed_dice, surprise
+from ..rolls.sequence_kernel import after_roll, sequence, surprised_out_nb
 
 _dice = rule(dice)
 _fails = rule(fails)

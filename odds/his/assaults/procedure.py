@@ -33,7 +33,7 @@ from ..cards import help_for
 from ..field.procedure import forces as field_forces, setup
 from ..forces import assumptions, land_params, leader_notes, settings as force_settings
 from ..leaders import leader
-from ..attacks.sequence import fixed_dice, main_roll, play_after, rows_cost, surprise
+from ..rolls.sequence import fixed_dice, main_roll, play_after, rows_cost, surprise
 
 CASUALTIES = ("cavalry-first", "infantry-first")
 SEED_CARDS = ("mercenaries-bribed", "surprise-attack")  # the seed's extra assault cards

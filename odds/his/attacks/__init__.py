@@ -1,5 +1,5 @@
-"""The whole attack (§12-15): interception, avoid battle, the field battle, the siege after it.
-`sequence` (the stages' exact rows), `sequence_kernel`, `procedure` (the public `attack`)."""
+"""The whole attack (§12-15): interception, avoid battle, the field battle, the siege after it,
+composed from those concepts in `procedure` (the public `attack`): the top of odds/his."""
 PROCEDURES = {"his.attack": "procedure"}  # procedure -> the module that registers it
 EXPORTS = {"attack": "procedure"}  # public name of odds.his -> its module
 ORDER = 50  # place in listings

@@ -26,8 +26,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ...config import (ATTACK_SIEGES_KEPT, MAX_ASSAULTS, MAX_EXACT_WORK, MAX_WITHDRAW,
-                      ROUND_FIRST, ROUND_GROWTH, ROUND_MOST)
+from ...config import MAX_EXACT_WORK
 from ...core import montecarlo
 from ...core.engine import Cost, McOptions, Procedure, checkpoint, memory_budget, solve
 from ...core.lru import LRU
@@ -38,14 +37,20 @@ from ..interceptions import procedure as intercept
 from ..assaults.procedure import CASUALTIES, check_settings
 from ..assaults.rules import infantry_left
 from ..cards import help_for, names_for
-from ..field.procedure import (exact_joint as field_joint, forces, joint_shape as field_shape,
-                    kernel as field_kernel, max_hits, setup)
+from ..field.procedure import (MAX_WITHDRAW, exact_joint as field_joint, forces,
+                    joint_shape as field_shape, kernel as field_kernel, max_hits, setup)
 from ..forces import Force, assumptions, land_params, leader_notes, settings as force_settings
+from ..sieges.advice import field_or_siege
 from ..sieges.model import plan
+from ..sieges.procedure import MAX_ASSAULTS, siege
 from ..sieges.timing import (HELD_POLICIES, Chain, check_optimal, cost as siege_cost, decider,
                            exact_joint as siege_joint, held, optimal_table)
 
 AVOID_ON = 9  # an avoid-battle roll succeeds on 9 or more (HIS §13.3)
+ATTACK_SIEGES_KEPT = 1024  # exact siege joints an attack keeps for later queries (< 50 KB each)
+# a composed run goes in rounds of whole trials: 4,096, then 16x more a round up to 2^20 (a
+# Ctrl-C or a stop drops the round under way; each round pays its stages' set-up)
+ROUND_FIRST, ROUND_GROWTH, ROUND_MOST = 1 << 12, 16, 1 << 20
 PATHS = ("avoided_captured", "avoided_not_captured", "battle_lost", "won_no_siege",
          "won_captured", "won_not_captured")
 SIEGES = LRU(ATTACK_SIEGES_KEPT)  # exact siege joints by start and everything they depend on
@@ -362,8 +367,6 @@ def attack(attacker, defender, *, assaults, attacker_mercenaries=0, attacker_cav
 
 def _besieged(given):
     """attack(besieged=True): the siege of the defenders inside, as his.siege."""
-    from ..sieges.procedure import siege
-
     for name, why in (("attacker_cards", "no field battle: give the siege's cards as siege_cards"),
                       ("defender_cards", "no field battle"), ("avoid_battle", "no field battle"),
                       ("foreign_war", "no field battle"),
@@ -386,8 +389,6 @@ def _advised(result, given):
     """The result with `advice` for each card of both a field battle and an assault given in
     one place (the battle's `attacker_cards` or `siege_cards`): the whole attack computed
     with it in the other place too (exact only)."""
-    from ..sieges.advice import field_or_siege
-
     if result.method != "exact" or given["foreign_war"] or getattr(ADVISING, "on", False):
         return result
     given_as = {k: given[k] for k in ("attacker_cards", "siege_cards")}

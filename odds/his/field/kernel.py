@@ -18,8 +18,8 @@ from ...core.pair_kernel import pair_args
 from ...core.rng import draw, seed_stream, static
 from ..cards import NO_CARD, POLICY_CODES
 from .rules import cell_index, dice, needs_help, resolve
-from ..attacks.sequence import fixed_dice, surprise
-from ..attacks.sequence_kernel import after_roll, sequence, surprised_out_nb
+from ..rolls.sequence import fixed_dice, surprise
+from ..rolls.sequence_kernel import after_roll, sequence, surprised_out_nb
 
 _dice = rule(dice)
 _resolve = rule(resolve)

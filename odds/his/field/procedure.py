@@ -17,14 +17,14 @@ from ...core.dice import binomial_pmf, pool_pmf
 from ...core.engine import McOptions, Procedure, solve
 from ...core.montecarlo import PAIR_LANE
 from ...core.outcomes import Words
-from ...config import MAX_WITHDRAW
 from ...errors import check_bool, check_int
 from ...registry import Example, Param, Spec, register
 from ..cards import ROLES, Side, help_for, play
 from .rules import cell_index, dice, needs_help
 from ..forces import Force, assumptions, land_params, leader_notes, settings as force_settings
-from ..attacks.sequence import fixed_dice, grid, main_roll, play_after, rows_cost, surprise
+from ..rolls.sequence import fixed_dice, grid, main_roll, play_after, rows_cost, surprise
 
+MAX_WITHDRAW = 4  # land units that may withdraw into a fortified space (HIS §14.1)
 WORDS = Words(within={"siege_begins": ("attacker_win",)}, why={
     "both_eliminated_rule": "both sides wiped out: the side that rolled more dice kept one unit, "
                             "the defender on equal dice",

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...config import MAX_LEADER
 from ...core.dice import binomial_pmf
 from ...core.engine import McOptions, Procedure, solve
 from ...core.outcomes import Words
@@ -24,6 +23,7 @@ from ...core.result import Result
 from ...errors import check_choice, check_int
 from ...registry import Example, Param, Spec, register
 from .. import leaders
+from ..leaders import MAX_LEADER
 from ..field.rules import dice, resolve
 
 @dataclass(frozen=True)

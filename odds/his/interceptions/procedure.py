@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...config import MAX_LEADER
 from ...core.dice import convolve
 from ...core.engine import McOptions, Procedure, solve
 from ...core.outcomes import Words
 from ...errors import OddsError, check_bool, check_int, check_list
 from ...registry import Example, Param, Spec, register
 from .. import leaders
+from ..leaders import MAX_LEADER
 from ..cards import POLICY_CODES, canonical, parse
 from .rules import settle
 

@@ -12,7 +12,7 @@ from ...core.dice import binomial_pmf
 from ..cards import AfterRoll
 from .fleets import Battle
 from .rules import five_share, needs_help, outcome_index
-from ..attacks.sequence import after_roll
+from ..rolls.sequence import after_roll
 
 
 @lru_cache(maxsize=4096)

@@ -9,12 +9,13 @@ from functools import lru_cache
 
 import numpy as np
 
-from ...config import MAX_SHIPS
 from ...errors import OddsError, check_choice, check_int, check_list
 from .. import leaders
 from ..cards import Side, canonical, parse, play
 from .rules import settle_grid
 from .ruleset import CORSAIR, PORT, Ruleset
+
+MAX_SHIPS = 50  # ships (or corsairs) of one kind on one side
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from ...core.jit import rule
 from ...core.rng import draw, seed_stream, static
 from ..cards import NO_CARD, POLICY_CODES
 from .rules import five_share, needs_help, outcome_index
-from ..attacks.sequence_kernel import after_roll
+from ..rolls.sequence_kernel import after_roll
 
 _needs = rule(needs_help)
 _outcome = rule(outcome_index)

@@ -32,18 +32,18 @@ from __future__ import annotations
 
 from ...core.engine import McOptions, Procedure, solve
 from ...core.outcomes import Words
-from ...config import MAX_LEADER, MAX_NAVAL_DICE, MAX_SHIPS
 from ...errors import OddsError, check_bool, check_choice
 from ...registry import Example, Param, Spec, register
 from .. import leaders
 from ..cards import help_for, parse
-from ..leaders import Leader
+from ..leaders import MAX_LEADER, Leader
 from .exact import exact_joint
-from .fleets import Battle, Fleet, setup
+from .fleets import MAX_SHIPS, Battle, Fleet, setup
 from .result import NavalResult, summarise
 from .ruleset import CORSAIR, PORT, RULESETS, Ruleset, get_ruleset
 from .cost import cost as naval_cost
 
+MAX_NAVAL_DICE = 300  # dice one side rolls in a naval combat, cards included (~3 s exact)
 LOCATIONS = ("mediterranean", "atlantic")
 GALLEASSES = "Galleasses as +3 dice hitting on 5-6 is a reading; change with dice_per galleasses=N"
 

@@ -13,7 +13,7 @@ from ...core.jit import rule
 from ...core.rng import seed_stream, static
 from ..assaults.kernel import Fighter, artillery_policy, assault_roll, dice_tables
 from ..assaults.rules import infantry_left, resolve, succeeds
-from ..attacks.sequence import surprise
+from ..rolls.sequence import surprise
 
 _infantry_left = rule(infantry_left)
 _resolve = rule(resolve)

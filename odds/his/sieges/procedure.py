@@ -28,7 +28,6 @@ import numpy as np
 
 from ...core.engine import Cost, McOptions, Procedure, checkpoint, solve
 from ...core.lru import LRU
-from ...config import MAX_ASSAULTS, SIEGE_TRANSITIONS_KEPT
 from ...errors import check_int, check_list
 from ...registry import Example, Param, Spec, register
 from ..assaults.procedure import BREAKS, check_settings, forces, rows_after, setting_params
@@ -40,6 +39,8 @@ from ..leaders import leader
 from .model import WORDS, Plan, SiegeResult, at, max_losses, plan, reach, summarise
 from .timing import HELD, HELD_POLICIES, held, held_siege
 
+MAX_ASSAULTS = 100  # assaults in one siege
+SIEGE_TRANSITIONS_KEPT = 10_000  # later assaults (one state each) sieges share (~1 KB each)
 TRANSITIONS = LRU(SIEGE_TRANSITIONS_KEPT)  # later assaults' transitions, by templates and state
 
 

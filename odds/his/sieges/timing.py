@@ -27,7 +27,7 @@ from ...errors import OddsError, check_list, nearest
 from ..assaults.procedure import rows_after
 from ..assaults.rules import fails, infantry_left, resolve, succeeds
 from ..cards import AfterRoll
-from ..attacks.sequence import after_roll, surprise, surprised_out
+from ..rolls.sequence import after_roll, surprise, surprised_out
 from .model import WORDS, Plan, SiegeResult, at, reach, summarise as siege_summary
 from .timing_rules import OPTIMAL, TIMINGS, plays_held
 

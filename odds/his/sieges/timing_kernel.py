@@ -15,7 +15,7 @@ from ...core.rng import seed_stream
 from ..assaults.kernel import _roll
 from ..assaults.rules import fails, succeeds
 from ..cards import IF_NEEDED
-from ..attacks.sequence_kernel import after_roll, sequence, surprised_out_nb
+from ..rolls.sequence_kernel import after_roll, sequence, surprised_out_nb
 from .kernel import at_assault, kernel_args as siege_args, settle
 from .timing_rules import OPTIMAL, TIMINGS, plays_held
 

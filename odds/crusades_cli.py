@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import sys
 
-from ..cli_common import emit, number, whole
-from ..config import MAX_TRIALS
-from ..errors import check_int
+from .cli_common import emit, number, whole
+from .config import MAX_TRIALS
+from .errors import check_int
 
 
 def _common(p, battles_help="battles to simulate (default: the scenario's)"):
@@ -32,8 +32,8 @@ def _set(p):
 
 def _show(result, args) -> int:
     """Print the result and its warnings; 130 if it was interrupted, else 0."""
-    from .battle import brief
-    from .results import degenerate
+    from .crusades.battle import brief
+    from .crusades.results import degenerate
 
     if args.brief:
         print(brief(result))
@@ -51,28 +51,28 @@ def _show(result, args) -> int:
 
 
 def _run(args):
-    from .battle import run
+    from .crusades.battle import run
 
     return _show(run(args.scenario, battles=args.battles, seed=args.seed,
                      overrides=args.overrides, dice=args.dice, threads=args.threads), args)
 
 
 def _sensitivity(args):
-    from .battle import sensitivity
+    from .crusades.battle import sensitivity
 
     return _show(sensitivity(args.scenario, battles=args.battles, seed=args.seed,
                              overrides=args.overrides, threads=args.threads), args)
 
 
 def _siege(args):
-    from .siege_turns import siege
+    from .crusades.siege_turns import siege
 
     return _show(siege(args.scenario, sieges=args.battles, seed=args.seed,
                        overrides=args.overrides, threads=args.threads), args)
 
 
 def _trace(args):
-    from .narration import trace
+    from .crusades.narration import trace
 
     check_int("--battle", args.battle, 0, MAX_TRIALS - 1)
     print(trace(args.scenario, seed=args.seed, index=args.battle, overrides=args.overrides,
@@ -81,7 +81,7 @@ def _trace(args):
 
 
 def _settings(args):
-    from .scenario import settings_text
+    from .crusades.scenario import settings_text
 
     print(settings_text())
     return 0
@@ -114,16 +114,16 @@ def _army(text):
 
 
 def _balance(args):
-    from .upkeep import balance
-    from .balance_report import plot, summary, to_json
+    from .crusades.upkeep import balance
+    from .crusades.balance_report import plot, summary, to_json
 
     if args.plot:
-        from ..sweep_cli import check_out
+        from .files import check_output
 
-        check_out(args.plot, (".png",), "--plot")
+        check_output(args.plot, "--plot", (".png",))
     armies = dict(args.army) if args.army else None
     if args.army and len(armies) < len(args.army):
-        from ..errors import OddsError
+        from .errors import OddsError
 
         raise OddsError("--army: a name is given twice (each army once)")
     frame = balance(args.scenario, types=args.types, armies=armies, budgets=args.budget,
@@ -139,7 +139,7 @@ def _balance(args):
         import matplotlib
 
         matplotlib.use("Agg")
-        from ..files import replaced
+        from .files import replaced
 
         with replaced(args.plot, "--plot") as temporary:
             plot(frame).savefig(temporary, dpi=120, bbox_inches="tight")
@@ -151,7 +151,7 @@ def _balance(args):
 
 
 def _register_balance(cmds):
-    from .. import config
+    from .crusades.upkeep import BALANCE_MAX_RATIO, BALANCE_RATIO
 
     p = cmds.add_parser("balance", help="unit types and armies against each other at equal upkeep: "
                                         "win rates and the upkeep at which each matchup is 50/50")
@@ -167,9 +167,9 @@ def _register_balance(cmds):
     p.add_argument("--battles", type=whole,
                    help="battles per point, half each way round (default: the scenario's)")
     p.add_argument("--seed", type=whole, help="seed (default: the scenario's)")
-    p.add_argument("--max-ratio", type=number, default=config.BALANCE_RATIO,
+    p.add_argument("--max-ratio", type=number, default=BALANCE_RATIO,
                    help="the 50/50 search spans the second side's budget / R to budget x R "
-                        f"(default {config.BALANCE_RATIO:g}, at most {config.BALANCE_MAX_RATIO:g})")
+                        f"(default {BALANCE_RATIO:g}, at most {BALANCE_MAX_RATIO:g})")
     _set(p)
     p.add_argument("--threads", type=whole, help="threads (default: all cores)")
     p.add_argument("--plot", metavar="OUT.png", help="save the win rate against budget ratio")
