@@ -17,18 +17,17 @@ __all__ = ["Interrupted", "OddsError", "Result", "compare", "crusades", "his", "
            "oath", "plot", "registry", "sweep"]
 __version__ = "0.1.0"
 _SUBMODULES = ("crusades", "his", "oath", "plot", "registry", "sweep")
-_QUESTIONS = ("compare", "need")  # functions of odds.questions
+_FUNCTIONS = {"compare": "questions.compare", "need": "questions.need",
+              "luck": "rolls.report"}  # function -> the module that defines it
 
 
 def __getattr__(name: str):
     if name in _SUBMODULES:
         return import_module(f"{__name__}.{name}")
-    if name in _QUESTIONS:
-        return getattr(import_module(f"{__name__}.questions.{name}"), name)
-    if name == "luck":
-        return import_module(f"{__name__}.rolls.report").luck
+    if name in _FUNCTIONS:
+        return getattr(import_module(f"{__name__}.{_FUNCTIONS[name]}"), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def __dir__():
-    return sorted([*globals(), *_SUBMODULES, *_QUESTIONS, "luck"])
+    return sorted([*globals(), *_SUBMODULES, *_FUNCTIONS])
