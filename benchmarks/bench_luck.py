@@ -10,11 +10,11 @@ import time
 from pathlib import Path
 
 from common import ROOT, Row, table
-from odds.rolls import report, situations
-from odds.rolls.report import luck
+from odds.records import report, situations
+from odds.records.report import luck
 
 ROLLS = 10_000
-SAMPLE = ROOT / "odds/rolls/samples/his_1532.toml"
+SAMPLE = ROOT / "odds/records/samples/his_1532.toml"
 
 
 def record(rolls: int) -> str:

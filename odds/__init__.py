@@ -3,7 +3,7 @@
 `odds.his`, `odds.oath`, `odds.crusades`: the games' procedures; `odds.compare(...)`: plans
 side by side, `odds.need(...)`: the value that reaches a target (odds.questions); `odds.sweep(...)`: grids of
 them (`odds.sweep.load(path)` runs a TOML spec); `odds.plot`: pictures; `odds.luck(record)`:
-how lucky each side of a game's record was (odds.rolls); `odds.registry`: every
+how lucky each side of a game's record was (odds.records); `odds.registry`: every
 procedure's description. Importing this package and answering an exact question does not
 import numba; the games and tools are imported when first used (`odds.his`...), so a command
 for one game does not pay for the others.
@@ -18,7 +18,7 @@ __all__ = ["Interrupted", "OddsError", "Result", "compare", "crusades", "his", "
 __version__ = "0.1.0"
 _SUBMODULES = ("crusades", "his", "oath", "plot", "registry", "sweep")
 _FUNCTIONS = {"compare": "questions.compare", "need": "questions.need",
-              "luck": "rolls.report"}  # function -> the module that defines it
+              "luck": "records.report"}  # function -> the module that defines it
 
 
 def __getattr__(name: str):

@@ -71,9 +71,9 @@ def run(args) -> int:
 
 
 def _sample_game():
-    """The summary of the sample game's record (`odds luck` on odds/rolls/samples)."""
-    from .rolls.report import SAMPLE, luck
-    from .rolls.text import summary
+    """The summary of the sample game's record (`odds luck` on odds/records/samples)."""
+    from .records.report import SAMPLE, luck
+    from .records.text import summary
 
     print(f"== How lucky was each side? `odds luck {SAMPLE.name}` (the sample game shipped with odds)")
     print(summary(luck(SAMPLE), rolls=False))

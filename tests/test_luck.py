@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 import odds
 from odds import OddsError
 from odds.cli import main
-from odds.rolls.percentiles import percentile
-from odds.rolls.report import SAMPLE, luck, whole_game
+from odds.records.percentiles import percentile
+from odds.records.report import SAMPLE, luck, whole_game
 
 
 def _field(ah, dh, adice, ddice, ua, ud):

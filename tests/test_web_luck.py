@@ -8,9 +8,9 @@ import urllib.request
 
 import pytest
 
-from odds.rolls.cli import as_json
-from odds.rolls.report import SAMPLE, luck, whole_game
-from odds.rolls.text import ordinal
+from odds.records.cli import as_json
+from odds.records.report import SAMPLE, luck, whole_game
+from odds.records.text import ordinal
 from web_server import running
 
 CHROMIUM = "/usr/bin/chromium"

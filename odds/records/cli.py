@@ -1,4 +1,4 @@
-"""`odds luck RECORD`: how lucky each side of a game's record was (odds.rolls.report)."""
+"""`odds luck RECORD`: how lucky each side of a game's record was (odds.records.report)."""
 from __future__ import annotations
 
 import json

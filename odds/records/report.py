@@ -3,7 +3,7 @@
 Each roll is scored for each side it names from its situation's exact distributions: the
 losses it dealt (`hits`: more is luckier), the losses it took (fewer is luckier) and whether
 it won (the procedure's headline event for the attacker, its complement for the defender).
-A roll's `percentile` is its mid-p percentile (odds.rolls.percentiles) on its hits when
+A roll's `percentile` is its mid-p percentile (odds.records.percentiles) on its hits when
 recorded, else on the win, else on the losses taken. The whole game sums each measure per
 side over the rolls that record it: the sum's exact distribution is the convolution of the
 rolls' (they are independent), its percentile is the game's luck.

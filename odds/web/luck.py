@@ -1,7 +1,7 @@
 """The page's "How lucky was I?": `GET /luck` the page (static/luck.html), `POST /api/luck` a
 record's text (TOML or CSV, as `odds luck` reads it; never a path) -> `odds luck --json`'s
 object, computed in an exact worker like any exact answer; `GET /luck/sample.toml` the
-sample game's record (odds/rolls/samples)."""
+sample game's record (odds/records/samples)."""
 from __future__ import annotations
 
 import json
@@ -23,8 +23,8 @@ def report(text: str, budget: float) -> tuple[str, str]:
     """("exact", the JSON text) of odds.luck on a record's text; the exact engines stop at
     their checkpoints once `budget` seconds are spent (an Interrupted: 503). Runs in a worker."""
     from ..core.montecarlo import stop_when
-    from ..rolls.cli import as_json
-    from ..rolls.report import luck
+    from ..records.cli import as_json
+    from ..records.report import luck
     from .limits import STOPPING
 
     deadline = time.monotonic() + budget
@@ -37,7 +37,7 @@ def report(text: str, budget: float) -> tuple[str, str]:
 def routes(reply, refusal, static) -> list:
     """The page's routes; `reply` and `refusal` answer as every route of the app does (passed
     in by web/app.py, which imports this module), `static` the folder of luck.html."""
-    from ..rolls.report import SAMPLE
+    from ..records.report import SAMPLE
 
     async def answer(request: Request) -> Response:
         state = request.app.state
