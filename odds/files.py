@@ -20,7 +20,7 @@ from .config import MAX_NESTING
 from .errors import OddsError, check_nesting, shown, too_deep
 
 MAX_FILE_BYTES = 1 << 20  # 1 MiB: far above any real scenario or sweep spec
-_DOTTED = re.compile(r"^\s*\[{1,2}([^\]]*)\]{1,2}|^\s*([\w\-\"'. ]+)=", re.M)
+_KEY = re.compile(r"[\w\-\"'. ]+")  # a bare, quoted or dotted key before its `=`
 
 
 def check_input(path, field: str):
@@ -79,7 +79,7 @@ def replaced(path: str, field: str):
 
 
 def read_text(path, field: str, limit: int = MAX_FILE_BYTES) -> str:
-    """The UTF-8 text of the regular file `path`, at most `limit` bytes."""
+    """The UTF-8 text of the regular file `path`, at most `limit` bytes, less a leading BOM."""
     check_input(path, field)
     try:
         with open(path, "rb") as f:
@@ -91,7 +91,7 @@ def read_text(path, field: str, limit: int = MAX_FILE_BYTES) -> str:
     if len(data) > limit:
         raise OddsError(f"{field}: {path}: larger than {limit:,} bytes (allowed: at most {limit:,})")
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8").removeprefix("\ufeff")  # a BOM (Excel's "CSV UTF-8")
     except UnicodeDecodeError as e:
         raise OddsError(f"{field}: {path}: not UTF-8 text (byte {e.start})") from None
 
@@ -99,9 +99,7 @@ def read_text(path, field: str, limit: int = MAX_FILE_BYTES) -> str:
 def parse_toml(text: str, field: str) -> dict:
     """TOML text -> dict, refusing nesting deeper than MAX_NESTING (dotted keys, table headers
     and nested brackets) before parsing and on the parsed values."""
-    depth = max((len(re.findall(r"\.", m.group(1) or m.group(2) or "")) + 1
-                 for m in _DOTTED.finditer(text)), default=0)
-    depth = max(depth, _bracket_depth(text))
+    depth = max(_dotted_depth(text), _bracket_depth(text))
     if depth > MAX_NESTING:
         raise too_deep(field, depth)
     try:
@@ -138,6 +136,22 @@ def _loads(text: str, field: str) -> dict:
 def read_toml(path, field: str) -> dict:
     """The TOML file `path` as a dict (bounded as above)."""
     return parse_toml(read_text(path, field), f"{field}: {Path(path)}")
+
+
+def _dotted_depth(text: str) -> int:
+    """Most dots + 1 in a table header (`[a.b]`, `[[a.b]]`) or a key (`a.b = 1`) that starts a
+    line (a cheap upper bound, one pass over each line: no pattern reaches past its line)."""
+    deepest = 0
+    for line in text.splitlines():
+        line = line.lstrip()
+        if line.startswith("["):
+            key, closed, _ = line.lstrip("[").partition("]")
+        else:
+            key, closed, _ = line.partition("=")
+            closed = closed and _KEY.fullmatch(key)
+        if closed:
+            deepest = max(deepest, key.count(".") + 1)
+    return deepest
 
 
 def _bracket_depth(text: str) -> int:

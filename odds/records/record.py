@@ -27,6 +27,7 @@ OUTCOMES = ("winner", "attacker_losses", "defender_losses", "attacker_hits", "de
             "attacker_dice", "defender_dice")
 FIELDS = ("procedure", "keywords", "side", "against", *OUTCOMES)
 TABLE = "roll"  # TOML: [[roll]]
+_HEADER = re.compile(rf"[ \t]*\[\[[ \t]*{TABLE}[ \t]*\]\]")  # matched on one line, from its start
 
 
 @dataclass(frozen=True)
@@ -68,7 +69,8 @@ def read(record, paths: bool = True) -> tuple[list, list]:
         text = read_text(record, "record", MAX_RECORD_BYTES)
         kind = Path(record).suffix if Path(record).suffix in (".toml", ".csv") else _sniff(text)
     elif isinstance(record, str):
-        text, kind = record, _sniff(record)
+        text = record.removeprefix("\ufeff")  # a BOM: Excel's "CSV UTF-8"
+        kind = _sniff(text)
     else:
         raise OddsError(f"record: {shown(record)} is not a record (allowed: a .toml or .csv "
                         "path, a record's text, or a list of dicts)")
@@ -77,7 +79,7 @@ def read(record, paths: bool = True) -> tuple[list, list]:
 
 def _sniff(text: str) -> str:
     """'.toml' for a text with a [[roll]] table, else '.csv'."""
-    return ".toml" if re.search(rf"^\s*\[\[\s*{TABLE}\s*\]\]", text, re.M) else ".csv"
+    return ".toml" if any(_HEADER.match(row) for row in text.splitlines()) else ".csv"
 
 
 def _entries(rolls) -> tuple[list, list]:
@@ -85,7 +87,7 @@ def _entries(rolls) -> tuple[list, list]:
         raise OddsError(f"record: no rolls (allowed: [[{TABLE}]] tables in TOML, or CSV rows "
                         f"under a header naming {', '.join(FIELDS[:3])}, ...)")
     if len(rolls) > MAX_ROLLS:
-        raise OddsError(f"record: {len(rolls):,} rolls (allowed: at most {MAX_ROLLS:,})")
+        raise _too_many()
     entries, refused = [], []
     for line, roll, lines in rolls:
         try:
@@ -93,6 +95,11 @@ def _entries(rolls) -> tuple[list, list]:
         except OddsError as e:
             refused.append(Refused(line, str(e)))
     return entries, refused
+
+
+def _too_many() -> OddsError:
+    return OddsError(f"record: more than {MAX_ROLLS:,} rolls (allowed: at most {MAX_ROLLS:,}; "
+                     "split the record)")
 
 
 def _entry(line: int, roll, lines: dict) -> Entry:
@@ -117,7 +124,12 @@ def _entry(line: int, roll, lines: dict) -> Entry:
 
 
 def _toml(text: str) -> list:
-    """(line, roll, field lines) of each [[roll]] table; a line is found from its header."""
+    """(line, roll, field lines) of each [[roll]] table; a line is found from its header. A
+    text with more [[roll]] headers than MAX_ROLLS is refused before it is parsed."""
+    rows = text.splitlines()
+    starts = [i + 1 for i, row in enumerate(rows) if _HEADER.match(row)]
+    if len(starts) > MAX_ROLLS:
+        raise _too_many()
     document = parse_toml(text, "record")
     extra = [k for k in document if k not in (TABLE, "title")]
     if extra:
@@ -125,10 +137,7 @@ def _toml(text: str) -> list:
     rolls = document.get(TABLE, [])
     if not isinstance(rolls, list):
         raise OddsError(f"record: {TABLE}: not an array of tables (write [[{TABLE}]])")
-    starts = [i + 1 for i, row in enumerate(text.splitlines())
-              if re.match(rf"\s*\[\[\s*{TABLE}\s*\]\]", row)]
-    ends = starts[1:] + [len(text.splitlines()) + 1]
-    rows = text.splitlines()
+    ends = starts[1:] + [len(rows) + 1]
     out = []
     for n, roll in enumerate(rolls):
         start, end = (starts[n], ends[n]) if n < len(starts) else (1, 1)
@@ -145,6 +154,13 @@ def _csv(text: str) -> list:
     """(line, roll, {}) of each CSV row; empty cells are fields not given, `keywords` stays
     `KEY=VALUE` words and dice are numbers apart (spaces or commas)."""
     reader = csv.DictReader(io.StringIO(text))
+    try:
+        return _rows(reader)
+    except csv.Error as e:  # a cell over the csv module's field limit, a NUL byte
+        raise OddsError(f"record: line {reader.reader.line_num}: not a CSV row ({e})") from None
+
+
+def _rows(reader) -> list:
     header = reader.fieldnames or []
     for name in header:
         if name not in FIELDS:
@@ -152,8 +168,8 @@ def _csv(text: str) -> list:
                             f"(allowed: {', '.join(FIELDS)})")
     out = []
     for row in reader:
-        if len(out) > MAX_ROLLS:
-            break
+        if len(out) == MAX_ROLLS:
+            raise _too_many()
         roll = {k: v.strip() for k, v in row.items() if k is not None and v and v.strip()}
         if None in row:
             roll["cells"] = row[None]  # more cells than the header: refused as a field

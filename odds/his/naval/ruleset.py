@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 
-from ...errors import OddsError, check_choice, check_int
+from ...errors import OddsError, check_choice, check_int, shown
 from ..forces import POWERS
 
 VQ_POWERS = ("ottoman", "spain", "england", "france", "papacy", "protestants", "other")
@@ -68,6 +68,9 @@ def _dice_items(dice_per):
         return list(dice_per.items())
     if isinstance(dice_per, str):
         dice_per = [dice_per]
+    if not isinstance(dice_per, (list, tuple)):
+        raise OddsError(f"dice_per: {shown(dice_per)} is not a table of dice per ship type "
+                        "(e.g. galley=2, or {galley = 2} in TOML)")
     items = []
     for spec in dice_per:
         key, eq, value = str(spec).partition("=")
