@@ -96,7 +96,7 @@ def _source(module: str) -> str | None:
     return None
 
 
-_FROM = re.compile(r"^[ \t]*from[ \t]+([.\w]+)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)", re.M)
+_FROM = re.compile(r"^[ \t]*from[ \t]+([.\w]+)[ \t]+import[ \t]+([^\n]*)", re.M)
 _IMPORT = re.compile(r"^[ \t]*import[ \t]+([\w., \t]+)", re.M)
 
 
@@ -113,7 +113,10 @@ def sources(module: str) -> list[str]:
         package = name if path.endswith("__init__.py") else name.rpartition(".")[0]
         with open(path, encoding="utf-8") as f:
             text = f.read()
-        for base, names in _FROM.findall(text):
+        for m in _FROM.finditer(text):
+            base, names = m[1], m[2]
+            if names.startswith("("):  # a parenthesised list runs on to its ")"
+                names = text[m.start(2):text.find(")", m.start(2)) + 1 or len(text)]
             base = resolve_name(base, package) if base.startswith(".") else base
             todo += [base] + [f"{base}.{n}" for n in re.findall(r"\w+", names.split("#")[0])]
         for names in _IMPORT.findall(text):

@@ -30,7 +30,7 @@ from .attempt import (DEBATER_DICE, KERNEL, MAX_DICE, SIDES, WORDS, Action, card
                       flip_probability)
 
 MAX_TARGETS = 10  # 3**10 = 59,049 states: about a second in the dynamic program
-TARGET = re.compile(r"^\s*([^=:,]+?)\s*=\s*(\d+)\s*:\s*(\d+)\s*(?::\s*(out)\s*)?$")
+DICE = re.compile(r"\d+")  # a target's dice count (whole words only: one pass, no backtracking)
 TIE = 1e-12  # expected flips closer than this are equal: the earlier target in the list is chosen
 
 
@@ -42,11 +42,7 @@ def parse_targets(targets) -> tuple:
                         "order is a search over every subset of them)")
     rows = []
     for item in items:
-        m = TARGET.match(item) if isinstance(item, str) else None
-        if m is None:
-            raise OddsError(f"targets: {shown(item)} is not NAME=ATTACKER:DEFENDER[:out] (e.g. "
-                            "Stettin=2:1, Breslau=5:1:out)")
-        name, a, d, out = m.group(1), int(m.group(2)), int(m.group(3)), m.group(4)
+        name, a, d, out = _target(item)
         for side, n in (("attacker", a), ("defender", d)):
             if n > MAX_DICE:
                 raise OddsError(f"targets: {name!r} has {n} {side} dice (allowed: at most "
@@ -56,6 +52,18 @@ def parse_targets(targets) -> tuple:
                             "space is a target once an impulse)")
         rows.append((name, a, d, out is None))
     return tuple(zip(*rows))
+
+
+def _target(item) -> tuple:
+    """(name, attacker dice, defender dice, out) of `NAME=ATTACKER:DEFENDER[:out]`, read by
+    splitting (linear in the text: no pattern backtracks over a name)."""
+    name, _, dice = item.partition("=") if isinstance(item, str) else ("", "", "")
+    name, parts = name.strip(), [part.strip() for part in dice.split(":")]
+    if (not name or any(c in name for c in ":,") or len(parts) not in (2, 3)
+            or not all(DICE.fullmatch(part) for part in parts[:2]) or parts[2:] not in ([], ["out"])):
+        raise OddsError(f"targets: {shown(item)} is not NAME=ATTACKER:DEFENDER[:out] (e.g. "
+                        "Stettin=2:1, Breslau=5:1:out)")
+    return name, int(parts[0]), int(parts[1]), parts[2] if parts[2:] else None
 
 
 def check_attempts(attempts, targets: int) -> int:
