@@ -65,17 +65,33 @@ def check_output(path: str, field: str, kinds: tuple) -> str:
 def replaced(path: str, field: str):
     """A temporary file beside `path` for the block to write; renamed onto `path` when the
     block ends, removed when it fails (a full disk, Ctrl-C): `path` is never left half
-    written. A write that fails with OSError is a one-line OddsError naming `field`."""
+    written. A write that fails with OSError, or with an error raised while the writer handled
+    one, is a one-line OddsError naming `field`."""
     target = Path(path)
     temporary = target.with_name(f".{target.stem}.{os.getpid()}.{secrets.token_hex(4)}.tmp{target.suffix}")
     try:
         os.close(os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))  # the umask's mode
         yield str(temporary)
         os.replace(temporary, target)
-    except OSError as e:
-        raise OddsError(f"{field}: {path}: cannot be written ({e.strerror or e})") from None
+    except Exception as e:
+        failed = _os_error(e)
+        if failed is None:
+            raise
+        raise OddsError(f"{field}: {path}: cannot be written ({failed.strerror or failed})") from None
     finally:
         temporary.unlink(missing_ok=True)
+
+
+def _os_error(error: BaseException) -> OSError | None:
+    """The OSError that `error` is or arose from: a writer (matplotlib's PDF backend) can hide a
+    full disk behind an error of its own while cleaning up."""
+    seen = set()
+    while error is not None and id(error) not in seen:
+        if isinstance(error, OSError):
+            return error
+        seen.add(id(error))
+        error = error.__cause__ or error.__context__
+    return None
 
 
 def read_text(path, field: str, limit: int = MAX_FILE_BYTES) -> str:

@@ -226,22 +226,33 @@ def test_ctrl_c_to_a_sweep_on_two_workers_keeps_the_finished_cells(tmp_path):
     assert "Traceback" not in run.err and "WARNING" not in run.err, run.err[-2000:]
 
 
-@pytest.mark.parametrize("argv", [
-    ["sweep", "spec.toml", "--out", "r.csv"],
-    ["sweep", "spec.toml", "--out", "r.parquet"],
-    ["plot", "ok.csv", "--x", "attacker", "--out", "r.png"],
-], ids=["csv", "parquet", "png"])
+WRITERS = {  # every command that writes a file, with each of its formats (issue 47: a PDF on a
+    # full disk was matplotlib's AttributeError, hiding "No space left on device")
+    ("sweep", "spec.toml", "--out"): ("csv", "parquet"),
+    ("plot", "ok.csv", "--x", "attacker", "--out"): ("png",),
+    ("chart", "his.field", "--attacker", "1..6", "--defender", "1..6", "--out"): ("pdf", "png"),
+    ("luck", "game.toml", "--brief", "--out"): ("csv",),
+    ("luck", "game.toml", "--brief", "--plot"): ("png", "pdf", "svg"),
+}
+OUTPUTS = [[*argv, f"r.{kind}"] for argv, kinds in WRITERS.items() for kind in kinds]
+
+
+@pytest.mark.parametrize("argv", OUTPUTS, ids=[f"{a[0]}-{a[-1]}" for a in OUTPUTS])
 def test_an_output_that_fails_mid_write_leaves_the_old_file_whole(tmp_path, argv):
+    from odds.records.report import SAMPLE
+
     (tmp_path / "spec.toml").write_text('procedure = "his.field"\n[grid]\nattacker = {start = 1, '
                                         'stop = 100}\n[fixed]\ndefender = 3\n')
     (tmp_path / "ok.csv").write_text("attacker,attacker_win,attacker_win_se\n1,0.2,0\n2,0.6,0\n")
-    old = tmp_path / argv[argv.index("--out") + 1]
+    (tmp_path / "game.toml").write_text(SAMPLE.read_text(encoding="utf-8"))
+    old = tmp_path / argv[-1]
     old.write_bytes(b"the previous results")
     run = odds_cli(argv, MEMORY, 60, cwd=tmp_path, file_size=4096)  # each output is larger
-    one_line(run, f"--out: {old.name}: cannot be written (")
+    one_line(run, f"{argv[-2]}: {old.name}: cannot be written (")
     assert "File too large" in run.stderr
     assert old.read_bytes() == b"the previous results"
-    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["spec.toml", "ok.csv", old.name])
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["spec.toml", "ok.csv", "game.toml",
+                                                                 old.name])
 
 
 def test_a_second_ctrl_c_during_a_first_compile_ends_the_command_at_once(tmp_path):
