@@ -20,6 +20,7 @@ from .cli_common import (Once, Parser, add_engine_flags, emit, engine_kwargs, fa
                          in_flags, number, whole)
 from .errors import Interrupted, OddsError
 from .processes import COMMAND_LINE
+from .texts import printable
 from .questions import cli as questions
 
 _TYPES = {"int": whole, "ints": whole, "float": number}
@@ -147,14 +148,15 @@ class _OutputError(OSError):
 
 
 class _Output:
-    """stdout for one command: a failed write raises _OutputError (a reader that stopped,
-    BrokenPipeError, stays itself); everything else is the stream's."""
+    """stdout for one command: control characters written as escapes (texts.printable: a name
+    from another player's file cannot drive the terminal); a failed write raises _OutputError
+    (a reader that stopped, BrokenPipeError, stays itself); everything else is the stream's."""
 
     def __init__(self, stream):
         self._stream = stream
 
     def write(self, text):
-        return self._guard(self._stream.write, text)
+        return self._guard(self._stream.write, printable(text, lines=True))
 
     def flush(self):
         return self._guard(self._stream.flush)

@@ -8,6 +8,7 @@ import sys
 
 from .errors import OddsError
 from .registry import ENGINE_OPTIONS, Spec
+from .texts import printable
 
 
 def whole(text: str) -> int:
@@ -111,7 +112,8 @@ def in_flags(message: str, params) -> str:
 
 
 def fail(message: str) -> int:
-    print(f"odds: error: {message}", file=sys.stderr)
+    """The error line on stderr, its control characters escaped (one line, whatever it quotes)."""
+    print(f"odds: error: {printable(message)}", file=sys.stderr)
     return 2
 
 

@@ -11,6 +11,7 @@ import sys
 from .cli_common import emit, number, whole
 from .config import MAX_TRIALS
 from .errors import check_int
+from .texts import printable
 
 
 def _common(p, battles_help="battles to simulate (default: the scenario's)"):
@@ -40,7 +41,7 @@ def _show(result, args) -> int:
     else:
         emit(result, args.json)
     for warning in degenerate(result):
-        print(f"odds: warning: {warning}", file=sys.stderr)
+        print(f"odds: warning: {printable(warning)}", file=sys.stderr)
     if result.partial:
         print("odds: interrupted: partial result", file=sys.stderr)
         import gc

@@ -8,6 +8,7 @@ refused; it is written whole or not at all (`replaced`).
 """
 from __future__ import annotations
 
+import csv
 import os
 import re
 import secrets
@@ -20,6 +21,7 @@ from .config import MAX_NESTING
 from .errors import OddsError, check_nesting, shown, too_deep
 
 MAX_FILE_BYTES = 1 << 20  # 1 MiB: far above any real scenario or sweep spec
+FORMULA = ("=", "+", "-", "@", "\t", "\r")  # a spreadsheet runs a cell starting so (OWASP)
 _KEY = re.compile(r"[\w\-\"'. ]+")  # a bare, quoted or dotted key before its `=`
 
 
@@ -92,6 +94,18 @@ def _os_error(error: BaseException) -> OSError | None:
         seen.add(id(error))
         error = error.__cause__ or error.__context__
     return None
+
+
+def write_csv(frame, path: str, field: str) -> None:
+    """`frame` as CSV at `path`, whole or not at all (`replaced`); a text cell that a spreadsheet
+    would run as a formula (starting with =, +, -, @, tab or CR: OWASP's CSV injection) is
+    written after a quote, `'=cmd`, so that a name from another player's file stays text."""
+    out = frame.copy()
+    for column in out.columns[[dtype.kind not in "biufcmM" for dtype in out.dtypes]]:  # text
+        out[column] = out[column].map(
+            lambda v: f"'{v}" if isinstance(v, str) and v.startswith(FORMULA) else v)
+    with replaced(path, field) as temporary:
+        out.to_csv(temporary, index=False, quoting=csv.QUOTE_NONNUMERIC)  # a CR stays in its cell
 
 
 def read_text(path, field: str, limit: int = MAX_FILE_BYTES) -> str:

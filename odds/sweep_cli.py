@@ -10,8 +10,9 @@ from urllib.parse import urlparse
 from .cli_common import whole
 from .config import MAX_WORKERS, PLOT_MAX_ROWS, SCHEDULER_TIMEOUT
 from .errors import OddsError, shown
-from .files import check_input, check_output, replaced
+from .files import check_input, check_output, replaced, write_csv
 from .processes import sigint_ignored
+from .texts import printable
 from .where import as_in, conditions, select, split
 
 def _client(args):
@@ -108,7 +109,7 @@ def run_sweep(args):
                 cluster.close()
     partial, total = df.attrs["partial"], len(df) + df.attrs.get("missing", 0)
     for note in df.attrs.get("notes", ()):
-        print(f"odds: note: {note}", file=sys.stderr)
+        print(f"odds: note: {printable(note)}", file=sys.stderr)
     if args.out and (len(df) or not partial):
         write_frame(df, args.out)
         print(f"{len(df)} cells -> {args.out}")
@@ -126,11 +127,10 @@ def write_frame(df, path: str):
     """Write the results whole or not at all (files.replaced): a full disk or a vanished
     directory is a one-line error."""
     check_out(path)
+    if path.endswith(".csv"):
+        return write_csv(df, path, "--out")
     with replaced(path, "--out") as temporary:
-        if path.endswith(".parquet"):
-            df.to_parquet(temporary)
-        else:
-            df.to_csv(temporary, index=False)
+        df.to_parquet(temporary)
 
 
 def read_frame(path: str):

@@ -6,6 +6,10 @@ from __future__ import annotations
 from .errors import OddsError
 
 TRUE, FALSE = ("true", "1", "yes", "on"), ("false", "0", "no", "off")
+# control characters (C0, DEL, C1) and the bidirectional overrides that reorder a line
+CONTROLS = [*range(0x20), 0x7F, *range(0x80, 0xA0), *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
+_ESCAPED = {c: ascii(chr(c))[1:-1] for c in CONTROLS}  # 0x1b -> '\\x1b', 0x202e -> '\\u202e'
+_LINES = {c: e for c, e in _ESCAPED.items() if chr(c) not in "\n\t"}
 LISTS = ("cards", "ints", "pairs")
 
 
@@ -30,6 +34,13 @@ def _bool(name: str, text: str) -> bool:
 
 
 SCALARS = {"int": _int, "float": _float, "bool": _bool}
+
+
+def printable(text: str, lines: bool = False) -> str:
+    """`text` with every control character written as its escape (`\\x1b`, `\\n`, `\\u202e`),
+    so that a name from another player's file cannot clear, retitle or fake lines of a
+    terminal; `lines` keeps line breaks and tabs (a whole summary)."""
+    return text.translate(_LINES if lines else _ESCAPED)
 
 
 def value(name: str, kind: str, texts: list[str]):

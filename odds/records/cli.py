@@ -6,7 +6,8 @@ import sys
 from pathlib import Path
 
 from ..errors import OddsError
-from ..files import check_output, replaced
+from ..files import check_output, replaced, write_csv
+from ..texts import printable
 
 EXAMPLE = """record (TOML; CSV has the same fields as columns, keywords as KEY=VALUE words):
   [[roll]]
@@ -44,8 +45,7 @@ def run(args) -> int:
     else:
         print(summary(frame, rolls=not args.brief))
     if args.out:
-        with replaced(args.out, "--out") as temporary:
-            frame.to_csv(temporary, index=False)
+        write_csv(frame, args.out, "--out")
     if args.plot:
         import matplotlib
 
@@ -57,7 +57,8 @@ def run(args) -> int:
     refused = frame.attrs["refused"]
     if refused:
         print(f"odds: error: {len(refused)} roll{'s' * (len(refused) > 1)} refused "
-              f"({'listed above' if not args.json else 'in refused'}); the first: {refused[0]}",
+              f"({'listed above' if not args.json else 'in refused'}); the first: "
+              f"{printable(refused[0])}",
               file=sys.stderr)
     return 2 if refused else 0
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 
+from ..texts import printable
 from .report import whole_game
 
 WORDS = {"hits": "hits dealt", "wins": "won", "losses": "losses taken"}
@@ -29,7 +30,7 @@ def summary(frame, rolls: bool = True) -> str:
              "average luck, 90 = luckier than 9 games in 10)"]
     for side, rows in game.groupby("side", sort=False):
         overall = rows[rows.overall].iloc[0]
-        lines.append(f"  {side}: {ordinal(overall.percentile)} percentile overall "
+        lines.append(f"  {printable(side)}: {ordinal(overall.percentile)} percentile overall "
                      f"(on {'hits dealt' if overall.measure == 'hits' else 'wins'})")
         for r in rows.itertuples():
             lines.append(f"    {WORDS[r.measure]:<13}{r.actual:>5} against {r.expected:7.2f} expected  "
@@ -42,7 +43,7 @@ def summary(frame, rolls: bool = True) -> str:
         for r in frame.itertuples():
             actual, expected = {"hits": (r.hits, r.expected_hits), "losses": (r.losses, r.expected_losses),
                                 "wins": (int(bool(r.won)), r.p_win)}[r.measure]
-            lines.append(f"    {r.line:>5}  {r.procedure:<24}{r.side[:13]:<14}{r.role:<9}{r.measure:<8}"
+            lines.append(f"    {r.line:>5}  {r.procedure:<24}{printable(r.side)[:13]:<14}{r.role:<9}{r.measure:<8}"
                          f"{actual:>7.0f}{expected:>9.2f}{ordinal(r.percentile):>11}")
     if frame.attrs["refused"]:
         lines.append(f"  refused ({len(frame.attrs['refused'])}, not counted above):")
