@@ -15,7 +15,8 @@ sys.path.insert(0, str(HERE))
 from common import table  # noqa: E402
 
 MODULES = ["bench_field", "bench_assault", "bench_naval", "bench_oath", "bench_then", "bench_his_more",
-           "bench_crusades", "bench_sweep", "bench_web", "bench_startup", "bench_interrupt", "bench_luck"]
+           "bench_crusades", "bench_sweep", "bench_web", "bench_startup", "bench_interrupt", "bench_luck",
+           "bench_parsers"]
 
 
 def machine() -> str:

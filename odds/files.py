@@ -22,7 +22,6 @@ from .errors import OddsError, check_nesting, shown, too_deep
 
 MAX_FILE_BYTES = 1 << 20  # 1 MiB: far above any real scenario or sweep spec
 FORMULA = ("=", "+", "-", "@", "\t", "\r")  # a spreadsheet runs a cell starting so (OWASP)
-_KEY = re.compile(r"[\w\-\"'. ]+")  # a bare, quoted or dotted key before its `=`
 
 
 def check_input(path, field: str):
@@ -129,7 +128,7 @@ def read_text(path, field: str, limit: int = MAX_FILE_BYTES) -> str:
 def parse_toml(text: str, field: str) -> dict:
     """TOML text -> dict, refusing nesting deeper than MAX_NESTING (dotted keys, table headers
     and nested brackets) before parsing and on the parsed values."""
-    depth = max(_dotted_depth(text), _bracket_depth(text))
+    depth = _nesting(text)
     if depth > MAX_NESTING:
         raise too_deep(field, depth)
     try:
@@ -141,7 +140,7 @@ def parse_toml(text: str, field: str) -> dict:
 def toml_value(text: str, field: str):
     """`text` as a TOML value (`4`, `true`, `[1, 2]`, `{a = 1}`), or the text itself when it is
     not one; nesting deeper than MAX_NESTING is refused before parsing and on the parsed value."""
-    depth = _bracket_depth(text)
+    depth = _nesting(text)
     if depth > MAX_NESTING:
         raise too_deep(field, depth)
     try:
@@ -168,39 +167,31 @@ def read_toml(path, field: str) -> dict:
     return parse_toml(read_text(path, field), f"{field}: {Path(path)}")
 
 
-def _dotted_depth(text: str) -> int:
-    """Most dots + 1 in a table header (`[a.b]`, `[[a.b]]`) or a key (`a.b = 1`) that starts a
-    line (a cheap upper bound, one pass over each line: no pattern reaches past its line)."""
-    deepest = 0
-    for line in text.splitlines():
-        line = line.lstrip()
-        if line.startswith("["):
-            key, closed, _ = line.lstrip("[").partition("]")
-        else:
-            key, closed, _ = line.partition("=")
-            closed = closed and _KEY.fullmatch(key)
-        if closed:
-            deepest = max(deepest, key.count(".") + 1)
-    return deepest
-
-
-def _bracket_depth(text: str) -> int:
-    """Deepest nesting of [ ] and { } outside strings and comments (a cheap upper bound)."""
+def _nesting(text: str) -> int:
+    """An upper bound on a TOML text's nesting, in one pass over its characters outside strings
+    and comments: the deepest [ ] and { }, and the most parts of a dotted key (`a.b.c`: 3; a
+    float's dot counts 2). tomllib's time grows with the square of a dotted key's parts, so
+    this bound comes before it."""
     depth = deepest = 0
-    quote = None
     for line in text.splitlines():
+        quote, escaped, dots = None, False, 0
         for ch in line:
-            if quote:
+            if escaped:
+                escaped = False
+            elif quote:
+                escaped = ch == "\\" and quote == '"'
                 quote = None if ch == quote else quote
             elif ch in "\"'":
                 quote = ch
             elif ch == "#":
                 break
-            elif ch in "[{":
-                depth += 1
-                deepest = max(deepest, depth)
-            elif ch in "]}":
-                depth -= 1
-        quote = None
+            elif ch == ".":
+                dots += 1
+                deepest = max(deepest, dots + 1)
+            elif ch in "[{]}":
+                depth += 1 if ch in "[{" else -1
+                deepest, dots = max(deepest, depth), 0
+            elif not (ch.isalnum() or ch in "_- \t"):
+                dots = 0
         depth = max(depth, 0)
     return deepest
