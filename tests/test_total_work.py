@@ -119,6 +119,13 @@ def test_the_solving_line_is_said_once_with_the_whole_work_and_a_bar(said, capsy
     assert err.count("solving exactly") == 1 and "cell" in err, err
 
 
+def test_a_compare_says_its_whole_exact_work_once(said, capsys):
+    plans = {f"+{i}": {"attacker": 3 + i} for i in range(1, 4)}
+    c = odds.compare("his.field", {"attacker": 3, "defender": 3}, plans)
+    assert c.attrs["method"] == "exact" and len(c) == 4
+    assert capsys.readouterr().err.count("solving exactly") == 1
+
+
 def test_need_s_exact_work_never_passes_the_bound(monkeypatch):
     """Checked as it goes, each value's estimate before it runs: the exact work done is
     within one answer's bound whatever values the search visits."""

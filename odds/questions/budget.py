@@ -52,15 +52,22 @@ def _seconds(bound: float) -> str:
     return "a few seconds" if bound <= 1e7 else f"about {bound / 1e6:,.0f} s"
 
 
-def within(spec, calls, engine: dict, what: str, times: int = 1, named=None) -> tuple[dict, tuple]:
+def within(spec, calls, engine: dict, what: str, times: int = 1, named=None,
+           say: bool = False) -> tuple[dict, tuple]:
     """(engine options, notes) for `calls` (keyword dicts of `spec`), each made up to `times`
     times: `engine` as given within MAX_EXACT_WORK, else as the module says. `named(i, fn)`
-    runs call i's estimate so that its error names the call (compare: the plan)."""
+    runs call i's estimate so that its error names the call (compare: the plan); `say`: the
+    whole exact work said once (engine.say_exact_work), the calls then saying none."""
     method = engine.get("method", "auto")
     if method == "mc" or not spec.exact:
         return engine, ()
-    works = estimates([lambda kw=kw: spec.call(**kw, **engine) for kw in calls], named)
-    return over_budget([times * w for w in works], engine, what)
+    works = [times * w for w in estimates([lambda kw=kw: spec.call(**kw, **engine) for kw in calls],
+                                          named)]
+    engine, notes = over_budget(works, engine, what)
+    if say and not notes:
+        E.say_exact_work(math.fsum(works), engine.get("progress"))
+        engine = {**engine, "progress": False}
+    return engine, notes
 
 
 def over_budget(works, engine: dict, what: str, mc: str = "Monte Carlo for every answer"
