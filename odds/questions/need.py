@@ -8,7 +8,8 @@ instead and the answer says the probability is not monotone. The answer is where
 read upwards, first changes side: the least value reaching the target when the low end misses
 it, the most value still reaching it when the low end reaches it. Monte Carlo runs every
 value with one seed (common random numbers); an answer whose 95% interval (Wilson's:
-core.interval) holds the target is said to be within the Monte Carlo error.
+core.interval) holds the target is said to be within the Monte Carlo error. The event is
+checked before any work; the exact work is checked as it goes (Search.within).
 """
 from __future__ import annotations
 
@@ -16,11 +17,11 @@ import math
 from dataclasses import dataclass, field
 
 from ..config import DEFAULT_MAX_TRIALS, DEFAULT_TRIALS, NEED_MAX_TRIALS, NEED_MAX_VALUES
+from ..core.engine import estimate, estimated
 from ..core.interval import trials_text, wilson
 from ..core.outcomes import label as _label
 from ..errors import OddsError, check_probability
 from ..registry import get
-from ..core.engine import estimate, estimated
 from .budget import check_event, over_budget
 from .plans import Vary, vary as parse_vary
 
