@@ -7,18 +7,19 @@ in a footnote. A4 or US Letter, PDF or PNG (by the file's extension).
 from __future__ import annotations
 
 import argparse
-import re
 import textwrap
 
 from . import registry
 from .cli_common import Parser, flag, given, in_flags
 from .errors import OddsError, check_choice
+from .core.engine import estimated
 from .files import check_output, replaced
+from .questions.budget import check_event, estimates, under_way
+from .questions.plans import INTEGER, is_range, span
 
 PAPER = {"a4": (8.27, 11.69), "letter": (8.5, 11.0)}  # inches, portrait
 EXACT = 1e-12  # a probability this close to 0 or 1 is printed as 0 or 100
 MAX_VALUES = 30  # values of one keyword on the chart (a cell stays readable on paper)
-RANGE = re.compile(r"^(-?\d+)\.\.(-?\d+)$")
 EXAMPLES = """examples:
   odds chart his.field --attacker 1..12 --defender 1..12 --attacker-leader 2 --out field.pdf
   odds chart his.assault --attacker 1..10 --defender 1..6 --defender-power ottoman --out assault.png
@@ -41,15 +42,22 @@ def cell_text(p: float) -> str:
 
 
 def grid(spec, rows: tuple, cols: tuple, fixed: dict, event: str | None):
-    """(values [row][col], the event's name, one Result per cell in row order), each exact."""
+    """(values [row][col], the event's name, one Result per cell in row order), each exact.
+    Every cell is checked and its work estimated, and the event named, before the first is
+    computed; the whole work is bounded (questions.budget.under_way: one line saying what
+    fits, a bar over the cells on a terminal)."""
     (rname, rvalues), (cname, cvalues) = rows, cols
-    results = [[spec.call(**fixed, **{rname: r, cname: c}, method="exact") for c in cvalues]
-               for r in rvalues]
-    first = results[0][0]
-    name = event or spec.main
-    if name not in first.probabilities:
-        raise OddsError(f"--event: {name!r} is not an event of {spec.name} "
-                        f"(allowed: {', '.join(first.probabilities)})")
+    cells = [{**fixed, rname: r, cname: c} for r in rvalues for c in cvalues]
+    calls = [lambda kw=kw: spec.call(**kw, method="exact", progress=False) for kw in cells]
+    work, proc = estimated(calls[0])
+    name = check_event(proc, event, "--event", spec.name) if proc else event or spec.main
+    works = [work, *estimates(calls[1:])]
+    flat = []
+    with under_way(works, f"chart: {len(cells):,} cells", "cell") as done:
+        for call in calls:
+            flat.append(call())
+            done()
+    results = [flat[i:i + len(cvalues)] for i in range(0, len(flat), len(cvalues))]
     return [[res.probabilities[name] for res in row] for row in results], name, results
 
 
@@ -112,19 +120,15 @@ def _shown(value) -> str:
 
 def _ranges(words: list) -> tuple[list, dict]:
     """The words with each `FLAG LOW..HIGH` (or `FLAG=LOW..HIGH`) replaced by FLAG LOW, and
-    flag -> (low, high)."""
+    flag -> its LOW..HIGH text (checked by `span` once the flag's keyword is known)."""
     out, ranges = [], {}
     for word in words:
         key, eq, text = word.partition("=") if word.startswith("--") else ("", "", word)
-        m = RANGE.match(text)
         previous = key if eq else (out[-1] if out and out[-1].startswith("--") else None)
-        if m and previous:
-            low, high = int(m[1]), int(m[2])
-            if not low <= high or high - low + 1 > MAX_VALUES:
-                raise OddsError(f"{previous}: {text} (allowed: LOW..HIGH, LOW <= HIGH, at most "
-                                f"{MAX_VALUES} values)")
-            ranges[previous] = (low, high)
-            word = f"{key}={low}" if eq else str(low)
+        if previous and is_range(text):
+            ranges[previous] = text
+            low = text.split("..")[0].strip()
+            word = f"{key}={low}" if eq else low
         out.append(word)
     return out, ranges
 
@@ -146,10 +150,12 @@ def run(args) -> int:
     check_output(chosen.out, "--out", (".pdf", ".png"))
     by_flag = {s: name for name, a in actions.items() for s in a.option_strings}
     axes = []
-    for text, (low, high) in ranges.items():
+    for text, raw in ranges.items():
         name = by_flag.get(text)
-        if name is None or spec.param(name).kind not in ("int", "leader"):
+        if name is None or spec.param(name).kind not in INTEGER:
             raise OddsError(f"{text}: LOW..HIGH is for a whole-number keyword of {spec.name}")
+        p = spec.param(name)
+        low, high = span(text, raw, p.low, p.high, MAX_VALUES)
         axes.append((name, tuple(range(low, high + 1))))
     if len(axes) != 2:
         raise OddsError(f"chart: {len(axes)} keywords given as LOW..HIGH (allowed: exactly 2, "

@@ -25,7 +25,7 @@ import numpy as np
 
 from . import registry
 from .errors import OddsError, check_choice, check_int, check_nesting, shown
-from .questions.budget import within
+from .questions.budget import bar as _bar, within
 from .config import MAX_CELL_TRIALS, MAX_CELLS, SWEEP_BATCH as BATCH
 
 QUANTILES = (0.5, 0.9)
@@ -237,7 +237,7 @@ def sweep(procedure: str, grid: dict, fixed: dict | None = None, *, method="auto
                            f"{len(todo)} cells")
     engine = {**engine, **chosen}
     done, partial = [], False
-    bar = _bar(progress, len(todo))
+    bar = _bar(len(todo), "cell", progress, len(todo) >= 50)  # 50 cells or more
     try:
         if client is None:
             for params in todo:
@@ -293,18 +293,6 @@ def load(path, client=None, progress=None):
     return sweep(spec["procedure"], spec.get("grid", {}), spec.get("fixed", {}),
                  method=spec.get("method", "auto"), trials=spec.get("trials"),
                  seed=spec.get("seed", 0), client=client, progress=progress)
-
-
-def _bar(progress, total):
-    """A bar over the cells: asked for (progress=True), or (None) 50 cells or more with stderr
-    a terminal."""
-    from .core.montecarlo import terminal
-
-    if progress is False or (progress is None and (total < 50 or not terminal())):
-        return None
-    from tqdm import tqdm
-
-    return tqdm(total=total, unit="cell", leave=False)
 
 
 def _on_cluster(client, procedure, todo, engine, bar, done):

@@ -41,11 +41,19 @@ def test_compare_over_the_budget_is_refused_for_exact_and_monte_carlo_for_auto(s
     assert one.attrs["method"] == "exact"  # within the budget: as before
 
 
-def test_need_over_the_budget(small):
-    with pytest.raises(odds.OddsError, match=r"up to \d+ values of attacker: the exact answers"):
+def test_need_over_the_budget_as_it_goes(small):
+    """A need's exact work is checked before each value runs, the work spent included: 'exact'
+    is refused at the value that would pass the bound, 'auto' answers it and the rest by
+    Monte Carlo; the exact work done never passes the bound."""
+    with pytest.raises(odds.OddsError, match=r"^method: 'exact': \d+ values of attacker so far "
+                                             r"\(attacker=\d+ next\): the exact answers"):
         odds.need("his.siege", SIEGE, vary="attacker=6..30", target=0.8, method="exact")
     n = odds.need("his.siege", SIEGE, vary="attacker=6..30", target=0.8, trials=2000)
-    assert n.method == "mc" and n.notes[0].startswith("Monte Carlo for every answer")
+    assert n.method == "mc" and n.notes[0].startswith("Monte Carlo from attacker=")
+    spec = get("his.siege")
+    exact = [x for x in n.evaluated if n.evaluated[x][1] == 0]  # se 0: answered exactly
+    assert exact and sum(E.estimate(lambda x=x: spec.call(attacker=x, **SIEGE)) for x in exact) \
+        <= E.MAX_EXACT_WORK
 
 
 def test_sweep_over_the_budget(small):

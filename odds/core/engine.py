@@ -258,11 +258,11 @@ def checkpoint():
 
 class Estimated(Exception):
     """Raised by solve() inside `estimating()`: the exact work the call would take (0 for a
-    Monte Carlo call), before any engine work."""
+    Monte Carlo call) and its Procedure, before any engine work."""
 
-    def __init__(self, work: float):
+    def __init__(self, work: float, proc: Procedure):
         super().__init__(work)
-        self.work = work
+        self.work, self.proc = work, proc
 
 
 _ESTIMATING: ContextVar = ContextVar("odds_estimating", default=False)
@@ -272,22 +272,37 @@ def estimate(call: Callable) -> float:
     """Work units of the exact engine `call()` (a procedure call) would run: the call validates
     and sets up as usual, then stops where its engine would start (0: it would run Monte Carlo
     or names no cost)."""
+    return estimated(call)[0]
+
+
+def estimated(call: Callable) -> tuple[float, Procedure | None]:
+    """(estimate(call), the Procedure the call hands its engine, or None when it hands none)."""
     token = _ESTIMATING.set(True)
     try:
         call()
     except Estimated as e:
-        return e.work
+        return e.work, e.proc
     finally:
         _ESTIMATING.reset(token)
-    return 0.0
+    return 0.0, None
+
+
+def events(proc: Procedure) -> tuple:
+    """The names of the probabilities `proc`'s Result has, from its summary of an empty joint
+    (summarise is linear: no engine work)."""
+    return tuple(proc.summarise(np.zeros(proc.shape))[0])
 
 
 def solve(proc: Procedure, method: str, mc: McOptions) -> Result:
     """Answer `proc` with the chosen engine: exact within its bounds (`proc.cost`), else, for
     'auto', Monte Carlo with a note."""
     asked, method = method, pick_method(method, proc.exact is not None)
-    if _ESTIMATING.get():
-        raise Estimated(exact_cost(proc).work if method == "exact" else 0.0)
+    if _ESTIMATING.get():  # 'exact' beyond one answer's bounds is refused as the call would be
+        cost = exact_cost(proc) if method == "exact" else None
+        if asked == "exact":
+            exact_or_mc(asked, cost)
+            check_memory(proc.shape, method, mc.threads)
+        raise Estimated(cost.work if cost else 0.0, proc)
     notes, cost = proc.notes, None
     if method == "exact":
         cost = exact_cost(proc)

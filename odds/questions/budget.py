@@ -1,28 +1,120 @@
-"""One budget of exact work over every call a question makes (compare's plans, need's steps, a
-sweep's cells): the calls' estimates (core.engine.estimate, each the Cost its exact engine
-states) summed before any of them runs, against the bound one exact answer has
-(MAX_EXACT_WORK). Over it, method 'exact' is refused in one line naming the total and the
-bound, and 'auto' answers every call by Monte Carlo, with a note saying why."""
+"""One budget of exact work over every call a tool makes, estimated before any of them runs
+(core.engine.estimate: each call validates and sets up, then stops where its exact engine
+would start, with the Cost that engine states).
+
+The questions (compare's plans, need's steps, a sweep's cells) hold the calls together to the
+bound one exact answer has (MAX_EXACT_WORK): over it, method 'exact' is refused in one line
+naming the total and the bound, and 'auto' answers every call by Monte Carlo, with a note.
+The exact-only tools (a luck record's situations, a chart's cells) hold them to
+MAX_TOTAL_WORK, each call counted with CALL_WORK more (its setup, Result, scoring): over it they are
+refused in one line saying how many calls would fit; within it, `under_way` says the whole
+work once on a terminal and shows a bar over the calls."""
 from __future__ import annotations
 
+import math
+from contextlib import contextmanager
+
+from ..config import PROGRESS_AFTER_SECONDS
 from ..core import engine as E
+from ..core import montecarlo
 from ..errors import OddsError
 
+MAX_TOTAL_WORK = 30_000_000  # work units of a luck record's or a chart's exact answers (~30 s)
+CALL_WORK = 1000  # work units of one call beside its engine (measured: 100,000 distinct field
+# battles in a luck record took 85 s, 0.85 ms each, of which their engines' estimates ~0.02 ms)
 
-def within(spec, calls, engine: dict, what: str, times: int = 1, named=None) -> tuple[dict, tuple]:
+
+def estimates(calls, named=None) -> list[float]:
+    """The exact work of each call (a () -> Result), none of them run; `named(i, fn)` runs
+    call i's estimate so that its error names the call."""
+    named = named or (lambda i, fn: fn())
+    return [named(i, lambda c=c: E.estimate(c)) for i, c in enumerate(calls)]
+
+
+def refusal(works, what: str, bound: float, fits: bool = False) -> str | None:
+    """Why the calls of estimated `works` are over `bound` together, or None; `fits`: say how
+    many of the first calls would fit."""
+    total = math.fsum(works)
+    if total <= bound:
+        return None
+    first, spent = 0, 0.0
+    for work in works:
+        spent += work
+        if spent > bound:
+            break
+        first += 1
+    room = f"; the first {first:,} of {len(works):,} fit" if fits else ""
+    return (f"{what}: the exact answers would need about {total:,.0f} work units together "
+            f"(allowed: at most {bound:,.0f}, {_seconds(bound)}{room})")
+
+
+def _seconds(bound: float) -> str:
+    return "a few seconds" if bound <= 1e7 else f"about {bound / 1e6:,.0f} s"
+
+
+def within(spec, calls, engine: dict, what: str, times: int = 1, named=None,
+           say: bool = False) -> tuple[dict, tuple]:
     """(engine options, notes) for `calls` (keyword dicts of `spec`), each made up to `times`
-    times (a need's steps): `engine` as given within the budget, else as above. `named(i,
-    fn)` runs call i's estimate so that its error names the call (compare: the plan)."""
+    times: `engine` as given within MAX_EXACT_WORK, else as the module says. `named(i, fn)`
+    runs call i's estimate so that its error names the call (compare: the plan); `say`: the
+    whole exact work said once (engine.say_exact_work), the calls then saying none."""
     method = engine.get("method", "auto")
     if method == "mc" or not spec.exact:
         return engine, ()
-    named = named or (lambda i, fn: fn())
-    total = times * sum(named(i, lambda kw=kw: E.estimate(lambda: spec.call(**kw, **engine)))
-                        for i, kw in enumerate(calls))
-    if total <= E.MAX_EXACT_WORK:
+    works = [times * w for w in estimates([lambda kw=kw: spec.call(**kw, **engine) for kw in calls],
+                                          named)]
+    engine, notes = over_budget(works, engine, what)
+    if say and not notes:
+        E.say_exact_work(math.fsum(works), engine.get("progress"))
+        engine = {**engine, "progress": False}
+    return engine, notes
+
+
+def over_budget(works, engine: dict, what: str, mc: str = "Monte Carlo for every answer"
+                ) -> tuple[dict, tuple]:
+    """(engine options, notes) for calls of estimated `works` (within: the module's rule);
+    `mc` begins the note of a fall back to Monte Carlo."""
+    why = refusal(works, what, E.MAX_EXACT_WORK)
+    if why is None:
         return engine, ()
-    why = (f"{what}: the exact answers would need about {total:,.0f} work units together "
-           f"(allowed: at most {E.MAX_EXACT_WORK:,}, a few seconds)")
-    if method == "exact":
+    if engine.get("method", "auto") == "exact":
         raise OddsError(f"method: 'exact': {why}; use method='mc', or ask less")
-    return {**engine, "method": "mc"}, (f"Monte Carlo for every answer: {why}",)
+    return {**engine, "method": "mc"}, (f"{mc}: {why}",)
+
+
+def check_event(proc, event: str | None, field: str, procedure: str) -> str:
+    """The event asked (None: `proc`'s main), refused in one line unless its Result has it."""
+    name = event or proc.main
+    names = E.events(proc)
+    if name not in names:
+        raise OddsError(f"{field}: {name!r} is not an event of {procedure} "
+                        f"(allowed: {', '.join(names)})")
+    return name
+
+
+@contextmanager
+def under_way(works, what: str, unit: str):
+    """Exact-only calls of estimated `works`: refused in one line over MAX_TOTAL_WORK (with
+    CALL_WORK each); else their whole work said once (a terminal's "solving exactly" line)
+    and, with that line, a bar over the calls. Yields the bar's step (a call done)."""
+    works = [w + CALL_WORK for w in works]
+    why = refusal(works, what, MAX_TOTAL_WORK, fits=True)
+    if why is not None:
+        raise OddsError(why)
+    total = math.fsum(works)
+    E.say_exact_work(total, None)
+    shown = bar(len(works), unit, None, total > PROGRESS_AFTER_SECONDS * 1e6)
+    try:
+        yield shown.update if shown else (lambda: None)
+    finally:
+        shown and shown.close()
+
+
+def bar(total: int, unit: str, progress=None, enough: bool = True):
+    """A tqdm bar over `total` calls, or None: asked for (progress=True), or (None) `enough`
+    work with stderr a terminal."""
+    if progress is False or (progress is None and not (enough and montecarlo.terminal())):
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit=unit, leave=False)

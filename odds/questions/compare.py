@@ -156,7 +156,7 @@ def compare(procedure: str, base: dict | None = None, plans: dict | None = None,
     names = list(asked)
     engine, budget_notes = within(spec, [applied(base, c) for c in asked.values()], engine,
                                   f"{len(asked)} plans (the base included)",
-                                  named=lambda i, fn: _named(where, names[i], fn))
+                                  named=lambda i, fn: _named(where, names[i], fn), say=True)
     results, partial = {}, False
     try:
         for name, changes in asked.items():

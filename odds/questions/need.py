@@ -8,7 +8,8 @@ instead and the answer says the probability is not monotone. The answer is where
 read upwards, first changes side: the least value reaching the target when the low end misses
 it, the most value still reaching it when the low end reaches it. Monte Carlo runs every
 value with one seed (common random numbers); an answer whose 95% interval (Wilson's:
-core.interval) holds the target is said to be within the Monte Carlo error.
+core.interval) holds the target is said to be within the Monte Carlo error. The event is
+checked before any work; the exact work is checked as it goes (Search.within).
 """
 from __future__ import annotations
 
@@ -16,11 +17,12 @@ import math
 from dataclasses import dataclass, field
 
 from ..config import DEFAULT_MAX_TRIALS, DEFAULT_TRIALS, NEED_MAX_TRIALS, NEED_MAX_VALUES
+from ..core.engine import estimate, estimated
 from ..core.interval import trials_text, wilson
 from ..core.outcomes import label as _label
 from ..errors import OddsError, check_probability
 from ..registry import get
-from .budget import within
+from .budget import check_event, over_budget
 from .plans import Vary, vary as parse_vary
 
 NAMES = {"target": "target", "vary": "vary", "event": "event"}  # how errors name the inputs
@@ -152,11 +154,10 @@ def _shown(value) -> str:
     return ",".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
 
 
-def _unless_refused(i, estimate) -> float:
-    """An end's estimate, 0 where the end is refused: the search may never go there, and says
-    so itself where it does."""
+def _unless_refused(fn) -> float:
+    """A value's estimate, 0 where the value is refused: its call says so itself."""
     try:
-        return estimate()
+        return fn()
     except OddsError:
         return 0.0
 
@@ -172,19 +173,47 @@ class Search:
 
     def __init__(self, spec, base, v: Vary, target, engine, event, names):
         self.spec, self.base, self.v, self.target, self.names = spec, base, v, target, names
-        self.event, self.results = event, {}
-        steps = min(len(v.values()), searched(len(v.values())))
-        # the exact work: the two ends' estimates, their mean for each step the search may take
-        engine, self.budget_notes = within(
-            spec, [v.assign(base, v.low), v.assign(base, v.high)], dict(engine),
-            f"up to {steps} values of {v.label}", times=math.ceil(steps / 2), named=_unless_refused)
-        self.engine = engine
-        method = engine.get("method", "auto")
-        mc = method == "mc" or (method == "auto" and not spec.exact)
-        each = (engine.get("max_trials") or DEFAULT_MAX_TRIALS if engine.get("precision")
-                else engine.get("trials") or DEFAULT_TRIALS)
-        self.each = each if mc else 0  # trials per value
+        self.results, self.engine, self.budget_notes, self.spent = {}, dict(engine), (), 0.0
+        self.event = self.named(event)
+        self.each = self.trials()
         self.bound(searched(len(v.values())))
+
+    def named(self, event: str | None) -> str | None:
+        """The event asked, checked against the low end's Procedure before any work."""
+        low = self.v.assign(self.base, self.v.low)
+        try:
+            _, proc = estimated(lambda: self.spec.call(**low, **{**self.engine, "method": "mc"}))
+        except OddsError as e:
+            raise OddsError(f"{self.names['vary']} {self.v.label}={self.v.low}: {e}") from None
+        return check_event(proc, event, self.names["event"], self.spec.name) if proc else event
+
+    def trials(self) -> int:
+        """Monte Carlo trials per value (0 when the values are answered exactly)."""
+        method = self.engine.get("method", "auto")
+        if not (method == "mc" or (method == "auto" and not self.spec.exact)):
+            return 0
+        return (self.engine.get("max_trials") or DEFAULT_MAX_TRIALS if self.engine.get("precision")
+                else self.engine.get("trials") or DEFAULT_TRIALS)
+
+    def within(self, value: int):
+        """Exact work bounded as it goes: the search's path depends on the answers, and a
+        worst case counts the range's dearest values, which it seldom visits; so each value's
+        estimate is added to the work spent before it runs, against one answer's bound
+        (questions.budget.over_budget): 'exact' is refused there, 'auto' answers this value
+        and the rest by Monte Carlo."""
+        if self.engine.get("method", "auto") == "mc" or not self.spec.exact:
+            return
+        kwargs = {**self.v.assign(self.base, value), **self.engine}
+        work = _unless_refused(lambda: estimate(lambda: self.spec.call(**kwargs)))
+        label = self.v.label
+        self.engine, notes = over_budget(
+            [self.spent, work], self.engine, f"{len(self.results) + 1} values of {label} so far "
+            f"({label}={value} next)", f"Monte Carlo from {label}={value} on")
+        self.spent += work
+        if notes:
+            self.budget_notes += notes
+            self.each = self.trials()
+            self.bound(searched(len(self.v.values())))
 
     def bound(self, evaluations: int):
         """Refuse a Monte Carlo search over NEED_MAX_TRIALS trials in all."""
@@ -196,6 +225,7 @@ class Search:
     def p(self, value: int) -> float:
         """P(event) at `value`, computed once."""
         if value not in self.results:
+            self.within(value)
             try:
                 r = self.spec.call(**self.v.assign(self.base, value), **self.engine)
             except OddsError as e:

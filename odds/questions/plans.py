@@ -8,6 +8,7 @@ keyword (`attacker`, `attacker_leader` as a rating), or one entry of a `KEY=N` l
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ..errors import OddsError
@@ -90,7 +91,7 @@ class Vary:
 def vary(spec: Spec, text: str, field: str = "vary") -> Vary:
     """`NAME`, `NAME=LOW..HIGH`, `KEYWORD.ENTRY=LOW..HIGH` -> Vary, refusing what is no integer;
     errors name `field` (the CLI passes --vary)."""
-    what, sep, span = text.partition("=")
+    what, sep, given = text.partition("=")
     key, dot, entry = what.strip().partition(".")
     try:
         p = param_of(spec, key)
@@ -105,22 +106,31 @@ def vary(spec: Spec, text: str, field: str = "vary") -> Vary:
         raise OddsError(f"{field}: {p.name} is not an integer parameter (its kind: {p.kind})")
     low, high = (p.low, p.high) if p.kind in INTEGER else (None, None)
     if sep:
-        low, high = _span(field, what, span, low, high)
+        low, high = span(f"{field}: {what.strip()}", given, low, high)
     elif low is None or high is None:
         raise OddsError(f"{field}: {what}: give a range (e.g. {what}=0..6): an entry of "
                         f"{p.name} has no range of its own")
     return Vary(p.name, entry if dot else None, int(low), int(high))
 
 
-def _span(field: str, what: str, span: str, low, high) -> tuple[int, int]:
-    """LOW..HIGH as whole numbers within [low, high] (when the Param has them)."""
-    a, dots, b = span.partition("..")
-    try:
-        start, stop = int(a), int(b)
-    except ValueError:
-        start = stop = None
-    if not dots or start is None or start > stop:
-        raise OddsError(f"{field}: {what}={span!r} is not a range LOW..HIGH of whole numbers")
+RANGE = re.compile(r"^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*$")  # LOW..HIGH, whole numbers
+
+
+def is_range(text: str) -> bool:
+    """Whether `text` has the form LOW..HIGH (whole numbers)."""
+    return RANGE.match(text.strip()) is not None
+
+
+def span(field: str, text: str, low=None, high=None, most: int | None = None) -> tuple[int, int]:
+    """LOW..HIGH as whole numbers, LOW <= HIGH, within [low, high] (where given) and of at
+    most `most` values; else one line naming `field` (--vary and odds chart share it)."""
+    m = RANGE.match(text.strip())
+    start, stop = (int(m[1]), int(m[2])) if m else (None, None)
+    if start is None or start > stop:
+        raise OddsError(f"{field}: {text} is not a range (allowed: LOW..HIGH, whole numbers, "
+                        "LOW <= HIGH)")
     if (low is not None and start < low) or (high is not None and stop > high):
-        raise OddsError(f"{field}: {what}={span} is out of range (allowed: {low:g} to {high:g})")
+        raise OddsError(f"{field}: {text} is out of range (allowed: {low:g} to {high:g})")
+    if most is not None and stop - start + 1 > most:
+        raise OddsError(f"{field}: {text} has {stop - start + 1} values (allowed: at most {most})")
     return start, stop

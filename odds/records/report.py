@@ -18,7 +18,7 @@ from ..errors import OddsError
 from . import percentiles as pc
 from .observed import observe
 from .record import ROLES, Refused, read
-from .situations import Situations, keywords
+from .situations import Situations
 
 SAMPLE = Path(__file__).parent / "samples" / "his_1532.toml"  # a real-looking game's record
 MEASURES = {"hits": 1, "wins": 1, "losses": -1}  # measure -> +1 when more is luckier
@@ -42,10 +42,16 @@ def luck(record, *, paths: bool = True):
     import pandas as pd
 
     entries, refused = read(record, paths)
-    situations, rows, pmfs = Situations(), [], []
-    for entry in entries:
+    situations, asked, rows, pmfs = Situations(), [], [], []
+    for entry in entries:  # every roll checked, its situation estimated, before any is solved
         try:
-            scored = _score(entry, situations)
+            asked.append((entry, situations.ask(entry)))
+        except OddsError as e:
+            refused.append(Refused(entry.where(_field(e, entry)), str(e)))
+    situations.solve()
+    for entry, key in asked:
+        try:
+            scored = _score(entry, situations.result(key))
         except OddsError as e:
             refused.append(Refused(entry.where(_field(e, entry)), str(e)))
             continue
@@ -75,15 +81,9 @@ def _field(error: OddsError, entry) -> str | None:
     return head if head in entry.lines or head in entry.outcome else None
 
 
-def _score(entry, situations) -> list:
+def _score(entry, result) -> list:
     """[(row, {measure: (pmf, actual count)})] for the roll's attacker and, when it names one,
-    its defender."""
-    spec = situations.spec(entry.procedure)
-    try:
-        kwargs = keywords(spec, entry.keywords)
-        result = situations.result(spec, kwargs)
-    except OddsError as e:
-        raise OddsError(f"keywords: {e}") from None
+    its defender, from its situation's Result."""
     seen = observe(entry, result)
     out = []
     for role, side, other in (("attacker", entry.side, entry.against),

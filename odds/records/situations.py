@@ -1,11 +1,14 @@
 """A roll's situation: its procedure's spec, its keywords as that procedure takes them, and the
-exact Result of the situation, computed once per distinct situation of a record."""
+exact Result of the situation, computed once per distinct situation of a record, after every
+situation is checked and the record's whole work bounded."""
 from __future__ import annotations
 
 import json
 
 from .. import registry
+from ..core.engine import estimate
 from ..errors import OddsError, shown
+from ..questions.budget import under_way
 from ..questions.plans import param_of, plan
 from ..texts import value
 
@@ -29,10 +32,13 @@ def keywords(spec: registry.Spec, given) -> dict:
 
 
 class Situations:
-    """The exact Result of each distinct (procedure, keywords) asked, kept for the record."""
+    """The exact Result of each distinct (procedure, keywords) of a record: every situation
+    asked (checked, its work estimated: `ask`), then all of them solved at once within one
+    budget (`solve`: questions.budget.under_way), then read (`result`)."""
 
     def __init__(self):
-        self._results = {}
+        self._asked = {}  # key -> (call, its estimated work) or the OddsError refusing it
+        self._results = {}  # key -> Result or OddsError
 
     def spec(self, name) -> registry.Spec:
         spec = registry.get(name)
@@ -41,17 +47,41 @@ class Situations:
             raise OddsError(f"procedure: {name} has no exact engine (allowed: {', '.join(exact)})")
         return spec
 
-    def result(self, spec: registry.Spec, kwargs: dict):
+    def ask(self, entry) -> tuple:
+        """The key of `entry`'s situation, checked and estimated once (no engine work)."""
+        spec = self.spec(entry.procedure)
+        try:
+            kwargs = keywords(spec, entry.keywords)
+        except OddsError as e:
+            raise OddsError(f"keywords: {e}") from None
         key = (spec.name, json.dumps(kwargs, sort_keys=True, default=str))
-        if key not in self._results:
+        if key not in self._asked:
+            call = lambda: spec.call(**kwargs, method="exact", progress=False)  # noqa: E731
             try:
-                self._results[key] = spec.call(**kwargs, method="exact")
+                self._asked[key] = (call, estimate(call))
             except OddsError as e:
-                self._results[key] = e
-        found = self._results[key]
+                self._asked[key] = e
+        return key
+
+    def solve(self):
+        """Every situation asked and not refused, their whole work bounded first."""
+        todo = {k: v for k, v in self._asked.items() if not isinstance(v, OddsError)
+                and k not in self._results}
+        with under_way([work for _, work in todo.values()],
+                       f"record: {len(todo):,} distinct situations", "situation") as done:
+            for key, (call, _) in todo.items():
+                try:
+                    self._results[key] = call()
+                except OddsError as e:
+                    self._results[key] = e
+                done()
+
+    def result(self, key):
+        """The situation's Result (after `solve`), or its refusal as an OddsError."""
+        found = self._results.get(key, self._asked[key])
         if isinstance(found, OddsError):
-            raise found
+            raise OddsError(f"keywords: {found}") from None
         return found
 
     def __len__(self) -> int:
-        return len(self._results)
+        return len(self._asked)
