@@ -40,9 +40,11 @@ def seconds(path) -> tuple[float, int]:
 def uncached(path) -> float:
     """Seconds of luck() with a fresh Situations for every roll (no cache)."""
     class Fresh(situations.Situations):
-        def result(self, spec, kwargs):
-            self._results.clear()
-            return super().result(spec, kwargs)
+        def ask(self, entry):  # every roll its own situation: checked and solved again
+            key = super().ask(entry)
+            fresh = (key, len(self._asked))
+            self._asked[fresh] = self._asked.pop(key)
+            return fresh
 
     original, report.Situations = report.Situations, Fresh
     try:

@@ -16,6 +16,7 @@ from .core.engine import estimated
 from .files import check_output, replaced
 from .questions.budget import check_event, estimates, under_way
 from .questions.plans import INTEGER, is_range, span
+from .texts import counted
 
 PAPER = {"a4": (8.27, 11.69), "letter": (8.5, 11.0)}  # inches, portrait
 EXACT = 1e-12  # a probability this close to 0 or 1 is printed as 0 or 100
@@ -53,7 +54,7 @@ def grid(spec, rows: tuple, cols: tuple, fixed: dict, event: str | None):
     name = check_event(proc, event, "--event", spec.name) if proc else event or spec.main
     works = [work, *estimates(calls[1:])]
     flat = []
-    with under_way(works, f"chart: {len(cells):,} cells", "cell") as done:
+    with under_way(works, f"chart: {counted(len(cells), 'cell')}", "cell") as done:
         for call in calls:
             flat.append(call())
             done()
@@ -158,7 +159,7 @@ def run(args) -> int:
         low, high = span(text, raw, p.low, p.high, MAX_VALUES)
         axes.append((name, tuple(range(low, high + 1))))
     if len(axes) != 2:
-        raise OddsError(f"chart: {len(axes)} keywords given as LOW..HIGH (allowed: exactly 2, "
+        raise OddsError(f"chart: {counted(len(axes), 'keyword')} given as LOW..HIGH (allowed: exactly 2, "
                         "e.g. --attacker 1..12 --defender 1..12)")
     defaults = spec.defaults()
     fixed = {k: v for k, v in given(spec, chosen).items()

@@ -26,6 +26,7 @@ import numpy as np
 from . import registry
 from .errors import OddsError, check_choice, check_int, check_nesting, shown
 from .questions.budget import bar as _bar, within
+from .texts import counted
 from .config import MAX_CELL_TRIALS, MAX_CELLS, SWEEP_BATCH as BATCH
 
 QUANTILES = (0.5, 0.9)
@@ -234,7 +235,7 @@ def sweep(procedure: str, grid: dict, fixed: dict | None = None, *, method="auto
     check_cells(procedure, todo)
     asked = {k: v for k, v in engine.items() if k != "seeds"}
     chosen, notes = within(registry.get(procedure), [_kwargs(p) for p in todo], asked,
-                           f"{len(todo)} cells")
+                           counted(len(todo), "cell"))
     engine = {**engine, **chosen}
     done, partial = [], False
     bar = _bar(len(todo), "cell", progress, len(todo) >= 50)  # 50 cells or more

@@ -12,7 +12,7 @@ from .config import MAX_WORKERS, PLOT_MAX_ROWS, SCHEDULER_TIMEOUT
 from .errors import OddsError, shown
 from .files import check_input, check_output, replaced, write_csv
 from .processes import sigint_ignored
-from .texts import printable
+from .texts import counted, printable
 from .where import as_in, conditions, select, split
 
 def _client(args):
@@ -112,7 +112,7 @@ def run_sweep(args):
         print(f"odds: note: {printable(note)}", file=sys.stderr)
     if args.out and (len(df) or not partial):
         write_frame(df, args.out)
-        print(f"{len(df)} cells -> {args.out}")
+        print(f"{counted(len(df), 'cell')} -> {args.out}")
     elif not args.out and len(df):
         print(df.to_string(index=False))
     if partial:

@@ -36,6 +36,11 @@ def _bool(name: str, text: str) -> bool:
 SCALARS = {"int": _int, "float": _float, "bool": _bool}
 
 
+def counted(n: int, noun: str) -> str:
+    """3, 'roll' -> '3 rolls'; 1 -> '1 roll'; 12000 -> '12,000 rolls'."""
+    return f"{n:,} {noun}{'s' * (n != 1)}"
+
+
 def printable(text: str, lines: bool = False) -> str:
     """`text` with every control character written as its escape (`\\x1b`, `\\n`, `\\u202e`),
     so that a name from another player's file cannot clear, retitle or fake lines of a

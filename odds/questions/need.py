@@ -22,6 +22,7 @@ from ..core.interval import trials_text, wilson
 from ..core.outcomes import label as _label
 from ..errors import OddsError, check_probability
 from ..registry import get
+from ..texts import counted
 from .budget import check_event, over_budget
 from .plans import Vary, vary as parse_vary
 
@@ -96,7 +97,7 @@ class Need:
     def summary(self) -> str:
         how = "exact" if self.method == "exact" else \
             f"Monte Carlo, {trials_text(self.trials or 0)} per value, seed {self.seed}"
-        check = (f"monotone at the {len(self.evaluated)} values evaluated" if self.monotone else
+        check = (f"monotone at the {counted(len(self.evaluated), 'value')} evaluated" if self.monotone else
                  f"NOT monotone in {self.vary}: every value from {self.low} up evaluated")
         lines = [self.sentence(), f"  [{self.procedure}, {how}; {check}]"]
         return "\n".join(lines + [f"  note: {n}" for n in self.notes])

@@ -10,7 +10,7 @@ from ..core.engine import estimate
 from ..errors import OddsError, shown
 from ..questions.budget import under_way
 from ..questions.plans import param_of, plan
-from ..texts import value
+from ..texts import counted, value
 
 TEXT_KINDS = ("text", "choice", "leader", "scenario")  # kinds whose text is the value itself
 
@@ -68,7 +68,7 @@ class Situations:
         todo = {k: v for k, v in self._asked.items() if not isinstance(v, OddsError)
                 and k not in self._results}
         with under_way([work for _, work in todo.values()],
-                       f"record: {len(todo):,} distinct situations", "situation") as done:
+                       f"record: {counted(len(todo), 'distinct situation')}", "situation") as done:
             for key, (call, _) in todo.items():
                 try:
                     self._results[key] = call()

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import math
 
-from ..texts import printable
+from ..texts import counted, printable
 from .report import whole_game
 
 WORDS = {"hits": "hits dealt", "wins": "won", "losses": "losses taken"}
@@ -14,11 +14,6 @@ def ordinal(value: float) -> str:
     n = min(99, max(1, math.floor(value + 0.5)))
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
-
-
-def counted(n: int, noun: str) -> str:
-    """3, 'roll' -> '3 rolls'; 1 -> '1 roll'."""
-    return f"{n} {noun}{'s' * (n != 1)}"
 
 
 def summary(frame, rolls: bool = True) -> str:
