@@ -11,7 +11,9 @@ from odds.crusades import scenario
 from odds.files import parse_toml, toml_value
 from odds.his.religion.ranking import parse_targets
 from odds.questions.plans import plan, vary
-from odds.records.record import read
+from odds.records.record import OUTCOMES, read
+from odds.records.report import luck
+from odds.records.text import summary
 from odds.sweep import read_spec
 from odds.web.api import keywords
 from odds.where import conditions
@@ -139,3 +141,25 @@ def test_dice_per_of_another_kind_is_refused_by_name(value):
     spec = SPECS["vq.naval"]
     with pytest.raises(OddsError, match=r"^dice_per"):
         spec.check({**spec.examples[0].kwargs, "dice_per": value})
+
+
+OUTCOME_SETS = [(name,) for name in OUTCOMES] + [("attacker_losses", "defender_losses"),
+                                                 ("winner", "attacker_losses")]
+
+
+@pytest.mark.parametrize("given", OUTCOME_SETS, ids=["+".join(g) for g in OUTCOME_SETS])
+def test_a_record_of_each_outcome_field_is_scored(given):
+    """Each outcome field a record may give, alone: scored, or refused by line (a record of
+    the attacker's losses alone once ended in an IndexError, the side having no overall)."""
+    values = {"winner": "attacker", "attacker_losses": 1, "defender_losses": 2,
+              "attacker_hits": 2, "defender_hits": 1, "attacker_dice": [6, 5, 1, 2],
+              "defender_dice": [5, 1, 3]}
+    roll = {"procedure": "his.field", "keywords": {"attacker": 4, "defender": 3},
+            "side": "Ottoman", **{name: values[name] for name in given}}
+    try:
+        frame = luck([roll])
+    except OddsError as e:  # hits of one side alone: refused by line, naming the other's
+        assert "missing (give both sides' hits or dice" in str(e)
+        return
+    assert len(frame) >= 1 and summary(frame)
+    assert {g["side"] for g in frame.attrs["game"] if g["overall"]} == set(frame["side"])

@@ -119,7 +119,8 @@ def _score(entry, result) -> list:
 def _game(frame, pmfs):
     """The whole game per side and measure (dicts of GAME), and each row's cumulative luck (in
     place): in its side's hits dealt when at least half its rolls record them, else in its
-    wins (`plotted`; '' for a row that does not count in that measure)."""
+    wins, else (a record of losses only) in its losses taken (`plotted`; '' for a row that
+    does not count in that measure)."""
     rows = []
     frame["plotted"] = ""
     frame["cumulative"] = frame["band_low"] = frame["band_high"] = np.nan
@@ -127,6 +128,7 @@ def _game(frame, pmfs):
         index = np.flatnonzero((frame["side"] == side).to_numpy())
         counted = {m: [i for i in index if m in pmfs[i]] for m in MEASURES}
         plotted = "hits" if 2 * len(counted["hits"]) >= len(index) else "wins"
+        plotted = plotted if counted[plotted] else next(m for m in MEASURES if counted[m])
         for measure, better in MEASURES.items():
             mine = counted[measure]
             if not mine:

@@ -7,6 +7,7 @@ from ..texts import counted, printable
 from .report import whole_game
 
 WORDS = {"hits": "hits dealt", "wins": "won", "losses": "losses taken"}
+OVERALL = {**WORDS, "wins": "wins"}
 
 
 def ordinal(value: float) -> str:
@@ -26,7 +27,7 @@ def summary(frame, rolls: bool = True) -> str:
     for side, rows in game.groupby("side", sort=False):
         overall = rows[rows.overall].iloc[0]
         lines.append(f"  {printable(side)}: {ordinal(overall.percentile)} percentile overall "
-                     f"(on {'hits dealt' if overall.measure == 'hits' else 'wins'})")
+                     f"(on {OVERALL[overall.measure]})")
         for r in rows.itertuples():
             lines.append(f"    {WORDS[r.measure]:<13}{r.actual:>5} against {r.expected:7.2f} expected  "
                          f"{ordinal(r.percentile):>5} percentile   (90% of games: {r.low} to {r.high}, "
