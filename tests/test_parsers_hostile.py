@@ -121,7 +121,8 @@ def test_a_where_and_targets(texts):
 
 
 ODD = [None, True, 3, -1, 2.5, float("nan"), float("inf"), 10**40, "", "x", "3e", "1..", "-0",
-       [], [1], ["x"], [[1]], {}, {"a": 1}, {"a": {"b": 1}}]
+       "--3", "\u00b2", "win-within:\u00b2", "1" * 5000, [], [1], ["x"], [[1]], {}, {"a": 1},
+       {"a": {"b": 1}}]
 PARAMS = [(name, p.name) for name in NAMES for p in SPECS[name].params]
 
 
@@ -163,3 +164,16 @@ def test_a_record_of_each_outcome_field_is_scored(given):
         return
     assert len(frame) >= 1 and summary(frame)
     assert {g["side"] for g in frame.attrs["game"] if g["overall"]} == set(frame["side"])
+
+
+def test_no_parser_asks_str_isdigit():
+    """str.isdigit and isnumeric take '²' and '½', which int() refuses (a ValueError where a
+    one-line refusal was due): text is turned into a number by int() in a try, or isdecimal."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "odds"
+    found = [f"{path.relative_to(root)}:{node.lineno}" for path in sorted(root.rglob("*.py"))
+             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+             if isinstance(node, ast.Attribute) and node.attr in ("isdigit", "isnumeric")]
+    assert not found, found

@@ -46,14 +46,15 @@ def leader(field: str, value, table=ARMY) -> Leader:
     as the pickers show it is accepted too)."""
     if isinstance(value, Leader):
         return value
-    if isinstance(value, str) and not value.strip().lstrip("-").isdigit():
-        key = value.split("(")[0].strip().lower().replace(" ", "-").replace("_", "-")
-        if key not in table:
-            raise OddsError(f"{field}: unknown leader {value!r}{nearest(key, tuple(table))} "
-                            f"(allowed: a rating 0 to {MAX_LEADER} or {', '.join(table)})")
-        return Leader(table[key][1], key)
     if isinstance(value, str):
-        value = int(value)
+        try:
+            value = int(value)
+        except ValueError:  # a name ('²' is a digit to str.isdigit, and no number to int)
+            key = value.split("(")[0].strip().lower().replace(" ", "-").replace("_", "-")
+            if key not in table:
+                raise OddsError(f"{field}: unknown leader {value!r}{nearest(key, tuple(table))} "
+                                f"(allowed: a rating 0 to {MAX_LEADER} or {', '.join(table)})") from None
+            return Leader(table[key][1], key)
     return Leader(check_int(field, value, 0, MAX_LEADER))
 
 

@@ -27,7 +27,7 @@ def parse_goal(goal) -> tuple[str, int | None]:
     name, _, arg = text.partition(":")
     if text in ("max-win", "min-losses"):
         return text, None
-    if name == "win-within" and arg.isdigit():
+    if name == "win-within" and arg.isdecimal():  # isdigit takes "²", which int refuses
         return name, int(arg)
     raise OddsError(f"goal: {goal!r} is not a goal (allowed: {GOALS})")
 
