@@ -79,14 +79,12 @@ def test_a_small_question_is_answered_while_a_large_body_is_parsed(tmp_path, mon
 
 
 @pytest.mark.parametrize("route", ROUTES)
-def test_a_body_that_stops_arriving_is_cut_with_a_408_and_its_connection_closed(server, route):
+def test_a_body_that_stops_arriving_is_cut_with_a_408_and_its_connection_closed(
+        server, monkeypatch, route):
     path, _ = ROUTES[route]
-    server.config.app.state.body_seconds = 0.5
-    try:
-        with posting(server, path, 2000, b"[" * 1000) as conn:  # and the rest never
-            status, headers, answer, closed = received(conn)
-    finally:
-        server.config.app.state.body_seconds = 10.0
+    monkeypatch.setattr(server.config.app.state, "body_seconds", 0.5)
+    with posting(server, path, 2000, b"[" * 1000) as conn:  # and the rest never
+        status, headers, answer, closed = received(conn)
     assert (status, headers["Connection"], closed) == (408, "close", True)
     assert answer["error"] == ("body: not whole after 0.5 s (1,000 bytes arrived; allowed: "
                                "the whole body within 0.5 s)")
