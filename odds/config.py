@@ -49,6 +49,7 @@ WEB_TIME_BUDGET = 3.0  # seconds of Monte Carlo per request; then the partial re
 WEB_MAX_QUERY = 4096  # bytes of query string
 WEB_MAX_BODY = 64 * 1024  # bytes of a request body (a TOML scenario); more: 413
 WEB_BODY_SECONDS = 10.0  # s a request body has to arrive whole (from its headers); then 408
+WEB_PARSE_SECONDS = 3.0  # s a body's parse may take (in an exact worker, then stopped); then 413
 WEB_LUCK_MAX_BODY = 1 << 20  # bytes of a record posted to /api/luck; more: 413
 WEB_LUCK_MAX_ROLLS = 5_000  # rolls of a posted record, counted before it is parsed; more: 400
 WEB_LUCK_BUDGET = 20.0  # s a posted record's whole answer may take (read, scored, summed); then 503

@@ -15,7 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from hang import GUARD, poll
-from held import Hold, holding_bodies
+from held import Hold, alive, holding_bodies
 from odds import Interrupted
 from odds.config import (WEB_LUCK_BUDGET, WEB_LUCK_MAX_BODY, WEB_LUCK_MAX_ROLLS, WEB_MAX_BODY)
 from odds.web import luck
@@ -76,6 +76,20 @@ def test_a_small_question_is_answered_while_a_large_body_is_parsed(tmp_path, mon
         status, _, answer = large.result()
     assert small[0] == 200 and small[2]["method"] == "exact"
     assert during is False and status == 400  # answered after the small one: no roll, no battle
+
+
+def test_a_body_whose_parse_runs_over_its_bound_is_a_413_and_frees_its_worker(
+        tmp_path, monkeypatch):
+    hold = holding_bodies(monkeypatch, tmp_path / "held")  # never let go
+    with running(deadline=GUARD) as server:
+        server.config.app.state.parse_seconds = 0.5
+        status, _, answer = request(server, "/api/crusades.battle", b"[]\n" * 100)
+        small = request(server, SMALL)
+        [parser] = hold.pids()
+        poll(lambda: not alive(parser), "the end of the worker stopped in its parse")
+    assert (status, small[0]) == (413, 200)
+    assert answer["error"] == ("body: its parse takes over 0.5 s (allowed: a scenario the "
+                               "server parses within 0.5 s)")
 
 
 @pytest.mark.parametrize("route", ROUTES)

@@ -28,7 +28,8 @@ from ..config import (WEB_BODY_SECONDS, WEB_CACHED_ANSWERS, WEB_EXACT_DEADLINE,
                       WEB_EXACT_DEPTH, WEB_EXACT_LONG_AFTER, WEB_EXACT_LONG_CALLS,
                       WEB_EXACT_MEMORY, WEB_EXACT_REQUEUE, WEB_EXACT_WAITING, WEB_EXACT_WORKERS,
                       WEB_EXACT_YOUNG, WEB_LUCK_BUDGET, WEB_MAX_BODY, WEB_MC_RUNNING,
-                      WEB_MC_WAITING, WEB_RETRY_AFTER, WEB_SWITCH_INTERVAL, WEB_TIME_BUDGET)
+                      WEB_MC_WAITING, WEB_PARSE_SECONDS, WEB_RETRY_AFTER, WEB_SWITCH_INTERVAL,
+                      WEB_TIME_BUDGET)
 from ..core.lru import LRU
 from ..core.engine import OverBudget
 from ..errors import Interrupted, OddsError
@@ -65,6 +66,20 @@ async def procedures(request: Request) -> Response:
     return reply(catalogue())
 
 
+async def _keywords(state, spec, query: list, data: bytes) -> dict:
+    """The call's keywords: a body is parsed in an exact worker (its memory capped), stopped
+    after `state.parse_seconds` (a 413), never on the event loop, so a slow parse holds one
+    worker, not every client; a query (at most WEB_MAX_QUERY bytes: ~2 ms) is parsed here."""
+    if not data:
+        return api.keywords(spec, query)
+    seconds = state.parse_seconds
+    try:
+        return await state.exact.run(api.parsed, spec.name, query, data, deadline=seconds)
+    except OverDeadline:
+        raise TooLarge(f"body: its parse takes over {seconds:g} s (allowed: a scenario the "
+                       f"server parses within {seconds:g} s)") from None
+
+
 async def _compute(state, spec, kw: dict, key) -> str:
     """The answer's JSON from the Monte Carlo or the exact gate; exact ones are kept under `key`."""
     mc = api.is_mc(spec, kw)
@@ -88,10 +103,7 @@ async def answer(request: Request) -> Response:
         key = None if data else (spec.name, request.url.query)
         text = state.answers.get(key)
         if text is None:
-            query = request.query_params.multi_items()  # at most WEB_MAX_QUERY bytes
-            # a body is parsed in an exact worker (bounded in time and memory), never here
-            kw = await state.exact.run(api.parsed, spec.name, query, data) if data \
-                else api.keywords(spec, query)
+            kw = await _keywords(state, spec, request.query_params.multi_items(), data)
             text = await _compute(state, spec, kw, key)
         return reply(text)
     except Exception as e:
@@ -228,6 +240,7 @@ def create_app(body_seconds: float = WEB_BODY_SECONDS, **exact) -> Starlette:
     app.state.mc = Gate(WEB_MC_RUNNING, WEB_MC_WAITING)
     app.state.budget = WEB_TIME_BUDGET
     app.state.body_seconds, app.state.luck_budget = body_seconds, WEB_LUCK_BUDGET
+    app.state.parse_seconds = WEB_PARSE_SECONDS
     app.state.answers = LRU(WEB_CACHED_ANSWERS)  # exact answers by request: they never change
     return app
 
