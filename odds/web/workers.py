@@ -254,7 +254,8 @@ class Workers:
             age = now - worker.since
             if not worker.pending or worker.process is None:
                 continue
-            deadline = self.deadline if worker.deadlines[0] is None else worker.deadlines[0]
+            own = worker.deadlines[0] if worker.started else None  # counted from its start
+            deadline = self.deadline if own is None else own
             if deadline is not None and age > deadline:
                 worker.stop(OverDeadline(f"over {deadline:g} s"))
                 self._done(worker)
