@@ -175,8 +175,8 @@ def loaded(names) -> list:
 
 def test_workers_import_what_luck_and_the_questions_need_before_they_say_they_started():
     """Import time is not a call's work: a fresh worker is not counted long (or busy) for it."""
-    names = ["odds.records.report", "odds.records.cli", "odds.questions.compare",
-             "odds.questions.need"]
+    names = ["odds.web.luck", "odds.records.report", "odds.records.cli",
+             "odds.questions.compare", "odds.questions.need"]
     with running() as server:  # its workers started, none has answered anything
         workers = server.config.app.state.exact.pool
         fresh = asyncio.run_coroutine_threadsafe(workers.run(loaded, names), workers.loop)

@@ -43,7 +43,8 @@ EXACT = {"deadline": WEB_EXACT_DEADLINE, "memory": WEB_EXACT_MEMORY,
          "requeue": WEB_EXACT_REQUEUE}
 INSTEAD = "allowed: a smaller question, or method=mc"
 # imported by each exact worker before it says it has started: import time is not a call's work
-WARM = ("odds.records.report", "odds.records.cli", "odds.questions.compare", "odds.questions.need")
+WARM = ("odds.web.api", "odds.web.luck", "odds.records.report", "odds.records.cli",
+        "odds.questions.compare", "odds.questions.need")
 
 STATIC = Path(__file__).parent / "static"
 LOG = logging.getLogger("odds.web")
