@@ -1,4 +1,5 @@
-"""What one request may cost: trial caps, the Monte Carlo time budget, bounded concurrency.
+"""What one request may cost: its body's bytes and seconds, trial caps, the Monte Carlo time
+budget, bounded concurrency.
 
 Exact and Monte Carlo requests pass separate gates (a few workers each and a bounded queue), so
 a flood of Monte Carlo requests waits in its own queue while exact answers keep flowing. A full
@@ -6,7 +7,8 @@ queue raises `Busy` (the API answers 503 with Retry-After) instead of queueing w
 Exact answers are computed in worker processes (`workers.Workers`: pure Python holds the GIL,
 and threads doing so make the event loop wait for it), each call with a deadline and a memory
 cap. Monte Carlo runs in threads (`Threads`): its kernels release the GIL, and its time budget
-stops it.
+stops it. A request's body is read here (`body`: too large a 413, too slow a 408) and parsed in
+an exact worker, never on the event loop.
 """
 from __future__ import annotations
 
