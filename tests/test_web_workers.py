@@ -179,11 +179,14 @@ def test_a_calls_own_deadline_counts_from_its_workers_start(hold):
     worker's start: only the pool's deadline counts until then (a tiny own deadline, shorter
     than any start, stops the call only once it runs)."""
     async def body(workers):
+        workers.start(1)
+        worker = workers.workers[0]
+        assert not worker.started
         with pytest.raises(OverDeadline, match=r"^over 0.01 s$"):
-            await workers.run(hold, deadline=0.01)  # placed on a worker that is not started
+            await workers.run(hold, deadline=0.01)  # placed on that worker, never let go
+        return worker.started  # when it was stopped
 
-    in_workers(1, body, deadline=GUARD)
-    assert hold.started() == 1
+    assert in_workers(1, body, deadline=GUARD) is True
 
 
 def imported(name: str) -> bool:
