@@ -114,3 +114,31 @@ def serve(argv):
     api.call = answering(Hold(folder), ["his.siege"])
     limits.stop_when, limits.WEB_MAX_TRIALS = unbudgeted, MAX_TRIALS
     sys.exit(cli.main(["serve", *argv[1:]]))
+
+
+def holding_bodies(monkeypatch, folder) -> Hold:
+    """The Hold in `folder` of a server in this process: its parses of request bodies (a
+    procedure's TOML scenario, a luck record) are held until `release()`, in the worker that
+    parses them, or on the event loop if a body were parsed there."""
+    from odds.web import api, luck
+
+    hold = Hold(folder)
+    monkeypatch.setattr(api, "parsed", partial(_held, hold, "odds.web.api:parsed"), raising=False)
+    monkeypatch.setattr(api, "keywords", partial(_keywords, hold, api.keywords))
+    monkeypatch.setattr(luck, "report", partial(_held, hold, "odds.web.luck:report"))
+    return hold
+
+
+def _held(hold, name, *args):
+    """Hold, then the real function `name` (module:function), in a worker (picklable)."""
+    from importlib import import_module
+
+    module, function = name.split(":")
+    hold()
+    return getattr(import_module(module), function)(*args)
+
+
+def _keywords(hold, keywords, spec, query, body=b""):
+    if body:
+        hold()
+    return keywords(spec, query, body)

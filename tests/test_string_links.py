@@ -31,7 +31,8 @@ KNOWN_DYNAMIC = {"__init__.py": 2,  # odds.__all__
                  "lazy.py": 4,  # EXPORTS, the declaring packages (PROCEDURES)
                  "registry.py": 2,  # PAGE, PROCEDURES
                  "sweep.py": 1,  # a Spec's table
-                 "core/kernel_cache.py": 1}  # load(module, name): the source's pairs
+                 "core/kernel_cache.py": 1,  # load(module, name): the source's pairs
+                 "web/workers.py": 1}  # a worker's warm modules (web/app.py WARM: module strings)
 
 
 def _module_name(path: Path) -> str:

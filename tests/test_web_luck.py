@@ -42,7 +42,7 @@ def test_the_api_answers_as_the_command_line_and_refuses_in_one_line(base):
     status, answer = post(base, str(SAMPLE).encode())  # a path is text, never a file to read
     assert status == 400 and answer["error"].startswith(f"record: column {str(SAMPLE)!r} is not a field")
     assert post(base, b"\xff\xfe")[0] == 400
-    assert post(base, b"x" * (1 << 21))[0] == 400
+    assert post(base, b"x" * (1 << 21))[0] == 413
     with urllib.request.urlopen(base + "luck/sample.toml", timeout=30) as r:
         assert r.read() == SAMPLE.read_bytes()
 

@@ -163,6 +163,48 @@ def test_a_call_over_the_deadline_is_stopped_and_its_worker_replaced(hold):
     assert hold.started() == 1 and first != second and lives == [False, True]
 
 
+def test_a_calls_own_deadline_stops_it_before_the_pools(hold):
+    async def body(workers):
+        workers.start(1)
+        await until(lambda: workers.workers[0].started, "a started worker")  # its start counts too
+        with pytest.raises(OverDeadline, match=r"^over 0.5 s$"):
+            await workers.run(hold, deadline=0.5)  # never let go: the pool's deadline is GUARD
+        return await workers.run(os.getpid)
+
+    assert in_workers(1, body, deadline=GUARD) != os.getpid() and hold.started() == 1
+
+
+def test_a_calls_own_deadline_counts_from_its_workers_start(hold):
+    """A call placed on a worker still starting (spawning, importing) is not stopped for the
+    worker's start: only the pool's deadline counts until then (a tiny own deadline, shorter
+    than any start, stops the call only once it runs)."""
+    async def body(workers):
+        workers.start(1)
+        worker = workers.workers[0]
+        assert not worker.started
+        with pytest.raises(OverDeadline, match=r"^over 0.01 s$"):
+            await workers.run(hold, deadline=0.01)  # placed on that worker, never let go
+        return worker.started  # when it was stopped
+
+    assert in_workers(1, body, deadline=GUARD) is True
+
+
+def imported(name: str) -> bool:
+    """The module `name` is imported in this process (runs in a worker)."""
+    import sys
+
+    return name in sys.modules
+
+
+def test_a_worker_imports_its_warm_modules_before_it_says_it_started():
+    async def body(workers):
+        workers.start(1)
+        await until(lambda: workers.workers[0].started, "a started worker")
+        return await workers.run(imported, "wave"), await workers.run(imported, "telnetlib")
+
+    assert in_workers(1, body, warm=("wave",)) == (True, False)
+
+
 def test_a_call_over_its_memory_cap_is_refused_and_the_worker_serves_on():
     async def body(workers):
         pid = await workers.run(os.getpid)

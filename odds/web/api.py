@@ -74,6 +74,11 @@ def keywords(spec: Spec, query: list[tuple[str, str]], body: bytes = b"") -> dic
     return out
 
 
+def parsed(procedure: str, query: list[tuple[str, str]], body: bytes) -> dict:
+    """keywords() of a request with a body, by the procedure's name: it runs in a worker."""
+    return keywords(registry.get(procedure), query, body)
+
+
 def is_mc(spec: Spec, kw: dict) -> bool:
     """True when the call will run Monte Carlo (asked for, or the procedure has no exact engine)."""
     method = check_choice("method", kw.get("method", "auto"), METHODS)

@@ -18,22 +18,23 @@ from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .. import registry
-from ..config import (WEB_CACHED_ANSWERS, WEB_EXACT_DEADLINE, WEB_EXACT_DEPTH,
-                      WEB_EXACT_LONG_AFTER, WEB_EXACT_LONG_CALLS, WEB_EXACT_MEMORY,
-                      WEB_EXACT_REQUEUE, WEB_EXACT_WAITING, WEB_EXACT_WORKERS, WEB_EXACT_YOUNG,
-                      WEB_MAX_BODY, WEB_MAX_QUERY, WEB_MC_RUNNING, WEB_MC_WAITING,
-                      WEB_RETRY_AFTER, WEB_SWITCH_INTERVAL, WEB_TIME_BUDGET)
+from ..config import (WEB_BODY_SECONDS, WEB_CACHED_ANSWERS, WEB_EXACT_DEADLINE,
+                      WEB_EXACT_DEPTH, WEB_EXACT_LONG_AFTER, WEB_EXACT_LONG_CALLS,
+                      WEB_EXACT_MEMORY, WEB_EXACT_REQUEUE, WEB_EXACT_WAITING, WEB_EXACT_WORKERS,
+                      WEB_EXACT_YOUNG, WEB_LUCK_BUDGET, WEB_MAX_BODY, WEB_MC_RUNNING,
+                      WEB_MC_WAITING, WEB_PARSE_SECONDS, WEB_RETRY_AFTER, WEB_SWITCH_INTERVAL,
+                      WEB_TIME_BUDGET)
 from ..core.lru import LRU
 from ..core.engine import OverBudget
 from ..errors import Interrupted, OddsError
 from . import api, luck
-from .limits import STOPPING, Busy, Gate
+from .limits import STOPPING, Busy, Gate, TooLarge, TooSlow, body
 from .workers import OverDeadline, OverMemory, TooManyLong, Workers, WorkerStopped
 
 # the exact workers' bounds (workers.Workers' keywords); create_app takes others (tests)
@@ -41,13 +42,12 @@ EXACT = {"deadline": WEB_EXACT_DEADLINE, "memory": WEB_EXACT_MEMORY,
          "long_after": WEB_EXACT_LONG_AFTER, "long_calls": WEB_EXACT_LONG_CALLS,
          "requeue": WEB_EXACT_REQUEUE}
 INSTEAD = "allowed: a smaller question, or method=mc"
+# imported by each exact worker before it says it has started: import time is not a call's work
+WARM = ("odds.web.api", "odds.web.luck", "odds.records.report", "odds.records.cli",
+        "odds.questions.compare", "odds.questions.need")
 
 STATIC = Path(__file__).parent / "static"
 LOG = logging.getLogger("odds.web")
-
-
-class TooLarge(Exception):
-    """The request's query or body is over the server's limit."""
 
 
 def reply(data, status: int = 200, headers=None) -> Response:
@@ -67,15 +67,18 @@ async def procedures(request: Request) -> Response:
     return reply(catalogue())
 
 
-async def _body(request: Request) -> bytes:
-    if len(request.url.query) > WEB_MAX_QUERY:
-        raise TooLarge(f"query: {len(request.url.query)} bytes (allowed: up to {WEB_MAX_QUERY})")
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > WEB_MAX_BODY:
-            raise TooLarge(f"body: over {WEB_MAX_BODY} bytes (allowed: up to {WEB_MAX_BODY})")
-    return body
+async def _keywords(state, spec, query: list, data: bytes) -> dict:
+    """The call's keywords: a body is parsed in an exact worker (its memory capped), stopped
+    after `state.parse_seconds` (a 413), never on the event loop, so a slow parse holds one
+    worker, not every client; a query (at most WEB_MAX_QUERY bytes: ~2 ms) is parsed here."""
+    if not data:
+        return api.keywords(spec, query)
+    seconds = state.parse_seconds
+    try:
+        return await state.exact.run(api.parsed, spec.name, query, data, deadline=seconds)
+    except OverDeadline:
+        raise TooLarge(f"body: its parse takes over {seconds:g} s (allowed: a scenario the "
+                       f"server parses within {seconds:g} s)") from None
 
 
 async def _compute(state, spec, kw: dict, key) -> str:
@@ -97,39 +100,46 @@ async def answer(request: Request) -> Response:
         return reply({"error": str(e)}, 404)
     state = request.app.state
     try:
-        body = await _body(request)
-        key = None if body else (spec.name, request.url.query)
+        data = await body(request, WEB_MAX_BODY, state.body_seconds)
+        key = None if data else (spec.name, request.url.query)
         text = state.answers.get(key)
         if text is None:
-            kw = api.keywords(spec, request.query_params.multi_items(), body)
+            kw = await _keywords(state, spec, request.query_params.multi_items(), data)
             text = await _compute(state, spec, kw, key)
         return reply(text)
     except Exception as e:
         return refusal(e, state, spec.name)
 
 
-def refusal(error: Exception, state, what: str) -> Response:
+def refusal(error: Exception, state, what: str, budget: float | None = None,
+            instead: str = INSTEAD) -> Response:
     """The answer of every route to an exception raised while answering `what` (a procedure's
-    name): 400 for bad input, 413 for a request or an answer too large, 503 with Retry-After
-    when the time budget or the gates are full, and a JSON 500 naming the exception (logged
-    with its traceback) for a fault of odds itself."""
+    name): 400 for bad input, 408 for a body that stops arriving, 413 for a request or an
+    answer too large, 503 with Retry-After when the time budget or the gates are full, and a
+    JSON 500 naming the exception (logged with its traceback) for a fault of odds itself. A
+    client that left is one line in the log. `budget`: the route's own seconds for an exact
+    answer (else the server's), `instead`: what it allows instead of one too large."""
     if isinstance(error, OverBudget):  # a Monte Carlo run's tables over the server's cap
         return reply({"error": f"{what}: the answer's outcome tables need more memory than "
                                f"the server allows one answer ({_gib(api.WEB_EXACT_MEMORY)}; "
                                "allowed: a smaller question)"}, 413)
     if isinstance(error, OddsError):
         return reply({"error": str(error)}, 400)
-    if isinstance(error, TooLarge):
-        return reply({"error": str(error)}, 413)
+    if isinstance(error, (TooLarge, TooSlow)):  # the rest of the body is not read: close
+        return reply({"error": str(error)}, 413 if isinstance(error, TooLarge) else 408,
+                     {"Connection": "close"})
+    if isinstance(error, ClientDisconnect):  # nobody to answer: one quiet line, no traceback
+        LOG.info("%s: the client left before its request's body arrived", what)
+        return reply({"error": "the client left"}, 400)
     if isinstance(error, OverMemory):  # raised in the exact workers only
         return reply({"error": f"{what}: the exact answer needs more memory than the server allows "
-                               f"one answer ({_gib(state.bounds['memory'])}; {INSTEAD})"}, 413)
+                               f"one answer ({_gib(state.bounds['memory'])}; {instead})"}, 413)
     if isinstance(error, Interrupted):  # the exact engine's checkpoint: the time budget is spent
         return busy(f"{what}: the exact answer takes longer than the server's time budget "
-                    f"({state.budget:g} s; {INSTEAD})")
+                    f"({budget or state.budget:g} s; {instead})")
     if isinstance(error, OverDeadline):
         return busy(f"{what}: the exact answer takes longer than the server allows one "
-                    f"answer ({state.bounds['deadline']:g} s; {INSTEAD})")
+                    f"answer ({budget or state.bounds['deadline']:g} s; {instead})")
     if isinstance(error, TooManyLong):
         return busy(f"the server is busy with {state.bounds['long_calls']} long exact answers: "
                     "try again in a few seconds")
@@ -185,7 +195,7 @@ async def ask(request: Request) -> Response:
     if kind not in api.QUESTIONS:
         return reply({"error": f"question: {kind!r} is unknown (allowed: {', '.join(api.QUESTIONS)})"}, 404)
     try:
-        await _body(request)
+        await body(request, WEB_MAX_BODY, state.body_seconds)
         key = (spec.name, kind, request.url.query)
         text = state.answers.get(key)
         if text is None:
@@ -213,8 +223,9 @@ async def _workers(app: Starlette):
     app.state.mc.close()
 
 
-def create_app(**exact) -> Starlette:
-    """The app; `exact` overrides bounds of EXACT (e.g. a test's deadline of a second)."""
+def create_app(body_seconds: float = WEB_BODY_SECONDS, **exact) -> Starlette:
+    """The app; `exact` overrides bounds of EXACT (e.g. a test's deadline of a second),
+    `body_seconds` the time a request's body has to arrive whole."""
     app = Starlette(lifespan=_workers, middleware=[Middleware(StoppingIs503)], routes=[
         Route("/", page),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
@@ -226,9 +237,11 @@ def create_app(**exact) -> Starlette:
     app.state.bounds = bounds = {**EXACT, **exact}
     running = WEB_EXACT_WORKERS * WEB_EXACT_DEPTH + bounds["long_calls"]
     app.state.exact = Gate(running, WEB_EXACT_WAITING, Workers(
-        WEB_EXACT_WORKERS, WEB_EXACT_DEPTH, WEB_EXACT_YOUNG, **bounds))
+        WEB_EXACT_WORKERS, WEB_EXACT_DEPTH, WEB_EXACT_YOUNG, warm=WARM, **bounds))
     app.state.mc = Gate(WEB_MC_RUNNING, WEB_MC_WAITING)
     app.state.budget = WEB_TIME_BUDGET
+    app.state.body_seconds, app.state.luck_budget = body_seconds, WEB_LUCK_BUDGET
+    app.state.parse_seconds = WEB_PARSE_SECONDS
     app.state.answers = LRU(WEB_CACHED_ANSWERS)  # exact answers by request: they never change
     return app
 

@@ -1,4 +1,5 @@
-"""What one request may cost: trial caps, the Monte Carlo time budget, bounded concurrency.
+"""What one request may cost: its body's bytes and seconds, trial caps, the Monte Carlo time
+budget, bounded concurrency.
 
 Exact and Monte Carlo requests pass separate gates (a few workers each and a bounded queue), so
 a flood of Monte Carlo requests waits in its own queue while exact answers keep flowing. A full
@@ -6,7 +7,8 @@ queue raises `Busy` (the API answers 503 with Retry-After) instead of queueing w
 Exact answers are computed in worker processes (`workers.Workers`: pure Python holds the GIL,
 and threads doing so make the event loop wait for it), each call with a deadline and a memory
 cap. Monte Carlo runs in threads (`Threads`): its kernels release the GIL, and its time budget
-stops it.
+stops it. A request's body is read here (`body`: too large a 413, too slow a 408) and parsed in
+an exact worker, never on the event loop.
 """
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ import asyncio
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-from ..config import WEB_MAX_TRIALS
+from ..config import WEB_MAX_QUERY, WEB_MAX_TRIALS
 from ..core.montecarlo import stop_when
 
 STOPPING = threading.Event()  # set on SIGTERM / SIGINT: running Monte Carlo stops at its next chunk
@@ -22,6 +24,36 @@ STOPPING = threading.Event()  # set on SIGTERM / SIGINT: running Monte Carlo sto
 
 class Busy(Exception):
     """A gate's queue is full: try again later."""
+
+
+class TooLarge(Exception):
+    """The request's query or body is over the server's limit (413)."""
+
+
+class TooSlow(Exception):
+    """The request's body did not arrive whole within the server's bound (408)."""
+
+
+async def body(request, most: int, seconds: float) -> bytes:
+    """The request's body: at most `most` bytes (else TooLarge), whole within `seconds` of
+    its headers (else TooSlow), its query at most WEB_MAX_QUERY bytes. Kept in a bytearray:
+    linear in its size however finely the client cuts it. Nothing parses it here."""
+    if len(request.url.query) > WEB_MAX_QUERY:
+        raise TooLarge(f"query: {len(request.url.query)} bytes (allowed: up to {WEB_MAX_QUERY})")
+    got = bytearray()
+
+    async def read():
+        async for chunk in request.stream():
+            got.extend(chunk)
+            if len(got) > most:
+                raise TooLarge(f"body: over {most:,} bytes (allowed: up to {most:,})")
+
+    try:
+        await asyncio.wait_for(read(), seconds)
+    except asyncio.TimeoutError:
+        raise TooSlow(f"body: not whole after {seconds:g} s ({len(got):,} bytes arrived; "
+                      f"allowed: the whole body within {seconds:g} s)") from None
+    return bytes(got)
 
 
 class Threads:
@@ -50,13 +82,14 @@ class Gate:
         self.capacity = running + waiting
         self.inside = 0  # only touched on the event loop, so no lock
 
-    async def run(self, fn, *args):
+    async def run(self, fn, *args, **options):
+        """fn(*args) in the pool (`options`: the pool's own, e.g. Workers' deadline)."""
         if self.inside >= self.capacity:
             raise Busy
         self.inside += 1
         try:
             async with self.places:
-                return await self.pool.run(fn, *args)
+                return await self.pool.run(fn, *args, **options)
         finally:
             self.inside -= 1
 

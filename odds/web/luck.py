@@ -1,33 +1,52 @@
 """The page's "How lucky was I?": `GET /luck` the page (static/luck.html), `POST /api/luck` a
 record's text (TOML or CSV, as `odds luck` reads it; never a path) -> `odds luck --json`'s
 object, computed in an exact worker like any exact answer; `GET /luck/sample.toml` the
-sample game's record (odds/records/samples)."""
+sample game's record (odds/records/samples). Its bounds are config.py's WEB_LUCK_*: the body's
+bytes, its rolls (counted before it is parsed) and the seconds of the whole answer (the worker
+is stopped at them, whatever it is doing)."""
 from __future__ import annotations
 
 import json
 import time
 
+from starlette.endpoints import HTTPEndpoint
 from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 from starlette.routing import Route
 
-from ..config import WEB_EXACT_MEMORY
+from ..config import WEB_EXACT_MEMORY, WEB_LUCK_MAX_BODY, WEB_LUCK_MAX_ROLLS
 from ..core.engine import memory_cap
 from ..errors import OddsError
+from .limits import body
 
-MAX_RECORD = 1 << 20  # bytes of a posted record: ~5,000 rolls
-BUDGET = 20.0  # seconds a record's exact answers may take (the worker's watchdog: 30 s)
+INSTEAD = "allowed: fewer rolls, or odds luck FILE on your own machine"
 
 
-def report(text: str, budget: float) -> tuple[str, str]:
-    """("exact", the JSON text) of odds.luck on a record's text; the exact engines stop at
-    their checkpoints once `budget` seconds are spent (an Interrupted: 503). Runs in a worker."""
+def rolls(text: str) -> int:
+    """The rolls of a record's text, counted without parsing it: its `[[roll]]` headers (TOML),
+    else its non-blank lines after the first (CSV: at least its rows)."""
+    lines = text.splitlines()
+    tables = sum("".join(line.split()).startswith("[[roll]]") for line in lines)
+    return tables or max(0, sum(1 for line in lines if line.strip()) - 1)
+
+
+def report(data: bytes, budget: float, most: int = WEB_LUCK_MAX_ROLLS) -> tuple[str, str]:
+    """("exact", the JSON text) of odds.luck on a record's bytes (UTF-8, at most `most` rolls);
+    the exact engines stop at their checkpoints once `budget` seconds are spent (an
+    Interrupted: 503). Runs in a worker, whose call has the same deadline."""
     from ..core.montecarlo import stop_when
     from ..records.cli import as_json
     from ..records.report import luck
     from .limits import STOPPING
 
     deadline = time.monotonic() + budget
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise OddsError(f"record: not UTF-8 text (byte {e.start})") from None
+    if (count := rolls(text)) > most:
+        raise OddsError(f"record: {count:,} rolls (allowed: at most {most:,} on the web; "
+                        "odds luck FILE on your own machine takes more)")
     with memory_cap(WEB_EXACT_MEMORY), stop_when(
             lambda sampling: STOPPING.is_set() or time.monotonic() > deadline):
         frame = luck(text, paths=False)
@@ -39,22 +58,19 @@ def routes(reply, refusal, static) -> list:
     in by web/app.py, which imports this module), `static` the folder of luck.html."""
     from ..records.report import SAMPLE
 
-    async def answer(request: Request) -> Response:
-        state = request.app.state
-        try:
-            body = b""
-            async for chunk in request.stream():
-                body += chunk
-                if len(body) > MAX_RECORD:
-                    raise OddsError(f"record: over {MAX_RECORD:,} bytes (allowed: up to {MAX_RECORD:,})")
+    class Answer(HTTPEndpoint):
+        """POST only: Starlette's 405 for any other method (before /api/{procedure} took a
+        GET of "luck" for a procedure's name)."""
+
+        async def post(self, request: Request) -> Response:
+            state = request.app.state
             try:
-                text = body.decode("utf-8")
-            except UnicodeDecodeError as e:
-                raise OddsError(f"record: not UTF-8 text (byte {e.start})") from None
-            _, out = await state.exact.run(report, text, BUDGET)
-            return reply(out)
-        except Exception as e:
-            return refusal(e, state, "luck")
+                data = await body(request, WEB_LUCK_MAX_BODY, state.body_seconds)
+                _, out = await state.exact.run(report, data, state.luck_budget,
+                                               deadline=state.luck_budget)
+                return reply(out)
+            except Exception as e:
+                return refusal(e, state, "luck", state.luck_budget, INSTEAD)
 
     async def page(request: Request) -> Response:
         return FileResponse(static / "luck.html")
@@ -63,4 +79,4 @@ def routes(reply, refusal, static) -> list:
         return FileResponse(SAMPLE, media_type="text/plain; charset=utf-8")
 
     return [Route("/luck", page), Route("/luck/sample.toml", sample),
-            Route("/api/luck", answer, methods=["POST"])]
+            Route("/api/luck", Answer)]

@@ -7,19 +7,22 @@ millisecond of the server's time per call on its queue threads). Workers start o
 with `close()` or with the server's process.
 
 Bounds (a watchdog on the event loop looks every `TICK` seconds while calls run):
-- deadline: a call running longer is answered `OverDeadline`; its worker is killed (an exact
-  solve cannot be interrupted otherwise) and another starts at the next call;
+- deadline: a call running longer (the pool's, or the call's own: `run(..., deadline=s)`) is
+  answered `OverDeadline`; its worker is killed (an exact solve cannot be interrupted
+  otherwise) and another starts at the next call;
 - memory: each call may grow its worker's address space by at most `memory` bytes (RLIMIT_AS,
   set around the call); over it, numpy and Python raise MemoryError there: `OverMemory`;
 - long calls: at most `long_calls` calls may run longer than `long_after` at once (one more
   turning long is stopped: `TooManyLong`), and there are `long_calls` processes more than the
   `size` the small questions need, so those keep being answered while long ones run; a long
   call's process runs at a lower CPU priority (nice LONG_NICE) and is replaced after it.
-A worker that stops is replaced at once (a fraction of a second).
+A worker that stops is replaced at once (a fraction of a second). A worker imports the modules
+`warm` names before it says it has started, so no call's time (and no long call) is import.
 """
 from __future__ import annotations
 
 import asyncio
+import importlib
 import multiprocessing
 import os
 import signal
@@ -76,9 +79,9 @@ def _capped(extra: int | None):
         resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
 
 
-def _serve(conn: Connection, skip, memory: int | None):
+def _serve(conn: Connection, skip, memory: int | None, warm: tuple = ()):
     """A worker's loop: (fn, args) in, (True, answer) or (False, exception) out, until EOF. The
-    n-th call is skipped (given back) when n <= skip.value."""
+    n-th call is skipped (given back) when n <= skip.value. `warm`: modules imported first."""
     os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")  # pyarrow's own allocators
     # reserve address space in large steps, which a capped call's first pandas string column
     # could not get (a 413 for a small answer)
@@ -86,6 +89,8 @@ def _serve(conn: Connection, skip, memory: int | None):
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's; it ends the workers
     registry.specs()
+    for name in warm:
+        importlib.import_module(name)
     conn.send(None)  # started: a call's time counts from here
     number = 0
     while True:
@@ -116,26 +121,29 @@ def _retrieved(future: asyncio.Future):
 
 
 class _Worker:
-    def __init__(self, context, loop: asyncio.AbstractEventLoop, done, memory: int | None):
+    def __init__(self, context, loop: asyncio.AbstractEventLoop, done, memory: int | None,
+                 warm: tuple = ()):
         self.conn, theirs = context.Pipe()
         self.skip = context.RawValue("q", 0)
-        self.process = context.Process(target=_serve, args=(theirs, self.skip, memory),
+        self.process = context.Process(target=_serve, args=(theirs, self.skip, memory, warm),
                                        daemon=True, name="odds-worker")
         with sigint_ignored():  # a Ctrl-C to the group is the server's (odds.processes)
             self.process.start()
         theirs.close()
         self.loop, self.done = loop, done
         self.pending, self.since, self.sent, self.long = deque(), loop.time(), 0, False
+        self.deadlines = deque()  # each pending call's own deadline (None: the pool's)
         self.started = False  # the process has said it is ready
         self.niced = False  # lowered for a long call: it cannot be raised again, so it is replaced
         loop.add_reader(self.conn.fileno(), self._readable)
 
-    def ask(self, fn, args) -> asyncio.Future:
+    def ask(self, fn, args, deadline: float | None = None) -> asyncio.Future:
         answer = self.loop.create_future()
         answer.add_done_callback(_retrieved)
         if not self.pending and self.started:
             self.since = self.loop.time()
         self.pending.append(answer)
+        self.deadlines.append(deadline)
         self.sent += 1
         self.conn.send((fn, args))
         return answer
@@ -172,6 +180,7 @@ class _Worker:
                 return
             ok, value = message  # answers come back in the order the calls were sent
             answer = self.pending.popleft()
+            self.deadlines.popleft()
             if not answer.done():
                 (answer.set_result if ok else answer.set_exception)(value)
             self.since, self.long = self.loop.time(), False
@@ -189,6 +198,7 @@ class _Worker:
             if not answer.done():
                 answer.set_exception(error if i == 0 and error else _GivenBack())
         self.pending.clear()
+        self.deadlines.clear()
 
 
 class Workers:
@@ -205,8 +215,10 @@ class Workers:
 
     def __init__(self, size: int, depth: int = 1, young: float = 0.0, *,
                  deadline: float | None = None, memory: int | None = None,
-                 long_after: float | None = None, long_calls: int = 0, requeue: float = 0.1):
+                 long_after: float | None = None, long_calls: int = 0, requeue: float = 0.1,
+                 warm: tuple = ()):
         self.most, self.depth, self.young, self.workers = size + long_calls, depth, young, []
+        self.warm = tuple(warm)
         self.deadline, self.memory, self.requeue = deadline, memory, requeue
         self.long_after, self.long_calls = long_after, long_calls
         self.waiters: deque[asyncio.Future] = deque()  # calls waiting for a worker to take them
@@ -215,7 +227,7 @@ class Workers:
         self.context = multiprocessing.get_context("spawn")
 
     def _spawn(self):
-        self.workers.append(_Worker(self.context, self.loop, self._done, self.memory))
+        self.workers.append(_Worker(self.context, self.loop, self._done, self.memory, self.warm))
 
     def _done(self, worker: _Worker):
         if worker.niced and not any(not a.done() for a in worker.pending):
@@ -242,8 +254,10 @@ class Workers:
             age = now - worker.since
             if not worker.pending or worker.process is None:
                 continue
-            if self.deadline is not None and age > self.deadline:
-                worker.stop(OverDeadline(f"over {self.deadline:g} s"))
+            own = worker.deadlines[0] if worker.started else None  # counted from its start
+            deadline = self.deadline if own is None else own
+            if deadline is not None and age > deadline:
+                worker.stop(OverDeadline(f"over {deadline:g} s"))
                 self._done(worker)
                 continue
             if not worker.started:  # starting: only the deadline counts
@@ -288,11 +302,12 @@ class Workers:
                     self._wake()
                 raise
 
-    async def run(self, fn, *args):
+    async def run(self, fn, *args, deadline: float | None = None):
+        """fn(*args) in a worker; `deadline`: this call's own (else the pool's)."""
         self.start(0)
         for _ in range(TRIES):
             worker = await self._worker()
-            answer = worker.ask(fn, args)
+            answer = worker.ask(fn, args, deadline)
             self._arm()
             try:  # shielded: a caller that goes away leaves the worker to finish its call
                 return await asyncio.shield(answer)
