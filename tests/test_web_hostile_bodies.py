@@ -1,14 +1,6 @@
-"""Hostile records posted to /api/luck are a 400 with one line, never a 500 (issue 47).
-
-WAITING FOR THE PARSERS' FIXES: today a CSV cell over Python's csv field limit raises
-_csv.Error and `dice_per = 3` (a number where a table is expected) a TypeError in
-his/naval/ruleset.py: the server answers them 500 (its bug answer). The other half of issue 47
-makes odds/records/record.py and the procedures refuse them with an OddsError; until it is
-merged these tests are expected to fail (xfail). After the merge run them as plain tests:
-
-    pytest tests/test_web_hostile_bodies.py --runxfail
-
-and, when they pass, delete `pytestmark` below."""
+"""Hostile records posted to /api/luck are a 400 with one line, never a 500 (issue 47: a CSV
+cell over Python's csv field limit raised _csv.Error, `dice_per = 3`, a number where a table is
+expected, a TypeError in his/naval/ruleset.py; the server answered both 500)."""
 import json
 import urllib.error
 import urllib.request
@@ -17,9 +9,6 @@ import pytest
 
 from hang import GUARD
 from web_server import running
-
-pytestmark = pytest.mark.xfail(reason="until the parsers' fixes of issue 47 are merged "
-                                      "(odds/records, odds/his/naval)", strict=False)
 
 BODIES = {
     "a CSV cell over the csv field limit": (
