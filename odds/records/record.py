@@ -77,6 +77,13 @@ def read(record, paths: bool = True) -> tuple[list, list]:
     return _entries(_toml(text) if kind == ".toml" else _csv(text))
 
 
+def rolls_in(text: str) -> int:
+    """The rolls of a record's text counted without parsing it (at least as many as it holds):
+    its `[[roll]]` headers (TOML), else its non-blank lines after the first (CSV)."""
+    rows = text.splitlines()
+    return sum(1 for row in rows if _HEADER.match(row)) or max(0, sum(1 for r in rows if r.strip()) - 1)
+
+
 def _sniff(text: str) -> str:
     """'.toml' for a text with a [[roll]] table, else '.csv'."""
     return ".toml" if any(_HEADER.match(row) for row in text.splitlines()) else ".csv"

@@ -22,20 +22,13 @@ from .limits import body
 INSTEAD = "allowed: fewer rolls, or odds luck FILE on your own machine"
 
 
-def rolls(text: str) -> int:
-    """The rolls of a record's text, counted without parsing it: its `[[roll]]` headers (TOML),
-    else its non-blank lines after the first (CSV: at least its rows)."""
-    lines = text.splitlines()
-    tables = sum("".join(line.split()).startswith("[[roll]]") for line in lines)
-    return tables or max(0, sum(1 for line in lines if line.strip()) - 1)
-
-
 def report(data: bytes, budget: float, most: int = WEB_LUCK_MAX_ROLLS) -> tuple[str, str]:
     """("exact", the JSON text) of odds.luck on a record's bytes (UTF-8, at most `most` rolls);
     the exact engines stop at their checkpoints once `budget` seconds are spent (an
     Interrupted: 503). Runs in a worker, whose call has the same deadline."""
     from ..core.montecarlo import stop_when
     from ..records.cli import as_json
+    from ..records.record import rolls_in
     from ..records.report import luck
     from .limits import STOPPING
 
@@ -44,7 +37,7 @@ def report(data: bytes, budget: float, most: int = WEB_LUCK_MAX_ROLLS) -> tuple[
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise OddsError(f"record: not UTF-8 text (byte {e.start})") from None
-    if (count := rolls(text)) > most:
+    if (count := rolls_in(text)) > most:
         raise OddsError(f"record: {count:,} rolls (allowed: at most {most:,} on the web; "
                         "odds luck FILE on your own machine takes more)")
     with memory_cap(WEB_EXACT_MEMORY), stop_when(
