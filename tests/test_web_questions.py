@@ -134,7 +134,7 @@ def test_the_page_compares_plans_side_by_side_and_keeps_them_in_the_link(base, b
     page.click("#add-plan")  # a plan is built with the form's own pickers
     plan2 = page.locator("fieldset.plan").nth(1)
     assert plan2.locator("select").first.input_value() == "attacker"
-    plan2.locator("input[type=number]").fill("8")
+    plan2.locator(".stepper input").fill("8")
     plan2.get_by_text("+ another change").click()
     plan2.locator("select[aria-label='plan 2: setting']").nth(1).select_option("attacker_cards")
     plan2.locator("select[aria-label='add a card to attacker cards']").select_option("siege-artillery")
@@ -156,10 +156,10 @@ def test_the_page_compares_plans_side_by_side_and_keeps_them_in_the_link(base, b
     page.reload()  # the share link holds the plans
     page.wait_for_function(PLANS_SHOWN + "3", timeout=20_000)
     plan2 = page.locator("fieldset.plan").nth(1)
-    assert plan2.locator("input[type=number]").input_value() == "8"
+    assert plan2.locator(".stepper input").input_value() == "8"
     assert plan2.locator(".chip").get_attribute("data-card") == "siege-artillery"
 
-    plan2.locator("input[type=number]").fill("0")  # refused: said in the page's words, beside it
+    plan2.locator(".stepper input").fill("0")  # refused: said in the page's words, beside it
     page.wait_for_selector("fieldset.plan .field-error")
     with pytest.raises(OddsError) as error:
         odds.compare("his.assault", ASSAULT, {"attacker=0": {"attacker": 0}})

@@ -40,11 +40,15 @@ function text(value) {
   return String(value);
 }
 
+// a whole number typed as text (inputmode numeric): what is typed goes to the server as typed,
+// so "3e" or "1.." is refused beside its field (a type=number input reads them as empty)
 function stepper(p, id, onchange) {
-  const input = el("input", { id, type: "number", inputmode: "numeric", step: 1,
-                              min: p.low ?? null, max: p.high ?? null, oninput: onchange });
+  const input = el("input", { id, type: "text", inputmode: "numeric", autocomplete: "off",
+                              oninput: onchange });
   const bump = (d) => () => {
-    const now = input.value === "" ? (p.low ?? 0) - (d > 0 ? 1 : 0) : Number(input.value);
+    const typed = Number(input.value);
+    const now = input.value.trim() === "" || !Number.isInteger(typed)
+      ? (p.low ?? 0) - (d > 0 ? 1 : 0) : typed;
     let next = now + d;
     if (p.low !== undefined) next = Math.max(p.low, next);
     if (p.high !== undefined) next = Math.min(p.high, next);
@@ -55,7 +59,7 @@ function stepper(p, id, onchange) {
     el("button", { type: "button", "aria-label": "less " + words(p.name), onclick: bump(-1) }, "−"),
     input,
     el("button", { type: "button", "aria-label": "more " + words(p.name), onclick: bump(1) }, "+"));
-  return { node: box, get: () => (input.value === "" ? null : input.value),
+  return { node: box, get: () => (input.value.trim() === "" ? null : input.value.trim()),
            set: (v) => { input.value = v ?? ""; } };
 }
 
@@ -128,7 +132,7 @@ function cardPicker(p, id, onchange) {
 // the item's ":out"); the query keeps NAME=A:D[:out] items, comma-separated
 function targetRows(p, id, onchange) {
   const list = el("div", { class: "rows" });
-  const dice = (label, v) => el("input", { type: "number", min: 0, max: 20, step: 1, inputmode: "numeric",
+  const dice = (label, v) => el("input", { type: "text", inputmode: "numeric", autocomplete: "off",
                                            "aria-label": label, value: v, oninput: onchange });
   const row = (name = "", a = "1", d = "1", inZone = true) => {
     const n = el("input", { type: "text", "aria-label": "space", placeholder: "space", value: name, oninput: onchange });

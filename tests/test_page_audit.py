@@ -1,0 +1,68 @@
+"""The page audited from the registry (issue 48, the page's part begun): every procedure at phone
+and desktop sizes shows no code's words (`[object Object]`, `undefined`, `NaN`, a Python repr)
+and nothing wider than the screen; every whole-number field of every procedure, given a
+malformed entry ("3e", "1.."), stops the answer: the message beside that field, naming what was
+typed, the old answer greyed (a type=number input read "3e" as empty: the default was answered
+as current)."""
+import pytest
+
+from odds import registry
+from chromium import SETTLED, SIZES, needed, opened, served
+
+pytestmark = needed
+SPECS = registry.specs()
+CODE_WORDS = ["[object Object]", "undefined", "NaN", "None", "<object", "{'", "[(", "Traceback"]
+MALFORMED = ["3e", "1.."]
+RED = ("m => getComputedStyle(m).color === getComputedStyle(document.documentElement)"
+       ".getPropertyValue('--error').trim().replace(/^#(..)(..)(..)$/, (_, r, g, b) =>"
+       " `rgb(${parseInt(r, 16)}, ${parseInt(g, 16)}, ${parseInt(b, 16)})`)")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with served() as browser:
+        yield browser
+
+
+def shown_faults(page) -> list:
+    text = page.evaluate("document.body.innerText")
+    faults = [f"shows {word!r}" for word in CODE_WORDS if word in text]
+    wide, screen = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    return faults + ([f"{wide} px wide on a {screen} px screen"] if wide > screen else [])
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_every_procedure_shows_no_code_words_and_fits_the_screen(browser, size):
+    faults = {}
+    for name in SPECS:
+        page = opened(browser, size, f"?procedure={name}")
+        if found := shown_faults(page):
+            faults[name] = found
+        page.close()
+    assert not faults, faults
+
+
+@pytest.mark.parametrize("name", SPECS)
+def test_a_malformed_whole_number_stops_the_answer_beside_its_field(browser, name):
+    spec = SPECS[name]
+    page = opened(browser, "desktop", f"?procedure={name}")
+    visited, missed = 0, []
+    for p in (p for p in spec.params if p.kind == "int"):
+        field = page.locator(f"#f-{p.name}")
+        if not field.count() or not field.is_visible():
+            continue  # hidden by another choice (Oath's targets instead of defense dice)
+        before = field.input_value()
+        for typed in MALFORMED:
+            field.fill(typed)
+            page.wait_for_function(SETTLED, timeout=60_000)
+            message = page.locator(f'.field[data-name="{p.name}"] .field-error')
+            marked = field.get_attribute("aria-invalid") == "true" and message.count() == 1
+            if not (marked and typed in message.inner_text() and message.evaluate(RED)
+                    and "stale" in page.get_attribute("#answer", "class")):
+                missed.append((p.name, typed))
+            visited += 1
+        field.fill(before)
+        page.wait_for_function(SETTLED, timeout=60_000)
+    page.close()
+    assert not missed, missed
+    assert visited or not any(p.kind == "int" for p in spec.params), "no whole-number field seen"
