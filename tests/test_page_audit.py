@@ -11,7 +11,7 @@ from chromium import SETTLED, SIZES, needed, opened, served
 
 pytestmark = needed
 SPECS = registry.specs()
-CODE_WORDS = ["[object Object]", "undefined", "NaN", "None", "<object", "{'", "[(", "Traceback"]
+CODE_WORDS = ["[object Object]", "undefined", "NaN", "None", "null", "<object", "{'", "[(", "Traceback"]
 MALFORMED = ["3e", "1.."]
 RED = ("m => getComputedStyle(m).color === getComputedStyle(document.documentElement)"
        ".getPropertyValue('--error').trim().replace(/^#(..)(..)(..)$/, (_, r, g, b) =>"
@@ -66,3 +66,24 @@ def test_a_malformed_whole_number_stops_the_answer_beside_its_field(browser, nam
     page.close()
     assert not missed, missed
     assert visited or not any(p.kind == "int" for p in spec.params), "no whole-number field seen"
+
+
+@pytest.mark.parametrize("name", [n for n, s in SPECS.items() if any(p.kind == "bool" for p in s.params)])
+def test_every_switch_on_shows_no_code_words(browser, name):
+    """Each switch of each procedure ticked alone, from the procedure's first values (Oath's
+    optimise showed `[object Object]` for its decision table)."""
+    page, faults = None, {}
+    for p in (p for p in SPECS[name].params if p.kind == "bool"):
+        page = page or opened(browser, "desktop", f"?procedure={name}")
+        box = page.locator(f"#f-{p.name}")
+        if not box.count() or not box.is_visible() or box.is_checked():
+            continue
+        box.check()
+        page.wait_for_function(SETTLED, timeout=60_000)
+        if found := shown_faults(page):
+            faults[p.name] = found
+        page.close()
+        page = None  # the next switch from the first values again (a switch can clear others)
+    if page:
+        page.close()
+    assert not faults, faults

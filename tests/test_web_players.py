@@ -108,11 +108,11 @@ def test_targets_are_rows_of_name_dice_dice_and_zone(browser, size):
                   "?procedure=his.targets&targets=Stettin%3D2%3A1%2CBreslau%3D5%3A1%3Aout")
     rows = page.locator(".targets .rows .target-row")
     assert rows.count() == 2
-    assert rows.nth(1).locator("input[type=text]").input_value() == "Breslau"
+    assert rows.nth(1).locator("input[aria-label='space']").input_value() == "Breslau"
     assert not rows.nth(1).locator("input[type=checkbox]").is_checked()
     page.click("#f-targets")  # + add a space
     new = rows.nth(2)
-    new.locator("input[type=text]").fill("Mainz")
+    new.locator("input[aria-label='space']").fill("Mainz")
     new.locator("input[aria-label='attacker dice']").fill("3")
     new.locator("input[type=checkbox]").uncheck()
     settled(page)

@@ -396,12 +396,14 @@ function show(r) {
     : Object.entries(v).map(([k, x]) => `${k}: ${pct(x)}`).join(", "));
   $("events").replaceChildren(...events.map((k) => row(k, chance(r[k], k))));
   eventsPicker([spec.main, ...events.filter((k) => typeof r[k] === "number")]);
+  chances = new Set(Object.keys(r).filter((k) => r[k + "_se"] !== undefined));
   const extras = Object.keys(r).filter((k) => !META.includes(k) && !k.endsWith("_se")
     && r[k + "_se"] === undefined && !pmfs.includes(k) && !k.startsWith("expected_") && !(k in r.settings));
-  // a list of records (the ranking of targets) is a table of its own; other extras are settings
-  const listed = (k) => Array.isArray(r[k]) && r[k].length && r[k].every((x) => x && typeof x === "object");
-  $("tables").replaceChildren(...extras.filter(listed).map((k) => table(k, r[k])));
-  $("settings").replaceChildren(...[...Object.entries(r.settings), ...extras.filter((k) => !listed(k)).map((k) => [k, r[k]])]
+  // a list of records (the ranking of targets), or one inside an extra (Oath's decision table),
+  // is a table of its own; the rest of the extras are settings
+  $("tables").replaceChildren(...extras.flatMap((k) => tablesOf(k, r[k])).map(([k, v]) => table(k, v)));
+  const rest = extras.map((k) => [k, untabled(r[k])]).filter(([, v]) => v !== undefined);
+  $("settings").replaceChildren(...[...Object.entries(r.settings), ...rest]
     .map(([k, v]) => row(k, say(plain(v)) + ((r.readings || []).includes(k) ? " (reading)" : ""))));
   $("explain").replaceChildren(...(r.explain || []).map((line) => el("li", {}, say(line))));
   $("advice").replaceChildren(...(r.advice || []).map((line) => el("li", {}, say(line))));
@@ -409,13 +411,25 @@ function show(r) {
   chart(r);
 }
 
+const isRecord = (x) => x !== null && typeof x === "object" && !Array.isArray(x);
+const isRecords = (v) => Array.isArray(v) && v.length > 0 && v.every(isRecord);
+// an extra's tables: itself when a list of records, else the lists of records it holds
+const tablesOf = (k, v) => (isRecords(v) ? [[k, v]]
+  : isRecord(v) ? Object.entries(v).filter(([, x]) => isRecords(x)).map(([m, x]) => [`${k} ${m}`, x]) : []);
+// what of an extra is not in a table (undefined: nothing)
+function untabled(v) {
+  if (isRecords(v)) return undefined;
+  if (!isRecord(v)) return v;
+  const left = Object.entries(v).filter(([, x]) => !isRecords(x));
+  return left.length ? Object.fromEntries(left) : undefined;
+}
+
 // a list of records as a table: one row per record, a column per key (numbers right-aligned)
 function table(name, records) {
   const keys = Object.keys(records[0]);
   // a mean (expected_...) or a payoff to two places, another fraction a chance in percent, the
   // rest in the page's words
-  const cell = (k, v) => (typeof v !== "number" || Number.isInteger(v) ? say(plain(v))
-    : /^(expected|payoff)/.test(k) || v > 1 ? v.toFixed(2) : pct(v));
+  const cell = (k, v) => (typeof v === "number" || v === null ? number(k, v) : say(plain(v, k)));
   return el("table", { class: "compare-table", "aria-label": words(name) },
     el("caption", {}, words(name)),
     el("thead", {}, el("tr", {}, ...keys.map((k) => el("th", {}, say(k).replace(/_/g, " "))))),
@@ -455,11 +469,19 @@ function choiceWords(c) {
   return m ? `${m[1].split("-").map((w) => w[0].toUpperCase() + w.slice(1)).join(" ")} ${m[2].toUpperCase()}` : String(c);
 }
 
-function plain(v) {
-  if (Array.isArray(v)) return v.map((x) => (x && typeof x === "object" ? plain(x) : x)).join(v.some((x) => x && typeof x === "object") ? "; " : ", ") || "none";
+// a number of the value named `k`: a chance (a probability of the answer shown: `chances`, or a
+// fraction) in percent, a mean, a payoff or a ratio to two places, a count as it is, none a dash
+let chances = new Set();
+const number = (k, x) => (x === null ? "–" : chances.has(k) ? pct(x) : Number.isInteger(x) ? String(x)
+  : /^(expected|payoff)|_per_/.test(k) || x > 1 || x < 0 ? x.toFixed(2) : pct(x));
+
+// a value in words at any depth (`k` its name, for its numbers): an object inside is bracketed,
+// never "[object Object]"
+function plain(v, k = "") {
+  if (Array.isArray(v)) return v.map((x) => (x && typeof x === "object" ? plain(x, k) : typeof x === "number" ? number(k, x) : x)).join(v.some((x) => x && typeof x === "object") ? "; " : ", ") || "none";
   if (v && typeof v === "object")
-    return Object.entries(v).map(([k, x]) => `${k}: ${Number.isInteger(x) || typeof x !== "number" ? x
-      : k.startsWith("expected_") ? x.toFixed(2) : pct(x)}`).join(", ");
+    return Object.entries(v).map(([key, x]) => `${key}: ${x && typeof x === "object" ? `(${plain(x, key)})`
+      : typeof x === "number" || x === null ? number(key, x) : x}`).join(", ");
   return typeof v === "number" && !Number.isInteger(v) ? String(Number(v.toFixed(3))) : String(v);
 }
 
