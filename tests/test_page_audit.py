@@ -1,9 +1,12 @@
 """The page audited from the registry (issue 48, the page's part begun): every procedure at phone
 and desktop sizes shows no code's words (`[object Object]`, `undefined`, `NaN`, a Python repr)
+nor a king's number cased as a word ("Henry Viii"), in its text or its pickers' options,
 and nothing wider than the screen; every whole-number field of every procedure, given a
 malformed entry ("3e", "1.."), stops the answer: the message beside that field, naming what was
 typed, the old answer greyed (a type=number input read "3e" as empty: the default was answered
 as current)."""
+import re
+
 import pytest
 
 from odds import registry
@@ -13,6 +16,7 @@ pytestmark = needed
 SPECS = registry.specs()
 CODE_WORDS = ["[object Object]", "undefined", "NaN", "None", "null", "<object", "{'", "[(", "Traceback"]
 MALFORMED = ["3e", "1.."]
+REGNAL = re.compile(r"\b(?:[IVX][ivx]+)\b")  # "Henry Viii" for Henry VIII
 RED = ("m => getComputedStyle(m).color === getComputedStyle(document.documentElement)"
        ".getPropertyValue('--error').trim().replace(/^#(..)(..)(..)$/, (_, r, g, b) =>"
        " `rgb(${parseInt(r, 16)}, ${parseInt(g, 16)}, ${parseInt(b, 16)})`)")
@@ -25,8 +29,10 @@ def browser():
 
 
 def shown_faults(page) -> list:
-    text = page.evaluate("document.body.innerText")
+    text = page.evaluate("document.body.innerText + [...document.querySelectorAll('option')]"
+                         ".map((o) => '\\n' + o.textContent).join('')")
     faults = [f"shows {word!r}" for word in CODE_WORDS if word in text]
+    faults += [f"a regnal number cased as a word: {w!r}" for w in set(REGNAL.findall(text))]
     wide, screen = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
     return faults + ([f"{wide} px wide on a {screen} px screen"] if wide > screen else [])
 

@@ -68,8 +68,7 @@ function leaderPicker(p, id, onchange) {
   const sel = el("select", { id, onchange }, el("option", { value: "0" }, "no leader (0)"));
   for (const choice of p.choices) {
     const name = choice.split(" (")[0];
-    const label = choice.replace(/(^|-)(\w)/g, (_, dash, c) => (dash ? " " : "") + c.toUpperCase());
-    sel.append(el("option", { value: name }, label.replace(" Of ", " of ")));
+    sel.append(el("option", { value: name }, choice.replace(name, nameWords(name))));
   }
   for (let r = 1; r <= (p.high ?? 6); r++) sel.append(el("option", { value: String(r) }, `rating ${r}`));
   return { node: sel, get: () => sel.value, set: (v) => {
@@ -462,6 +461,10 @@ function say(text) {
     .replace(/^(true|false)$/, (m) => (m === "true" ? "yes" : "no"))
     .replace(/\brepeatable\b/g, "one or more");  // a flag given again; here a list or chips
 }
+
+// a leader's name as a player writes it: "henry-viii" -> "Henry VIII", "duke-of-alva" -> "Duke of Alva"
+const nameWords = (name) => name.split("-").map((w) => (/^[ivx]+$/.test(w) ? w.toUpperCase()
+  : w === "of" ? w : w[0].toUpperCase() + w.slice(1))).join(" ");
 
 // a choice as a player says it: a pope or a king by his name and number ("leo-x" -> "Leo X")
 function choiceWords(c) {
