@@ -16,6 +16,16 @@ pytestmark = needed
 SPECS = registry.specs()
 CODE_WORDS = ["[object Object]", "undefined", "NaN", "None", "null", "<object", "{'", "[(", "Traceback"]
 MALFORMED = ["3e", "1.."]
+CUT = """() => {  // the chosen texts that their pickers cut and the page shows nowhere else
+  const rest = document.body.cloneNode(true);
+  rest.querySelectorAll("select").forEach((s) => s.remove());
+  const pen = document.createElement("canvas").getContext("2d");
+  return [...document.querySelectorAll("select")].filter((s) => s.offsetParent).map((s) => {
+    pen.font = getComputedStyle(s).font;
+    const text = s.selectedOptions[0]?.textContent || "";
+    return pen.measureText(text).width > s.clientWidth - 28 && !rest.textContent.includes(text) ? text : null;
+  }).filter(Boolean);
+}"""
 REGNAL = re.compile(r"\b(?:[IVX][ivx]+)\b")  # "Henry Viii" for Henry VIII
 RED = ("m => getComputedStyle(m).color === getComputedStyle(document.documentElement)"
        ".getPropertyValue('--error').trim().replace(/^#(..)(..)(..)$/, (_, r, g, b) =>"
@@ -34,7 +44,8 @@ def shown_faults(page) -> list:
     faults = [f"shows {word!r}" for word in CODE_WORDS if word in text]
     faults += [f"a regnal number cased as a word: {w!r}" for w in set(REGNAL.findall(text))]
     wide, screen = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
-    return faults + ([f"{wide} px wide on a {screen} px screen"] if wide > screen else [])
+    faults += [f"{wide} px wide on a {screen} px screen"] if wide > screen else []
+    return faults + [f"a picker cuts {name!r}, shown in full nowhere" for name in page.evaluate(CUT)]
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -757,7 +757,7 @@ function choose(name, values = typed[name] || new URLSearchParams()) {
   $("procedure").replaceChildren(...catalogue.procedures.filter((s) => game(s.name) === game(name))
     .map((s) => el("option", { value: s.name, title: s.help }, short(s))));
   $("procedure").value = name;
-  $("procedure-help").textContent = spec.help === short(spec) ? "" : spec.help;
+  $("procedure-help").textContent = spec.help;  // the full name, which the picker may cut
   buildForm(values);
   plans = values.getAll("plan");
   buildPlans();
