@@ -104,3 +104,15 @@ def test_every_switch_on_shows_no_code_words(browser, name):
     if page:
         page.close()
     assert not faults, faults
+
+
+def test_link_copied_is_said_only_until_the_next_change(browser):
+    page = opened(browser, "desktop", "?procedure=his.field&attacker=5&defender=4")
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.click("#copy")
+    page.wait_for_function("() => document.getElementById('copy').textContent === 'Link copied'",
+                           timeout=60_000)
+    page.fill("#f-attacker", "6")
+    page.wait_for_function(SETTLED, timeout=60_000)
+    assert page.inner_text("#copy") == "Copy link to this battle"
+    page.close()

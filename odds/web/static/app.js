@@ -262,12 +262,15 @@ function query() {
 
 const asked = () => plans.map((p) => p.trim()).filter(Boolean);
 
+const COPY = "Copy link to this battle";  // the copy button's words until it has copied
+
 function changed() {
   const q = query();
   const state = new URLSearchParams([["procedure", spec.name], ...link(),
                                      ...asked().map((p) => ["plan", p]), ...needQuery()]);
   typed[spec.name] = state;
   history.replaceState(null, "", "?" + state);
+  $("copy").textContent = COPY;  // "Link copied" was of the link before this change
   $("answer").classList.add("busy");
   clearTimeout(timer);
   timer = setTimeout(() => { ask(q); compare(q); need(q); }, DEBOUNCE_MS);
@@ -713,6 +716,13 @@ function eventsPicker(names, chosen) {
   $("need-event").value = now;
 }
 
+function needFailed(message) {
+  $("need-answer").textContent = "";
+  $("need-method").textContent = "";
+  $("need-error").hidden = false;
+  $("need-error").textContent = message;
+}
+
 async function need(q) {
   cancel("need");
   const extra = needQuery();
@@ -722,6 +732,9 @@ async function need(q) {
     $("need-method").textContent = "";
     return;
   }
+  const target = $("need-target").value.trim();
+  if (!(Number(target) >= 0 && Number(target) <= 100))  // the page's own words, in percent
+    return needFailed(`reaches: ${target}% is out of range (allowed: 0% to 100%)`);
   const r = await request("need", `api/${spec.name}/need?` + new URLSearchParams([...q, ...extra]));
   if (!r) return;
   if (r.status === 503) {
@@ -729,13 +742,7 @@ async function need(q) {
     return;
   }
   const body = r.body;
-  if (!r.ok) {
-    $("need-answer").textContent = "";
-    $("need-method").textContent = "";
-    $("need-error").hidden = false;
-    $("need-error").textContent = speak(body.error);
-    return;
-  }
+  if (!r.ok) return needFailed(speak(body.error));
   $("need-answer").textContent = speak(body.sentence);
   $("need-method").textContent = (body.method === "exact" ? "exact" : `Monte Carlo, ${trials(body.trials || 0)} a value, seed ${body.seed} for every value`)
     + (body.monotone ? `; monotone at the ${Object.keys(body.evaluated).length} values evaluated`
