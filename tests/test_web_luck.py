@@ -86,3 +86,29 @@ def test_the_page_scores_the_sample_game_and_lists_refused_rolls(base, tmp_path,
         assert page.inner_text("#error").startswith("record: no roll could be read")
         assert not errors
         browser.close()
+
+
+def test_the_page_says_a_binary_file_is_not_text_and_plots_a_record_of_losses(base, tmp_path):
+    """A file that is not UTF-8 was decoded by the page into replacement characters and sent;
+    a side recorded by its losses alone was plotted under the label `undefined`."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    binary = tmp_path / "game.toml"
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n\xff\xfe" + bytes(range(256)))
+    losses = ('[[roll]]\nprocedure = "his.field"\nkeywords = { attacker = 4, defender = 3 }\n'
+              'side = "Ottoman"\nattacker_losses = 2\n')
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(base + "luck")
+        page.set_input_files("#file", str(binary))
+        page.wait_for_selector("#error:not([hidden])", timeout=60_000)
+        assert page.inner_text("#error") == ("record: game.toml is not UTF-8 text (allowed: a TOML "
+                                             "or CSV record saved as UTF-8)")
+        assert page.input_value("#record") == ""
+        page.fill("#record", losses)
+        page.click("#score")
+        page.wait_for_selector("#result:not([hidden]) #game tbody tr", timeout=60_000)
+        text = page.evaluate("document.body.innerText")
+        assert "undefined" not in text and "losses taken above expected" in text
+        assert "1 roll scored from 1 distinct situation, exact" in text
+        browser.close()

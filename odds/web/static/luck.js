@@ -3,7 +3,9 @@
 "use strict";
 const $ = (id) => document.getElementById(id);
 const WORDS = { hits: "hits dealt", wins: "won", losses: "losses taken" };
-const PLOTTED = { hits: "hits dealt above expected", wins: "wins above expected" };
+const PLOTTED = { hits: "hits dealt above expected", wins: "wins above expected",
+                  losses: "losses taken above expected" };  // a side recorded by its losses alone
+const counted = (n, noun) => `${n.toLocaleString("en")} ${noun}${n === 1 ? "" : "s"}`;
 
 function ordinal(p) {
   const n = Math.min(99, Math.max(1, Math.round(p)));
@@ -132,7 +134,7 @@ function show(answer) {
   $("refused-box").hidden = !answer.refused.length;
   $("result").hidden = false;
   const lines = new Set(answer.rolls.map((r) => r.line)).size;
-  $("status").textContent = `${lines} rolls scored from ${answer.situations} distinct situations, exact` +
+  $("status").textContent = `${counted(lines, "roll")} scored from ${counted(answer.situations, "distinct situation")}, exact` +
     (answer.refused.length ? `; ${answer.refused.length} not counted (listed at the end)` : "");
 }
 
@@ -167,7 +169,15 @@ $("sample").addEventListener("click", async () => {
 $("file").addEventListener("change", async () => {
   const file = $("file").files[0];
   if (file) {
-    $("record").value = await file.text();
+    try {  // a file that is not UTF-8 text is said so, never shown as replacement characters
+      $("record").value = new TextDecoder("utf-8", { fatal: true }).decode(await file.arrayBuffer());
+    } catch {
+      $("record").value = "";
+      $("error").textContent = `record: ${file.name} is not UTF-8 text (allowed: a TOML or CSV record saved as UTF-8)`;
+      $("error").hidden = false;
+      $("result").hidden = true;
+      return;
+    }
     score();
   }
 });
