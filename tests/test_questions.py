@@ -162,9 +162,21 @@ def test_need_out_of_reach_and_already_reached():
     assert mc.reaches == "none" and mc.method == "mc" and "[95%: " in mc.sentence()
 
 
+def test_need_stops_its_range_where_the_procedure_stops_taking_values():
+    """More mercenaries than units end the range with a note (issue 48: the question was
+    answered with the error of the first value past the units)."""
+    answer = odds.need("his.field", {"attacker": 3, "defender": 3}, vary="attacker_mercenaries=0..9",
+                       target=0.99)
+    assert (answer.low, answer.high, answer.reaches) == (0, 3, "none")
+    assert answer.sentence().startswith("no attacker_mercenaries in 0..3 gives P(attacker win) 99.0%")
+    assert answer.notes == ("attacker_mercenaries stops at 3: at 4, attacker_mercenaries + "
+                            "attacker_cavalry: 4 + 0 is more than the 3 units (allowed: at most 3)",)
+    assert max(answer.evaluated) == 3
+
+
 def test_need_names_the_value_an_error_comes_from():
-    with pytest.raises(OddsError, match=r"^vary attacker_mercenaries=\d+: attacker_mercenaries"):
-        odds.need("his.field", {"attacker": 3, "defender": 3}, vary="attacker_mercenaries=0..9",
+    with pytest.raises(OddsError, match=r"^vary attacker_mercenaries=4: attacker_mercenaries"):
+        odds.need("his.field", {"attacker": 3, "defender": 3}, vary="attacker_mercenaries=4..9",
                   target=0.5)
 
 

@@ -14,7 +14,7 @@ checked before any work; the exact work is checked as it goes (Search.within).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..config import DEFAULT_MAX_TRIALS, DEFAULT_TRIALS, NEED_MAX_TRIALS, NEED_MAX_VALUES
 from ..core.engine import estimate, estimated
@@ -128,11 +128,37 @@ def need(procedure: str, base: dict | None = None, *, vary, target: float, event
     if len(v.values()) > NEED_MAX_VALUES:
         raise OddsError(f"{names['vary']}: {v.label}={v.low}..{v.high} has {len(v.values())} "
                         f"values (allowed: up to {NEED_MAX_VALUES})")
+    v, stops = taken(spec, base, v, names["vary"])
     search = Search(spec, base, v, target, engine, event, names)
+    search.budget_notes += stops
     try:
         return search.run()
     except (_Stop, KeyboardInterrupt):
         return search.answer(None, None, "none", partial=True)
+
+
+def taken(spec, base: dict, v: Vary, field: str) -> tuple[Vary, tuple]:
+    """The run of `v`'s values that the procedure takes with `base` held (Spec.check: no engine
+    work), from the first it takes, and a note for each end where the range stops before its
+    own (more cavalry than units is the range's end, not an error); none taken: the low end's
+    refusal."""
+    def refusal(value):
+        try:
+            spec.check(v.assign(base, value))
+        except OddsError as e:
+            return e
+        return None
+
+    refused = {x: refusal(x) for x in v.values()}
+    good = [x for x, e in refused.items() if e is None]
+    if not good:
+        raise OddsError(f"{field} {v.label}={v.low}: {refused[v.low]}")
+    low = high = good[0]
+    while high < v.high and refused[high + 1] is None:
+        high += 1
+    stops = [f"{v.label} stops at {end}: at {past}, {refused[past]}"
+             for end, past in ((low, low - 1), (high, high + 1)) if v.low <= past <= v.high]
+    return replace(v, low=low, high=high), tuple(stops)
 
 
 def held(spec, base: dict, varied: str) -> tuple:
