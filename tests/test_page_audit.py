@@ -26,6 +26,9 @@ CUT = """() => {  // the chosen texts that their pickers cut and the page shows 
     return pen.measureText(text).width > s.clientWidth - 28 && !rest.textContent.includes(text) ? text : null;
   }).filter(Boolean);
 }"""
+UNHINTED = """() => [...document.querySelectorAll("*")].filter((e) => e.offsetParent
+  && e.scrollWidth > e.clientWidth + 1 && ["auto", "scroll"].includes(getComputedStyle(e).overflowX)
+  && getComputedStyle(e, "::before").content === "none").map((e) => e.id || e.className)"""
 REGNAL = re.compile(r"\b(?:[IVX][ivx]+)\b")  # "Henry Viii" for Henry VIII
 RED = ("m => getComputedStyle(m).color === getComputedStyle(document.documentElement)"
        ".getPropertyValue('--error').trim().replace(/^#(..)(..)(..)$/, (_, r, g, b) =>"
@@ -45,6 +48,7 @@ def shown_faults(page) -> list:
     faults += [f"a regnal number cased as a word: {w!r}" for w in set(REGNAL.findall(text))]
     wide, screen = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
     faults += [f"{wide} px wide on a {screen} px screen"] if wide > screen else []
+    faults += [f"{box} scrolls sideways with no word saying so" for box in page.evaluate(UNHINTED)]
     return faults + [f"a picker cuts {name!r}, shown in full nowhere" for name in page.evaluate(CUT)]
 
 
@@ -115,4 +119,20 @@ def test_link_copied_is_said_only_until_the_next_change(browser):
     page.fill("#f-attacker", "6")
     page.wait_for_function(SETTLED, timeout=60_000)
     assert page.inner_text("#copy") == "Copy link to this battle"
+    page.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_luck_page_shows_no_code_words_and_says_where_columns_hide(browser, size):
+    """At 390 px the whole-game table showed 3 of its columns and the roll table 4 of 8, the
+    rest behind an unhinted sideways swipe."""
+    width, height = SIZES[size]
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.goto(browser.base + "luck")
+    page.click("#sample")
+    page.wait_for_selector("#result:not([hidden]) #game tbody tr", timeout=60_000)
+    page.wait_for_function("() => !document.getElementById('status').textContent.startsWith('Scoring')")
+    assert not shown_faults(page), shown_faults(page)
+    if size == "phone":  # the tables are wider than a phone: the hint is what shows the rest
+        assert page.evaluate("document.querySelector('.scroll[data-more]') !== null")
     page.close()
