@@ -307,7 +307,8 @@ def campaign(warbands, *, attack_dice=None, defense_dice=None, sites=(), relics=
     for name, flag in (("pawn_and_favor", pawn_and_favor), ("chancellor_oathkeeper", chancellor_oathkeeper),
                        ("bandits", bandits), ("optimise", optimise)):
         check_bool(name, flag)
-    attack_dice = warbands if attack_dice is None else check_int("attack_dice", attack_dice, 0, warbands)
+    attack_dice = warbands if attack_dice is None else check_int(
+        "attack_dice", attack_dice, 0, warbands, ", at most one per warband")
     defenders = check_int("defenders", defenders, 0, MAX_DEFENDERS)
     edition = check_choice("edition", edition, EDITIONS)
     title = check_choice("title", title, tuple(TITLES))
