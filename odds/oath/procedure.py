@@ -414,7 +414,7 @@ SPEC = register(Spec(
         Param("optimise", "bool", "add the decision table: every dice count and sacrifice "
               "policy, exact P(win), expected losses, losses per win, P(win within k losses)"),
         Param("goal", "text", "the best row of the decision table: " + decision.GOALS,
-              metavar="GOAL")),
+              metavar="GOAL", needs=("optimise",))),
     "campaign: attack and defense dice, sacrifice, battle plans", ("oath", "campaign"),
     "attacker_win", kernels=("odds.oath.kernel",), start={"warbands": 6, "defense_dice": 4},
     examples=(
