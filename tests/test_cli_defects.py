@@ -114,3 +114,18 @@ def test_the_foreign_war_s_row_zero_says_what_it_is():
 def test_a_value_the_user_typed_is_not_a_reading(typed, shown):
     code, out, _ = run("his", "piracy", "--corsairs", "2", "--andrea-doria", *typed)
     assert code == 0 and shown in out
+
+
+def test_the_sample_record_says_it_is_invented_wherever_it_is_described(capsys):
+    """Issue 48: the shipped record was written with the feature, not kept from a game."""
+    from odds.demo import _sample_game
+    from odds.records.report import SAMPLE
+
+    text = SAMPLE.read_text(encoding="utf-8")
+    assert text.startswith("# INVENTED FOR ILLUSTRATION") and "kept them" not in text
+    assert 'title = "An invented Here I Stand game' in text
+    with pytest.raises(SystemExit):
+        cli.main(["luck", "--help"])
+    assert "invented for illustration" in " ".join(capsys.readouterr().out.split())
+    _sample_game()
+    assert "invented for illustration" in capsys.readouterr().out

@@ -20,7 +20,7 @@ from .observed import observe
 from .record import ROLES, Refused, read
 from .situations import Situations
 
-SAMPLE = Path(__file__).parent / "samples" / "his_1532.toml"  # a real-looking game's record
+SAMPLE = Path(__file__).parent / "samples" / "his_1532.toml"  # 27 rolls invented for illustration
 MEASURES = {"hits": 1, "wins": 1, "losses": -1}  # measure -> +1 when more is luckier
 ROLL_COLUMNS = ("line", "procedure", "side", "role", "against", "measure", "percentile",
                 "p_at_least", "won", "p_win", "hits", "expected_hits", "losses", "expected_losses")

@@ -1,7 +1,7 @@
 """The page's "How lucky was I?": `GET /luck` the page (static/luck.html), `POST /api/luck` a
 record's text (TOML or CSV, as `odds luck` reads it; never a path) -> `odds luck --json`'s
 object, computed in an exact worker like any exact answer; `GET /luck/sample.toml` the
-sample game's record (odds/records/samples)."""
+sample record (odds/records/samples: rolls invented for illustration)."""
 from __future__ import annotations
 
 import json
