@@ -29,6 +29,7 @@ from odds.web.limits import Gate
 
 SPECS = registry.specs()
 MALFORMED = ("3e", "1..", "-0", "")  # besides low - 1 and high + 1
+NOT_FINITE = ("nan", "inf", "1e999")  # numbers float() takes
 # text a user must never be shown: (defect kind, pattern)
 DEFECTS = [("traceback", re.compile(r"Traceback \(most recent call last\)")),
            ("[object Object]", re.compile(re.escape("[object Object]"))),
@@ -36,6 +37,9 @@ DEFECTS = [("traceback", re.compile(r"Traceback \(most recent call last\)")),
            ("NaN", re.compile(r"\bnan\b", re.I)),
            ("None", re.compile(r"\bNone\b")),
            ("a Python repr", re.compile(r"<[^<>]* at 0x[0-9a-f]+>|\{'|\[\(")),
+           ("a Python error", re.compile(r"\b(Type|Value|Key|Index|Attribute|ZeroDivision|Overflow)"
+                                         r"Error\b|object is not|unsupported operand|"
+                                         r"invalid literal for")),
            ]
 
 
@@ -60,7 +64,7 @@ def classes(p: registry.Param, default) -> list[tuple[str, object, bool]]:
         out += [(f"out of range {b:g}", str(int(b) if p.kind != "float" else b), False)
                 for b in ((p.low - 1) if p.low is not None else None,
                           (p.high + 1) if p.high is not None else None) if b is not None]
-        out += [(f"malformed {t!r}", t, False) for t in MALFORMED]
+        out += [(f"malformed {t!r}", t, False) for t in MALFORMED + NOT_FINITE]
     if p.kind in ("choice", "leader", "cards"):
         out += [(f"choice {named(c)}", [named(c)] if listed else named(c), True) for c in p.choices]
         out += [(f"malformed {t!r}", t, False) for t in ("3e", "")]
@@ -164,7 +168,10 @@ def client():
         object.__setattr__(spec, "function", functions[name])
 
 
-def shown_defects(text: str) -> list[str]:
+def shown_defects(text: str, raw: dict) -> list[str]:
+    """The defect kinds in `text`, but for the values the user typed (`raw`), quoted back."""
+    for typed in filter(None, raw.values()):
+        text = text.replace(typed, "")
     return [kind for kind, pattern in DEFECTS if pattern.search(text)]
 
 
@@ -174,7 +181,7 @@ def refused_in_one_line(text: str) -> bool:
 
 def audit_cli(spec, kw, raw, valid, as_json, identifiers) -> list[str]:
     code, out, err = run_cli(argv(spec, kw, raw) + (["--json"] if as_json else []))
-    found = [f"CLI {kind}" for kind in shown_defects(out + err)]
+    found = [f"CLI {kind}" for kind in shown_defects(out + err, raw)]
     if isinstance(code, str):
         return found + [f"CLI {code}"]
     if code == 0 and not valid:
@@ -197,7 +204,7 @@ def audit_cli(spec, kw, raw, valid, as_json, identifiers) -> list[str]:
 def audit_api(client, spec, kw, raw, valid) -> tuple[list[str], str]:
     """(the defects of the API's answer, its error line or '')."""
     status, text = client.get(f"/api/{spec.name}", query(kw, raw))
-    found = [f"API {kind}" for kind in shown_defects(text)]
+    found = [f"API {kind}" for kind in shown_defects(text, raw)]
     if status == 200 and not valid:
         found.append("API: a malformed value not refused")
     if status not in (200, 400) and "time budget" not in text:  # too long for it: a 503
