@@ -6,15 +6,16 @@ import json
 import re
 import sys
 
-from .errors import OddsError
+from .errors import OddsError, signed_zero
 from .registry import ENGINE_OPTIONS, Spec
 from .texts import printable
 
 
 def whole(text: str) -> int:
-    """argparse type: a whole number, also written 1_000_000 or 1e6 (argparse adds the field)."""
+    """argparse type: a whole number, also written 1_000_000 or 1e6 (argparse adds the field);
+    not -0 (texts.signed_zero)."""
     try:
-        return int(text)
+        return _unsigned(text, int(text))
     except ValueError:
         pass
     try:
@@ -23,14 +24,22 @@ def whole(text: str) -> int:
         value = None
     if value is None or not value.is_integer():
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
-    return int(value)
+    return _unsigned(text, int(value))
 
 
 def number(text: str) -> float:
     try:
-        return float(text)
+        value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    return _unsigned(text, value)
+
+
+def _unsigned(text: str, value):
+    why = signed_zero(text, value)
+    if why:
+        raise argparse.ArgumentTypeError(why)
+    return value
 
 
 class Once(argparse.Action):
@@ -88,6 +97,9 @@ def flag(param) -> str:
     return "--" + (param.flag or param.name.replace("_", "-"))
 
 
+JOINS = ("and", "or")  # words that join fields in an error's head
+
+
 def in_flags(message: str, params) -> str:
     """An error message from a procedure in the command line's words: the keywords it names
     (the field before the first ': ' when it is made of them, `name=value` and snake_case
@@ -96,8 +108,9 @@ def in_flags(message: str, params) -> str:
     head, sep, body = message.partition(": ")
     if not sep:
         head, body = "", message
-    if all(word in flags for word in re.findall(r"[a-z][a-z_]*", head)):  # a field, not prose
-        head = re.sub(r"[a-z][a-z_]*", lambda m: flags[m[0]], head)
+    if all(word in flags or word in JOINS for word in re.findall(r"[a-z][a-z_]*", head)):  # a
+        # field or fields ('cavalry and against_cavalry'), not prose
+        head = re.sub(r"[a-z][a-z_]*", lambda m: flags.get(m[0], m[0]), head)
 
     def assignment(m):
         name, value = m[1], m[3]
@@ -108,6 +121,8 @@ def in_flags(message: str, params) -> str:
 
     body = re.sub(r"\b([a-z][a-z_]*)=('?)([^',;)\s]*)\2", assignment, body)
     body = re.sub(r"\b[a-z]+(?:_[a-z]+)+\b", lambda m: flags.get(m[0], m[0]), body)
+    body = re.sub(r"\b(without|give|leave) ([a-z_]+(?: or [a-z_]+)*)", lambda m: m[1] + " " + re.sub(
+        r"[a-z_]+", lambda w: flags.get(w[0], w[0]), m[2]), body)  # Spec.check_given's needs
     return head + sep + body
 
 

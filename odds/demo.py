@@ -71,11 +71,13 @@ def run(args) -> int:
 
 
 def _sample_game():
-    """The summary of the sample game's record (`odds luck` on odds/records/samples)."""
+    """The summary of the sample record (`odds luck` on odds/records/samples): rolls invented
+    for illustration, and said to be."""
     from .records.report import SAMPLE, luck
     from .records.text import summary
 
-    print(f"== How lucky was each side? `odds luck {SAMPLE.name}` (the sample game shipped with odds)")
+    print(f"== How lucky was each side? `odds luck {SAMPLE.name}` (the sample record shipped "
+          "with odds: rolls invented for illustration, not a real game's)")
     print(summary(luck(SAMPLE), rolls=False))
     print(flush=True)
 

@@ -56,15 +56,16 @@ class Interrupted(RuntimeError):
     (odds.core.montecarlo.stop_when: a deadline); there is no partial exact answer."""
 
 
-def check_int(field: str, value, low: int = 0, high: int | None = None) -> int:
-    """Return `value` as an int in [low, high], or raise OddsError naming `field`."""
+def check_int(field: str, value, low: int = 0, high: int | None = None, why: str = "") -> int:
+    """Return `value` as an int in [low, high], or raise OddsError naming `field` (`why`: what
+    sets a bound narrower than its Param's, said after the range)."""
     if type(value) is int and low <= value and (high is None or value <= high):
         return value
     if isinstance(value, bool) or not isinstance(value, (int,)) and not _is_integral(value):
         raise OddsError(f"{field}: {shown(value)} is not a whole number")
     value = int(value)
     if value < low or (high is not None and value > high):
-        allowed = f"{low} to {high}" if high is not None else f"at least {low}"
+        allowed = (f"{low} to {high}" if high is not None else f"at least {low}") + why
         raise OddsError(f"{field}: {shown(value)} is out of range (allowed: {allowed})")
     return value
 
@@ -89,6 +90,14 @@ def nearest(value, allowed) -> str:
         return ""
     close = difflib.get_close_matches(value.strip().lower(), [n.lower() for n in names], 1, 0.6)
     return f"; did you mean {names[[n.lower() for n in names].index(close[0])]!r}?" if close else ""
+
+
+def signed_zero(text: str, number) -> str | None:
+    """Why a number typed as `-0` (or `-0.0`) is refused: a sign on zero is a slip, not a
+    value (issue 48: it was taken as 0); None for any other text."""
+    if number == 0 and text.strip().startswith("-"):
+        return f"{text!r} is zero with a minus sign (allowed: 0)"
+    return None
 
 
 def check_bool(field: str, value) -> bool:

@@ -15,7 +15,7 @@ from typing import Callable
 
 from .config import DEFAULT_MAX_TRIALS, METHODS
 from .core.outcomes import PLAIN, Words
-from .errors import OddsError, check_nesting, shown
+from .errors import OddsError, check_nesting, nearest, shown
 from .lazy import declaring
 
 REQUIRED = inspect.Parameter.empty
@@ -158,14 +158,14 @@ class Spec:
         names = {p.name for p in self.params}
         for key in kwargs:
             if key not in names and not (key in ENGINE and self.takes(key)):
-                raise OddsError(f"{key}: not a parameter of {self.name} "
+                raise OddsError(f"{key}: not a parameter of {self.name}{nearest(key, names)} "
                                 f"(allowed: {', '.join(sorted(names))})")
         for name, default in self.defaults().items():
             if default is REQUIRED and name not in kwargs:
                 raise OddsError(f"{name}: missing (required by {self.name})")
         defaults = self.defaults()
         for p in self.params:
-            if p.needs and kwargs.get(p.name, defaults[p.name]) != defaults[p.name] \
+            if p.needs and _plain(kwargs.get(p.name, defaults[p.name])) != _plain(defaults[p.name]) \
                     and not any(_set(kwargs.get(n)) for n in p.needs):
                 raise OddsError(f"{p.name}: {shown(kwargs[p.name])} changes nothing without "
                                 f"{' or '.join(p.needs)} (allowed: give "
@@ -189,8 +189,9 @@ class Spec:
         for p in self.params:
             if p.name == name:
                 return p
-        raise OddsError(f"{name}: not a parameter of {self.name} "
-                        f"(allowed: {', '.join(p.name for p in self.params)})")
+        names = [p.name for p in self.params]
+        raise OddsError(f"{name}: not a parameter of {self.name}{nearest(name, names)} "
+                        f"(allowed: {', '.join(names)})")
 
     def example(self, name: str) -> Example:
         return next(e for e in self.examples if e.name == name)
@@ -202,6 +203,11 @@ class Spec:
                 "command": " ".join(self.command),
                 "parameters": [p.describe(defaults[p.name]) for p in self.params],
                 "examples": {e.name: e.kwargs for e in self.examples}}
+
+
+def _plain(value):
+    """A list as a tuple, so that the command line's [] is the signature's ()."""
+    return tuple(value) if isinstance(value, list) else value
 
 
 def _set(value) -> bool:
@@ -339,5 +345,6 @@ def get(name: str) -> Spec:
         if package is not None:
             _modules(package, [name])
     if not named or name not in _SPECS:
-        raise OddsError(f"procedure: {shown(name)} is unknown (allowed: {', '.join(specs())})")
+        raise OddsError(f"procedure: {shown(name)} is unknown{nearest(name, list(specs()))} "
+                        f"(allowed: {', '.join(specs())})")
     return _SPECS[name]

@@ -3,7 +3,7 @@ lists comma-separated (or the text repeated), whole numbers, numbers, true/false
 other kind is the text itself. Read by the HTTP API (odds.web.api) and plans (odds.questions)."""
 from __future__ import annotations
 
-from .errors import OddsError
+from .errors import OddsError, signed_zero
 
 TRUE, FALSE = ("true", "1", "yes", "on"), ("false", "0", "no", "off")
 # control characters (C0, DEL, C1) and the bidirectional overrides that reorder a line
@@ -15,16 +15,25 @@ LISTS = ("cards", "ints", "pairs")
 
 def _int(name: str, text: str) -> int:
     try:
-        return int(text)
+        number = int(text)
     except ValueError:
         raise OddsError(f"{name}: {text!r} is not a whole number") from None
+    return _unsigned(name, text, number)
 
 
 def _float(name: str, text: str) -> float:
     try:
-        return float(text)
+        number = float(text)
     except ValueError:
         raise OddsError(f"{name}: {text!r} is not a number") from None
+    return _unsigned(name, text, number)
+
+
+def _unsigned(name: str, text: str, number):
+    why = signed_zero(text, number)
+    if why:
+        raise OddsError(f"{name}: {why}")
+    return number
 
 
 def _bool(name: str, text: str) -> bool:

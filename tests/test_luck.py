@@ -216,7 +216,8 @@ def test_bad_rolls_are_refused_by_line_and_field_and_the_rest_reported(tmp_path)
     refused = frame.attrs["refused"]
     assert len(refused) == 5
     assert refused[0] == "line 7: attacker_hits: 6 is impossible from 5 dice (allowed: 0 to 5)"
-    assert refused[1].startswith("line 11: procedure: 'his.feild' is unknown (allowed: his.field,")
+    assert refused[1].startswith("line 11: procedure: 'his.feild' is unknown; did you mean "
+                                 "'his.field'? (allowed: his.field,")
     assert refused[2].startswith("line 17: keywords: attacker_leeder: not a parameter of his.field")
     assert refused[3].startswith("line 25: winner: 'defender' is impossible here (the probability that success is false is 0)")
     assert refused[4] == "line 27: side: missing (every roll names its procedure and its side)"

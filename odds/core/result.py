@@ -215,8 +215,11 @@ def _bar(p: float, width: int) -> str:
 
 
 def _text(value) -> str:
+    """A setting's value in words: lists as [a, b] (or none), tables as (key: value, ...)."""
+    if isinstance(value, (dict, MappingProxyType)):
+        return "(" + ", ".join(f"{k}: {_text(v)}" for k, v in value.items()) + ")"
     if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(map(str, value)) + "]" if value else "none"
+        return "[" + ", ".join(map(_text, value)) + "]" if value else "none"
     return str(value)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import OddsError, check_int, nearest
+from ..errors import OddsError, check_int, nearest, signed_zero
 
 MAX_LEADER = 6  # best battle or naval rating
 
@@ -48,13 +48,16 @@ def leader(field: str, value, table=ARMY) -> Leader:
         return value
     if isinstance(value, str):
         try:
-            value = int(value)
+            value, typed = int(value), value
         except ValueError:  # a name ('²' is a digit to str.isdigit, and no number to int)
             key = value.split("(")[0].strip().lower().replace(" ", "-").replace("_", "-")
             if key not in table:
                 raise OddsError(f"{field}: unknown leader {value!r}{nearest(key, tuple(table))} "
                                 f"(allowed: a rating 0 to {MAX_LEADER} or {', '.join(table)})") from None
             return Leader(table[key][1], key)
+        why = signed_zero(typed, value)
+        if why:
+            raise OddsError(f"{field}: {why}")
     return Leader(check_int(field, value, 0, MAX_LEADER))
 
 

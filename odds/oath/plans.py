@@ -42,7 +42,7 @@ def _signed(name, text):
     try:
         return int(text)
     except (TypeError, ValueError):
-        raise OddsError(f"plan: {name}:{text} needs a whole number of dice, e.g. {name}:+1 or {name}:-2") from None
+        raise OddsError(f"plan: {name if text is None else f'{name}:{text}'} needs a whole number of dice, e.g. {name}:+1 or {name}:-2") from None
 
 
 def _side(name, text):

@@ -307,7 +307,8 @@ def campaign(warbands, *, attack_dice=None, defense_dice=None, sites=(), relics=
     for name, flag in (("pawn_and_favor", pawn_and_favor), ("chancellor_oathkeeper", chancellor_oathkeeper),
                        ("bandits", bandits), ("optimise", optimise)):
         check_bool(name, flag)
-    attack_dice = warbands if attack_dice is None else check_int("attack_dice", attack_dice, 0, warbands)
+    attack_dice = warbands if attack_dice is None else check_int(
+        "attack_dice", attack_dice, 0, warbands, ", at most one per warband")
     defenders = check_int("defenders", defenders, 0, MAX_DEFENDERS)
     edition = check_choice("edition", edition, EDITIONS)
     title = check_choice("title", title, tuple(TITLES))
@@ -413,7 +414,7 @@ SPEC = register(Spec(
         Param("optimise", "bool", "add the decision table: every dice count and sacrifice "
               "policy, exact P(win), expected losses, losses per win, P(win within k losses)"),
         Param("goal", "text", "the best row of the decision table: " + decision.GOALS,
-              metavar="GOAL")),
+              metavar="GOAL", needs=("optimise",))),
     "campaign: attack and defense dice, sacrifice, battle plans", ("oath", "campaign"),
     "attacker_win", kernels=("odds.oath.kernel",), start={"warbands": 6, "defense_dice": 4},
     examples=(

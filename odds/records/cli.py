@@ -21,7 +21,8 @@ EXAMPLE = """record (TOML; CSV has the same fields as columns, keywords as KEY=V
 
 the percentile of a roll: the chance that a replay of it would be worse for that side,
 counting an equal outcome half (50: average luck; 90: luckier than 9 replays in 10).
-`odds luck --sample > game.toml` writes the sample game's record (`odds demo` shows its summary)."""
+`odds luck --sample > game.toml` writes the sample record, rolls invented for illustration
+(`odds demo` shows its summary)."""
 
 
 def run(args) -> int:
@@ -33,7 +34,7 @@ def run(args) -> int:
         return 0
     if args.record is None:
         raise OddsError("record: missing (give a TOML or CSV file; `odds luck --sample > "
-                        "game.toml` writes the sample game's record to start from)")
+                        "game.toml` writes an invented sample record to start from)")
 
     if args.plot:
         check_output(args.plot, "--plot", (".png", ".pdf", ".svg"))
@@ -87,5 +88,6 @@ def register(games):
     p.add_argument("--brief", action="store_true", help="the whole game only, not each roll")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--sample", action="store_true",
-                   help="print the sample game's record (27 rolls of Here I Stand) to start from")
+                   help="print the sample record (27 rolls of Here I Stand invented for "
+                        "illustration, not a real game's) to start from")
     p.set_defaults(handler=run)

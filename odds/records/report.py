@@ -20,7 +20,7 @@ from .observed import observe
 from .record import ROLES, Refused, read
 from .situations import Situations
 
-SAMPLE = Path(__file__).parent / "samples" / "his_1532.toml"  # a real-looking game's record
+SAMPLE = Path(__file__).parent / "samples" / "his_1532.toml"  # 27 rolls invented for illustration
 MEASURES = {"hits": 1, "wins": 1, "losses": -1}  # measure -> +1 when more is luckier
 ROLL_COLUMNS = ("line", "procedure", "side", "role", "against", "measure", "percentile",
                 "p_at_least", "won", "p_win", "hits", "expected_hits", "losses", "expected_losses")
@@ -35,8 +35,8 @@ def luck(record, *, paths: bool = True):
     its 5-95% band); `.attrs` (plain data, so frames concatenate): `game` (a dict per side
     and measure: rolls, actual, expected, percentile, p_at_least, low, high, and `overall`:
     the side's one number, its plotted measure; `whole_game(frame)` as a DataFrame),
-    `refused` (lines naming the rolls not reported), `situations` (distinct situations
-    computed). `record`: a .toml or .csv path, a record's text, or a list of dicts
+    `refused` (lines naming the rolls not reported), `situations` (the distinct
+    situations of the rolls scored). `record`: a .toml or .csv path, a record's text, or a list of dicts
     (docs/luck.md); `paths=False` reads a text as a record even when it looks like a path
     (the web page)."""
     import pandas as pd
@@ -49,12 +49,14 @@ def luck(record, *, paths: bool = True):
         except OddsError as e:
             refused.append(Refused(entry.where(_field(e, entry)), str(e)))
     situations.solve()
+    used = set()  # the distinct situations of the rolls scored
     for entry, key in asked:
         try:
             scored = _score(entry, situations.result(key))
         except OddsError as e:
             refused.append(Refused(entry.where(_field(e, entry)), str(e)))
             continue
+        used.add(key)
         for row, dist in scored:
             rows.append(row)
             pmfs.append(dist)
@@ -64,7 +66,7 @@ def luck(record, *, paths: bool = True):
     frame = pd.DataFrame(rows, columns=ROLL_COLUMNS)
     game = _game(frame, pmfs)
     frame = frame[list(COLUMNS)]
-    frame.attrs.update(game=game, refused=refused, situations=len(situations))
+    frame.attrs.update(game=game, refused=refused, situations=len(used))
     return frame
 
 

@@ -7,7 +7,7 @@ import json
 
 from .. import registry
 from ..core.engine import estimate
-from ..errors import OddsError, shown
+from ..errors import OddsError, nearest, shown
 from ..questions.budget import under_way
 from ..questions.plans import param_of, plan
 from ..texts import counted, value
@@ -41,10 +41,16 @@ class Situations:
         self._results = {}  # key -> Result or OddsError
 
     def spec(self, name) -> registry.Spec:
-        spec = registry.get(name)
-        if not spec.exact:
-            exact = [n for n, s in registry.specs().items() if s.exact]
-            raise OddsError(f"procedure: {name} has no exact engine (allowed: {', '.join(exact)})")
+        """The spec of a procedure a record can score (one with an exact engine)."""
+        scorable = [n for n, s in registry.specs().items() if s.exact]
+        try:
+            spec = registry.get(name)
+        except OddsError:
+            spec = None
+        if spec is None or not spec.exact:
+            why = "has no exact engine" if spec else "is unknown"
+            raise OddsError(f"procedure: {shown(name)} {why}{nearest(name, scorable)} "
+                            f"(allowed: {', '.join(scorable)})")
         return spec
 
     def ask(self, entry) -> tuple:

@@ -1,9 +1,9 @@
 """The page's "How lucky was I?": `GET /luck` the page (static/luck.html), `POST /api/luck` a
 record's text (TOML or CSV, as `odds luck` reads it; never a path) -> `odds luck --json`'s
 object, computed in an exact worker like any exact answer; `GET /luck/sample.toml` the
-sample game's record (odds/records/samples). Its bounds are config.py's WEB_LUCK_*: the body's
-bytes, its rolls (counted before it is parsed) and the seconds of the whole answer (the worker
-is stopped at them, whatever it is doing)."""
+sample record (odds/records/samples: rolls invented for illustration). Its bounds are
+config.py's WEB_LUCK_*: the body's bytes, its rolls (counted before it is parsed) and the
+seconds of the whole answer (the worker is stopped at them, whatever it is doing)."""
 from __future__ import annotations
 
 import json

@@ -25,6 +25,7 @@ PIRATES = {"none": 0, "barbarossa": 1, "dragut": 2}  # naval leader -> piracy ra
 ORDERS = tuple(",".join(p) for p in permutations(AWARDS))
 MAX_UNITS = 12  # corsairs, squadrons or fortresses of one kind accepted
 MAX_PIRACY_VP = 10  # the Ottoman's piracy VP over a game
+DORIA_DICE = 3  # the dice Andrea Doria adds: the reading chosen
 
 
 def ottoman_dice(left, one_port, rating):
@@ -45,7 +46,7 @@ def exact_joint(anti_dice, corsairs, one_port, rating) -> np.ndarray:
 
 
 def piracy(*, corsairs=2, squadrons=0, adjacent_squadrons=0, allied_squadrons=0,
-           fortresses=0, one_port=False, pirate="none", andrea_doria=False, doria_dice=3,
+           fortresses=0, one_port=False, pirate="none", andrea_doria=False, doria_dice=DORIA_DICE,
            hand=5, vp_room=MAX_PIRACY_VP, order="squadron,vp,card", method="auto",
            trials=None, seed=None, precision=None, max_trials=10**9, threads=None,
            progress=None):
@@ -92,7 +93,8 @@ def piracy(*, corsairs=2, squadrons=0, adjacent_squadrons=0, allied_squadrons=0,
     proc = Procedure("his.piracy", (corsairs + 1, rating + 3), summarise, "any_hit",
                      lambda: exact_joint(anti_dice, corsairs, one_port, rating),
                      ("odds.his.corsairs.kernel", "piracy_lane"), kernel_args, settings)
-    return solve(proc, method, mc).with_changes(readings=("doria_dice",) * doria)
+    # the dice are the tool's reading only when the caller left them at it
+    return solve(proc, method, mc).with_changes(readings=("doria_dice",) * (doria and extra == DORIA_DICE))
 
 
 def _count(name, text):
@@ -112,7 +114,7 @@ register(Spec(
         Param("pirate", "choice", "the Ottoman naval leader present (piracy rating)",
               choices=tuple(PIRATES)),
         Param("andrea_doria", "bool", "Andrea Doria is played (reading: more anti-piracy dice)"),
-        Param("doria_dice", "int", "anti-piracy dice Andrea Doria adds (reading: 3)", low=0,
+        Param("doria_dice", "int", f"anti-piracy dice Andrea Doria adds (reading: {DORIA_DICE})", low=0,
               high=6, needs=("andrea_doria",)),
         Param("hand", "int", "cards in the target's hand (card awards)", low=0, high=20),
         Param("vp_room", "int", "piracy VP the Ottoman can still earn (10 a game)", low=0,

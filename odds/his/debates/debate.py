@@ -264,9 +264,11 @@ def explain(plan: Debate) -> tuple:
     return tuple(lines)
 
 
-def _pool(name, text) -> Param:
+def _pool(name, text, needs) -> Param:
+    """A second-round pool; it changes nothing without the other side's (`needs`): with one
+    side's pool empty a first-round tie is inconclusive whatever the other holds."""
     return Param(name, "ints", text, low=MIN_VALUE, high=MAX_VALUE, flag=name.replace("_", "-"),
-                 metavar="VALUE")
+                 metavar="VALUE", needs=needs)
 
 
 RULEBOOK = {"attacker_value": 3, "debater_bonus": True, "defender_value": 4,
@@ -284,11 +286,12 @@ register(Spec(
               "not + 2)"),
         _pool("attacker_pool", "a value the second attacker is drawn from, repeatable (the "
               "attacker's uncommitted debaters in the zone, else its committed ones; none: a "
-              "first-round tie is inconclusive)"),
+              "first-round tie is inconclusive)", ("defender_pool", "defender_committed_pool")),
         _pool("defender_pool", "a value of the defender's uncommitted debaters in the zone, "
-              "repeatable (the second defender, value + 2 dice)"),
+              "repeatable (the second defender, value + 2 dice)", ("attacker_pool",)),
         _pool("defender_committed_pool", "a value of the defender's committed debaters in the "
-              "zone, repeatable (used when defender_pool is empty: value + 1 dice)"),
+              "zone, repeatable (used when defender_pool is empty: value + 1 dice)",
+              ("attacker_pool",)),
         Param("augsburg", "bool", "Augsburg Confession played this turn (-1 Papal attack die)"),
         Param("mary_i", "bool", "Mary I rules England and the debate is in the English zone "
               "(the Papal attacker's value doubled for his dice)"),

@@ -75,7 +75,7 @@ def exact_joint(units, foreign, leader, attempts) -> np.ndarray:
 
 def summarise(joint):
     """P(won, wiped out, not over within the bound); pmfs cp_to_win (k >= 1: won with exactly
-    k CP; entry 0: not won within the bound) and units_left at the end."""
+    k CP; entry 0: not won: wiped out, or not over within the bound) and units_left at the end."""
     add = np.add.reduce
     won = add(joint[WON], axis=1)
     lost = add(joint[WIPED].reshape(-1)) + add(joint[NOT_OVER].reshape(-1))
@@ -89,7 +89,7 @@ def summarise(joint):
 class WarResult(Result):
     """A Result that also reports `won_within`: N -> P(the war is won within N CP)."""
 
-    ZERO = {"cp_to_win": "not won within the bound"}
+    ZERO = {"cp_to_win": "not won (wiped out, or not over)"}
 
     @property
     def won_within(self) -> dict:

@@ -34,6 +34,8 @@ HANDS = tuple(f"{s}_hand" for s in SIDES)
 MEASURES = {"spaces": "spaces", "win": "in P(Protestant wins) minus P(Catholics win)"}  # the
 # card game's payoff in words
 UNITS = {"spaces": "spaces", "win": "of P(win) minus P(loss)"}  # "a CP worth 0.1 {unit}"
+MEASURE, CP_VALUE = "spaces", 0.5  # the readings chosen: a choice measured in spaces, a CP
+# kept worth half a space
 MAX_CP_VALUE = 1.0  # a CP is worth at most one unit of the measure elsewhere
 
 
@@ -199,7 +201,7 @@ def _played(weights, text) -> str:
 
 
 def diet_of_worms(*, protestant_card=None, papal_card=None, hapsburg_card=None, protestant_hand=(),
-                  papal_hand=(), hapsburg_hand=(), measure="spaces", cp_value=0.5,
+                  papal_hand=(), hapsburg_hand=(), measure=MEASURE, cp_value=CP_VALUE,
                   method="auto", trials=None,
                   seed=None, precision=None, max_trials=10**9, threads=None, progress=None):
     """Odds of the Diet of Worms (§18.1). The cards' CP (`protestant_card`, `papal_card`,
@@ -250,7 +252,13 @@ def diet_of_worms(*, protestant_card=None, papal_card=None, hapsburg_card=None, 
                      DietResult, explain=explain, words=WORDS)
     result = solve(proc, method, mc)
     return result.with_changes(choices=choices, matrix=matrix, advice=advice,
-                               readings=("measure", "cp_value") if choices else ())
+                               readings=_readings(measure, cp_value) if choices else ())
+
+
+def _readings(measure, cp_value) -> tuple:
+    """The settings left at the tool's readings (a value the caller chose is theirs)."""
+    return tuple(k for k, v, reading in (("measure", measure, MEASURE), ("cp_value", cp_value, CP_VALUE))
+                 if v == reading)
 
 
 def _card(side, text):
