@@ -142,7 +142,7 @@ async function score() {
   const text = $("record").value;
   $("error").hidden = true;
   if (!text.trim()) {
-    $("error").textContent = "record: empty (paste a record, open a file, or load the sample game)";
+    $("error").textContent = "record: empty (paste a record, open a file, or load the invented sample game)";
     $("error").hidden = false;
     return;
   }
