@@ -13,7 +13,7 @@ from .texts import printable
 
 def whole(text: str) -> int:
     """argparse type: a whole number, also written 1_000_000 or 1e6 (argparse adds the field);
-    not -0 (texts.signed_zero)."""
+    not -0 (errors.signed_zero)."""
     try:
         return _unsigned(text, int(text))
     except ValueError:

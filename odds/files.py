@@ -128,6 +128,7 @@ def read_text(path, field: str, limit: int = MAX_FILE_BYTES) -> str:
 def parse_toml(text: str, field: str) -> dict:
     """TOML text -> dict, refusing nesting deeper than MAX_NESTING (dotted keys, table headers
     and nested brackets) before parsing and on the parsed values."""
+    text = text.removeprefix("\ufeff")  # a BOM: a request's body is not read by read_text
     depth = _nesting(text)
     if depth > MAX_NESTING:
         raise too_deep(field, depth)
