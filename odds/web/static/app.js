@@ -478,8 +478,9 @@ function choiceWords(c) {
 // a number of the value named `k`: a chance (a probability of the answer shown: `chances`, or a
 // fraction) in percent, a mean, a payoff or a ratio to two places, a count as it is, none a dash
 let chances = new Set();
-const number = (k, x) => (x === null ? "–" : chances.has(k) ? pct(x) : Number.isInteger(x) ? String(x)
-  : /^(expected|payoff)|_per_/.test(k) || x > 1 || x < 0 ? x.toFixed(2) : pct(x));
+const number = (k, x) => (x === null ? "–" : chances.has(k) ? pct(x)
+  : /^(expected|payoff)|_per_/.test(k) ? x.toFixed(2) : Number.isInteger(x) ? String(x)
+  : x > 1 || x < 0 ? x.toFixed(2) : pct(x));
 
 // a value in words at any depth (`k` its name, for its numbers): an object inside is bracketed,
 // never "[object Object]"
