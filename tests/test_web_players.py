@@ -61,7 +61,7 @@ def test_what_do_i_need_reads_in_the_forms_words(browser, size):
     page = opened(browser, size, NEED)
     settled(page, "#need-answer", "gives")
     answer = page.inner_text("#need-answer")
-    assert answer.startswith("no attacker leader in 0..6 gives P(attacker win) 99.0%: the best "
+    assert answer.startswith("no attacker leader from 0 to 6 gives P(attacker win) 99.0%: the best "
                              "evaluated, attacker leader 6, gives ")
     assert "_" not in answer and "=" not in answer
     options = page.eval_on_selector_all("#need-vary option", "os => os.map((o) => o.textContent)")

@@ -18,6 +18,7 @@ from ..core.outcomes import Words
 from ..core.result import Result
 from ..errors import OddsError
 from ..registry import Example, Param, Spec, register
+from ..texts import signed
 from . import state as S
 from .inputs import kernel_args, scenario_of
 from .results import BattleResult, settings_of, with_warnings
@@ -149,7 +150,7 @@ def brief(res: Result) -> str:
     how = f"Monte Carlo, {res.trials:,} {what}, seed {res.seed}{', PARTIAL' if res.partial else ''}"
     if res.procedure == "crusades.sensitivity":
         lines = [f"P(attacker wins) {res.p:.1%} with the scenario's settings ({how})"]
-        lines += [f"  {k}: {v - res.p:+.1%}" for k, v in res.probabilities.items() if k != "base"]
+        lines += [f"  {k}: {signed(v - res.p, '.1%')}" for k, v in res.probabilities.items() if k != "base"]
         return "\n".join(lines)
     keys = [k for k in ("attacker_win", "defender_win", "undecided") if k in res.probabilities] \
         or list(res.probabilities)
@@ -252,7 +253,7 @@ def sensitivity(scenario, *, battles=None, seed=None, overrides=(), threads=None
             break
         label = f"{key}={str(v).lower() if isinstance(v, bool) else v}"
         probabilities[label] = r.p
-        notes.append(f"{label}: P(attacker wins) {r.p - base.p:+.2%}")
+        notes.append(f"{label}: P(attacker wins) {signed(r.p - base.p, '.2%')}")
     if partial:
         notes.append(f"interrupted: {len(probabilities) - 1} of {len(flips)} settings completed")
     return with_warnings(BattleResult("crusades.sensitivity", "mc", probabilities, {}, "base",

@@ -26,6 +26,7 @@ from ...core.engine import Cost, McOptions, Procedure, solve
 from ...core.result import Result
 from ...errors import OddsError, check_choice, check_int, check_list, shown
 from ...registry import Example, Param, Spec, register
+from ...texts import signed
 from .attempt import (DEBATER_DICE, KERNEL, MAX_DICE, SIDES, WORDS, Action, card_params,
                       flip_probability)
 
@@ -264,12 +265,12 @@ def advice(ranking, plan, names, attempts) -> tuple:
             change = r["expected_change_if_first"]
             line += (f"; tried first, {r['expected_if_first']:.3f} spaces in {attempts} "
                      "attempts " + ("(the best)" if change > -TIE else
-                                    f"({change:+.3f} against the best first)"))
+                                    f"({signed(change, '.3f')} against the best first)"))
         lines.append(line)
     best, listed = plan.value(0, 0), plan.listed()
     lines.append(f"the best order: {best:.3f} spaces expected in {attempts} attempt"
                  f"{'s' * (attempts > 1)}; in the order given, {listed:.3f} "
-                 f"({best - listed:+.3f} from the order)")
+                 f"({signed(best - listed, '.3f')} from the order)")
     if attempts > 1:
         lines.append("each attempt's expected flips in the best order: "
                      + ", ".join(f"{g:.3f}" for g in plan.table()[2]))
@@ -290,8 +291,8 @@ EXAMPLE = ("Magdeburg=5:3", "Stettin=2:1", "Breslau=5:1:out", "Leipzig=3:4", "Lu
 
 register(Spec("his.targets", rank_targets, (
     Param("targets", "pairs", "a candidate space: its name, the attacker's and the defender's "
-          "base dice (before the minimum of 1 and bonus dice), and :out outside the target "
-          "zone", flag="target",
+          "base dice (before the minimum of 1 and bonus dice), and whether it lies outside the "
+          "target language zone", flag="target",
           metavar="NAME=A:D[:out]"),
     Param("links", "pairs", "two targets adjacent to each other (a flip adds a die to the "
           "other's attacker and takes one from its defender)", flag="link", metavar="A=B"),

@@ -21,6 +21,7 @@ from ...core.outcomes import Words
 from ...core.result import Result
 from ...errors import OddsError, check_choice, check_int, check_list, check_probability, shown
 from ...registry import Example, Param, Spec, register
+from ...texts import signed
 from .choice import solve_game
 from .thresholds import CHOSEN, cards, regimes, sentence
 
@@ -181,10 +182,10 @@ class Game:
                 f"With a CP worth {self.cp_value:g} {unit} elsewhere (the cp-value, a reading): "
                 f"Protestant {_played(rows, self.protestant)}; Papacy and Hapsburgs "
                 f"{_played(columns, self.catholic)}.",
-                f"The roll: {roll:+.3f} {MEASURES[self.measure]} to the Protestant.",
+                f"The roll: {signed(roll, '.3f')} {MEASURES[self.measure]} to the Protestant.",
                 f"The cards: the Protestant commits {_cp(p_cp)}, the Catholics {_cp(c_cp)}; at "
-                f"{self.cp_value:g} a CP that is {cards_value:+.3f} to the Protestant, "
-                f"{roll + cards_value:+.3f} with the roll.")
+                f"{self.cp_value:g} a CP that is {signed(cards_value, '.3f')} to the Protestant, "
+                f"{signed(roll + cards_value, '.3f')} with the roll.")
 
 
 def _cp(expected: float) -> str:

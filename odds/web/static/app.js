@@ -92,7 +92,7 @@ function cardPicker(p, id, onchange) {
     const policies = policy && !offered.includes(policy) ? [...offered, policy] : offered;
     const c = el("span", { class: "chip", "data-card": name }, name);
     if (policies.length) {
-      const ps = el("select", { "aria-label": name + " policy", onchange }, ...policies.map((x) => el("option", { value: x }, x)));
+      const ps = el("select", { "aria-label": name + " policy", onchange }, ...policies.map((x) => el("option", { value: x }, x.replace(/-/g, " "))));
       ps.value = policy || policies[0];
       c.append(ps);
     }
@@ -158,7 +158,43 @@ function targetRows(p, id, onchange) {
            } };
 }
 
-const FORMATS = { "NAME=A:D[:out]": targetRows };  // a list's items entered as rows
+// Rank my targets' links as rows of two spaces picked from the targets above; the query keeps
+// A=B items, comma-separated
+function linkRows(p, id, onchange) {
+  const list = el("div", { class: "rows" });
+  const names = () => (controls.targets?.get() || "").split(",").map((t) => t.split("=")[0].trim()).filter(Boolean);
+  const pick = (label, v) => {
+    const s = el("select", { "aria-label": label, onchange });
+    const fill = () => {  // the targets as they are now, and the space chosen before
+      const keep = s.value || v;
+      s.replaceChildren(...[...new Set([...names(), ...(keep ? [keep] : [])])].map((n) => el("option", { value: n }, n)));
+      s.value = keep;
+    };
+    s.addEventListener("focus", fill);
+    s.addEventListener("pointerdown", fill);
+    fill();
+    return s;
+  };
+  const row = (a = "", b = "") => {
+    const [first] = names();
+    const sa = pick("a space", a || first || ""), sb = pick("the space next to it", b || names()[1] || "");
+    const r = el("div", { class: "link-row" }, sa, el("span", {}, "next to"), sb,
+      el("button", { type: "button", class: "drop", "aria-label": "remove this link",
+                     onclick: () => { r.remove(); onchange(); } }, "×"));
+    r.item = () => (sa.value && sb.value ? `${sa.value}=${sb.value}` : "");
+    list.append(r);
+  };
+  const add = el("button", { type: "button", class: "copy", id, onclick: () => { row(); onchange(); } }, "+ link two spaces");
+  return { node: el("div", { class: "targets" }, list, add),
+           get: () => [...list.children].map((r) => r.item()).filter(Boolean).join(",") || null,
+           set: (v) => {
+             list.replaceChildren();
+             for (const t of (v ? v.split(",") : []).map((x) => x.trim()).filter(Boolean)) row(...t.split("="));
+           } };
+}
+
+// a list's items entered as rows
+const FORMATS = { "NAME=A:D[:out]": targetRows, "A=B": linkRows };
 
 function control(p, onchange, id = "f-" + p.name) {
   if (p.kind === "leader") return leaderPicker(p, id, onchange);
@@ -176,7 +212,7 @@ function control(p, onchange, id = "f-" + p.name) {
              set: (v) => { if (v !== null || none.length) sel.value = v ?? ""; } };
   }
   if (p.kind === "cards") return cardPicker(p, id, onchange);
-  const hint = LISTS.includes(p.kind) ? (p.kind === "pairs" ? "KEY=N, …" : "comma-separated") : "";
+  const hint = LISTS.includes(p.kind) ? (p.format ? `${p.format}, …` : "comma-separated") : "";
   const box = el("input", { id, type: "text", placeholder: hint, inputmode: p.kind === "float" ? "decimal" : null, oninput: onchange });
   return { node: box, get: () => (box.value.trim() === "" ? null : box.value.trim()),
            set: (v) => { box.value = v ?? ""; } };
@@ -663,9 +699,11 @@ function showCompare(c) {
   // one row per plan (the base first), one column per measure: the value, and its change
   // from the base below it (rows, so a phone shows every plan without scrolling sideways)
   const mc = c.method !== "exact";
-  const num = (v, unit, sign) => (v === null ? "–" : unit
-    ? (sign && v >= 0 ? "+" : "") + (100 * v).toFixed(1) + "%"
-    : (sign && v >= 0 ? "+" : "") + v.toFixed(2));
+  const num = (v, unit, sign) => {  // a change that rounds to zero is "0.00", never "-0.00"
+    if (v === null) return "–";
+    const shown = unit ? (100 * v).toFixed(1) : v.toFixed(2);
+    return (Number(shown) === 0 ? shown.replace("-", "") : (sign && v > 0 ? "+" : "") + shown) + (unit ? "%" : "");
+  };
   // a probability's 95% interval (Wilson's; Newcombe's for a change), a mean's ± 1.96 se
   const pm = (r, key, unit) => (!mc || r[key + "_se"] === null ? ""
     : !unit ? " ± " + (1.96 * r[key + "_se"]).toFixed(2)
@@ -744,7 +782,10 @@ async function need(q) {
   }
   const body = r.body;
   if (!r.ok) return needFailed(speak(body.error));
-  $("need-answer").textContent = speak(body.sentence);
+  // the varied count named as the form names it ("no defender units from 1 to 200 gives ...")
+  const sentence = body.sentence.replace(/\b(no|every|least|most) (\S+) from\b/,
+    (m, which, name) => (name === body.vary && fieldOf(name) ? `${which} ${fieldWords(fieldOf(name))} from` : m));
+  $("need-answer").textContent = speak(sentence);
   $("need-method").textContent = (body.method === "exact" ? "exact" : `Monte Carlo, ${trials(body.trials || 0)} a value, seed ${body.seed} for every value`)
     + (body.monotone ? `; monotone at the ${Object.keys(body.evaluated).length} values evaluated`
                      : "; NOT monotone: every value from the low end evaluated")
