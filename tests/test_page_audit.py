@@ -39,6 +39,7 @@ UNHINTED = """() => [...document.querySelectorAll("*")].filter((e) => e.offsetPa
   && e.scrollWidth > e.clientWidth + 1 && ["auto", "scroll"].includes(getComputedStyle(e).overflowX)
   && getComputedStyle(e, "::before").content === "none").map((e) => e.id || e.className)"""
 NEGATIVE_ZERO = re.compile(r"(?<![\w.'\"])-0(?:\.0+)?%?(?![\w.])")  # "-0.00", a change that rounds to 0
+CODED = re.compile(r"\b[A-Z]+=[A-Z]+\b|:out\b|(?<!/)\b[a-z]+_[a-z_]+\b|\b(?:his|vq|oath|crusades)\.[a-z_]+\b")
 REGNAL = re.compile(r"\b(?:[IVX][ivx]+)\b")  # "Henry Viii" for Henry VIII
 RED = ("m => getComputedStyle(m).color === getComputedStyle(document.documentElement)"
        ".getPropertyValue('--error').trim().replace(/^#(..)(..)(..)$/, (_, r, g, b) =>"
@@ -52,7 +53,8 @@ def browser():
 
 
 SEEN = f"""() => ({{  // what the audit reads of a page, in one call
-  text: document.body.innerText + [...document.querySelectorAll('option')].map((o) => '\\n' + o.textContent).join(''),
+  text: document.body.innerText + [...document.querySelectorAll('option')].map((o) => '\\n' + o.textContent).join('')
+    + [...document.querySelectorAll('input[placeholder]')].filter((i) => i.offsetParent).map((i) => '\\n' + i.placeholder).join(''),
   wide: document.documentElement.scrollWidth, screen: window.innerWidth,
   unhinted: ({UNHINTED})(), cut: ({CUT})() }})"""
 
@@ -62,6 +64,7 @@ def shown_faults(page) -> list:
     text = seen["text"]
     faults = [f"shows {word!r}" for word in CODE_WORDS if word in text]
     faults += [f"a regnal number cased as a word: {w!r}" for w in set(REGNAL.findall(text))]
+    faults += [f"a code where the form has words: {c!r}" for c in set(CODED.findall(text))]
     faults += [f"a negative zero: {z!r}" for z in set(NEGATIVE_ZERO.findall(text))]
     faults += [f"{seen['wide']} px wide on a {seen['screen']} px screen"] if seen["wide"] > seen["screen"] else []
     faults += [f"{box} scrolls sideways with no word saying so" for box in seen["unhinted"]]
@@ -231,7 +234,7 @@ def test_the_questions_show_no_code_words_and_fit_the_screen(browser, name, size
             faults[f"plans {i + 1}.."] = found
         page.close()
     page = audited(browser, size, f"?procedure={name}")
-    counts = page.evaluate("[...document.getElementById('need-vary').options].map((o) => o.value)")
+    counts = page.evaluate("[...document.getElementById('need-vary').options].filter((o) => !o.disabled).map((o) => o.value)")
     events = page.evaluate("[...document.getElementById('need-event').options].map((o) => o.value)")
     asked = [(count, events[0]) for count in counts if count] + [(counts[-1], e) for e in events[1:]]
     for count, event in asked:
@@ -239,7 +242,10 @@ def test_the_questions_show_no_code_words_and_fit_the_screen(browser, name, size
         page.select_option("#need-event", event)
         page.fill("#need-target", "50")
         settle(page)
-        if found := shown_faults(page):
+        found = shown_faults(page)
+        if page.is_visible("#need-error"):  # a question with an answer, answered with an error
+            found.append(f"an error: {page.inner_text('#need-error')}")
+        if found:
             faults[f"need {count} for {event}"] = found
     page.close()
     assert not faults, faults

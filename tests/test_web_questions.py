@@ -182,7 +182,10 @@ FIELDS = {"attacker": "attacker units", "defender": "defender units",
 
 def spoken(sentence: str) -> str:
     """The library's need sentence as the page says it: each KEY=VALUE as the form names the
-    field ("attacker units 14"), a field's name in words ("no attacker leader from 0 to 6")."""
+    field ("attacker units 14"), a field's name in words ("no attacker leader from 0 to 6"),
+    the varied count too ("the least attacker units from 1 to 200")."""
+    sentence = re.sub(r"\b(no|every|least|most) ([a-z_]+) from\b", lambda m: f"{m[1]} {FIELDS[m[2]]} from",
+                      sentence, count=1)
     sentence = re.sub(r"\b([a-z_]+)=([^\s,:)]+)", lambda m: f"{FIELDS[m[1]]} {m[2]}", sentence)
     return re.sub(r"\b[a-z]+_[a-z_]+\b", lambda m: FIELDS[m[0]], sentence)
 

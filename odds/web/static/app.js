@@ -212,7 +212,9 @@ function control(p, onchange, id = "f-" + p.name) {
              set: (v) => { if (v !== null || none.length) sel.value = v ?? ""; } };
   }
   if (p.kind === "cards") return cardPicker(p, id, onchange);
-  const hint = LISTS.includes(p.kind) ? (p.format ? `${p.format}, …` : "comma-separated") : "";
+  // a list's hint: an item from its help ("e.g. galley=2, …"), never a form's code (TYPE=N)
+  const sample = LISTS.includes(p.kind) && (p.help || "").match(/\b[a-z][\w.-]*=\w+/);
+  const hint = !LISTS.includes(p.kind) ? "" : sample ? `e.g. ${sample[0]}, …` : "comma-separated";
   const box = el("input", { id, type: "text", placeholder: hint, inputmode: p.kind === "float" ? "decimal" : null, oninput: onchange });
   return { node: box, get: () => (box.value.trim() === "" ? null : box.value.trim()),
            set: (v) => { box.value = v ?? ""; } };
@@ -301,6 +303,7 @@ const asked = () => plans.map((p) => p.trim()).filter(Boolean);
 const COPY = "Copy link to this battle";  // the copy button's words until it has copied
 
 function changed() {
+  offerNeeds();
   const q = query();
   const state = new URLSearchParams([["procedure", spec.name], ...link(),
                                      ...asked().map((p) => ["plan", p]), ...needQuery()]);
@@ -496,7 +499,7 @@ function say(text) {
     .replace(/\b[a-z]+-[ivx]+\b/g, choiceWords)
     .replace(/([A-Z][\w'-]*)=(\d+):(\d+)(:out)?/g, (m, name, a, d, out) => `${name} ${a} v ${d}${out ? " (out of the zone)" : ""}`)
     .replace(/--([a-z][a-z-]*)/g, (m, flag) => named[flag.replace(/-/g, "_")] ?? words(flag.replace(/-/g, "_")))
-    .replace(/\b[a-z]+(?:_[a-z]+)+\b/g, (m) => named[m] ?? words(m))
+    .replace(/(?<!\/)\b[a-z]+(?:_[a-z]+)+\b/g, (m) => named[m] ?? words(m))  // not a path's (docs/rules_crusades.md)
     .replace(/^(true|false)$/, (m) => (m === "true" ? "yes" : "no"))
     .replace(/\brepeatable\b/g, "one or more");  // a flag given again; here a list or chips
 }
@@ -735,12 +738,27 @@ function needQuery() {
           ...(event && event !== spec.main ? [["event", event]] : [])];
 }
 
+// a count that means nothing without another field (Andrea Doria's dice without the card) is
+// offered only once that field is given
+const given = (name) => !["", "0", "false", null, undefined].includes(controls[name]?.get());
+const varies = (p) => !p.needs?.length || p.needs.some(given);
+
+function offerNeeds() {
+  for (const o of $("need-vary").options) {
+    const p = o.value && fieldOf(o.value);
+    o.disabled = Boolean(p) && !varies(p);
+    if (p) o.textContent = fieldWords(p) + (o.disabled ? ` (give ${p.needs.map((n) => fieldWords(fieldOf(n))).join(" or ")} first)` : "");
+  }
+  if ($("need-vary").selectedOptions[0]?.disabled) $("need-vary").value = "";
+}
+
 function buildNeed(values) {
   const counts = spec.parameters.filter((p) => p.kind === "int" || p.kind === "leader");
   $("need").hidden = !counts.length;
   $("need-vary").replaceChildren(el("option", { value: "" }, "—"),
     ...counts.map((p) => el("option", { value: p.name }, fieldWords(p))));
   $("need-vary").value = values.get("vary") || "";
+  offerNeeds();
   eventsPicker([spec.main], values.get("event") || spec.main);
   const p = values.get("need");
   $("need-target").value = p === null || isNaN(Number(p)) ? "" : String(Math.round(Number(p) * 1e4) / 100);
