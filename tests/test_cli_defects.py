@@ -6,6 +6,7 @@ from contextlib import redirect_stderr, redirect_stdout
 import pytest
 
 from odds import cli
+from odds.texts import signed
 
 
 def run(*args) -> tuple[int, str, str]:
@@ -129,3 +130,12 @@ def test_the_sample_record_says_it_is_invented_wherever_it_is_described(capsys):
     assert "invented for illustration" in " ".join(capsys.readouterr().out.split())
     _sample_game()
     assert "invented for illustration" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("x, spec, shown", [(-0.0004, ".3f", "0.000"), (-0.0001, ".1%", "0.0%"),
+                                            (0.0, ".2f", "0.00"), (0.0006, ".3f", "+0.001"),
+                                            (-0.0006, ".3f", "-0.001"), (-0.1437, ".2%", "-14.37%")])
+def test_a_change_that_rounds_to_zero_has_no_sign(x, spec, shown):
+    """'-0.000 from the order' (a best order worse than the listed one by 0.0004) said the
+    order lost something; the page's compare table showed '-0.00' beside '+0.00'."""
+    assert signed(x, spec) == shown
