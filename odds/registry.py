@@ -196,9 +196,15 @@ class Spec:
     def example(self, name: str) -> Example:
         return next(e for e in self.examples if e.name == name)
 
+    @property
+    def title(self) -> str:
+        """The procedure's name in words: its help up to the first bracket or colon ("Diet of
+        Worms"), short enough for a phone's picker and a table's cell."""
+        return self.help.split(" (")[0].split(":")[0]
+
     def describe(self) -> dict:
         defaults = self.defaults()
-        return {"name": self.name, "help": self.help, "main": self.main, "exact": self.exact,
+        return {"name": self.name, "title": self.title, "help": self.help, "main": self.main, "exact": self.exact,
                 "headline": self.words.title(self.main),
                 "command": " ".join(self.command),
                 "parameters": [p.describe(defaults[p.name]) for p in self.params],

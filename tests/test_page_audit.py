@@ -1,10 +1,12 @@
-"""The page audited from the registry (issue 48, the page's part begun): every procedure at phone
-and desktop sizes shows no code's words (`[object Object]`, `undefined`, `NaN`, a Python repr)
-nor a king's number cased as a word ("Henry Viii"), in its text or its pickers' options,
-and nothing wider than the screen; every whole-number field of every procedure, given a
-malformed entry ("3e", "1.."), stops the answer: the message beside that field, naming what was
-typed, the old answer greyed (a type=number input read "3e" as empty: the default was answered
-as current)."""
+"""The page audited from the registry (issue 48) in Chromium: every procedure's every parameter
+at each value class the page offers, and the questions built on them (a plan per parameter,
+"what do I need?" per count and event), each settled answer read at phone and desktop widths:
+no code's words (`[object Object]`, `undefined`, `NaN`, a Python repr, `TYPE=N`, a snake_case
+name), no king's number cased as a word ("Henry Viii"), no `-0.00`, nothing wider than the
+screen or cut without a way to reach it, no error where the question has an answer; and every
+whole-number field, given a malformed entry ("3e", "1.."), stops the answer: the message beside
+that field, naming what was typed, the old answer greyed (a type=number input read "3e" as
+empty: the default was answered as current)."""
 import re
 from urllib.parse import urlencode
 
@@ -92,6 +94,20 @@ def settle(page):
     page.wait_for_function(QUIET, timeout=60_000)
 
 
+FRAMES = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+
+
+def faults_at_each_width(page) -> list:
+    """shown_faults at each of SIZES, the same answer laid out again at each width (a resize
+    asks no new question): one settled answer read at both widths."""
+    faults = []
+    for size, (width, height) in SIZES.items():
+        page.set_viewport_size({"width": width, "height": height})
+        page.evaluate(FRAMES)
+        faults += [f"{size}: {fault}" for fault in shown_faults(page)]
+    return faults
+
+
 def entries(p: registry.Param, control) -> list[tuple[str, tuple]]:
     """(value class, how to enter it) for a field: each option of a picker (a choice, a leader,
     a card added alone), the switch on, a count's low and high ends; the malformed entries are
@@ -119,16 +135,16 @@ def enter(page, p, control, how, value):
     return lambda: (control.fill if how == "fill" else control.select_option)(before)
 
 
-@pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("name", SPECS)
-def test_every_value_class_shows_no_code_words_and_fits_the_screen(browser, name, size):
+def test_every_value_class_shows_no_code_words_and_fits_the_screen(browser, name):
     """Every parameter of the procedure at each value class the page offers (each option of a
     picker, each card alone, the switch on, a count's low and high ends), one at a time from
-    the procedure's first values, answer and questions settled: no code's words, nothing wider
-    than the screen, no name cut (Oath's optimise showed `[object Object]` for its decision
-    table). A field that clears others (the Diet's hands) is followed by a fresh page."""
-    page, faults, visited = audited(browser, size, f"?procedure={name}"), {}, 0
-    if found := shown_faults(page):
+    the procedure's first values, answer and questions settled, read at both widths: no code's
+    words, nothing wider than the screen, no name cut (Oath's optimise showed `[object Object]`
+    for its decision table). A field that clears others (the Diet's hands) is followed by a
+    fresh page."""
+    page, faults, visited = audited(browser, "desktop", f"?procedure={name}"), {}, 0
+    if found := faults_at_each_width(page):
         faults["first values"] = found
     for p in SPECS[name].params:
         control = page.locator(f"#f-{p.name}")
@@ -137,13 +153,13 @@ def test_every_value_class_shows_no_code_words_and_fits_the_screen(browser, name
         for value_class, (how, value) in entries(p, control):
             restore = enter(page, p, control, how, value)
             settle(page)
-            if found := shown_faults(page):
+            if found := faults_at_each_width(page):
                 faults[f"{p.name} {value_class}"] = found
             visited += 1
             restore()
         if p.clears:
             page.close()
-            page = audited(browser, size, f"?procedure={name}")
+            page = audited(browser, "desktop", f"?procedure={name}")
     page.close()
     assert not faults, faults
     assert visited, "no value class visited"
@@ -217,23 +233,23 @@ def plan_of(p: registry.Param, default) -> str | None:
     return None
 
 
-@pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("name", SPECS)
-def test_the_questions_show_no_code_words_and_fit_the_screen(browser, name, size):
+def test_the_questions_show_no_code_words_and_fit_the_screen(browser, name):
     """The questions built on a procedure: "compare plans" with a plan for each parameter (its
     low end, first choice, switch on or first card; in tables of QUESTION_MAX_PLANS), and "what
     do I need?" varying each count the page offers until each event the page offers reaches
-    50%: no code's words, nothing wider than the screen, no name cut."""
+    50%, each answer read at both widths: no code's words, nothing wider than the screen, no
+    name cut, no error where the question has an answer."""
     spec, faults = SPECS[name], {}
     values = {**spec.defaults(), **(spec.start or {})}
     plans = [plan for p in spec.params if (plan := plan_of(p, values.get(p.name)))]
     for i in range(0, len(plans), QUESTION_MAX_PLANS):
         query = urlencode([("procedure", name)] + [("plan", t) for t in plans[i:i + QUESTION_MAX_PLANS]])
-        page = audited(browser, size, "?" + query)
-        if found := shown_faults(page):
+        page = audited(browser, "desktop", "?" + query)
+        if found := faults_at_each_width(page):
             faults[f"plans {i + 1}.."] = found
         page.close()
-    page = audited(browser, size, f"?procedure={name}")
+    page = audited(browser, "desktop", f"?procedure={name}")
     counts = page.evaluate("[...document.getElementById('need-vary').options].filter((o) => !o.disabled).map((o) => o.value)")
     events = page.evaluate("[...document.getElementById('need-event').options].map((o) => o.value)")
     asked = [(count, events[0]) for count in counts if count] + [(counts[-1], e) for e in events[1:]]
@@ -242,7 +258,7 @@ def test_the_questions_show_no_code_words_and_fit_the_screen(browser, name, size
         page.select_option("#need-event", event)
         page.fill("#need-target", "50")
         settle(page)
-        found = shown_faults(page)
+        found = faults_at_each_width(page)
         if page.is_visible("#need-error"):  # a question with an answer, answered with an error
             found.append(f"an error: {page.inner_text('#need-error')}")
         if found:

@@ -812,9 +812,9 @@ async function need(q) {
 
 // ---- choosing a game and procedure ----
 
-// a procedure's name in the picker: its help up to the first bracket or colon ("Diet of
-// Worms"), so a phone shows it whole; the whole help is under the pickers
-const short = (s) => (s.help || s.name).split(/ \(|:/)[0];
+// a procedure's name in the picker: its title ("Diet of Worms"), so a phone shows it whole; the
+// whole help is under the pickers
+const short = (s) => s.title;
 
 // a procedure is chosen with the values of a link, else those typed for it earlier in this
 // visit, else its starting values
