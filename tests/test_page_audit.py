@@ -15,7 +15,7 @@ import pytest
 from odds import registry
 from odds.config import QUESTION_MAX_PLANS
 from odds.web.app import STATIC
-from chromium import SETTLED, SIZES, needed, opened, served
+from chromium import SETTLED, SIZES, needed, opened
 
 pytestmark = needed
 SPECS = registry.specs()
@@ -49,9 +49,8 @@ RED = ("m => getComputedStyle(m).color === getComputedStyle(document.documentEle
 
 
 @pytest.fixture(scope="module")
-def browser():
-    with served() as browser:
-        yield browser
+def browser(page_browser):
+    return page_browser
 
 
 SEEN = f"""() => ({{  // what the audit reads of a page, in one call

@@ -4,22 +4,19 @@ import pytest
 
 from odds import OddsError
 from odds.registry import get
-from chromium import SIZES, launched, needed
-from web_server import running
+from chromium import SIZES, needed
 
 pytestmark = needed
 
 
 @pytest.fixture(scope="module")
-def base():
-    with running() as srv:
-        yield f"http://127.0.0.1:{srv.config.port}/"
+def base(page_base):
+    return page_base
 
 
 @pytest.fixture(scope="module")
-def browser():
-    with launched() as browser:
-        yield browser
+def browser(page_browser):
+    return page_browser
 
 
 def shown(page, want):

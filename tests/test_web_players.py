@@ -7,15 +7,14 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from odds.registry import get
-from chromium import SETTLED, SIZES, needed, opened, served
+from chromium import SETTLED, SIZES, needed, opened
 
 pytestmark = needed
 
 
 @pytest.fixture(scope="module")
-def browser():
-    with served() as browser:
-        yield browser
+def browser(page_browser):
+    return page_browser
 
 
 def settled(page, selector=None, text=None):

@@ -11,18 +11,14 @@ import pytest
 
 import odds
 from odds import OddsError
-from odds.questions.plans import plan
-from odds.registry import get
-from chromium import SIZES, launched
-from web_server import running
+from chromium import SIZES
 
 ASSAULT = {"attacker": 6, "attacker_leader": 1, "defender": 3}
 
 
 @pytest.fixture(scope="module")
-def base():
-    with running() as srv:
-        yield f"http://127.0.0.1:{srv.config.port}/"
+def base(page_base):
+    return page_base
 
 
 def fetch(base, path, query):
@@ -96,9 +92,8 @@ def test_api_questions_refuse_in_one_line(base, path, query, status, words):
 
 
 @pytest.fixture(scope="module")
-def browser():
-    with launched() as browser:
-        yield browser
+def browser(page_browser):
+    return page_browser
 
 
 def cell(page, key, plan_name) -> float:
