@@ -1,5 +1,5 @@
 """Debian's Chromium driven by Playwright against a real `odds serve`, for the page tests
-(conftest's page_browser shares one, with its server, among a worker's page tests); SETTLED
+(conftest's page_browser: one a module, with the worker's one server); SETTLED
 waits until the page shows an answer or an error for the question it last asked. Without
 Chromium or Playwright the page tests are skipped, with the command that installs them, and
 fail under CI=true."""

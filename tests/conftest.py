@@ -22,10 +22,11 @@ def page_base():
         yield f"http://127.0.0.1:{srv.config.port}/"
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def page_browser(page_base):
-    """Debian's Chromium (chromium.launched) for every page test of this worker process, with
-    `.base`, page_base's address."""
+    """Debian's Chromium (chromium.launched) for a module's page tests, with `.base`,
+    page_base's address. Not shared further: Playwright's sync API holds an event loop running
+    in this thread while it is open, and a later test's asyncio.run would be refused."""
     from chromium import launched
 
     with launched() as browser:
