@@ -61,8 +61,10 @@ def _run(args):
 def _sensitivity(args):
     from .crusades.battle import sensitivity
 
+    alternatives = {" ".join(words): list(words) for words in args.alternative}
     return _show(sensitivity(args.scenario, battles=args.battles, seed=args.seed,
-                             overrides=args.overrides, threads=args.threads), args)
+                             overrides=args.overrides, threads=args.threads,
+                             alternatives=alternatives), args)
 
 
 def _siege(args):
@@ -186,8 +188,12 @@ def register(games):
     run.add_argument("--dice", type=_dice, metavar="D,D,...",
                      help="play ONE battle with these morale dice (scripted mode)")
     run.set_defaults(handler=_run)
-    sens = cmds.add_parser("sensitivity", help="flip each rule setting: how P(attacker wins) moves")
+    sens = cmds.add_parser("sensitivity", help="flip each rule setting: how P(attacker wins) and "
+                                               "the units lost move, the biggest change first")
     _common(sens, "battles per setting (default: the scenario's)")
+    sens.add_argument("--alternative", action="append", nargs="+", default=[], metavar="KEY=VALUE",
+                      help="a designer's variant as one more row, repeatable: settings or "
+                           "scenario keys as --set takes them (e.g. turn_limit=12)")
     sens.set_defaults(handler=_sensitivity)
     siege = cmds.add_parser("siege", help="strategic siege turns: wait, sortie, assault")
     _common(siege, "sieges to simulate (default: the scenario's battles)")

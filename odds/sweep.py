@@ -24,6 +24,7 @@ from importlib import import_module
 import numpy as np
 
 from . import registry
+from .core.readings import alone
 from .errors import OddsError, check_choice, check_int, check_nesting, shown
 from .questions.budget import bar as _bar, within
 from .texts import counted
@@ -141,7 +142,8 @@ def row(procedure: str, params: dict, engine: dict) -> dict:
     if engine.get("method") != "exact" and "seed" in engine:
         kwargs["seed"] = (engine["seed"] if engine.get("seeds") == "common"
                           else cell_seed(engine["seed"] or 0, params))
-    r = spec.call(**kwargs, progress=False)
+    with alone():  # a cell marks its readings; flipping them is a question of its own
+        r = spec.call(**kwargs, progress=False)
     if r.partial:  # Ctrl-C inside the cell's Monte Carlo run: stop the whole sweep
         raise KeyboardInterrupt
     out = _params(_recorded(params, spec.defaults(), r.settings))

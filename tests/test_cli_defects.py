@@ -1,6 +1,7 @@
 """Issue 48's command-line defects, each as the user met it (in-process: cli.main)."""
 import io
 import re
+from pathlib import Path
 from contextlib import redirect_stderr, redirect_stdout
 
 import pytest
@@ -139,3 +140,15 @@ def test_a_change_that_rounds_to_zero_has_no_sign(x, spec, shown):
     """'-0.000 from the order' (a best order worse than the listed one by 0.0004) said the
     order lost something; the page's compare table showed '-0.00' beside '+0.00'."""
     assert signed(x, spec) == shown
+
+
+SIGNED_FORMAT = re.compile(r"\{[^{}]+:\+[^{}]*[f%]\}")  # f"{change:+.3f}": "-0.000" for -0.0004
+
+
+def test_every_signed_number_in_odds_goes_through_texts_signed():
+    """A change formatted with Python's own sign says '-0.000' when it rounds to zero; every
+    signed number printed by odds goes through texts.signed, which says '0.000'."""
+    package = Path(cli.__file__).parent
+    found = [f"{path.relative_to(package)}:{n}" for path in package.rglob("*.py")
+             for n, line in enumerate(path.read_text().splitlines(), 1) if SIGNED_FORMAT.search(line)]
+    assert found == []

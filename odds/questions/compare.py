@@ -16,6 +16,7 @@ import pandas as pd
 
 from ..config import QUESTION_MAX_PLANS
 from ..core.interval import newcombe, trials_text
+from ..core.readings import alone
 from ..errors import OddsError
 from ..registry import get
 from ..texts import signed
@@ -162,7 +163,8 @@ def compare(procedure: str, base: dict | None = None, plans: dict | None = None,
     results, partial = {}, False
     try:
         for name, changes in asked.items():
-            r = results[name] = _named(where, name, spec.call, **applied(base, changes), **engine)
+            with alone():  # each plan's readings are marked, not flipped
+                r = results[name] = _named(where, name, spec.call, **applied(base, changes), **engine)
             if r.method == "mc":  # the first Monte Carlo run's seed for all: common random numbers
                 engine = {**engine, "seed": r.seed}
             if r.partial:

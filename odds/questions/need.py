@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 
 from ..config import DEFAULT_MAX_TRIALS, DEFAULT_TRIALS, NEED_MAX_TRIALS, NEED_MAX_VALUES
 from ..core.engine import estimate, estimated
+from ..core.readings import alone
 from ..core.interval import trials_text, wilson
 from ..core.outcomes import label as _label
 from ..errors import OddsError, check_probability
@@ -255,7 +256,8 @@ class Search:
         if value not in self.results:
             self.within(value)
             try:
-                r = self.spec.call(**self.v.assign(self.base, value), **self.engine)
+                with alone():  # each value's readings are marked, not flipped
+                    r = self.spec.call(**self.v.assign(self.base, value), **self.engine)
             except OddsError as e:
                 raise OddsError(f"{self.names['vary']} {self.v.label}={value}: {e}") from None
             if r.method == "mc":

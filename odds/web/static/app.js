@@ -425,9 +425,15 @@ function show(r) {
   const pm = within(spec.main) && el("span", { class: "pm" },
     `95% interval ${pct(within(spec.main)[0])} to ${pct(within(spec.main)[1])} (${trials(r.trials)})`);
   const caveat = r.caveat && el("small", { class: "caveat", id: "caveat" }, say(r.caveat));
-  $("headline").replaceChildren(spec.headline + " ", el("span", { class: "pct", id: "main-pct", "data-p": p }, pct(p)),
+  // an answer that moves by more than 5 points with the readings it rests on says so
+  const range = r.range && r.range.wide ? r.range : null;
+  const main = el("span", { class: "pct", id: "main-pct", "data-p": p }, pct(p));
+  const [span, why] = range ? range.words.split(/ (?=depending on )/) : [];
+  $("headline").replaceChildren(spec.headline + " ", ...(range
+    ? [span, el("small", { class: "range", id: "range" }, say(why), main, ")")] : [main]),
     ...(pm ? [" ", pm] : []), ...(caveat ? [caveat] : []));
-  $("peek").textContent = `${spec.headline} ${pct(p)}`;
+  $("peek").textContent = `${spec.headline} ${range ? say(range.headline) : pct(p)}`;
+  readings(r);
   $("method").textContent = r.method === "exact" ? "exact"
     : `Monte Carlo, ${trials(r.trials)}, seed ${r.seed}` + (r.partial ? " (stopped early)" : "");
   const pmfs = pmfsOf(r);
@@ -450,6 +456,34 @@ function show(r) {
   $("advice").replaceChildren(...(r.advice || []).map((line) => el("li", {}, say(line))));
   $("notes").replaceChildren(...[...(r.notes || []), ...(r.assumptions || [])].map((n) => el("li", {}, say(n))));
   chart(r);
+}
+
+// The readings the answer rests on (r.flips): each other value tried, the rest held, as one
+// table ordered by the change in the headline, with the main means; those not tried, and why.
+function readings(r) {
+  const flips = r.flips || [];
+  $("readings").hidden = !flips.length;
+  const rows = flips.flatMap((f) => f.alternatives.filter((a) => a.p !== null && a.p !== undefined)
+    .map((a) => ({ f, a, change: a.p - f.p })))
+    .sort((x, y) => Math.abs(y.change) - Math.abs(x.change));
+  const means = [...new Set(flips.flatMap((f) => Object.keys(f.means || {})))];
+  const cell = (v, base) => (v === null || v === undefined ? "–"
+    : `${v.toFixed(2)} (${v - base >= 0 ? "+" : "−"}${Math.abs(v - base).toFixed(2)})`);
+  const points = (d) => `${d >= 0 ? "+" : "−"}${(100 * Math.abs(d)).toFixed(1)}`;
+  const table = $("readings-table");
+  table.hidden = !rows.length;
+  table.replaceChildren(
+    el("thead", {}, el("tr", {}, ...["instead", spec.headline, "change (points)",
+                                     ...means.map((m) => "mean " + words(m))].map((h) => el("th", {}, h)))),
+    el("tbody", {}, ...rows.map(({ f, a, change }) => el("tr", {},
+      el("th", {}, say(a.value).replace(/=/g, " ")),
+      el("td", {}, pct(a.p) + (a.interval ? ` [${pct(a.interval[0])} to ${pct(a.interval[1])}]` : "")),
+      el("td", {}, points(change)),
+      ...means.map((m) => el("td", {}, cell(a.means?.[m], f.means?.[m])))))));
+  // each reading as assumed, then those not tried and why
+  $("readings-notes").replaceChildren(...flips.map((f) => el("li", {},
+    `${say(f.what)}: ${say(f.assumed)} assumed (${pct(f.p)})`
+    + (f.not_computed ? `; not tried: ${say(f.not_computed)}` : ""))));
 }
 
 const isRecord = (x) => x !== null && typeof x === "object" && !Array.isArray(x);
@@ -481,7 +515,7 @@ function table(name, records) {
 // a pmf is an object with its mean beside it; other objects are extra data (e.g. a ruleset)
 const pmfsOf = (r) => Object.keys(r).filter((k) => r["expected_" + k] !== undefined);
 const META = ["procedure", "method", "trials", "seed", "partial", "settings", "notes", "assumptions",
-              "explain", "advice", "zero", "intervals", "caveat", "readings"];
+              "explain", "advice", "zero", "intervals", "caveat", "readings", "flips", "range"];
 const trials = (n) => `${n.toLocaleString("en")} trial${n === 1 ? "" : "s"}`;
 // a pmf's mean in words; where its entry 0 is not a count, what 0 means instead (r.zero)
 const mean = (r, k) => (r.zero && k in r.zero ? `0: ${r.zero[k]}` : `mean ${r["expected_" + k].toFixed(2)}`);
