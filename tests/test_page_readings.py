@@ -5,7 +5,7 @@ reading; nothing shows code's words or runs wider than the screen."""
 import pytest
 
 from odds.registry import get
-from chromium import SIZES, needed, opened, served
+from chromium import SIZES, needed, opened
 from test_page_audit import shown_faults
 
 pytestmark = needed
@@ -16,9 +16,8 @@ KWARGS = {"protestant_hand": [1, 2, 4, 5], "papal_hand": [2, 3, 4], "hapsburg_ha
 
 
 @pytest.fixture(scope="module")
-def browser():
-    with served() as browser:
-        yield browser
+def browser(page_browser):
+    return page_browser
 
 
 @pytest.mark.parametrize("size", SIZES)
