@@ -65,10 +65,11 @@ def run(args) -> int:
 
 
 def as_json(frame) -> dict:
-    """The frame as strict JSON: rolls, game, refused, situations (NaN -> null)."""
+    """The frame as strict JSON: rolls, game, dice (the dice's own luck), refused, situations
+    (NaN -> null)."""
     def records(df):
         return json.loads(df.to_json(orient="records"))
-    return {"rolls": records(frame), "game": frame.attrs["game"],
+    return {"rolls": records(frame), "game": frame.attrs["game"], "dice": frame.attrs["dice"],
             "refused": frame.attrs["refused"], "situations": frame.attrs["situations"]}
 
 

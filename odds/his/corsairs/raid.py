@@ -28,6 +28,12 @@ MAX_PIRACY_VP = 10  # the Ottoman's piracy VP over a game
 DORIA_DICE = 3  # the dice Andrea Doria adds: the reading chosen
 
 
+def anti_piracy_dice(squadrons, adjacent_squadrons, allied_squadrons, fortresses, doria):
+    """The target's anti-piracy dice: 2 per squadron in the zone, 1 per adjacent squadron of
+    its own or of an ally at war with the Ottoman, 1 per adjacent fortress, and Andrea Doria's."""
+    return 2 * squadrons + adjacent_squadrons + allied_squadrons + fortresses + doria
+
+
 def ottoman_dice(left, one_port, rating):
     """The Ottoman's piracy dice with `left` corsairs remaining (0: no roll)."""
     return 0 if left == 0 else rating + (1 if left == 1 or one_port else 2)
@@ -69,7 +75,7 @@ def piracy(*, corsairs=2, squadrons=0, adjacent_squadrons=0, allied_squadrons=0,
     room = (counts[0] + counts[1], check_int("hand", hand, 0, 20),
             check_int("vp_room", vp_room, 0, MAX_PIRACY_VP))
     order = check_choice("order", order, ORDERS)
-    anti_dice = 2 * counts[0] + sum(counts[1:]) + extra
+    anti_dice = anti_piracy_dice(*counts, extra)
     table = award_table(rating + 2, room, [AWARDS.index(a) for a in order.split(",")])
 
     def summarise(joint):
@@ -121,7 +127,7 @@ register(Spec(
               high=MAX_PIRACY_VP),
         Param("order", "choice", "the target's preference for an odd hit", choices=ORDERS)),
     "piracy action (anti-piracy dice, then the Ottoman's piracy dice)", ("his", "piracy"),
-    "any_hit", kernels=("odds.his.corsairs.kernel",),
+    "any_hit", kernels=("odds.his.corsairs.kernel",), rolled="odds.his.corsairs.rolled:read",
     examples=(Example("rulebook: ionian sea", {"corsairs": 2, "adjacent_squadrons": 1,
                                                "fortresses": 1, "pirate": "barbarossa"},
                       "the rulebook's Ionian Sea: Barbarossa, 2 corsairs; a fortress and a "

@@ -301,6 +301,7 @@ register(Spec(
               "(every round: reading)", low=0, high=MAX_EXTRA)),
     "theological debate (§18.5): more hits win, a tie goes to a second round",
     ("his", "debate"), "attacker_win", kernels=(KERNEL,), words=WORDS,
+    rolled="odds.his.debates.rolled:read",
     examples=(Example("rulebook: eck v luther", RULEBOOK,
                       "the rulebook's example: Eck (7 dice) against Luther (6); on a tie, "
                       "Aleander (2) against Melanchthon (3)", demo=True),
