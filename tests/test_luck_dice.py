@@ -384,3 +384,108 @@ WARS = [dict(units=2, foreign=1, attempts=3), dict(units=1, foreign=2, leader=1,
 def test_foreign_war_reading_is_the_exact_engine_over_every_roll(keywords):
     spec, full = _read("his.foreign_war")
     check(spec.call(**keywords, method="exact"), outcomes(spec.reader(), full(keywords)))
+
+
+def test_a_debate_s_second_round_names_its_debaters_and_reads_its_dice():
+    keywords = dict(attacker_value=2, defender_value=2, attacker_pool=[1, 3], defender_pool=[2])
+    tie = dict(attacker_dice=[[6, 1, 1, 1, 1], [6, 6, 1, 1, 1, 1]],
+               defender_dice=[[5, 1, 1, 1], [1, 1, 1, 1]])
+    frame = luck([_roll("his.debate", keywords, **tie, choices={"second_attacker": 3,
+                                                                "second_defender": 2}),
+                  _roll("his.debate", keywords, **tie),
+                  _roll("his.debate", keywords, **tie, choices={"second_attacker": 2,
+                                                                "second_defender": 2})])
+    assert frame.attrs["refused"] == [
+        "line 2: choices: second_attacker missing (the debate value of the attacker drawn for the "
+        "second round; allowed: 1, 3)",
+        "line 3: choices: second_attacker = 2 is not allowed here (the debate value of the "
+        "attacker drawn for the second round; allowed: 1, 3)"]
+    a = frame.iloc[0]
+    assert a.won and a.measure == "hits" and a.hits == 2  # 2 hits to none: 2 spaces flipped
+
+
+def test_the_diet_with_hands_names_the_cards_played():
+    keywords = dict(protestant_hand=[1, 2], papal_hand=[1, 2], hapsburg_hand=[1])
+    rolls = [_roll("his.diet_of_worms", keywords, attacker_dice=[6, 5, 1, 1, 1, 1],
+                   defender_dice=[6, 1, 1], choices={"protestant_card": 2, "catholic_cp": 3})]
+    frame = luck(rolls)
+    assert not frame.attrs["refused"] and frame.iloc[0].hits == 1 and frame.iloc[0].won
+
+
+def test_oath_faces_by_name_in_toml_and_csv(tmp_path):
+    path = tmp_path / "oath.csv"
+    path.write_text("procedure,keywords,side,against,attacker_dice,defender_dice\n"
+                    "oath.campaign,warbands=3 defense_dice=2 defenders=1,Chancellor,Exile,"
+                    "sword hollow swords-skull,x2 shield\n"
+                    "oath.campaign,warbands=3 defense_dice=2 defenders=1,Chancellor,Exile,"
+                    "sword hollow skull,shields banana\n")
+    frame = luck(str(path))
+    assert frame.attrs["refused"] == [
+        "line 3: defender_dice: 'banana' is not a face of a Oath defense die (allowed: each one "
+        "of blank, shield, shields, x2)"]
+    a = frame[frame.role == "attacker"].iloc[0]
+    # attack 1 + 0 (a lone hollow sword) + 2 = 3, a skull kills one; defense 1 x 2 + 1 = 3: the
+    # attacker sacrifices 1 of its 2 left and wins
+    assert a.won and a.losses == 2
+    own = dice_frame(frame).set_index(["side", "measure"])
+    assert own.loc[("Chancellor", "face sword"), "actual"] == 1
+    assert own.loc[("Exile", "face x2"), "dice"] == 2
+
+
+def test_faces_are_binomial_marginals_and_numbered_totals_their_exact_sum():
+    """Oath's attack die: each face's count among m dice is Binomial(m, its chance); a
+    reformation's dice: the total of their faces against every roll of m dice, counted."""
+    rolls = [_roll("oath.campaign", dict(warbands=4, defense_dice=1),
+                   attacker_dice=["hollow", "hollow", "hollow", "swords-skull"], defender_dice=["blank"]),
+             _roll("his.reformation", dict(protestant_dice=3, papal_dice=2),
+                   attacker_dice=[5, 5, 2], defender_dice=[1, 3])]
+    own = dice_frame(luck(rolls)).set_index(["side", "die", "measure"])
+    for face, chance, count in (("hollow", 1 / 2, 3), ("sword", 1 / 3, 0), ("swords-skull", 1 / 6, 1)):
+        row = own.loc[("A", "Oath attack die", f"face {face}")]
+        assert (row.dice, row.actual) == (4, count) and row.expected == pytest.approx(4 * chance)
+        assert row.percentile == pytest.approx(100 * _mid_binomial(4, chance, count), abs=1e-9)
+    counts = np.zeros(19, dtype=np.int64)
+    for faces in np.ndindex(6, 6, 6):
+        counts[sum(faces) + 3] += 1
+    total = own.loc[("A", "d6 read by its number", "total")]
+    assert (total.dice, total.actual, total.expected) == (3, 12, 10.5)
+    exact = (counts[:12].sum() + counts[12] / 2) / 6**3
+    assert total.percentile == pytest.approx(100 * exact, abs=1e-9)
+    assert own.loc[("B", "d6 read by its number", "face 3"), "actual"] == 1
+
+
+def test_rolls_read_in_turn_one_by_one_and_by_round():
+    rolls = [_roll("his.raiders", dict(cards=3, galleons=True), attacker_dice=[6, 2]),
+             _roll("his.raiders", dict(cards=3, galleons=True), attacker_dice=[6, 2, 5]),
+             _roll("his.raiders", dict(cards=3), attacker_dice=[6, 2]),
+             _roll("his.exploration", dict(explorer=3), attacker_dice=[[6, 5], [6, 6]]),
+             _roll("his.exploration", dict(explorer=3), attacker_dice=[6, 5])]
+    frame = luck(rolls)
+    assert frame.attrs["refused"] == [
+        "line 2: attacker_dice: 3 dice given, but the attacker rolls 2 here",
+        "line 3: attacker_dice: 2 dice, but the attacker rolls at least 3 here",
+        "line 5: attacker_dice: missing (the attacker rolls 2 dice here (roll 2): give them, 1 to 6 each)"]
+    attackers = frame[frame.role == "attacker"]
+    assert list(attackers.won) == [True, False]  # stole a card; 11 + 3: deep, not a discovery
+
+
+def test_a_csv_record_gives_rounds_apart_and_choices_as_words(tmp_path):
+    path = tmp_path / "game.csv"
+    path.write_text("procedure,keywords,side,against,attacker_dice,defender_dice,choices\n"
+                    "his.siege,attacker=4 defender=2 assaults=3,A,B,1 1 | 6 6,1 2 3 | 1 1 1,\n"
+                    "his.debate,attacker_value=2 defender_value=2 attacker_pool=1 defender_pool=2,"
+                    "A,B,6 1 1 1 1 | 6 6 1 1,5 1 1 1 | 1 1 1 1,second_attacker=1 second_defender=2\n")
+    frame = luck(str(path))
+    assert not frame.attrs["refused"] and list(frame[frame.role == "attacker"].won) == [True, True]
+
+
+def test_the_help_says_what_a_record_gives_each_procedure_or_why_not(capsys):
+    from odds.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["luck", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for name, spec in registry.specs().items():
+        reader = spec.reader()
+        said = " ".join(reader.__doc__.split()) if reader else f"not read: {' '.join(spec.not_rolled.split())}"
+        assert f"{name}: {said}" in text, name

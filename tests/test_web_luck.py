@@ -38,7 +38,7 @@ def test_the_api_answers_as_the_command_line_and_refuses_in_one_line(base):
     assert status == 200 and answer == json.loads(json.dumps(as_json(luck(SAMPLE))))
     status, answer = post(base, BAD.encode())
     assert status == 200
-    assert answer["refused"] == ["line 224: attacker_hits: 5 is impossible from 2 dice (allowed: 0 to 2)"]
+    assert answer["refused"] == ["line 227: attacker_hits: 5 is impossible from 2 dice (allowed: 0 to 2)"]
     status, answer = post(base, str(SAMPLE).encode())  # a path is text, never a file to read
     assert status == 400 and answer["error"].startswith(f"record: column {str(SAMPLE)!r} is not a field")
     assert post(base, b"\xff\xfe")[0] == 400
@@ -79,7 +79,7 @@ def test_the_page_scores_the_sample_game_and_lists_refused_rolls(base, tmp_path,
         page.fill("#record", BAD)
         page.click("#score")
         page.wait_for_selector("#refused-box:not([hidden])", timeout=60_000)
-        assert "line 224: attacker_hits: 5 is impossible" in page.inner_text("#refused")
+        assert "line 227: attacker_hits: 5 is impossible" in page.inner_text("#refused")
         page.fill("#record", "[[roll]]\nprocedure = 1\n")
         page.click("#score")
         page.wait_for_selector("#error:not([hidden])")

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 
 import numpy as np
 
@@ -44,9 +45,14 @@ class Die:
 
     def chances(self) -> np.ndarray:
         """P(each face), in the order of `faces`."""
-        if self.weights:
-            return np.array([float(w) for w in self.weights])
-        return np.full(len(self.faces), 1.0 / len(self.faces))
+        return self._chances
+
+    @cached_property
+    def _chances(self) -> np.ndarray:
+        out = np.array([float(w) for w in self.weights]) if self.weights else \
+            np.full(len(self.faces), 1.0 / len(self.faces))
+        out.setflags(write=False)
+        return out
 
     def exact_chances(self) -> tuple:
         """P(each face) as Fractions (for tests and exact sums)."""
@@ -54,23 +60,31 @@ class Die:
             return tuple(Fraction(w) for w in self.weights)
         return (Fraction(1, len(self.faces)),) * len(self.faces)
 
-    @property
+    @cached_property
     def p_hit(self) -> float:
         return float(sum(p for f, p in zip(self.faces, self.chances()) if f in self.hits))
 
     def face(self, value):
         """The face a record's `value` names, or None (a number for numbered faces; a name or
         an alias in any case)."""
-        if isinstance(value, bool):
+        if type(value) is bool or isinstance(value, float):
             return None
         if isinstance(value, str):
-            text = value.strip().lower()
-            text = self.aliases.get(text, text)
-            for f in self.faces:
-                if str(f).lower() == text:
-                    return f
+            value = value.strip().lower()
+        try:
+            return self._names.get(value)
+        except TypeError:  # a list or a table: no face
             return None
-        return value if value in self.faces and not isinstance(value, float) else None
+
+    @cached_property
+    def _names(self) -> dict:
+        """Each accepted spelling of a face (the face itself, its name and its aliases in lower
+        case) -> the face."""
+        out = {f: f for f in self.faces}
+        out.update({str(f).lower(): f for f in self.faces})
+        out.update({alias.lower(): out[target] for alias, target in self.aliases.items()
+                    if target in out})
+        return out
 
     def spelled(self) -> str:
         """The faces as a refusal lists them."""

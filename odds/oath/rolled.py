@@ -43,6 +43,8 @@ def _faces(record, role, count, die, faces) -> list:
 
 
 def read(keywords: dict, record) -> Outcome:
+    """attacker_dice (attack faces: hollow, sword, swords-skull), defender_dice (defense faces:
+    blank, shield, shields, x2)."""
     kw = keywords
     attack_dice = kw["warbands"] if kw["attack_dice"] is None else kw["attack_dice"]
     defense = kw["defense_dice"] if kw["defense_dice"] is not None else target_dice(

@@ -17,6 +17,7 @@ cumulative plot draws its running sum against expected.
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 
 import numpy as np
 
@@ -33,9 +34,7 @@ def one_roll(thrown, role: str) -> tuple:
     hitting = [t for t in mine if t.die.hits]
     numbered = [t for t in mine if not t.die.hits and t.die.numbered and t.faces is not None]
     if hitting:
-        pmf = pc.binomial(0, 0.0)
-        for t in hitting:
-            pmf = np.convolve(pmf, pc.binomial(t.count, t.die.p_hit))
+        pmf = _hits_pmf(tuple((t.count, t.die.p_hit) for t in hitting))
         measure, count, actual = "hits", sum(t.count for t in hitting), sum(t.hits for t in hitting)
     elif numbered:
         pmf = np.ones(1)
@@ -47,6 +46,15 @@ def one_roll(thrown, role: str) -> tuple:
     row = {"dice_measure": measure, "dice": count, "dice_actual": actual,
            "dice_expected": pc.mean(pmf), "dice_percentile": 100 * pc.percentile(pmf, actual, 1)}
     return row, (pmf, actual)
+
+
+@lru_cache(maxsize=4096)
+def _hits_pmf(groups) -> np.ndarray:
+    """The pmf of the hits of groups of (dice, chance of a hit) together (cached)."""
+    pmf = np.ones(1)
+    for n, p in groups:
+        pmf = np.convolve(pmf, pc.binomial(n, p))
+    return pmf
 
 
 def _face_pmf(die) -> np.ndarray:
@@ -101,18 +109,21 @@ def cumulative(frame, pmfs) -> None:
     """Each row's cumulative dice luck (in place): its side's dice so far, actual minus
     expected, in the side's dice measure (hits where it rolled any hitting dice, else the
     total of numbered dice) with the 5-95% band of the running sum."""
-    frame["dice_cumulative"] = frame["dice_band_low"] = frame["dice_band_high"] = np.nan
-    for side in dict.fromkeys(frame["side"]):
-        index = np.flatnonzero((frame["side"] == side).to_numpy())
-        measures = [frame["dice_measure"].iat[i] for i in index]
-        measure = "hits" if "hits" in measures else "total" if "total" in measures else None
-        mine = [i for i in index if frame["dice_measure"].iat[i] == measure and pmfs[i] is not None]
-        if not mine:
+    sides, measures = frame["side"].to_numpy(), frame["dice_measure"].to_numpy()
+    columns = {k: np.full(len(frame), np.nan) for k in ("dice_cumulative", "dice_band_low", "dice_band_high")}
+    for side in dict.fromkeys(sides):
+        index = np.flatnonzero(sides == side)
+        mine = set(measures[index])
+        measure = "hits" if "hits" in mine else "total" if "total" in mine else None
+        rows = [i for i in index if measures[i] == measure and pmfs[i] is not None]
+        if not rows:
             continue
-        dists = [pmfs[i][0] for i in mine]
-        actual = np.cumsum([pmfs[i][1] for i in mine])
+        dists = [pmfs[i][0] for i in rows]
+        actual = np.cumsum([pmfs[i][1] for i in rows])
         expected = np.cumsum([pc.mean(d) for d in dists])
         _, low, high = pc.running(dists)
-        frame.loc[mine, "dice_cumulative"] = actual - expected
-        frame.loc[mine, "dice_band_low"] = low - expected
-        frame.loc[mine, "dice_band_high"] = high - expected
+        columns["dice_cumulative"][rows] = actual - expected
+        columns["dice_band_low"][rows] = low - expected
+        columns["dice_band_high"][rows] = high - expected
+    for name, values in columns.items():
+        frame[name] = values

@@ -9,6 +9,7 @@ dealt, wins), -1 when fewer is (losses taken).
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import numpy as np
 
@@ -53,9 +54,16 @@ def bernoulli(p: float) -> np.ndarray:
     return np.array([1.0 - p, p])
 
 
+@lru_cache(maxsize=4096)
 def binomial(n: int, p: float) -> np.ndarray:
     """The pmf of the hits among `n` dice that each hit with probability `p` (exact terms from
-    log-gamma, so a game's 100,000 dice are as quick as 10)."""
+    log-gamma, so a game's 100,000 dice are as quick as 10; cached, read-only)."""
+    out = _binomial(n, p)
+    out.setflags(write=False)
+    return out
+
+
+def _binomial(n: int, p: float) -> np.ndarray:
     if p <= 0.0 or p >= 1.0 or n == 0:
         out = np.zeros(n + 1)
         out[n if p >= 1.0 else 0] = 1.0
@@ -68,7 +76,13 @@ def binomial(n: int, p: float) -> np.ndarray:
 
 def _log_factorials(n: int) -> np.ndarray:
     """log(k!) for k = 0 .. n (math.lgamma: exact to the last bits)."""
-    return np.array([math.lgamma(k + 1) for k in range(n + 1)])
+    global _LOGS
+    if len(_LOGS) <= n:
+        _LOGS = np.array([math.lgamma(k + 1) for k in range(max(n + 1, 2 * len(_LOGS)))])
+    return _LOGS
+
+
+_LOGS = np.zeros(0)  # log(k!) for k below its length, grown as asked
 
 
 def power(pmf, m: int) -> np.ndarray:

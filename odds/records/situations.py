@@ -44,12 +44,12 @@ class Situations:
 
     def spec(self, name) -> registry.Spec:
         """The spec of a procedure a record can score (one with an exact engine)."""
-        scorable = [n for n, s in registry.specs().items() if s.exact]
         try:
             spec = registry.get(name)
         except OddsError:
             spec = None
         if spec is None or not spec.exact:
+            scorable = [n for n, s in registry.specs().items() if s.exact]
             why = "has no exact engine" if spec else "is unknown"
             raise OddsError(f"procedure: {shown(name)} {why}{nearest(name, scorable)} "
                             f"(allowed: {', '.join(scorable)})")

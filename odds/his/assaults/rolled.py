@@ -45,6 +45,8 @@ def assault(a, d, cavalry_first, record, round: int = 0) -> tuple:
 
 
 def read(keywords: dict, record) -> Outcome:
+    """attacker_dice, defender_dice (hits on 5-6, or their hits); Siege Artillery played:
+    attacker_siege_artillery_dice (3-6)."""
     a, d, cavalry_first, breaks = sides(keywords)
     ah, dh = (0, 0) if breaks else assault(a, d, cavalry_first, record)
     _, a_loss, d_loss = resolve(ah, dh, a.units, d.units)

@@ -12,6 +12,8 @@ from .raid import PIRATES, anti_piracy_dice, ottoman_dice
 
 
 def read(keywords: dict, record) -> Outcome:
+    """defender_dice (the target's anti-piracy dice), then attacker_dice (the Ottoman's piracy
+    dice), hits on 5-6."""
     kw = keywords
     corsairs, rating = kw["corsairs"], PIRATES[kw["pirate"]]
     anti = anti_piracy_dice(kw["squadrons"], kw["adjacent_squadrons"], kw["allied_squadrons"],

@@ -26,6 +26,8 @@ def _drawn(pool) -> dict:
 
 
 def read(keywords: dict, record) -> Outcome:
+    """attacker_dice, defender_dice (hits on 5-6), a second list each for a second round, whose
+    debaters choices names: second_attacker, second_defender."""
     plan = make_debate(*(keywords[k] for k in ARGUMENTS))
     attacker, defender, committed = plan.attacker, plan.defender, plan.committed
     outcome = margin = 0

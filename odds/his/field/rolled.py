@@ -21,6 +21,8 @@ def count(side, lost, surprised):
 
 
 def read(keywords: dict, record) -> Outcome:
+    """attacker_dice, defender_dice (hits on 5-6; or attacker_hits, defender_hits); Tercios:
+    {role}_tercios_dice (4-6); an after-roll card played: {role}_janissaries_dice."""
     a, d = setup(*forces(**{k: v for k, v in keywords.items() if k in FORCES}))
     rolled = battle(a, d, record, count, needs_help)
     code, a_loss, d_loss = resolve(*rolled.columns(), a.units, d.units)

@@ -12,6 +12,8 @@ from .campaign import setup
 
 
 def read(keywords: dict, record) -> Outcome:
+    """attacker_dice (the power's), defender_dice (the foreign units'), hits on 5-6, a list per
+    attempt."""
     kw = keywords
     _, _, a, d, best, attempts = setup(kw["war"], kw["units"], kw["foreign"], kw["leader"], kw["attempts"])
     for k in range(attempts):

@@ -12,6 +12,7 @@ DIE = numbered_die()
 
 
 def read(keywords: dict, record) -> Outcome:
+    """attacker_dice: the roller's two dice (the roller is the side)."""
     modifier, target, mine, theirs = modifiers(keywords)
     total = sum(record.dice("attacker_dice", "attacker", 2, DIE))
     success, _, _ = settle(total, modifier, target, mine, theirs)

@@ -41,6 +41,8 @@ def _roll(record, name, role, count, die, fives_matter) -> tuple:
 
 
 def read(keywords: dict, record) -> Outcome:
+    """attacker_dice, defender_dice (hits on 5-6; the faces where race-built galleons cancel
+    5s); a card played after the roll: {role}_{card}_dice."""
     b = battle(keywords)
     fives = {"attacker": b.d_race > 0, "defender": b.a_race > 0}  # whose 5s the enemy cancels
     hits, five, dice = {}, {}, {"attacker": b.a_dice, "defender": b.d_dice}

@@ -20,6 +20,7 @@ def _two(record, round: int = 0) -> int:
 
 
 def exploration(keywords: dict, record) -> Outcome:
+    """attacker_dice: the voyage's two dice, and on 10+ the circumnavigation's (a second list)."""
     kw = keywords
     modifier = kw["explorer"] + MERCATOR * kw["mercator"] + UNCHARTED * kw["uncharted"]
     first = _two(record)
@@ -36,6 +37,7 @@ def exploration(keywords: dict, record) -> Outcome:
 
 
 def conquest(keywords: dict, record) -> Outcome:
+    """attacker_dice: the voyage's two dice."""
     modifier = keywords["conquistador"] + SMALLPOX * keywords["smallpox"]
     result = tables.conquest_result(_two(record) + modifier)
     events = {name: bool(result == r) for r, name in enumerate(("killed", "nothing", "conquest"))}
@@ -43,6 +45,7 @@ def conquest(keywords: dict, record) -> Outcome:
 
 
 def raiders(keywords: dict, record) -> Outcome:
+    """attacker_dice: one die per Hapsburg card, in turn, until the raider is eliminated."""
     stolen = 0
     for k in range(keywords["cards"]):
         took, gone = tables.raider_roll(record.die("attacker_dice", "attacker", DIE, k),

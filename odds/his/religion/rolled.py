@@ -28,6 +28,8 @@ def situation(keywords: dict) -> tuple:
 
 
 def read(keywords: dict, record) -> Outcome:
+    """attacker_dice, defender_dice (the highest counts; none for the defender after an
+    automatic 6), a list per attempt."""
     a, d, terms, attempts = situation(keywords)
     flipped, first = 0, None
     for k in range(attempts):

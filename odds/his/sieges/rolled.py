@@ -42,6 +42,8 @@ def _siege(text: str):
 
 
 def read(keywords: dict, record) -> Outcome:
+    """each assault's dice in turn, a list per assault: attacker_dice = [[...], [...]],
+    defender_dice, attacker_siege_artillery_dice ([] where not played)."""
     p, assaults, cavalry_first, timing, chain = _siege(json.dumps(keywords, sort_keys=True, default=str))
     state, card, lost = p.start(), int(timing is not None), 0
     for k in range(assaults):
