@@ -121,9 +121,6 @@ class Drawing:
         self.fields.setdefault(name, {}).setdefault(0, []).append(face)
         return face
 
-    def gives(self, name, round=0):
-        return False
-
     def choice(self, name, allowed, why):
         options = list(allowed)
         weights = [float(w) for w in allowed.values()]
@@ -143,12 +140,10 @@ class Drawing:
 def mixed_record(rolls: int, seed: int = 51) -> str:
     """A TOML record of `rolls` rolls of dice drawn at random, every procedure that reads its
     dice in turn, its size varied (so situations repeat as over many games)."""
-    import json
-
     import numpy as np
 
     from odds import registry
-    from odds.records.situations import _defaults
+    from odds.records.situations import defaults
 
     rng = np.random.default_rng(seed)
     blocks = []
@@ -160,7 +155,7 @@ def mixed_record(rolls: int, seed: int = 51) -> str:
             keywords[key] += (i // len(SITUATIONS)) % spread
         spec = registry.get(name)
         drawing = Drawing(rng)
-        spec.reader()({**_defaults(spec.function), **spec.preset, **keywords}, drawing)
+        spec.reader()({**defaults(spec.function), **spec.preset, **keywords}, drawing)
         fields = "\n".join(f"{k} = {_toml(v)}" for k, v in drawing.roll().items())
         blocks.append(f'[[roll]]\nprocedure = "{name}"\nkeywords = {_toml(keywords)}\n'
                       f'side = "A"\nagainst = "B"\n{fields}\n')

@@ -56,9 +56,6 @@ class Scripted(Record):
         p = sum(c for f, c in zip(die.faces, die.exact_chances()) if f in die.hits)
         return self._next([(h, comb(count, h) * p**h * (1 - p)**(count - h)) for h in range(count + 1)])
 
-    def gives(self, name, round=0):
-        raise OddsError(f"{name}: the enumeration does not choose")
-
     def choice(self, name, allowed, why):
         if name in self.chosen:
             return self.chosen[name]

@@ -57,8 +57,8 @@ def test_the_structure_check_sees_a_game_import(tmp_path):
 
 def _read(name):
     spec = registry.get(name)
-    from odds.records.situations import _defaults
-    return spec, lambda kw: {**_defaults(spec.function), **spec.preset, **kw}
+    from odds.records.situations import defaults
+    return spec, lambda kw: {**defaults(spec.function), **spec.preset, **kw}
 
 
 FIELD = [

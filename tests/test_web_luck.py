@@ -9,7 +9,7 @@ import urllib.request
 import pytest
 
 from odds.records.cli import as_json
-from odds.records.report import SAMPLE, luck, whole_game
+from odds.records.report import SAMPLE, dice, luck, whole_game
 from odds.records.text import ordinal
 from web_server import running
 
@@ -73,6 +73,10 @@ def test_the_page_scores_the_sample_game_and_lists_refused_rolls(base, tmp_path,
         assert rows.nth(0).locator("th").inner_text() == game.side[0]
         assert first.nth(1).inner_text() == ordinal(game.percentile[0])
         assert page.locator("#plots figure").count() == game.side.nunique()
+        own = dice(luck(SAMPLE))  # the dice's own luck: a row per side, kind of die and measure
+        assert page.locator("#dice tbody tr").count() == len(own) > 0
+        assert page.locator("#dice tbody tr").nth(0).locator("td").nth(2).inner_text() == ordinal(own.percentile[0])
+        assert page.locator("#plots .dice-line").count() == own.side.nunique()
         assert page.locator("#rolls tbody tr").count() == len(luck(SAMPLE))
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         page.screenshot(path=str(tmp_path / f"luck-{size}.png"), full_page=True)

@@ -24,9 +24,6 @@ from functools import cached_property
 
 import numpy as np
 
-ROLES = ("attacker", "defender")
-
-
 @dataclass(frozen=True)
 class Die:
     """A kind of die: its faces as a record writes them and what a face counts for the dice's
@@ -120,12 +117,6 @@ class Outcome:
     taken: dict = field(default_factory=dict)
     events: dict = field(default_factory=dict)  # other events of the Result the dice decide
 
-    def pmf_dealt(self, role: str) -> str:
-        return self.dealt.get(role, f"{ROLES[role == 'attacker']}_losses")
-
-    def pmf_taken(self, role: str) -> str:
-        return self.taken.get(role, f"{role}_losses")
-
 
 class Record:
     """What a roll's record gives, asked for by a procedure's reader (odds.records implements
@@ -146,11 +137,6 @@ class Record:
     def hits(self, name: str, role: str, count: int, die: Die, round: int = 0) -> int:
         """The hits among `count` dice of a hitting `die`: from the faces in field `name`, or
         the number given in its twin `..._hits` field."""
-        raise NotImplementedError
-
-    def gives(self, name: str, round: int = 0) -> bool:
-        """Whether the record gives field `name` (or its `..._hits` twin) for that round: dice
-        rolled only by a choice the record shows by giving them."""
         raise NotImplementedError
 
     def choice(self, name: str, allowed: dict, why: str):

@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..core.rolled import ROLES, Outcome, Record
+from ..core.rolled import Outcome, Record
 from ..errors import OddsError, shown
-from .record import Entry, dice_field, rounds
+from .record import ROLES, Entry, dice_field, rounds
 
 IMPOSSIBLE = 1e-12  # a probability below this is 0 (an exact sum of terms can leave 1e-16)
 
@@ -43,13 +43,22 @@ class Observed:
     taken: dict = field(default_factory=dict)
     thrown: tuple = ()
 
+    def dealt_pmf(self, role: str) -> str:
+        """The name of the pmf of what `role` did to the other side."""
+        return self.dealt.get(role, f"{ROLES[role == 'attacker']}_losses")
+
+    def taken_pmf(self, role: str) -> str:
+        """The name of the pmf of what `role` lost."""
+        return self.taken.get(role, f"{role}_losses")
+
     def dealt_by(self, role: str):
         """(pmf name, count) of what `role` did to the other side, or None if not recorded."""
-        name = self.dealt.get(role, f"{ROLES[role == 'attacker']}_losses")
+        name = self.dealt_pmf(role)
         return (name, self.counts[name]) if name in self.counts else None
 
     def taken_by(self, role: str):
-        name = self.taken.get(role, f"{role}_losses")
+        """(pmf name, count) of what `role` lost, or None if not recorded."""
+        name = self.taken_pmf(role)
         return (name, self.counts[name]) if name in self.counts else None
 
 
@@ -117,9 +126,6 @@ class Given(Record):
         if items is None:
             return self.outcome[name] if round == 0 else None
         return items[round] if round < len(items) else None
-
-    def gives(self, name: str, round: int = 0) -> bool:
-        return any(self._value(n, round) is not None for n in (name, _twin(name)))
 
     def dice(self, name, role, count, die, round=0) -> tuple:
         self.asked.setdefault(name, set()).add(round)

@@ -18,7 +18,7 @@ from ..errors import OddsError
 from . import dice as own
 from . import percentiles as pc
 from .observed import observe
-from .record import ROLES, Refused, read
+from .record import Refused, read
 from .situations import Situations
 
 SAMPLE = Path(__file__).parent / "samples" / "his_1532.toml"  # 27 rolls invented for illustration
@@ -120,14 +120,16 @@ def _score(entry, result, spec, keywords) -> list:
         if taken:
             dist["losses"], actual["losses"] = result.pmfs[taken[0]], taken[1]
         dice_row, dice_dist = own.one_roll(seen.thrown, role)
+        if not dist and dice_dist is None:
+            continue  # nothing of this side's to score in this roll (a defender that did not roll)
         measure = next(iter(dist), "dice")
         row = dict(line=entry.line, procedure=result.procedure, side=side, role=role, against=other,
                    measure=measure, **_luck(dist, actual, measure, dice_row),
                    won=won, p_win=p_win,
                    hits=actual.get("hits", np.nan),
-                   expected_hits=_expected(result, seen.dealt.get(role, f"{ROLES[role == 'attacker']}_losses")),
+                   expected_hits=_expected(result, seen.dealt_pmf(role)),
                    losses=actual.get("losses", np.nan),
-                   expected_losses=_expected(result, seen.taken.get(role, f"{role}_losses")),
+                   expected_losses=_expected(result, seen.taken_pmf(role)),
                    **dice_row)
         out.append((row, {m: (dist[m], actual[m]) for m in dist}, dice_dist,
                     [t for t in seen.thrown if t.role == role]))

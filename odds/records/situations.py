@@ -64,7 +64,7 @@ class Situations:
             raise OddsError(f"keywords: {e}") from None
         key = (spec.name, json.dumps(kwargs, sort_keys=True, default=str))
         if key not in self._asked:
-            self._keywords[key] = (spec, {**_defaults(spec.function), **spec.preset, **kwargs})
+            self._keywords[key] = (spec, {**defaults(spec.function), **spec.preset, **kwargs})
             call = lambda: spec.call(**kwargs, method="exact", progress=False)  # noqa: E731
             try:
                 self._asked[key] = (call, estimate(call))
@@ -101,7 +101,7 @@ class Situations:
         return len(self._asked)
 
 
-def _defaults(function) -> dict:
+def defaults(function) -> dict:
     """The keywords of a procedure function that have defaults, engine options left out."""
     return {name: p.default for name, p in inspect.signature(function).parameters.items()
             if p.default is not inspect.Parameter.empty and name not in registry.ENGINE}
