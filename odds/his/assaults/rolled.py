@@ -8,6 +8,7 @@ no dice."""
 from __future__ import annotations
 
 from ...core.rolled import Outcome
+from ...errors import OddsError
 from ..rolls.reading import battle
 from ..field.procedure import setup
 from .procedure import check_settings, forces, restless_breaks
@@ -47,6 +48,10 @@ def assault(a, d, cavalry_first, record, round: int = 0) -> tuple:
 def read(keywords: dict, record) -> Outcome:
     """attacker_dice, defender_dice (hits on 5-6, or their hits); Siege Artillery played:
     attacker_siege_artillery_dice (3-6)."""
+    if keywords["cancel_probability"]:
+        raise OddsError(f"attacker_dice: rolled, so Foul Weather did not cancel this assault "
+                        f"(allowed: cancel_probability = 0 with the dice, the odds of an assault "
+                        f"that took place; not {keywords['cancel_probability']!r})")
     a, d, cavalry_first, breaks = sides(keywords)
     ah, dh = (0, 0) if breaks else assault(a, d, cavalry_first, record)
     _, a_loss, d_loss = resolve(ah, dh, a.units, d.units)

@@ -129,7 +129,9 @@ function plot(side, all, last, game) {
   const polygon = (x, hi, lo, cls) => svg("polygon", { points: x.map((v, i) => `${X(v)},${Y(hi[i])}`).concat(
     x.map((v, i) => `${X(v)},${Y(lo[i])}`).reverse()).join(" "), class: cls }, s);
   if (rows.length) polygon(xs, high, low, "band");
-  if (dice.length) polygon(dx, dhigh, dlow, "dice-band");
+  for (const edge of dice.length ? [dhigh, dlow] : []) {  // the dice's band: its two edges, open
+    svg("polyline", { points: dx.map((x, i) => `${X(x)},${Y(edge[i])}`).join(" "), class: "dice-band" }, s);
+  }
   svg("line", { x1: L, x2: W - R, y1: Y(0), y2: Y(0), class: "axis" }, s);
   svg("line", { x1: L, x2: L, y1: T, y2: H - B, class: "axis" }, s);
   if (dice.length) svg("polyline", { points: dx.map((x, i) => `${X(x)},${Y(dcum[i])}`).join(" "), class: "dice-line" }, s);
