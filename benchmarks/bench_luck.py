@@ -47,6 +47,7 @@ def uncached(path) -> float:
             key = super().ask(entry)
             fresh = (key, len(self._asked))
             self._asked[fresh] = self._asked.pop(key)
+            self._keywords[fresh] = self._keywords.pop(key)
             return fresh
 
     original, report.Situations = report.Situations, Fresh

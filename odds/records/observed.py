@@ -267,8 +267,8 @@ def _count(name: str, given) -> int:
 def _possible(name: str, count: int, pmf, procedure: str) -> None:
     if pmf is None:
         raise OddsError(f"{name}: not an outcome of {procedure}")
-    support = np.flatnonzero(pmf >= IMPOSSIBLE)
     if not 0 <= count < len(pmf) or pmf[count] < IMPOSSIBLE:
+        support = np.flatnonzero(pmf >= IMPOSSIBLE)
         raise OddsError(f"{name}: {count} is impossible here (allowed: {_ranges(support)})")
 
 

@@ -30,7 +30,18 @@ def at_least(pmf, x: int, better: int) -> float:
 
 
 def mean(pmf) -> float:
-    return float(np.dot(np.arange(len(pmf)), pmf))
+    return float(np.dot(_counts(len(pmf)), pmf))
+
+
+def _counts(n: int) -> np.ndarray:
+    """0, 1, ..., n - 1 (one array, grown as asked)."""
+    global _COUNTS
+    if len(_COUNTS) < n:
+        _COUNTS = np.arange(max(n, 2 * len(_COUNTS)), dtype=float)
+    return _COUNTS[:n]
+
+
+_COUNTS = np.arange(64, dtype=float)
 
 
 def running(pmfs) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

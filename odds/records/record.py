@@ -104,7 +104,8 @@ def rounds(name: str, value):
         return None
     if name.endswith("_hits"):
         return value
-    return value if all(isinstance(v, list) for v in value) else None
+    return value if isinstance(value[0], list) else None  # a roll that is not a list: refused
+    # by the reader as not a list of dice
 
 
 def _sniff(text: str) -> str:
