@@ -140,7 +140,7 @@ def test_a_field_battle_with_janissaries_reads_the_card_s_dice():
     (dict(attacker_dice=[6, 5, 1], defender_dice=[1, 2, 2], defender_janissaries_hits=6),
      "defender_janissaries_hits: 6 is impossible from 5 dice (allowed: 0 to 5)"),
     (dict(attacker_dice=[6, 5, 7], defender_dice=[1, 2, 2]),
-     "attacker_dice: 7 is not a face of a d6 hitting on 5-6 (allowed: 1 to 6 each)"),
+     "attacker_dice: 7 is not a face of the d6 hitting on 5-6 (allowed: 1 to 6 each)"),
     (dict(attacker_dice=[[6, 5, 1], [1, 1, 1]], defender_dice=[1, 1, 1], defender_janissaries_hits=0),
      "attacker_dice: 2 rolls given, but only roll 1 is rolled here"),
     (dict(attacker_dice=[6, 5, 1], defender_dice=[1, 2, 2], defender_janissaries_hits=0,
@@ -421,7 +421,7 @@ def test_oath_faces_by_name_in_toml_and_csv(tmp_path):
                     "sword hollow skull,shields banana\n")
     frame = luck(str(path))
     assert frame.attrs["refused"] == [
-        "line 3: defender_dice: 'banana' is not a face of a Oath defense die (allowed: each one "
+        "line 3: defender_dice: 'banana' is not a face of the Oath defense die (allowed: each one "
         "of blank, shield, shields, x2)"]
     a = frame[frame.role == "attacker"].iloc[0]
     # attack 1 + 0 (a lone hollow sword) + 2 = 3, a skull kills one; defense 1 x 2 + 1 = 3: the

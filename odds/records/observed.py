@@ -143,7 +143,7 @@ class Given(Record):
         read = tuple(die.face(f) for f in faces)
         wrong = next((f for f, r in zip(faces, read) if r is None), None)
         if wrong is not None or any(r is None for r in read):
-            raise OddsError(f"{name}: {shown(wrong)} is not a face of a {die.name}{where} "
+            raise OddsError(f"{name}: {shown(wrong)} is not a face of the {die.name}{where} "
                             f"(allowed: {die.spelled()})")
         if len(read) != count:
             raise OddsError(f"{name}: {len(read)} {_dice(len(read))}, but the {role} rolls "
@@ -166,7 +166,7 @@ class Given(Record):
                             f"least {index + 1} here")
         face = die.face(faces[index])
         if face is None:
-            raise OddsError(f"{name}: {shown(faces[index])} is not a face of a {die.name} "
+            raise OddsError(f"{name}: {shown(faces[index])} is not a face of the {die.name} "
                             f"(allowed: {die.spelled()})")
         self.thrown.append(Thrown(role, die, 1, (face,), int(face in die.hits) if die.hits else None))
         return face
@@ -200,7 +200,7 @@ class Given(Record):
             raise OddsError(f"choices: {name} missing ({why}; allowed: {options})")
         value = self.choices[name]
         for option in allowed:
-            if option == value or (not isinstance(value, bool) and str(option).lower() == str(value).strip().lower()):
+            if not isinstance(value, bool) and (option == value or str(option).lower() == str(value).strip().lower()):
                 return option
         raise OddsError(f"choices: {name} = {shown(value)} is not allowed here ({why}; allowed: {options})")
 

@@ -133,6 +133,9 @@ def _score(entry, result, spec, keywords) -> list:
                    **dice_row)
         out.append((row, {m: (dist[m], actual[m]) for m in dist}, dice_dist,
                     [t for t in seen.thrown if t.role == role]))
+    if not out:
+        raise OddsError(f"outcome: nothing of {entry.side}'s to score in this roll (allowed: the "
+                        "winner, the losses, or the dice it rolled)")
     return out
 
 
