@@ -320,13 +320,15 @@ VALUE = st.recursive(LEAF, lambda inner: st.one_of(st.lists(inner, max_size=4),
                                                    st.dictionaries(st.text(max_size=6), inner, max_size=3)),
                      max_leaves=8)
 KEYWORDS = st.dictionaries(st.sampled_from(["attacker", "defender", "attacker_leader", "attacker-cards",
-                                            "defender_power", "x"]), VALUE, max_size=3)
+                                            "defender_power", "x", "assaults", "cards"]), VALUE, max_size=3)
 ROLL = st.fixed_dictionaries(
-    {"procedure": st.sampled_from(["his.field", "his.assault", "his.reformation", "nope"]),
+    {"procedure": st.sampled_from(["his.field", "his.assault", "his.reformation", "his.siege",
+                                   "his.raiders", "nope"]),
      "side": st.sampled_from(["A", "B", ""])},
     optional={"keywords": st.one_of(KEYWORDS, st.text(max_size=12)), "against": st.sampled_from(["A", "B"]),
               "winner": VALUE, "attacker_losses": VALUE, "defender_hits": VALUE, "attacker_hits": VALUE,
-              "attacker_dice": VALUE, "defender_dice": VALUE, "colour": VALUE})
+              "attacker_dice": VALUE, "defender_dice": VALUE, "colour": VALUE, "choices": VALUE,
+              "attacker_siege_artillery_dice": VALUE})
 
 
 @settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])

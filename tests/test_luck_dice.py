@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 from scipy import stats
 
 import odds
@@ -489,3 +490,27 @@ def test_the_help_says_what_a_record_gives_each_procedure_or_why_not(capsys):
         reader = spec.reader()
         said = " ".join(reader.__doc__.split()) if reader else f"not read: {' '.join(spec.not_rolled.split())}"
         assert f"{name}: {said}" in text, name
+
+FACE = st.one_of(st.integers(-2, 8), st.sampled_from(["6", "sword", "x2", "hollow", "", "skull"]),
+                 st.booleans(), st.floats(allow_nan=True), st.none())
+ROLLED = st.recursive(FACE, lambda inner: st.lists(inner, max_size=6), max_leaves=12)
+SITUATED = [("his.field", FIELD[1]), ("his.siege", SIEGE[3]), ("his.debate", DEBATE[1]),
+            ("oath.campaign", OATH[0]), ("his.raiders", dict(cards=3)), ("his.exploration", dict(explorer=3)),
+            ("his.diet_of_worms", WORMS[1])]
+
+
+@settings(max_examples=200, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(which=st.integers(0, len(SITUATED) - 1),
+       fields=st.dictionaries(st.sampled_from(["attacker_dice", "defender_dice", "attacker_hits",
+                                               "defender_janissaries_dice", "attacker_siege_artillery_dice",
+                                               "attacker_siege_artillery_hits"]), ROLLED, min_size=1, max_size=3),
+       choices=st.one_of(st.none(), st.dictionaries(st.sampled_from(["second_attacker", "catholic_cp",
+                                                                    "protestant_card", "x"]),
+                                                    FACE, max_size=2)))
+def test_any_dice_of_a_real_situation_are_read_or_refused_in_one_line(which, fields, choices):
+    name, keywords = SITUATED[which]
+    roll = _roll(name, keywords, **fields, **({"choices": choices} if choices is not None else {}))
+    frame = luck([roll, _roll("his.field", dict(attacker=2, defender=2), winner="A")])
+    assert frame.line.nunique() + len(frame.attrs["refused"]) == 2
+    assert all("\n" not in r for r in frame.attrs["refused"])
+    assert frame.percentile.between(0, 100).all()
