@@ -188,7 +188,7 @@ SPEC = register(Spec(
               f"of them, at most {MAX_WITHDRAW}); implies --fortified", low=0, high=MAX_WITHDRAW,
               metavar="K")),
     "field battle", ("his", "field"), "attacker_win", kernels=("odds.core.pair_kernel", "odds.his.field.kernel"),
-    table="odds.his.field.table:field_battle_table",
+    table="odds.his.field.table:field_battle_table", rolled="odds.his.field.rolled:read",
     start={"attacker": 5, "defender": 4},
     examples=(
         Example("ottoman janissaries", dict(attacker=5, defender=5, attacker_leader=2,
