@@ -40,7 +40,7 @@ CUT = """() => {  // the chosen texts that their pickers cut and the page shows 
 UNHINTED = """() => [...document.querySelectorAll("*")].filter((e) => e.offsetParent
   && e.scrollWidth > e.clientWidth + 1 && ["auto", "scroll"].includes(getComputedStyle(e).overflowX)
   && getComputedStyle(e, "::before").content === "none").map((e) => e.id || e.className)"""
-NEGATIVE_ZERO = re.compile(r"(?<![\w.'\"])-0(?:\.0+)?%?(?![\w.])")  # "-0.00", a change that rounds to 0
+NEGATIVE_ZERO = re.compile(r"(?<![\w.'\"])[-−]0(?:\.0+)?%?(?![\w.])")  # "-0.00", a change that rounds to 0
 CODED = re.compile(r"\b[A-Z]+=[A-Z]+\b|:out\b|(?<!/)\b[a-z]+_[a-z_]+\b|\b(?:his|vq|oath|crusades)\.[a-z_]+\b")
 REGNAL = re.compile(r"\b(?:[IVX][ivx]+)\b")  # "Henry Viii" for Henry VIII
 RED = ("m => getComputedStyle(m).color === getComputedStyle(document.documentElement)"

@@ -297,8 +297,8 @@ EXAMPLE = ("Magdeburg=5:3", "Stettin=2:1", "Breslau=5:1:out", "Leipzig=3:4", "Lu
 
 register(Spec("his.targets", rank_targets, (
     Param("targets", "pairs", "a candidate space: its name, the attacker's and the defender's "
-          "base dice (before the minimum of 1 and bonus dice), and :out outside the target "
-          "zone", flag="target",
+          "base dice (before the minimum of 1 and bonus dice), and whether it lies outside the "
+          "target language zone", flag="target",
           metavar="NAME=A:D[:out]"),
     Param("links", "pairs", "two targets adjacent to each other (a flip adds a die to the "
           "other's attacker and takes one from its defender)", flag="link", metavar="A=B"),

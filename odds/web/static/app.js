@@ -29,6 +29,8 @@ function el(tag, attrs = {}, ...children) {
 }
 
 const words = (name) => name.replace(/_/g, " ");
+// a number to `d` places; one that rounds to zero is "0.00", never "-0.00"
+const fixed = (x, d) => { const t = x.toFixed(d); return Number(t) === 0 ? t.replace("-", "") : t; };
 const pct = (p) => (p === null ? "–" : p > 0 && p < 0.0005 ? "<0.1%" : p < 1 && p > 0.9995 ? ">99.9%" : (100 * p).toFixed(1) + "%");
 const game = (name) => name.split(".")[0];
 
@@ -467,9 +469,12 @@ function readings(r) {
     .map((a) => ({ f, a, change: a.p - f.p })))
     .sort((x, y) => Math.abs(y.change) - Math.abs(x.change));
   const means = [...new Set(flips.flatMap((f) => Object.keys(f.means || {})))];
-  const cell = (v, base) => (v === null || v === undefined ? "–"
-    : `${v.toFixed(2)} (${v - base >= 0 ? "+" : "−"}${Math.abs(v - base).toFixed(2)})`);
-  const points = (d) => `${d >= 0 ? "+" : "−"}${(100 * Math.abs(d)).toFixed(1)}`;
+  const moved = (d, places) => {  // "+1.25", "−0.50"; "0.00" with no sign when it rounds to zero
+    const shown = fixed(Math.abs(d), places);
+    return (Number(shown) === 0 ? "" : d > 0 ? "+" : "−") + shown;
+  };
+  const cell = (v, base) => (v === null || v === undefined ? "–" : `${fixed(v, 2)} (${moved(v - base, 2)})`);
+  const points = (d) => moved(100 * d, 1);
   const table = $("readings-table");
   table.hidden = !rows.length;
   table.replaceChildren(
@@ -518,7 +523,7 @@ const META = ["procedure", "method", "trials", "seed", "partial", "settings", "n
               "explain", "advice", "zero", "intervals", "caveat", "readings", "flips", "range"];
 const trials = (n) => `${n.toLocaleString("en")} trial${n === 1 ? "" : "s"}`;
 // a pmf's mean in words; where its entry 0 is not a count, what 0 means instead (r.zero)
-const mean = (r, k) => (r.zero && k in r.zero ? `0: ${r.zero[k]}` : `mean ${r["expected_" + k].toFixed(2)}`);
+const mean = (r, k) => (r.zero && k in r.zero ? `0: ${r.zero[k]}` : `mean ${fixed(r["expected_" + k], 2)}`);
 
 // The library's words as the page says them: a card's policies in brackets
 // ("janissaries[:always|if-needed]") are the chip's own picker, a command-line flag
@@ -552,8 +557,8 @@ function choiceWords(c) {
 // fraction) in percent, a mean, a payoff or a ratio to two places, a count as it is, none a dash
 let chances = new Set();
 const number = (k, x) => (x === null ? "–" : chances.has(k) ? pct(x)
-  : /^(expected|payoff)|_per_/.test(k) ? x.toFixed(2) : Number.isInteger(x) ? String(x)
-  : x > 1 || x < 0 ? x.toFixed(2) : pct(x));
+  : /^(expected|payoff)|_per_/.test(k) ? fixed(x, 2) : Number.isInteger(x) ? String(x)
+  : x > 1 || x < 0 ? fixed(x, 2) : pct(x));
 
 // a value in words at any depth (`k` its name, for its numbers): an object inside is bracketed,
 // never "[object Object]"
@@ -736,10 +741,10 @@ function showCompare(c) {
   // one row per plan (the base first), one column per measure: the value, and its change
   // from the base below it (rows, so a phone shows every plan without scrolling sideways)
   const mc = c.method !== "exact";
-  const num = (v, unit, sign) => {  // a change that rounds to zero is "0.00", never "-0.00"
+  const num = (v, unit, sign) => {  // a change that rounds to zero has no sign (fixed)
     if (v === null) return "–";
-    const shown = unit ? (100 * v).toFixed(1) : v.toFixed(2);
-    return (Number(shown) === 0 ? shown.replace("-", "") : (sign && v > 0 ? "+" : "") + shown) + (unit ? "%" : "");
+    const shown = unit ? fixed(100 * v, 1) : fixed(v, 2);
+    return (Number(shown) !== 0 && sign && v > 0 ? "+" : "") + shown + (unit ? "%" : "");
   };
   // a probability's 95% interval (Wilson's; Newcombe's for a change), a mean's ± 1.96 se
   const pm = (r, key, unit) => (!mc || r[key + "_se"] === null ? ""
