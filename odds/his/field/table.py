@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.dice import binomial_rows
+from ..forces import assumptions, leader_notes
 from .procedure import forces, roll_pmf, setup
 
 FORCE_KEYS = ("attacker", "defender", "attacker_mercenaries", "attacker_cavalry", "attacker_leader",
@@ -22,16 +23,21 @@ FORCE_KEYS = ("attacker", "defender", "attacker_mercenaries", "attacker_cavalry"
               "defender_leader", "defender_power", "defender_cards")
 
 
-def plain_sides(cells):
-    """Set up every cell's sides, or None if any cell is not plain (then loop over cells)."""
+def plain_sides(cells, told=None):
+    """Set up every cell's sides, or None if any cell is not plain (then loop over cells);
+    `told` (a list) gets each cell's notes and assumptions, as field_battle's answer has them."""
     sides = []
     for cell in cells:
         if set(cell) - set(FORCE_KEYS) - {"method"} or cell.get("method", "auto") not in ("auto", "exact"):
             return None
-        a, d = setup(*forces(**{k: v for k, v in cell.items() if k != "method"}))
+        att, dfn = forces(**{k: v for k, v in cell.items() if k != "method"})
+        a, d = setup(att, dfn)
         if a.surprise or d.surprise or a.after or d.after:
             return None
         sides.append((a, d))
+        if told is not None:
+            told.append({"notes": [*a.notes, *d.notes, *leader_notes(att, dfn)],
+                         "assumptions": list(assumptions(att, dfn))})
     return sides
 
 
@@ -62,10 +68,11 @@ def table(sides):
 
 
 def field_battle_table(cells):
-    """(probabilities, padded pmfs) as arrays over `cells` (dicts of field_battle keywords), or
-    None when some cell is not plain."""
-    sides = plain_sides(cells)
-    return None if sides is None else table(sides)
+    """(probabilities, padded pmfs, each cell's notes and assumptions) as arrays over `cells`
+    (dicts of field_battle keywords), or None when some cell is not plain."""
+    told = []
+    sides = plain_sides(cells, told)
+    return None if sides is None else (*table(sides), told)
 
 
 def _hit_pmfs(sides):
