@@ -23,7 +23,7 @@ import numpy as np
 from .core.interval import newcombe
 from .core.outcomes import label
 from .errors import OddsError, check_choice, shown
-from .frames import parameters, said, text as _text, words
+from .frames import name as _name, parameters, said, text as _text, words
 from .where import normal
 
 FORMATS = ("markdown", "csv")
@@ -87,19 +87,32 @@ def _pick(df, column: str, given, default):
 
 
 def cell_keys(df, column: str) -> list:
-    """The parameters that tell one cell from another when `column`'s values are compared:
-    every parameter but `column` and those its values set (constant within each value of
-    `column`, not over the frame: a variant's own parameters)."""
-    groups = df.groupby(df[column].map(normal), sort=False)
-    keys = []
-    for c in parameters(df):
-        if c == column:
-            continue
-        texts = df[c].map(normal)
-        if texts.nunique() > 1 and all(texts[g.index].nunique() == 1 for _, g in groups):
-            continue
-        keys.append(c)
+    """The parameters that tell one cell from another when `column`'s values are compared: a
+    sweep's grid and fixed parameters for its variants (df.attrs["keys"]); otherwise every
+    parameter but `column`, less each that the others already tell apart within each value
+    of `column` (a variant's own parameters, the numbers a row records it used)."""
+    given = df.attrs.get("keys")
+    if column == "variant" and given and all(k in df.columns for k in given):
+        return list(given)
+    keys = [c for c in parameters(df) if c != column]
+    texts = {c: df[c].map(normal) for c in keys}
+    group = df[column].map(normal)
+    for c in list(keys):
+        rest = [k for k in keys if k != c]
+        frame = [group] + [texts[k] for k in rest]
+        if not any(_duplicated(frame)):
+            keys = rest
     return keys
+
+
+def _duplicated(columns):
+    """Whether each row repeats an earlier one over `columns` (comparable values)."""
+    seen = set()
+    out = []
+    for row in zip(*columns):
+        out.append(row in seen)
+        seen.add(row)
+    return out
 
 
 def difference(df, column: str = "variant", a=None, b=None, value: str | None = None, keys=None):
@@ -300,7 +313,7 @@ def _markdown(df, diffs, keys, held, value, column, base, others) -> str:
     if held:
         first = diffs[0].iloc[0]
         lines.append("held: " + "; ".join(words(k, first[k]) for k in held))
-    head = [label(k) for k in keys] + [_text(base)]
+    head = [_name(k) for k in keys] + [_text(base)]
     for name in others:
         head += [_text(name), f"{_text(name)} − {_text(base)}", "95% interval"]
     lines += ["", "| " + " | ".join(map(_escape, head)) + " |",

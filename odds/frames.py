@@ -3,9 +3,9 @@ answers say beside their numbers.
 
 A sweep's row keeps its answer's notes, assumptions and readings (the `notes` column, JSON
 text), so that any selection of rows (a plot's, a table's, a row read back from CSV) says
-exactly what its answers rest on; `said` gathers them: the engines that made the numbers
-first (exact, Monte Carlo with its trials, and whether its cells are paired), the notes of
-the sweep as a whole (df.attrs["budget"]: the exact engine's budget), then each text once,
+exactly what its answers rest on; `said` gathers them: the notes of the sweep as a whole
+first (df.attrs["budget"]: the exact engine's budget), the engines that made the numbers
+(exact, Monte Carlo with its trials, and whether its cells are paired), then each text once,
 with the cells it concerns where it is not all of them. A frame without the column (an older
 file) says what its attrs say.
 """
@@ -32,6 +32,11 @@ def parameters(df) -> list:
     return columns
 
 
+def name(column: str) -> str:
+    """A column's name in words: 'attacker galleys', 'hit on race built' (hit_on.race_built)."""
+    return label(column.replace(".", " "))
+
+
 def text(v) -> str:
     """A column's value in words: a list as 'a, b' (or 'none'), a number without '.0'."""
     if isinstance(v, (list, tuple, np.ndarray)):
@@ -44,20 +49,20 @@ def text(v) -> str:
 def words(column: str, v) -> str:
     """'defender galleys 3', 'attacker cards: field-artillery', 'dice per: galley 1, ...': a
     parameter and its value as a title says them."""
-    name = label(column)
+    called = name(column)
     if isinstance(v, str) and v.startswith("{"):
         try:
             table = json.loads(v)
         except ValueError:
             table = None
         if isinstance(table, dict):
-            return f"{name}: " + ", ".join(f"{label(str(k))} {text(x)}" for k, x in table.items())
+            return f"{called}: " + ", ".join(f"{label(str(k))} {text(x)}" for k, x in table.items())
     if isinstance(v, (list, tuple, np.ndarray)) or (isinstance(v, str) and v.startswith("[")):
         items = normal(v) if isinstance(v, str) else v
-        return f"{name}: {text(list(items))}"
+        return f"{called}: {text(list(items))}"
     if isinstance(v, (bool, np.bool_)):
-        return f"{name}: {'yes' if v else 'no'}"
-    return f"{name} {text(v)}"
+        return f"{called}: {'yes' if v else 'no'}"
+    return f"{called} {text(v)}"
 
 
 def row_notes(result) -> str:
@@ -86,7 +91,7 @@ def said(df) -> dict:
                 texts[kind].setdefault(str(line), []).append(i)
     assumptions = [t + _which(df, rows) for t, rows in texts["assumptions"].items()]
     readings = [t + _which(df, rows) for t, rows in texts["readings"].items()]
-    notes = [*engines(df), *df.attrs.get("budget", ()),
+    notes = [*df.attrs.get("budget", ()), *engines(df),
              *(t + _which(df, rows) for t, rows in texts["notes"].items()),
              *(f"assumes: {t}" for t in assumptions), *(f"reading: {t}" for t in readings)]
     return {"notes": notes, "assumptions": assumptions, "readings": readings}

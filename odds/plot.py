@@ -23,7 +23,7 @@ import numpy as np
 
 from .config import PLOT_MAX_CELLS, PLOT_MAX_LINES, PLOT_MAX_ROWS
 from .core.outcomes import label as _label
-from .frames import parameters, said, words
+from .frames import name as _name, parameters, said, words
 from .errors import OddsError, check_choice, shown
 
 VIEWS = ("pmf", "at_least", "at_most")
@@ -255,10 +255,10 @@ def heatmap(df, x: str, y: str, value: str = "attacker_win", ax=None, where: str
         _hatch(ax, xs, ys, df.pivot(index=y, columns=x, values=marked).to_numpy(bool))
     if labels:
         _numbers_in_cells(ax, mesh, xs, ys, z, lambda v: _cell_text(value, v, centre is not None))
-    ax.set_xlabel(_label(x))
-    ax.set_ylabel(_label(y))
+    ax.set_xlabel(_name(x))
+    ax.set_ylabel(_name(y))
     _whole_ticks(ax, df, x, y)
-    ax.set_title(_sweep_title(f"{_label(value)} by {_label(x)} and {_label(y)}",
+    ax.set_title(_sweep_title(f"{_label(value)} by {_name(x)} and {_name(y)}",
                               df if context is None else context, (x, y, value), where),
                  fontsize="medium")
     footnote(ax, said(df if context is None else context)["notes"])
@@ -369,13 +369,13 @@ def lines(df, x: str, by: str | None = None, value: str = "attacker_win", ax=Non
                     label=f"{by} = {name}" if by else None)
     if is_probability(value):
         ax.set_ylim(0, 1)
-    ax.set_xlabel(_label(x))
+    ax.set_xlabel(_name(x))
     ax.set_ylabel(_label(value))
     _whole_ticks(ax, df, x)
     ax.grid(alpha=0.3)
     if by:
         ax.legend(loc="best", fontsize="small", framealpha=0.8)
-    ax.set_title(_sweep_title(f"{_label(value)} by {_label(x)}", df, (x, by, value), where),
+    ax.set_title(_sweep_title(f"{_label(value)} by {_name(x)}", df, (x, by, value), where),
                  fontsize="medium")
     footnote(ax, said(df)["notes"])
     return ax

@@ -36,6 +36,7 @@ from .core.engine import planned
 from .frames import NOTES, REPLICATES as REPLICATES_COLUMN, VARIANT, row_notes, said
 from .errors import OddsError, check_choice, check_int, check_nesting, shown
 from .questions.budget import bar as _bar, within
+from .questions.plans import ENTRIES, Vary
 from .texts import counted
 from .config import MAX_CELL_TRIALS, MAX_CELLS, SWEEP_BATCH as BATCH, SWEEP_REPLICATES as REPLICATES
 
@@ -82,19 +83,21 @@ def _layout(procedure: str, grid: dict, fixed: dict) -> tuple[list, list, list]:
             raise OddsError(f"grid.{VARIANT}: {shown(variants)} is not a table of named variants "
                             "(allowed: {name: {parameter: value, ...}, ...})")
         sections += [(f"grid.{VARIANT}.{name}", params) for name, params in variants.items()]
+    spec = registry.get(procedure)
     for section, params in sections:
         for key, v in params.items():
             check_nesting(f"{section}.{key}", v)
-            if key not in known:
+            if key not in known and _entry(spec, key) is None:
                 raise OddsError(f"{section}.{key}: unknown parameter of {procedure} "
-                                f"(allowed: {', '.join(known)})")
+                                f"(allowed: {', '.join(known)}, or an entry of a KEY=N list "
+                                "such as dice_per.galley)")
             if section.startswith(f"grid.{VARIANT}") and key in grid:
                 raise OddsError(f"{section}.{key}: also a grid parameter (allowed: one of the two)")
-            if section != "grid":
+            if section != "grid" and key in known:
                 _check_type(f"{section}.{key}", v, known[key])
     grid = {key: _values(key, values) for key, values in grid.items()}
     for key, values in grid.items():
-        for v in values:
+        for v in values if key in known else ():
             _check_type(f"grid.{key}", v, known[key])
     n = math.prod(len(v) for v in grid.values()) * max(1, len(variants or {}))
     if n > MAX_CELLS:
@@ -140,7 +143,7 @@ def check_cells(procedure: str, todo: list[dict]) -> None:
     varying = [k for k in keys if any(c.get(k, _NONE) != todo[0].get(k, _NONE) for c in todo)]
     for i, params in enumerate(todo):
         try:
-            spec.check(_kwargs(params))
+            spec.check(_kwargs(params, spec))
         except OddsError as e:
             where = ", ".join(f"{k}={shown(params[k])}" for k in varying if k in params)
             raise OddsError(f"cell {i + 1:,} of {len(todo):,}{f' ({where})' if where else ''}: {e}") from None
@@ -169,7 +172,7 @@ def row(procedure: str, params: dict, engine: dict) -> dict:
     own), `replicates` (the runs a Monte Carlo cell is made of; 1: one run) and `columns`."""
     spec = registry.get(procedure)
     columns = engine.get("columns", ())
-    r, reps = _answer(spec, _kwargs(params), engine)
+    r, reps = _answer(spec, _kwargs(params, spec), engine)
     if r.partial:  # Ctrl-C inside the cell's Monte Carlo run: stop the whole sweep
         raise KeyboardInterrupt
     out = _params(_recorded(params, spec.defaults(), r.settings, columns))
@@ -213,14 +216,14 @@ def _answer(spec, kwargs: dict, engine: dict):
 
 def _merged(runs, seed):
     """One Result from replicate runs: their counts added up (probabilities and pmfs weighted
-    by trials), the notes of each once."""
+    by trials), and the notes every run gives (not a warning about one run's few trials)."""
     total = sum(r.trials for r in runs)
     weight = [r.trials / total for r in runs]
     first = runs[0]
     probabilities = {k: math.fsum(w * r.probabilities[k] for w, r in zip(weight, runs))
                      for k in first.probabilities}
     pmfs = {k: sum(w * r.pmfs[k] for w, r in zip(weight, runs)) for k in first.pmfs}
-    notes = tuple(dict.fromkeys(n for r in runs for n in r.notes))
+    notes = tuple(n for n in first.notes if all(n in r.notes for r in runs))  # not one run's
     return first.with_changes(probabilities=probabilities, pmfs=pmfs, trials=total, seed=seed,
                               notes=notes)
 
@@ -235,9 +238,34 @@ def _replicate_numbers(runs) -> dict:
     return out
 
 
-def _kwargs(params: dict) -> dict:
-    """The cell's keywords for the procedure's function."""
-    return {k: v for k, v in params.items() if k != VARIANT}
+def _entry(spec, key: str) -> tuple | None:
+    """(keyword, entry) of a column naming one entry of a KEY=N list (`hit_on.race_built`, a
+    crusades scenario's `attacker.army.knights`: an entry of its overrides), else None."""
+    name, dot, entry = key.partition(".")
+    if not dot:
+        return None
+    kinds = {p.name: p.kind for p in spec.params}
+    if kinds.get(name) == "pairs" and entry:
+        return name, entry
+    return (ENTRIES, key) if kinds.get(ENTRIES) == "pairs" else None
+
+
+def _kwargs(params: dict, spec=None) -> dict:
+    """The cell's keywords for the procedure's function (`spec`'s): an entry's column
+    (`hit_on.race_built`, a scenario's `attacker.army.knights`) set in its keyword's table or
+    list."""
+    out = {k: v for k, v in params.items() if k != VARIANT and "." not in k}
+    for key, v in params.items():
+        place = _entry(spec, key) if spec is not None and "." in key else None
+        if place is None:
+            continue
+        name, entry = place
+        if name == ENTRIES:  # (key, value): any TOML value, the last given wins
+            given = out.get(name) or []
+            out[name] = [*([given] if isinstance(given, str) else given), (entry, v)]
+        else:
+            out = Vary(name, entry, v, v).assign(out, v)
+    return out
 
 
 def _recorded(params: dict, defaults: dict, settings=None, columns=()) -> dict:
@@ -293,7 +321,7 @@ def _table(procedure, todo, method, columns):
     module, name = table.split(":")
     fn = getattr(import_module(module), name)
     try:
-        answer = fn([_kwargs(p) | {"method": method} for p in todo])
+        answer = fn([_kwargs(p, registry.get(procedure)) | {"method": method} for p in todo])
     except OddsError:
         return None
     if answer is None:
@@ -341,11 +369,12 @@ def sweep(procedure: str, grid: dict, fixed: dict | None = None, *, method="auto
     fast = None if client is not None else _table(procedure, todo, method, columns)
     if fast is not None:
         fast.attrs.update(procedure=procedure, seed=seed, seeds=seeds, method=method, partial=False,
-                          missing=0, budget=[])
+                          missing=0, budget=[], keys=_cell_columns(columns, bases))
         fast.attrs.update(said(fast))
         return fast
     check_cells(procedure, todo)
-    chosen, budget = within(registry.get(procedure), [_kwargs(p) for p in todo], engine,
+    spec = registry.get(procedure)
+    chosen, budget = within(spec, [_kwargs(p, spec) for p in todo], engine,
                             counted(len(todo), "cell"))
     engine = {**engine, **chosen}
     paired = seeds == "common" and len(todo) > 1 or seeds == "cell" and len(todo) > len(
@@ -372,9 +401,17 @@ def sweep(procedure: str, grid: dict, fixed: dict | None = None, *, method="auto
     else:  # 63-bit seeds beside exact cells' None: whole numbers, not floats
         df["seed"] = pd.array([r["seed"] for r in done], dtype="Int64")
     df.attrs.update(procedure=procedure, seed=seed, seeds=seeds, method=engine["method"],
-                    partial=partial, missing=len(todo) - len(done), budget=list(budget))
+                    partial=partial, missing=len(todo) - len(done), budget=list(budget),
+                    keys=_cell_columns(columns, bases))
     df.attrs.update(said(df))
     return df
+
+
+def _cell_columns(columns, bases) -> list:
+    """The columns that tell one grid cell from another (its grid and fixed parameters), in
+    the frame's order: what a variant's row is matched on (odds.differences)."""
+    named = {k for b in bases for k in b}
+    return [c for c in columns if c in named]
 
 
 def _seed_of(seed: int, seeds: str, params: dict, base: dict) -> int:

@@ -16,11 +16,12 @@ import numpy as np
 
 from ...core.dice import binomial_rows
 from ..forces import assumptions, leader_notes
-from .procedure import forces, roll_pmf, setup
+from .procedure import forces, hit_numbers, roll_pmf, setup
 
 FORCE_KEYS = ("attacker", "defender", "attacker_mercenaries", "attacker_cavalry", "attacker_leader",
               "attacker_power", "attacker_cards", "defender_mercenaries", "defender_cavalry",
               "defender_leader", "defender_power", "defender_cards")
+HIT_KEYS = ("attacker_hit_on", "defender_hit_on")
 
 
 def plain_sides(cells, told=None):
@@ -28,10 +29,12 @@ def plain_sides(cells, told=None):
     `told` (a list) gets each cell's notes and assumptions, as field_battle's answer has them."""
     sides = []
     for cell in cells:
-        if set(cell) - set(FORCE_KEYS) - {"method"} or cell.get("method", "auto") not in ("auto", "exact"):
+        if set(cell) - set(FORCE_KEYS) - set(HIT_KEYS) - {"method"} or \
+                cell.get("method", "auto") not in ("auto", "exact"):
             return None
-        att, dfn = forces(**{k: v for k, v in cell.items() if k != "method"})
+        att, dfn = forces(**{k: v for k, v in cell.items() if k in FORCE_KEYS})
         a, d = setup(att, dfn)
+        hit_numbers(a, d, **{k: v for k, v in cell.items() if k in HIT_KEYS})
         if a.surprise or d.surprise or a.after or d.after:
             return None
         sides.append((a, d))
@@ -81,7 +84,7 @@ def _hit_pmfs(sides):
     dice = np.array([max(0, s.units + s.dice - s.penalty) for s in sides])
     rows = binomial_rows(dice)
     for i, s in enumerate(sides):
-        if s.extra:
+        if s.extra or s.hit_on != 5:
             pmf, dice[i] = roll_pmf(s)
             rows = np.pad(rows, ((0, 0), (0, max(0, len(pmf) - rows.shape[1]))))
             rows[i] = 0
