@@ -8,6 +8,8 @@
   settings) over two parameters, on a colour scale centred on 0, each cell labelled with its
   number where it fits; cells whose 95% interval covers 0 are hatched (odds.differences:
   exact, paired Monte Carlo runs or independent ones, said in the title).
+- `difference_lines`: the same difference against one parameter, a line per value of another,
+  each point with its 95% interval.
 - `card_value`: P(main event) with and without a card, per army size (from a sweep's frame).
 - `show`: display a figure in Jupyter with alternative text for screen readers.
 Monte Carlo results carry 95% intervals as error bars. A sweep's pictures say in words what
@@ -18,6 +20,7 @@ readings and assumptions of its answers) as a footnote. Nothing calls plt.show()
 from __future__ import annotations
 
 import re
+import textwrap
 
 import numpy as np
 
@@ -316,17 +319,26 @@ def _numbers_in_cells(ax, mesh, xs, ys, z, text):
                     color="white" if dark else "black")
 
 
+NOTES_GID = "odds-notes"  # the figure's one footnote (every Axes adds its notes to it)
+
+
 def footnote(ax, notes, width: int = 110):
-    """The notes under the figure (each once, wrapped; at most 8 lines, then how many more)."""
+    """The notes under the figure, each once (one footnote per figure, whatever its Axes add),
+    wrapped; at most 8 lines, then how many more."""
     import textwrap
 
-    lines = [line for note in dict.fromkeys(notes) for line in textwrap.wrap(str(note), width)]
-    if not lines:
-        return
+    fig = ax.figure
+    text = next((t for t in fig.texts if t.get_gid() == NOTES_GID), None)
+    seen = dict.fromkeys([*getattr(fig, "_odds_notes", ()), *map(str, notes)])
+    fig._odds_notes = list(seen)
+    lines = [line for note in seen for line in textwrap.wrap(note, width)]
     if len(lines) > 8:
         lines = lines[:8] + [f"(and {len(lines) - 8} more lines of notes: df.attrs['notes'])"]
-    ax.figure.text(0.01, -0.01, "\n".join(lines), ha="left", va="top", fontsize=6.5,
-                   color="0.25", transform=ax.figure.transFigure)
+    if text is None and lines:
+        text = fig.text(0.01, -0.01, "", ha="left", va="top", fontsize=6.5, color="0.25",
+                        transform=fig.transFigure, gid=NOTES_GID)
+    if text is not None:
+        text.set_text("\n".join(lines))
 
 
 def _where(df, where: str):
@@ -349,7 +361,7 @@ def _sweep_title(head, df, on_axes, where) -> str:
     fixed = _fixed_title(df, on_axes + tuple(k for k, _ in picked))
     chosen = "; ".join(words(k, list(v) if isinstance(v, tuple) else v) for k, v in picked)
     parts = [p for p in (fixed, chosen) if p]
-    return head + ("\n" + textwrap.fill("; ".join(parts), 70) if parts else "")
+    return "\n".join([textwrap.fill(head, 70)] + ([textwrap.fill("; ".join(parts), 70)] if parts else []))
 
 
 def lines(df, x: str, by: str | None = None, value: str = "attacker_win", ax=None,
@@ -402,7 +414,46 @@ def difference(df, x: str, y: str, column: str, a, b, value: str = "attacker_win
     hatched = int(diff["covers_zero"].sum())
     how = "; ".join(engines) + (f"; hatched: the 95% interval covers 0 ({hatched} of {len(diff)} cells)"
                                 if mc else "")
-    ax.set_title(ax.get_title() + "\n" + how, fontsize="medium")
+    ax.set_title(ax.get_title() + "\n" + textwrap.fill(how, 70), fontsize="medium")
+    return ax
+
+
+def difference_lines(df, x: str, column: str = "variant", a=None, b=None, by: str | None = None,
+                     value: str = "attacker_win", ax=None, where: str = ""):
+    """`value` where `column` == a minus where it is b (default: its second value minus its
+    first, a variant minus the rules) against `x`, one line per value of `by`, each point with
+    its 95% interval (odds.differences: exact points have none to draw), the 0 line, the
+    engines in the title and the frame's notes below; `where` selects the rows first."""
+    from .differences import difference as differences
+
+    df = _where(df, where)
+    keys = [x, *([by] if by else [])]
+    _check_columns(df, *keys, column, value, axes=(x,))
+    check_size(df, by=by)
+    diff = differences(df, column, a, b, value, keys=keys)
+    ax = _axes(ax, (6, 4))
+    scale = 1.0 if not is_probability(value) else 100.0
+    groups = diff.groupby(diff[by].astype(str), sort=False) if by else [(None, diff)]
+    for name, part in groups:
+        part = part.sort_values(x)
+        d = part["difference"].to_numpy(float) * scale
+        err = np.vstack([d - part["low"].to_numpy(float) * scale,
+                         part["high"].to_numpy(float) * scale - d])
+        ax.errorbar(part[x], d, yerr=np.clip(err, 0, None), fmt="o-", capsize=3, markersize=4,
+                    label=f"{_name(by)} {name}" if by else None)
+    ax.axhline(0, color="black", linewidth=0.8)
+    unit = " (percentage points)" if scale != 1 else ""
+    ax.set_ylabel(f"{_label(value)}: {diff.attrs['a']} minus {diff.attrs['b']}{unit}")
+    ax.set_xlabel(_name(x))
+    _whole_ticks(ax, df, x)
+    ax.grid(alpha=0.3)
+    if by:
+        ax.legend(loc="best", fontsize="small", framealpha=0.8)
+    engines = "; ".join(sorted(set(diff["engine"])))
+    head = f"{_label(value)}: {column} {diff.attrs['a']} minus {diff.attrs['b']}, 95% intervals"
+    ax.set_title(_sweep_title(head, df.drop(columns=column), (x, by, value), where) + "\n"
+                 + textwrap.fill(engines, 70), fontsize="medium")
+    footnote(ax, said(df)["notes"])
     return ax
 
 

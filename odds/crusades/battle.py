@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from ..core.engine import McOptions, Procedure
+from ..core.interval import newcombe
 from ..core.outcomes import Words
 from ..core.result import Result
 from ..errors import OddsError
@@ -252,7 +253,9 @@ def sensitivity(scenario, *, battles=None, seed=None, overrides=(), threads=None
             break
         label = f"{key}={str(v).lower() if isinstance(v, bool) else v}"
         probabilities[label] = r.p
-        notes.append(f"{label}: P(attacker wins) {r.p - base.p:+.2%}")
+        low, high = newcombe(r.p, r.trials, base.p, base.trials)
+        notes.append(f"{label}: P(attacker wins) {r.p - base.p:+.2%} (95% interval {low:+.2%} to "
+                     f"{high:+.2%}, as for independent runs: the common seed usually narrows it)")
     if partial:
         notes.append(f"interrupted: {len(probabilities) - 1} of {len(flips)} settings completed")
     return with_warnings(BattleResult("crusades.sensitivity", "mc", probabilities, {}, "base",
