@@ -188,6 +188,14 @@ def _replicates(r) -> dict | None:
         return None
 
 
+def _same_seed(a, b) -> bool:
+    """Whether two rows ran with one seed (a missing seed, None or NA, is no seed)."""
+    try:
+        return a is not None and b is not None and a == a and bool(a == b)
+    except TypeError:  # pandas' NA
+        return False
+
+
 def pair(ra, rb, value: str) -> tuple:
     """(difference, se, low, high, engine) of `value` between rows `ra` and `rb`."""
     va, vb = _number(ra[value]), _number(rb[value])
@@ -197,8 +205,8 @@ def pair(ra, rb, value: str) -> tuple:
         return d, 0.0, d, d, "exact"
     reps = [_replicates(r) for r in (ra, rb)]
     seeds = [r.get("seed") for r in (ra, rb)]
-    if all(mc) and all(reps) and seeds[0] == seeds[1] and seeds[0] == seeds[0] \
-            and reps[0]["n"] == reps[1]["n"] and value in reps[0] and value in reps[1]:
+    if all(mc) and all(reps) and _same_seed(*seeds) \
+            and reps[0].get("n") == reps[1].get("n") and value in reps[0] and value in reps[1]:
         runs = np.subtract(reps[0][value], reps[1][value])
         se = float(np.std(runs, ddof=1) / math.sqrt(len(runs))) if len(runs) > 1 else math.nan
         half = t975(len(runs) - 1) * se

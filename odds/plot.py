@@ -239,7 +239,8 @@ def heatmap(df, x: str, y: str, value: str = "attacker_win", ax=None, where: str
     if centre is None:
         low, high = (0, 1) if is_probability(value) else (np.nanmin(z), np.nanmax(z))
     else:
-        reach = max(np.nanmax(np.abs(z - centre)), 1e-12)
+        reach = np.nanmax(np.abs(z - centre))
+        reach = reach if reach > 1e-9 else (0.01 if is_probability(value) else 1.0)  # all 0
         low, high = centre - reach, centre + reach
     cmap = "RdBu" if centre is not None or is_probability(value) else "viridis"
     mesh = ax.pcolormesh(xs, ys, z, shading="nearest", cmap=cmap, vmin=low, vmax=high)
