@@ -196,11 +196,15 @@ def _answer(spec, kwargs: dict, engine: dict):
     run = {"method": method, "progress": False}
     if method == "exact":
         return spec.call(**kwargs, **run), None
-    plan = planned(lambda: spec.call(**kwargs, **run, trials=trials, seed=seed))
-    if plan is not None and plan.method == "exact":
-        return spec.call(**kwargs, **run), None
-    replicates = engine.get("replicates", 1)
-    total = trials if trials is not None else (plan.mc.trials if plan is not None else None)
+    plan = None
+    if method == "auto" and spec.exact:  # answered exactly: no Monte Carlo options to pass
+        plan = planned(lambda: spec.call(**kwargs, **run, trials=trials, seed=seed))
+        if plan is not None and plan.method == "exact":
+            return spec.call(**kwargs, **run), None
+    replicates, total = engine.get("replicates", 1), trials
+    if replicates > 1 and total is None:  # the procedure's own number of trials (a scenario's)
+        plan = plan or planned(lambda: spec.call(**kwargs, **run, trials=trials, seed=seed))
+        total = plan.mc.trials if plan is not None and plan.mc is not None else None
     if replicates <= 1 or total is None or total < 2:
         return spec.call(**kwargs, **run, trials=trials, seed=seed), None
     replicates = min(replicates, total)

@@ -213,6 +213,10 @@ def test_here_i_stand_hit_numbers_are_settings():
     assert n.value == 4 and n.reaches == "most"
     with pytest.raises(odds.OddsError, match="attacker_hit_on: 7 is out of range"):
         odds.his.field_battle(5, 5, attacker_hit_on=7)
+    # the defender's die for defending is a number of the rules' table too
+    assert odds.his.field_battle(5, 5, defender_bonus_dice=0).p > plain.p
+    df = sweep("his.field", {"defender_bonus_dice": [0, 1, 2]}, {"attacker": 5, "defender": 5})
+    assert df.attacker_win[1] == pytest.approx(plain.p, abs=1e-12) and df.attacker_win.is_monotonic_decreasing
 
 
 def test_a_dice_and_hit_number_together_say_where_the_hit_number_goes(capsys):
@@ -305,10 +309,14 @@ def test_heatmap_cells_carry_their_numbers_and_titles_are_words():
 
 # ---- the crusades' differences -------------------------------------------------------------
 
-def test_crusades_sensitivity_notes_and_balance_crosses_carry_intervals():
+def test_crusades_sensitivity_notes_and_balance_crosses_carry_intervals(capsys):
     r = crusades.sensitivity(FIELD, battles=300, seed=1)
     flips = [n for n in r.notes if ": P(attacker wins)" in n]
     assert flips and all(re.search(r"\(95% interval [+-]\d+\.\d\d% to [+-]\d+\.\d\d%", n) for n in flips)
+    assert main(["crusades", "sensitivity", FIELD, "--battles", "200", "--seed", "1", "--brief"]) == 0
+    changes = capsys.readouterr().out.splitlines()[1:]
+    assert changes and all(re.search(r": [+-]\d+\.\d% \(95% interval [+-]\d+\.\d% to [+-]\d+\.\d%\)$", c)
+                           for c in changes)
     frame = crusades.balance(FIELD, types=["militia", "knights"], budgets=[6], battles=40, seed=0,
                              threads=1, progress=False)
     ax = crusades.plot_balance(frame).axes[0]

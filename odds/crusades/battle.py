@@ -149,8 +149,12 @@ def brief(res: Result) -> str:
     what = "sieges" if res.procedure == "crusades.siege" else "battles"
     how = f"Monte Carlo, {res.trials:,} {what}, seed {res.seed}{', PARTIAL' if res.partial else ''}"
     if res.procedure == "crusades.sensitivity":
-        lines = [f"P(attacker wins) {res.p:.1%} with the scenario's settings ({how})"]
-        lines += [f"  {k}: {v - res.p:+.1%}" for k, v in res.probabilities.items() if k != "base"]
+        lines = [f"P(attacker wins) {res.p:.1%} with the scenario's settings ({how}); each "
+                 "setting flipped (95% intervals as for independent runs: the common seed "
+                 "usually narrows them):"]
+        lines += [f"  {k}: {v - res.p:+.1%} (95% interval {low:+.1%} to {high:+.1%})"
+                  for k, v in res.probabilities.items() if k != "base"
+                  for low, high in [newcombe(v, res.trials, res.p, res.trials)]]
         return "\n".join(lines)
     keys = [k for k in ("attacker_win", "defender_win", "undecided") if k in res.probabilities] \
         or list(res.probabilities)

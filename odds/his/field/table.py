@@ -16,12 +16,14 @@ import numpy as np
 
 from ...core.dice import binomial_rows
 from ..forces import assumptions, leader_notes
-from .procedure import forces, hit_numbers, roll_pmf, setup
+from ...errors import check_int
+from .procedure import DEFENDING, forces, hit_numbers, roll_pmf, setup
 
 FORCE_KEYS = ("attacker", "defender", "attacker_mercenaries", "attacker_cavalry", "attacker_leader",
               "attacker_power", "attacker_cards", "defender_mercenaries", "defender_cavalry",
               "defender_leader", "defender_power", "defender_cards")
-HIT_KEYS = ("attacker_hit_on", "defender_hit_on")
+HIT_KEYS = ("attacker_hit_on", "defender_hit_on")  # and the defender's dice for defending:
+BONUS = "defender_bonus_dice"
 
 
 def plain_sides(cells, told=None):
@@ -29,11 +31,11 @@ def plain_sides(cells, told=None):
     `told` (a list) gets each cell's notes and assumptions, as field_battle's answer has them."""
     sides = []
     for cell in cells:
-        if set(cell) - set(FORCE_KEYS) - set(HIT_KEYS) - {"method"} or \
+        if set(cell) - set(FORCE_KEYS) - set(HIT_KEYS) - {BONUS, "method"} or \
                 cell.get("method", "auto") not in ("auto", "exact"):
             return None
         att, dfn = forces(**{k: v for k, v in cell.items() if k in FORCE_KEYS})
-        a, d = setup(att, dfn)
+        a, d = setup(att, dfn, defending=check_int(BONUS, cell.get(BONUS, DEFENDING), 0, 6))
         hit_numbers(a, d, **{k: v for k, v in cell.items() if k in HIT_KEYS})
         if a.surprise or d.surprise or a.after or d.after:
             return None
