@@ -1,7 +1,8 @@
 """odds: exact and Monte Carlo odds for board-game combat.
 
 `odds.his`, `odds.oath`, `odds.crusades`: the games' procedures; `odds.compare(...)`: plans
-side by side, `odds.need(...)`: the value that reaches a target (odds.questions); `odds.sweep(...)`: grids of
+side by side, `odds.need(...)`: the value that reaches a target, `odds.sensitivity(...)`: the
+answer under each reading's alternatives (odds.questions); `odds.sweep(...)`: grids of
 them (`odds.sweep.load(path)` runs a TOML spec); `odds.plot`: pictures; `odds.luck(record)`:
 how lucky each side of a game's record was (odds.records); `odds.registry`: every
 procedure's description. Importing this package and answering an exact question does not
@@ -14,11 +15,11 @@ from .core.result import Result
 from .errors import Interrupted, OddsError
 
 __all__ = ["Interrupted", "OddsError", "Result", "compare", "crusades", "his", "luck", "need",
-           "oath", "plot", "registry", "sweep"]
+           "oath", "plot", "registry", "sensitivity", "sweep"]
 __version__ = "0.1.0"
 _SUBMODULES = ("crusades", "his", "oath", "plot", "registry", "sweep")
 _FUNCTIONS = {"compare": "questions.compare", "need": "questions.need",
-              "luck": "records.report"}  # function -> the module that defines it
+              "sensitivity": "questions.sensitivity", "luck": "records.report"}  # function -> the module that defines it
 
 
 def __getattr__(name: str):

@@ -10,6 +10,7 @@ import argparse
 import textwrap
 
 from . import registry
+from .core.readings import alone
 from .cli_common import Parser, flag, given, in_flags
 from .errors import OddsError, check_choice
 from .core.engine import estimated
@@ -56,7 +57,8 @@ def grid(spec, rows: tuple, cols: tuple, fixed: dict, event: str | None):
     flat = []
     with under_way(works, f"chart: {counted(len(cells), 'cell')}", "cell") as done:
         for call in calls:
-            flat.append(call())
+            with alone():  # a cell's readings are marked, not flipped
+                flat.append(call())
             done()
     results = [flat[i:i + len(cvalues)] for i in range(0, len(flat), len(cvalues))]
     return [[res.probabilities[name] for res in row] for row in results], name, results

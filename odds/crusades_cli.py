@@ -92,8 +92,10 @@ def _need(args) -> int:
 def _sensitivity(args):
     from .crusades.battle import sensitivity
 
+    alternatives = {" ".join(words): list(words) for words in args.alternative}
     return _show(sensitivity(args.scenario, battles=args.battles, seed=args.seed,
-                             overrides=args.overrides, threads=args.threads), args)
+                             overrides=args.overrides, threads=args.threads,
+                             alternatives=alternatives), args)
 
 
 def _siege(args):
@@ -223,8 +225,12 @@ def register(games):
                           "(units.knights.attack=1..8) or an army count (attacker.army.knights=0..10)")
     run.add_argument("--event", help="with --need: the event (default attacker_win)")
     run.set_defaults(handler=_run)
-    sens = cmds.add_parser("sensitivity", help="flip each rule setting: how P(attacker wins) moves")
+    sens = cmds.add_parser("sensitivity", help="flip each rule setting: how P(attacker wins) and "
+                                               "the units lost move, the biggest change first")
     _common(sens, "battles per setting (default: the scenario's)")
+    sens.add_argument("--alternative", action="append", nargs="+", default=[], metavar="KEY=VALUE",
+                      help="a designer's variant as one more row, repeatable: settings or "
+                           "scenario keys as --set takes them (e.g. turn_limit=12)")
     sens.set_defaults(handler=_sensitivity)
     siege = cmds.add_parser("siege", help="strategic siege turns: wait, sortie, assault")
     _common(siege, "sieges to simulate (default: the scenario's battles)")

@@ -7,13 +7,16 @@ generic tests are generated from `specs()`; none of them lists procedures by han
 """
 from __future__ import annotations
 
+import functools
 import inspect
+import sys
 from importlib import import_module
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Callable
 
 from .config import DEFAULT_MAX_TRIALS, METHODS
+from .core import readings as R
 from .core.outcomes import PLAIN, Words
 from .errors import OddsError, check_nesting, nearest, shown
 from .lazy import declaring
@@ -134,6 +137,10 @@ class Spec:
     words: Words = PLAIN  # what its events mean, as its Procedure has them (the page's headline)
     web_max_trials: int | None = None  # Monte Carlo trials one web request may run (None: the
     # server's WEB_MAX_TRIALS; less where a trial is slow, as a crusades battle)
+    readings: tuple = ()  # core.readings.Reading: the choices it makes where the rules are
+    # silent, declared beside its rules; every answer marks and flips those it rests on
+    means: tuple = ()  # the pmfs whose means a reading's flips show (default: the losses, else
+    # the first two pmfs with a mean)
 
     def call(self, **kwargs):
         """The public function with this procedure's preset keywords. Every caller (command
@@ -196,13 +203,24 @@ class Spec:
     def example(self, name: str) -> Example:
         return next(e for e in self.examples if e.name == name)
 
+    @property
+    def title(self) -> str:
+        """The procedure's name in words: its help up to the first bracket or colon ("Diet of
+        Worms"), short enough for a phone's picker and a table's cell."""
+        return self.help.split(" (")[0].split(":")[0]
+
     def describe(self) -> dict:
         defaults = self.defaults()
-        return {"name": self.name, "help": self.help, "main": self.main, "exact": self.exact,
+        return {"name": self.name, "title": self.title, "help": self.help, "main": self.main, "exact": self.exact,
                 "headline": self.words.title(self.main),
                 "command": " ".join(self.command),
                 "parameters": [p.describe(defaults[p.name]) for p in self.params],
+                "readings": [r.describe() for r in self.readings],
                 "examples": {e.name: e.kwargs for e in self.examples}}
+
+    def raw(self) -> Callable:
+        """The procedure's function without its readings' answer around it (core.readings)."""
+        return _RAW.get(self.function, self.function)
 
 
 def _plain(value):
@@ -235,15 +253,79 @@ _SPECS: dict[str, Spec] = {}
 
 def register(spec: Spec) -> Spec:
     """Add `spec`; its parameters must be exactly the function's keywords that are not
-    engine options, preset or omitted."""
+    engine options, preset or omitted, and its readings' keywords among them. A procedure
+    with readings is answered through core.readings.answer: its module's function is replaced
+    by one that marks and flips them (the same signature and docstring), and each Param a
+    reading sets says so in its help."""
     keywords = [k for k in inspect.signature(spec.function).parameters
                 if k not in ENGINE and k not in spec.preset and k not in spec.omit]
     names = [p.name for p in spec.params]
     if sorted(keywords) != sorted(names):
         raise ValueError(f"{spec.name}: params {names} do not match the keywords {keywords}")
+    for r in spec.readings:
+        if any(k not in names for k in r.sets()):
+            raise ValueError(f"{spec.name}: reading {r.name} sets {r.sets()}, not all keywords")
+    spec = _answered(replace(spec, params=tuple(_noted(p, spec.readings) for p in spec.params)))
     _SPECS[spec.name] = spec
     _document(spec.function)
     return spec
+
+
+_WRAPPERS: dict = {}  # a procedure's function -> the function that answers it with its readings
+_RAW: dict = {}  # and back
+
+
+def _answered(spec: Spec) -> Spec:
+    """`spec` with its function answering through core.readings.answer when it (or another
+    spec of the same function) has readings; the module's name for the function is rebound,
+    so `odds.his.piracy(...)` answers alike."""
+    raw = _RAW.get(spec.function, spec.function)
+    if raw not in _WRAPPERS and spec.readings:
+        @functools.wraps(raw)
+        def procedure(*args, **kwargs):
+            return R.answer(_spec_of(raw, args, kwargs), raw, args, kwargs)
+
+        _WRAPPERS[raw], _RAW[procedure] = procedure, raw
+        module = sys.modules[raw.__module__]
+        if getattr(module, raw.__name__, None) is raw:
+            setattr(module, raw.__name__, procedure)
+        for name, other in list(_SPECS.items()):
+            if other.function is raw:
+                _SPECS[name] = replace(other, function=procedure)
+    return replace(spec, function=_WRAPPERS.get(raw, raw))
+
+
+def _spec_of(raw, args, kwargs) -> Spec | None:
+    """The spec a call of `raw` answers: the one registered for it, or, where several share
+    it (naval: vq and his), the one whose preset keywords the call has."""
+    mine = [s for s in _SPECS.values() if _RAW.get(s.function, s.function) is raw]
+    if len(mine) <= 1:
+        return mine[0] if mine else None
+    values = {k: p.default for k, p in _keywords(raw).items()}
+    values.update(inspect.signature(raw).bind_partial(*args, **kwargs).arguments)
+    return next((s for s in mine if all(values.get(k) == v for k, v in s.preset.items())), None)
+
+
+def _noted(p: Param, readings: tuple) -> Param:
+    """The Param, its help saying the reading it is (the value assumed, the alternatives)."""
+    for r in readings:
+        if p.name in r.sets():
+            return replace(p, help=f"{p.help} (a reading: {R.text(r.value)} assumed; "
+                                   f"{'range' if r.low is not None else 'also tried'}: "
+                                   f"{r.choices()}; docs/rules.md)")
+    return p
+
+
+def readings_table() -> str:
+    """docs/rules.md's table of every declared reading, from the registry."""
+    rows = ["| setting | procedure | the tool's value | also tried | where it comes from |",
+            "|---|---|---|---|---|"]
+    for spec in specs().values():
+        for r in spec.readings:
+            tried = r.choices() if r.tried or r.alternatives or r.low is not None else ""
+            rows.append(f"| {', '.join(f'`{m}`' for m in r.marked())} ({r.what}) | `{spec.name}` "
+                        f"| {R.text(r.value)} | {tried or r.none or 'none'} | {r.source} |")
+    return "\n".join(rows)
 
 
 _DOCS: dict = {}  # function -> its docstring as written

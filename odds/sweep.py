@@ -33,6 +33,7 @@ import numpy as np
 
 from . import registry
 from .core.engine import planned
+from .core.readings import alone
 from .frames import NOTES, REPLICATES as REPLICATES_COLUMN, VARIANT, row_notes, said
 from .errors import OddsError, check_choice, check_int, check_nesting, shown
 from .questions.budget import bar as _bar, within
@@ -172,7 +173,8 @@ def row(procedure: str, params: dict, engine: dict) -> dict:
     own), `replicates` (the runs a Monte Carlo cell is made of; 1: one run) and `columns`."""
     spec = registry.get(procedure)
     columns = engine.get("columns", ())
-    r, reps = _answer(spec, _kwargs(params, spec), engine)
+    with alone():  # a cell marks its readings; flipping them is a question of its own
+        r, reps = _answer(spec, _kwargs(params, spec), engine)
     if r.partial:  # Ctrl-C inside the cell's Monte Carlo run: stop the whole sweep
         raise KeyboardInterrupt
     out = _params(_recorded(params, spec.defaults(), r.settings, columns))
@@ -183,7 +185,7 @@ def row(procedure: str, params: dict, engine: dict) -> dict:
     out["method"], out["trials"], out["partial"] = r.method, r.trials, r.partial
     out["seed"] = r.seed if r.method == "mc" else None
     out[REPLICATES_COLUMN] = None if reps is None else json.dumps(reps, separators=(",", ":"))
-    out[NOTES] = row_notes(r)
+    out[NOTES] = row_notes(r, spec, _kwargs(params, spec))
     return out
 
 

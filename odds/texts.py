@@ -50,6 +50,13 @@ def counted(n: int, noun: str) -> str:
     return f"{n:,} {noun}{'s' * (n != 1)}"
 
 
+def signed(x: float, spec: str) -> str:
+    """`x` formatted by `spec` with its sign ('+0.125', '-3.4%'); a value that rounds to zero
+    has none ('0.000', never '-0.000' for a change of -0.0001)."""
+    text = f"{x:+{spec}}"
+    return text[1:] if float(text.rstrip("%")) == 0 else text
+
+
 def printable(text: str, lines: bool = False) -> str:
     """`text` with every control character written as its escape (`\\x1b`, `\\n`, `\\u202e`),
     so that a name from another player's file cannot clear, retitle or fake lines of a

@@ -13,6 +13,7 @@ import sys
 import time
 
 from . import registry
+from .core.readings import alone
 
 WARM_TRIALS = 1_000
 
@@ -31,7 +32,8 @@ def warm(progress=None, modes=True) -> list:
         bar.set_description(f"compiling {spec.name}")
         start = time.perf_counter()
         for example in spec.examples:
-            spec.call(**example.kwargs, method="mc", trials=WARM_TRIALS, seed=0, progress=False)
+            with alone():  # the example's kernel, not its readings' alternatives
+                spec.call(**example.kwargs, method="mc", trials=WARM_TRIALS, seed=0, progress=False)
             bar.update()
         if modes and spec.warm:
             spec.warm()

@@ -1,14 +1,13 @@
-"""Debian's Chromium driven by Playwright against a real `odds serve`, for the page tests:
-`served()` yields the browser with `.base`, the server's address; SETTLED waits until the page
-shows an answer or an error for the question it last asked. Without Chromium or Playwright
-the page tests are skipped, with the command that installs them, and fail under CI=true."""
+"""Debian's Chromium driven by Playwright against a real `odds serve`, for the page tests
+(conftest's page_browser: one a module, with the worker's one server); SETTLED
+waits until the page shows an answer or an error for the question it last asked. Without
+Chromium or Playwright the page tests are skipped, with the command that installs them, and
+fail under CI=true."""
 import os
 import shutil
 from contextlib import contextmanager
 
 import pytest
-
-from web_server import running
 
 CHROMIUM = "/usr/bin/chromium"
 INSTALL = "apt-get install chromium (Debian's package), then pip install -e '.[test]'"
@@ -49,13 +48,6 @@ def launched():
             yield browser
         finally:
             browser.close()
-
-
-@contextmanager
-def served():
-    with running() as srv, launched() as browser:
-        browser.base = f"http://127.0.0.1:{srv.config.port}/"
-        yield browser
 
 
 def opened(browser, size, query):

@@ -11,6 +11,29 @@ settings.register_profile("odds", derandomize=True, database=None, deadline=None
 settings.load_profile("odds")
 
 
+@pytest.fixture(scope="session")
+def page_base():
+    """One `odds serve` (web_server.running) for every page test of this worker process: its
+    address. The page tests only ask it questions; a test that holds, limits or stops a server
+    starts its own."""
+    from web_server import running
+
+    with running() as srv:
+        yield f"http://127.0.0.1:{srv.config.port}/"
+
+
+@pytest.fixture(scope="module")
+def page_browser(page_base):
+    """Debian's Chromium (chromium.launched) for a module's page tests, with `.base`,
+    page_base's address. Not shared further: Playwright's sync API holds an event loop running
+    in this thread while it is open, and a later test's asyncio.run would be refused."""
+    from chromium import launched
+
+    with launched() as browser:
+        browser.base = page_base
+        yield browser
+
+
 @pytest.fixture
 def chromium_required():
     from chromium import require

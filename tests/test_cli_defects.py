@@ -1,11 +1,13 @@
 """Issue 48's command-line defects, each as the user met it (in-process: cli.main)."""
 import io
 import re
+from pathlib import Path
 from contextlib import redirect_stderr, redirect_stdout
 
 import pytest
 
 from odds import cli
+from odds.texts import signed
 
 
 def run(*args) -> tuple[int, str, str]:
@@ -129,3 +131,24 @@ def test_the_sample_record_says_it_is_invented_wherever_it_is_described(capsys):
     assert "invented for illustration" in " ".join(capsys.readouterr().out.split())
     _sample_game()
     assert "invented for illustration" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("x, spec, shown", [(-0.0004, ".3f", "0.000"), (-0.0001, ".1%", "0.0%"),
+                                            (0.0, ".2f", "0.00"), (0.0006, ".3f", "+0.001"),
+                                            (-0.0006, ".3f", "-0.001"), (-0.1437, ".2%", "-14.37%")])
+def test_a_change_that_rounds_to_zero_has_no_sign(x, spec, shown):
+    """'-0.000 from the order' (a best order worse than the listed one by 0.0004) said the
+    order lost something; the page's compare table showed '-0.00' beside '+0.00'."""
+    assert signed(x, spec) == shown
+
+
+SIGNED_FORMAT = re.compile(r"\{[^{}]+:\+[^{}]*[f%]\}")  # f"{change:+.3f}": "-0.000" for -0.0004
+
+
+def test_every_signed_number_in_odds_goes_through_texts_signed():
+    """A change formatted with Python's own sign says '-0.000' when it rounds to zero; every
+    signed number printed by odds goes through texts.signed, which says '0.000'."""
+    package = Path(cli.__file__).parent
+    found = [f"{path.relative_to(package)}:{n}" for path in package.rglob("*.py")
+             for n, line in enumerate(path.read_text().splitlines(), 1) if SIGNED_FORMAT.search(line)]
+    assert found == []

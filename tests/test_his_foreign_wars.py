@@ -41,7 +41,8 @@ def test_a_war_by_name_is_its_card_s_forces_stated_in_the_answer(name, title, un
     answer's words, and marked as a reading in the settings line."""
     r = foreign_war(war=name)
     assert r.to_json()["won"] == foreign_war(units=units, foreign=foreign).to_json()["won"]
-    assert r.explain[0].startswith(f"{title}: the card's forces (reading): {units} ")
+    assert r.explain[0].startswith(f"{title}: the card's forces: {units} ")
+    assert r.readings == ("units", "foreign")  # declared readings (his.foreign_war's spec)
     assert f" units against {foreign} foreign units;" in r.explain[0]
     assert f"units={units} (reading), foreign={foreign} (reading)" in r.summary()
     out = subprocess.run([sys.executable, "-m", "odds.cli", "his", "foreign-war", "--war", name],

@@ -1,5 +1,6 @@
 """Diet of Worms (§18.1): hand-computed cases, the card game against an independent linear
 program, exact against Monte Carlo."""
+import re
 from fractions import Fraction
 from math import comb
 
@@ -72,11 +73,11 @@ def test_a_cp_worth_less_than_a_third_of_a_space_is_committed_whole():
     the advice says so with the threshold, whatever the cp-value read."""
     high = diet_of_worms(**HANDS, cp_value=0.2)
     low = diet_of_worms(**HANDS, cp_value=0.5)
-    assert high.advice[:2] == low.advice[:2] == (
-        "Protestant: a 5-CP card while a CP is worth less than 0.33 spaces elsewhere; above "
-        "that, a 2-CP card.",
-        "Papacy and Hapsburgs: 9 CP together (4 + 5) while a CP is worth less than 0.33 spaces "
-        "elsewhere; above that, 3 CP together (1 + 2).")
+    assert high.advice[:2] == low.advice[:2] == (  # the switch is at 1/3: each side of it
+        "Protestant: a 5-CP card while a CP is worth less than 0.3333 spaces elsewhere; above "
+        "0.3334, a 2-CP card.",
+        "Papacy and Hapsburgs: 9 CP together (4 + 5) while a CP is worth less than 0.3333 spaces "
+        "elsewhere; above 0.3334, 3 CP together (1 + 2).")
     assert high.advice[2].endswith("Protestant always a 5-CP card; Papacy and Hapsburgs always "
                                    "9 CP together (4 + 5).")
     assert low.advice[2].endswith("Protestant always a 2-CP card; Papacy and Hapsburgs always "
@@ -92,18 +93,33 @@ ISSUE = {"protestant_hand": [1, 2, 4, 5], "papal_hand": [2, 3, 4], "hapsburg_han
 @pytest.mark.parametrize("measure", ["spaces", "win"])
 def test_the_value_is_in_the_measures_unit_and_the_cards_apart(measure):
     """The roll's value is what the shown odds give (net spaces flipped, or P(win) - P(loss):
-    never above 1), and the CP the Catholics commit more is a line of its own, labelled."""
-    r = diet_of_worms(**ISSUE, measure=measure)
+    never above 1), and the CP the Catholics commit more is a line of its own, labelled; in
+    `win` no line or setting adds the two into a number read as P(win) - P(loss) (issue 49:
+    "+1.355 with the roll", game_value=1.355)."""
+    r = diet_of_worms(**ISSUE, measure=measure, cp_value=0.5)
     roll = (r.expected("protestant_flips") - r.expected("catholic_flips") if measure == "spaces"
             else r["protestant_win"] - r["catholic_win"])
     unit = "spaces" if measure == "spaces" else "in P(Protestant wins) minus P(Catholics win)"
     assert f"The roll: {roll:+.3f} {unit} to the Protestant." in r.advice
     assert r.settings["roll_value"] == pytest.approx(roll, abs=1e-4)
-    # 1 CP against 3: the Catholics commit 2 CP more, worth 0.5 each by the reading
-    assert (f"The cards: the Protestant commits 1 CP, the Catholics 3 CP; at 0.5 a CP that is "
-            f"+1.000 to the Protestant, {roll + 1:+.3f} with the roll.") in r.advice
+    # 1 CP against 3: the Catholics commit 2 CP more, worth 0.5 each
+    if measure == "spaces":
+        assert r.settings["cards_value"] == pytest.approx(1.0)
+        assert (f"The cards: the Protestant commits 1 CP, the Catholics 3 CP; at 0.5 a CP that is "
+                f"+1.000 spaces to the Protestant elsewhere, {roll + 1:+.3f} spaces with the "
+                "roll.") in r.advice
+        assert r.settings["game_value"] == pytest.approx(roll + 1, abs=1e-4)
+    else:
+        assert "game_value" not in r.settings and "with the roll" not in r.summary()
+        assert r.advice[-1] == ("The cards: the Protestant commits 1 CP, the Catholics 3 CP; 2 CP "
+                                "more for the Catholics, each CP worth 0.5 (the cp-value) "
+                                "elsewhere, apart from the roll's chances.")
+        numbers = [float(x) for line in r.advice for x in re.findall(r"[+-]\d+\.\d+", line)
+                   if "P(Protestant wins) minus" in line]
+        assert numbers and all(abs(x) <= 1 for x in numbers)
     assert not any(line.startswith("Worth") for line in r.advice)
-    assert "cp_value=0.5 (reading)" in r.summary()
+    assert "cp_value=0.5 (reading)" not in r.summary()  # typed: the caller's, not a reading
+    assert "cp_value=0.5 (reading)" in diet_of_worms(**ISSUE, measure=measure).summary()
 
 
 def test_the_threshold_is_where_the_choice_changes():
@@ -145,7 +161,12 @@ def test_mixed_choices_are_drawn_by_the_kernel():
     assert sides.count("Protestant") == 2 and sides.count("Catholic") == 2  # both mix
     roll = np.array([list(row.values())[1:] for row in r.to_json()["matrix"]])
     spent = np.subtract.outer([1, 6], [2, 5])  # the Protestant's CP less the Catholics' total
-    assert r.settings["game_value"] == pytest.approx(linprog_value(roll - 0.1 * spent), abs=1e-4)
+    x, y = ([c["p_play"] for c in r.to_json()["choices"] if c["side"] == side]
+            for side in ("Protestant", "Catholic"))
+    assert r.settings["roll_value"] == pytest.approx(float(np.array(x) @ roll @ np.array(y)), abs=1e-4)
+    assert float(np.array(x) @ (roll - 0.1 * spent) @ np.array(y)) == pytest.approx(
+        linprog_value(roll - 0.1 * spent), abs=1e-3)  # the choices are the game's optimum (the
+    # matrix is shown to 4 places)
     engines_agree(diet_of_worms, kwargs, trials=100_000, seed=43)
 
 

@@ -39,10 +39,12 @@ def test_compare_takes_an_entry_as_vary_does():
 def test_the_dice_per_ship_reading_is_not_claimed_once_dice_per_overrides_it():
     from odds.registry import get
     kw = {"attacker_galleys": 3, "defender_galleys": 3, "location": "atlantic"}
-    assert any("2 per galley" in a for a in get("vq.naval").call(**kw).assumptions)
-    given = get("vq.naval").call(**kw, dice_per=["galley=1"]).assumptions
-    assert not any("2 per galley" in a for a in given)
-    assert any("galley 1 (given), galleon 2" in a for a in given)
+    read = get("vq.naval").call(**kw)
+    assert read.readings == ("dice_per",) and read.flips[0]["assumed"] == "galley 2"
+    given = get("vq.naval").call(**kw, dice_per=["galley=1"])
+    assert given.readings == () and not given.flips  # the galleys' dice typed: no reading left
+    mixed = get("vq.naval").call(**kw, defender_galleons=1, dice_per=["galley=1"])
+    assert mixed.flips[0]["assumed"] == "galleon 2"  # the galleons' dice are still the reading
 
 
 def test_an_oath_title_die_is_said_to_come_from_the_title():

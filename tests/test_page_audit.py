@@ -1,16 +1,21 @@
-"""The page audited from the registry (issue 48, the page's part begun): every procedure at phone
-and desktop sizes shows no code's words (`[object Object]`, `undefined`, `NaN`, a Python repr)
-nor a king's number cased as a word ("Henry Viii"), in its text or its pickers' options,
-and nothing wider than the screen; every whole-number field of every procedure, given a
-malformed entry ("3e", "1.."), stops the answer: the message beside that field, naming what was
-typed, the old answer greyed (a type=number input read "3e" as empty: the default was answered
-as current)."""
+"""The page audited from the registry (issue 48) in Chromium: every procedure's every parameter
+at each value class the page offers, and the questions built on them (a plan per parameter,
+"what do I need?" per count and event), each settled answer read at phone and desktop widths:
+no code's words (`[object Object]`, `undefined`, `NaN`, a Python repr, `TYPE=N`, a snake_case
+name), no king's number cased as a word ("Henry Viii"), no `-0.00`, nothing wider than the
+screen or cut without a way to reach it, no error where the question has an answer; and every
+whole-number field, given a malformed entry ("3e", "1.."), stops the answer: the message beside
+that field, naming what was typed, the old answer greyed (a type=number input read "3e" as
+empty: the default was answered as current)."""
 import re
+from urllib.parse import urlencode
 
 import pytest
 
 from odds import registry
-from chromium import SETTLED, SIZES, needed, opened, served
+from odds.config import QUESTION_MAX_PLANS
+from odds.web.app import STATIC
+from chromium import SETTLED, SIZES, needed, opened
 
 pytestmark = needed
 SPECS = registry.specs()
@@ -22,13 +27,21 @@ CUT = """() => {  // the chosen texts that their pickers cut and the page shows 
   const pen = document.createElement("canvas").getContext("2d");
   return [...document.querySelectorAll("select")].filter((s) => s.offsetParent).map((s) => {
     pen.font = getComputedStyle(s).font;
+    const width = (o) => pen.measureText(o.textContent).width;
+    const free = s.cloneNode(true);  // as wide as its widest option: that, and its arrow
+    Object.assign(free.style, { width: "auto", minWidth: "0", maxWidth: "none", position: "absolute" });
+    s.parentNode.append(free);
+    const arrow = free.offsetWidth - Math.max(...[...s.options].map(width));
+    free.remove();
     const text = s.selectedOptions[0]?.textContent || "";
-    return pen.measureText(text).width > s.clientWidth - 28 && !rest.textContent.includes(text) ? text : null;
+    return width({ textContent: text }) + arrow > s.offsetWidth + 1 && !rest.textContent.includes(text) ? text : null;
   }).filter(Boolean);
 }"""
 UNHINTED = """() => [...document.querySelectorAll("*")].filter((e) => e.offsetParent
   && e.scrollWidth > e.clientWidth + 1 && ["auto", "scroll"].includes(getComputedStyle(e).overflowX)
   && getComputedStyle(e, "::before").content === "none").map((e) => e.id || e.className)"""
+NEGATIVE_ZERO = re.compile(r"(?<![\w.'\"])-0(?:\.0+)?%?(?![\w.])")  # "-0.00", a change that rounds to 0
+CODED = re.compile(r"\b[A-Z]+=[A-Z]+\b|:out\b|(?<!/)\b[a-z]+_[a-z_]+\b|\b(?:his|vq|oath|crusades)\.[a-z_]+\b")
 REGNAL = re.compile(r"\b(?:[IVX][ivx]+)\b")  # "Henry Viii" for Henry VIII
 RED = ("m => getComputedStyle(m).color === getComputedStyle(document.documentElement)"
        ".getPropertyValue('--error').trim().replace(/^#(..)(..)(..)$/, (_, r, g, b) =>"
@@ -36,37 +49,125 @@ RED = ("m => getComputedStyle(m).color === getComputedStyle(document.documentEle
 
 
 @pytest.fixture(scope="module")
-def browser():
-    with served() as browser:
-        yield browser
+def browser(page_browser):
+    return page_browser
+
+
+SEEN = f"""() => ({{  // what the audit reads of a page, in one call
+  text: document.body.innerText + [...document.querySelectorAll('option')].map((o) => '\\n' + o.textContent).join('')
+    + [...document.querySelectorAll('input[placeholder]')].filter((i) => i.offsetParent).map((i) => '\\n' + i.placeholder).join(''),
+  wide: document.documentElement.scrollWidth, screen: window.innerWidth,
+  unhinted: ({UNHINTED})(), cut: ({CUT})() }})"""
 
 
 def shown_faults(page) -> list:
-    text = page.evaluate("document.body.innerText + [...document.querySelectorAll('option')]"
-                         ".map((o) => '\\n' + o.textContent).join('')")
+    seen = page.evaluate(SEEN)
+    text = seen["text"]
     faults = [f"shows {word!r}" for word in CODE_WORDS if word in text]
     faults += [f"a regnal number cased as a word: {w!r}" for w in set(REGNAL.findall(text))]
-    wide, screen = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
-    faults += [f"{wide} px wide on a {screen} px screen"] if wide > screen else []
-    faults += [f"{box} scrolls sideways with no word saying so" for box in page.evaluate(UNHINTED)]
-    return faults + [f"a picker cuts {name!r}, shown in full nowhere" for name in page.evaluate(CUT)]
+    faults += [f"a code where the form has words: {c!r}" for c in set(CODED.findall(text))]
+    faults += [f"a negative zero: {z!r}" for z in set(NEGATIVE_ZERO.findall(text))]
+    faults += [f"{seen['wide']} px wide on a {seen['screen']} px screen"] if seen["wide"] > seen["screen"] else []
+    faults += [f"{box} scrolls sideways with no word saying so" for box in seen["unhinted"]]
+    return faults + [f"a picker cuts {name!r}, shown in full nowhere" for name in seen["cut"]]
 
 
-@pytest.mark.parametrize("size", SIZES)
-def test_every_procedure_shows_no_code_words_and_fits_the_screen(browser, size):
-    faults = {}
-    for name in SPECS:
-        page = opened(browser, size, f"?procedure={name}")
-        if found := shown_faults(page):
-            faults[name] = found
-        page.close()
+QUIET = SETTLED[:-3] + " && !Object.values(inFlight).some(Boolean); }"  # the questions too
+PAUSE = int(re.search(r"const DEBOUNCE_MS = (\d+);", (STATIC / "app.js").read_text())[1])
+NO_PAUSE = (f"(() => {{ const later = window.setTimeout; window.setTimeout = (f, ms, ...a) =>"
+            f" later(f, ms === {PAUSE} ? 0 : ms, ...a); }})()")  # the audit types faster than a player
+
+
+def audited(browser, size, query):
+    """A page at `size` showing `query` with no pause after typing (the audit's thousand
+    changes would wait 250 ms each), settled with its questions answered."""
+    width, height = SIZES[size]
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.add_init_script(NO_PAUSE)
+    page.goto(browser.base + query)
+    settle(page)
+    return page
+
+
+def settle(page):
+    page.wait_for_function(QUIET, timeout=60_000)
+
+
+FRAMES = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+
+
+def faults_at_each_width(page) -> list:
+    """shown_faults at each of SIZES, the same answer laid out again at each width (a resize
+    asks no new question): one settled answer read at both widths."""
+    faults = []
+    for size, (width, height) in SIZES.items():
+        page.set_viewport_size({"width": width, "height": height})
+        page.evaluate(FRAMES)
+        faults += [f"{size}: {fault}" for fault in shown_faults(page)]
+    return faults
+
+
+def entries(p: registry.Param, control) -> list[tuple[str, tuple]]:
+    """(value class, how to enter it) for a field: each option of a picker (a choice, a leader,
+    a card added alone), the switch on, a count's low and high ends; the malformed entries are
+    `test_a_malformed_whole_number_stops_the_answer_beside_its_field`'s."""
+    if control.evaluate("e => e.tagName") == "SELECT":
+        now = control.input_value()
+        options = [v for v in control.evaluate("e => [...e.options].map((o) => o.value)") if v and v != now]
+        return [(f"option {v}", ("select", v)) for v in options]
+    if control.get_attribute("type") == "checkbox":
+        return [] if control.is_checked() else [("on", ("check", None))]
+    ends = [(end, getattr(p, end)) for end in ("low", "high") if getattr(p, end) is not None]
+    return [(end, ("fill", f"{v:g}")) for end, v in ends] if p.kind in ("int", "ints") else []
+
+
+def enter(page, p, control, how, value):
+    """Enter one value class; returns what puts the field back as it was."""
+    if how == "check":
+        control.check()
+        return control.uncheck
+    if p.kind == "cards":  # a card picker's select adds the card as a chip
+        control.select_option(value)
+        return lambda: page.click(f'.field[data-name="{p.name}"] [aria-label="remove {value}"]')
+    before = control.input_value()
+    (control.fill if how == "fill" else control.select_option)(value)
+    return lambda: (control.fill if how == "fill" else control.select_option)(before)
+
+
+@pytest.mark.parametrize("name", SPECS)
+def test_every_value_class_shows_no_code_words_and_fits_the_screen(browser, name):
+    """Every parameter of the procedure at each value class the page offers (each option of a
+    picker, each card alone, the switch on, a count's low and high ends), one at a time from
+    the procedure's first values, answer and questions settled, read at both widths: no code's
+    words, nothing wider than the screen, no name cut (Oath's optimise showed `[object Object]`
+    for its decision table). A field that clears others (the Diet's hands) is followed by a
+    fresh page."""
+    page, faults, visited = audited(browser, "desktop", f"?procedure={name}"), {}, 0
+    if found := faults_at_each_width(page):
+        faults["first values"] = found
+    for p in SPECS[name].params:
+        control = page.locator(f"#f-{p.name}")
+        if not control.count() or not control.is_visible():
+            continue  # hidden by another choice (Oath's targets instead of defense dice)
+        for value_class, (how, value) in entries(p, control):
+            restore = enter(page, p, control, how, value)
+            settle(page)
+            if found := faults_at_each_width(page):
+                faults[f"{p.name} {value_class}"] = found
+            visited += 1
+            restore()
+        if p.clears:
+            page.close()
+            page = audited(browser, "desktop", f"?procedure={name}")
+    page.close()
     assert not faults, faults
+    assert visited, "no value class visited"
 
 
 @pytest.mark.parametrize("name", SPECS)
 def test_a_malformed_whole_number_stops_the_answer_beside_its_field(browser, name):
     spec = SPECS[name]
-    page = opened(browser, "desktop", f"?procedure={name}")
+    page = audited(browser, "desktop", f"?procedure={name}")
     visited, missed = 0, []
     for p in (p for p in spec.params if p.kind == "int"):
         field = page.locator(f"#f-{p.name}")
@@ -75,7 +176,7 @@ def test_a_malformed_whole_number_stops_the_answer_beside_its_field(browser, nam
         before = field.input_value()
         for typed in MALFORMED:
             field.fill(typed)
-            page.wait_for_function(SETTLED, timeout=60_000)
+            settle(page)
             message = page.locator(f'.field[data-name="{p.name}"] .field-error')
             marked = field.get_attribute("aria-invalid") == "true" and message.count() == 1
             if not (marked and typed in message.inner_text() and message.evaluate(RED)
@@ -83,31 +184,10 @@ def test_a_malformed_whole_number_stops_the_answer_beside_its_field(browser, nam
                 missed.append((p.name, typed))
             visited += 1
         field.fill(before)
-        page.wait_for_function(SETTLED, timeout=60_000)
+        settle(page)
     page.close()
     assert not missed, missed
     assert visited or not any(p.kind == "int" for p in spec.params), "no whole-number field seen"
-
-
-@pytest.mark.parametrize("name", [n for n, s in SPECS.items() if any(p.kind == "bool" for p in s.params)])
-def test_every_switch_on_shows_no_code_words(browser, name):
-    """Each switch of each procedure ticked alone, from the procedure's first values (Oath's
-    optimise showed `[object Object]` for its decision table)."""
-    page, faults = None, {}
-    for p in (p for p in SPECS[name].params if p.kind == "bool"):
-        page = page or opened(browser, "desktop", f"?procedure={name}")
-        box = page.locator(f"#f-{p.name}")
-        if not box.count() or not box.is_visible() or box.is_checked():
-            continue
-        box.check()
-        page.wait_for_function(SETTLED, timeout=60_000)
-        if found := shown_faults(page):
-            faults[p.name] = found
-        page.close()
-        page = None  # the next switch from the first values again (a switch can clear others)
-    if page:
-        page.close()
-    assert not faults, faults
 
 
 def test_link_copied_is_said_only_until_the_next_change(browser):
@@ -136,3 +216,52 @@ def test_the_luck_page_shows_no_code_words_and_says_where_columns_hide(browser, 
     if size == "phone":  # the tables are wider than a phone: the hint is what shows the rest
         assert page.evaluate("document.querySelector('.scroll[data-more]') !== null")
     page.close()
+
+
+def plan_of(p: registry.Param, default) -> str | None:
+    """One plan that changes `p` from the first values: its low end (else its high), its first
+    choice, the switch on, its first card; None for a list or a file."""
+    if p.kind == "bool":
+        return f"{p.name}=true"
+    if p.kind in ("choice", "leader", "cards") and p.choices:
+        first = next((c.split(" (")[0] for c in p.choices if c.split(" (")[0] != default), None)
+        return f"{p.name}={first}" if first else None
+    if p.kind == "int":
+        end = p.low if p.low is not None and p.low != default else p.high
+        return None if end is None else f"{p.name}={end:g}"
+    return None
+
+
+@pytest.mark.parametrize("name", SPECS)
+def test_the_questions_show_no_code_words_and_fit_the_screen(browser, name):
+    """The questions built on a procedure: "compare plans" with a plan for each parameter (its
+    low end, first choice, switch on or first card; in tables of QUESTION_MAX_PLANS), and "what
+    do I need?" varying each count the page offers until each event the page offers reaches
+    50%, each answer read at both widths: no code's words, nothing wider than the screen, no
+    name cut, no error where the question has an answer."""
+    spec, faults = SPECS[name], {}
+    values = {**spec.defaults(), **(spec.start or {})}
+    plans = [plan for p in spec.params if (plan := plan_of(p, values.get(p.name)))]
+    for i in range(0, len(plans), QUESTION_MAX_PLANS):
+        query = urlencode([("procedure", name)] + [("plan", t) for t in plans[i:i + QUESTION_MAX_PLANS]])
+        page = audited(browser, "desktop", "?" + query)
+        if found := faults_at_each_width(page):
+            faults[f"plans {i + 1}.."] = found
+        page.close()
+    page = audited(browser, "desktop", f"?procedure={name}")
+    counts = page.evaluate("[...document.getElementById('need-vary').options].filter((o) => !o.disabled).map((o) => o.value)")
+    events = page.evaluate("[...document.getElementById('need-event').options].map((o) => o.value)")
+    asked = [(count, events[0]) for count in counts if count] + [(counts[-1], e) for e in events[1:]]
+    for count, event in asked:
+        page.select_option("#need-vary", count)
+        page.select_option("#need-event", event)
+        page.fill("#need-target", "50")
+        settle(page)
+        found = faults_at_each_width(page)
+        if page.is_visible("#need-error"):  # a question with an answer, answered with an error
+            found.append(f"an error: {page.inner_text('#need-error')}")
+        if found:
+            faults[f"need {count} for {event}"] = found
+    page.close()
+    assert not faults, faults
+    assert plans, "no plan visited"

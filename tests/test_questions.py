@@ -154,9 +154,9 @@ def test_need_not_monotone_scans_the_range_and_says_so():
 
 def test_need_out_of_reach_and_already_reached():
     none = odds.need("his.field", {"defender": 5}, vary="attacker=1..3", target=0.9)
-    assert none.value is None and none.reaches == "none" and "no attacker in 1..3" in none.sentence()
+    assert none.value is None and none.reaches == "none" and "no attacker from 1 to 3 gives" in none.sentence()
     every = odds.need("his.field", {"defender": 1}, vary="attacker=30..35", target=0.5)
-    assert every.reaches == "all" and every.sentence().startswith("every attacker in 30..35")
+    assert every.reaches == "all" and every.sentence().startswith("every attacker from 30 to 35")
     mc = odds.need("his.field", {"defender": 5}, vary="attacker=1..3", target=0.9, method="mc",
                    trials=20_000)
     assert mc.reaches == "none" and mc.method == "mc" and "[95%: " in mc.sentence()
@@ -168,7 +168,7 @@ def test_need_stops_its_range_where_the_procedure_stops_taking_values():
     answer = odds.need("his.field", {"attacker": 3, "defender": 3}, vary="attacker_mercenaries=0..9",
                        target=0.99)
     assert (answer.low, answer.high, answer.reaches) == (0, 3, "none")
-    assert answer.sentence().startswith("no attacker_mercenaries in 0..3 gives P(attacker win) 99.0%")
+    assert answer.sentence().startswith("no attacker_mercenaries from 0 to 3 gives P(attacker win) 99.0%")
     assert answer.notes == ("attacker_mercenaries stops at 3: at 4, attacker_mercenaries + "
                             "attacker_cavalry: 4 + 0 is more than the 3 units (allowed: at most 3)",)
     assert max(answer.evaluated) == 3

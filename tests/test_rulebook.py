@@ -62,16 +62,19 @@ def test_virgin_queen_speaks_of_spain_and_here_i_stand_of_the_hapsburgs():
     assert his.assumptions == ()
 
 
-def test_virgin_queen_numbers_and_galleasses_are_listed_as_assumptions(capsys):
+def test_virgin_queen_numbers_and_galleasses_are_readings(capsys):
+    """The VQ dice per ship and Galleasses' dice are declared readings of vq.naval: marked,
+    and the answer under each alternative given (issue 49)."""
     r = naval_battle(attacker_galleys=3, defender_galleys=3, defender_power="ottoman",
                      defender_cards=["galleasses"])
-    assert len(r.assumptions) == 2 and "dice_per" in r.assumptions[0]
-    assert "Galleasses" in r.assumptions[1]
-    assert "assumes: Virgin Queen dice per ship" in r.summary()
+    assert r.assumptions == () and r.readings == ("dice_per",)
+    assert [f["what"] for f in r.flips] == ["the Virgin Queen dice per ship", "Galleasses' dice"]
+    assert "the Virgin Queen dice per ship, dice_per=galley 2 assumed" in r.summary()
     assert main(["vq", "naval", "--attacker-galleys", "2", "--defender-galleys", "2",
                  "--location", "atlantic", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["assumptions"] == list(
-        naval_battle(attacker_galleys=2, defender_galleys=2, location="atlantic").assumptions)
+    out = json.loads(capsys.readouterr().out)
+    assert out["readings"] == ["dice_per"] and out["flips"][0]["alternatives"][0]["value"] == \
+        "dice_per galley=1"
 
 
 def test_a_card_named_alone_is_played_if_needed_and_the_result_says_so():

@@ -40,6 +40,7 @@ DEFECTS = [("traceback", re.compile(r"Traceback \(most recent call last\)")),
            ("a Python error", re.compile(r"\b(Type|Value|Key|Index|Attribute|ZeroDivision|Overflow)"
                                          r"Error\b|object is not|unsupported operand|"
                                          r"invalid literal for")),
+           ("a negative zero", re.compile(r"(?<![\w.'\"])-0(?:\.0+)?%?(?![\w.])")),
            ]
 
 

@@ -259,10 +259,10 @@ def test_crusades_unit_statistics_and_army_counts_are_settings_of_a_need_and_a_s
 
 def test_a_sweeps_frame_parquet_plot_and_chart_keep_the_readings_of_their_answers(tmp_path):
     df = sweep("vq.naval", NAVAL, MEDITERRANEAN)
-    reading = "Virgin Queen dice per ship are a reading"
-    assert any(reading in n and "(variant vq)" in n for n in df.attrs["notes"])
+    reading = "the Virgin Queen dice per ship: galley 2 assumed"
+    assert any(n.startswith(f"reading: {reading}") and n.endswith("(variant vq)") for n in df.attrs["notes"])
     assert any(n.startswith("every number exact") for n in df.attrs["notes"])
-    assert any("galley 1 (given)" in a for a in df.attrs["assumptions"])
+    assert any(r.startswith(reading) for r in df.attrs["readings"])
     path = tmp_path / "r.parquet"
     df.to_parquet(path)
     assert pd.read_parquet(path).attrs["notes"] == df.attrs["notes"]
@@ -270,12 +270,12 @@ def test_a_sweeps_frame_parquet_plot_and_chart_keep_the_readings_of_their_answer
     df.to_csv(csv, index=False)
     from odds.frames import said
     assert said(pd.read_csv(csv))["notes"] == df.attrs["notes"]  # each row keeps its own
-    ax = plot.heatmap(df, "attacker_galleys", "defender_galleys", where="variant=vq")
-    notes = "\n".join(t.get_text() for t in ax.figure.texts)
-    assert reading in notes and "given" not in notes  # the rows drawn, not the others
+    for variant, shown in (("vq", True), ("galleys-roll-1", False)):  # the rows drawn, not the others
+        ax = plot.heatmap(df, "attacker_galleys", "defender_galleys", where=f"variant={variant}")
+        assert (reading in "\n".join(t.get_text() for t in ax.figure.texts)) is shown
     oath = sweep("oath.campaign", {"warbands": [4, 6], "edition": ["law", "new-foundations"]},
                  {"defense_dice": 3})
-    assert any("commits what beats the median defense" in n and "(2 of 4 cells)" in n
+    assert any("the New Foundations commitment" in n and "(2 of 4 cells)" in n
                for n in oath.attrs["notes"])
     from odds.chart import footnote
     piracy = odds.his.piracy(corsairs=2, adjacent_squadrons=1, andrea_doria=True)

@@ -5,7 +5,7 @@ import pytest
 
 from odds import OddsError
 from odds.registry import specs
-from chromium import SETTLED, needed, served
+from chromium import SETTLED, needed
 
 pytestmark = needed
 STATE = ("() => ({values: Object.fromEntries(Object.entries(controls).map(([k, c]) => [k, c.get()])),"
@@ -15,11 +15,11 @@ STATE = ("() => ({values: Object.fromEntries(Object.entries(controls).map(([k, c
 
 
 @pytest.fixture(scope="module")
-def page():
-    with served() as browser:
-        page = browser.new_page(viewport={"width": 1280, "height": 800})
-        page.base = browser.base
-        yield page
+def page(page_browser):
+    page = page_browser.new_page(viewport={"width": 1280, "height": 800})
+    page.base = page_browser.base
+    yield page
+    page.close()
 
 
 def changes(spec) -> dict:

@@ -2,7 +2,6 @@
 reading a path), and the page in a real browser (Playwright, Debian's Chromium) at phone and
 desktop sizes: the sample game's table, one plot per side, refused rolls listed."""
 import json
-import shutil
 import urllib.error
 import urllib.request
 
@@ -11,18 +10,14 @@ import pytest
 from odds.records.cli import as_json
 from odds.records.report import SAMPLE, luck, whole_game
 from odds.records.text import ordinal
-from web_server import running
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
 SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
 BAD = SAMPLE.read_text() + '\n[[roll]]\nprocedure = "his.field"\nkeywords = { attacker = 2, defender = 2 }\nside = "Ottoman"\nattacker_hits = 5\ndefender_hits = 0\n'
 
 
 @pytest.fixture(scope="module")
-def base():
-    with running() as srv:
-        yield f"http://127.0.0.1:{srv.config.port}/"
+def base(page_base):
+    return page_base
 
 
 def post(base, body: bytes):
@@ -47,68 +42,59 @@ def test_the_api_answers_as_the_command_line_and_refuses_in_one_line(base):
         assert r.read() == SAMPLE.read_bytes()
 
 
-chromium = pytest.mark.skipif(shutil.which(CHROMIUM) is None,
-                              reason=f"Debian's chromium is not installed at {CHROMIUM}")
-
-
-@chromium
 @pytest.mark.parametrize("size", SIZES)
-def test_the_page_scores_the_sample_game_and_lists_refused_rolls(base, tmp_path, size):
-    sync_api = pytest.importorskip("playwright.sync_api")
+def test_the_page_scores_the_sample_game_and_lists_refused_rolls(base, page_browser, tmp_path, size):
     game = whole_game(luck(SAMPLE))
     width, height = SIZES[size]
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page(viewport={"width": width, "height": height})
-        errors = []
-        page.on("pageerror", lambda e: errors.append(e))
-        page.goto(base)
-        page.click("text=How lucky was I?")
-        page.wait_for_url("**/luck")
-        page.click("#sample")
-        page.wait_for_selector("#result:not([hidden]) #game tbody tr", timeout=60_000)
-        rows = page.locator("#game tbody tr")
-        assert rows.count() == len(game)
-        first = rows.nth(0).locator("td")
-        assert rows.nth(0).locator("th").inner_text() == game.side[0]
-        assert first.nth(1).inner_text() == ordinal(game.percentile[0])
-        assert page.locator("#plots figure").count() == game.side.nunique()
-        assert page.locator("#rolls tbody tr").count() == len(luck(SAMPLE))
-        assert page.evaluate("document.documentElement.scrollWidth") <= width
-        page.screenshot(path=str(tmp_path / f"luck-{size}.png"), full_page=True)
-        page.fill("#record", BAD)
-        page.click("#score")
-        page.wait_for_selector("#refused-box:not([hidden])", timeout=60_000)
-        assert "line 224: attacker_hits: 5 is impossible" in page.inner_text("#refused")
-        page.fill("#record", "[[roll]]\nprocedure = 1\n")
-        page.click("#score")
-        page.wait_for_selector("#error:not([hidden])")
-        assert page.inner_text("#error").startswith("record: no roll could be read")
-        assert not errors
-        browser.close()
+    browser = page_browser
+    page = browser.new_page(viewport={"width": width, "height": height})
+    errors = []
+    page.on("pageerror", lambda e: errors.append(e))
+    page.goto(base)
+    page.click("text=How lucky was I?")
+    page.wait_for_url("**/luck")
+    page.click("#sample")
+    page.wait_for_selector("#result:not([hidden]) #game tbody tr", timeout=60_000)
+    rows = page.locator("#game tbody tr")
+    assert rows.count() == len(game)
+    first = rows.nth(0).locator("td")
+    assert rows.nth(0).locator("th").inner_text() == game.side[0]
+    assert first.nth(1).inner_text() == ordinal(game.percentile[0])
+    assert page.locator("#plots figure").count() == game.side.nunique()
+    assert page.locator("#rolls tbody tr").count() == len(luck(SAMPLE))
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    page.screenshot(path=str(tmp_path / f"luck-{size}.png"), full_page=True)
+    page.fill("#record", BAD)
+    page.click("#score")
+    page.wait_for_selector("#refused-box:not([hidden])", timeout=60_000)
+    assert "line 224: attacker_hits: 5 is impossible" in page.inner_text("#refused")
+    page.fill("#record", "[[roll]]\nprocedure = 1\n")
+    page.click("#score")
+    page.wait_for_selector("#error:not([hidden])")
+    assert page.inner_text("#error").startswith("record: no roll could be read")
+    assert not errors
+    page.close()
 
 
-def test_the_page_says_a_binary_file_is_not_text_and_plots_a_record_of_losses(base, tmp_path):
+def test_the_page_says_a_binary_file_is_not_text_and_plots_a_record_of_losses(base, page_browser, tmp_path):
     """A file that is not UTF-8 was decoded by the page into replacement characters and sent;
     a side recorded by its losses alone was plotted under the label `undefined`."""
-    sync_api = pytest.importorskip("playwright.sync_api")
     binary = tmp_path / "game.toml"
     binary.write_bytes(b"\x89PNG\r\n\x1a\n\xff\xfe" + bytes(range(256)))
     losses = ('[[roll]]\nprocedure = "his.field"\nkeywords = { attacker = 4, defender = 3 }\n'
               'side = "Ottoman"\nattacker_losses = 2\n')
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page(viewport={"width": 1280, "height": 800})
-        page.goto(base + "luck")
-        page.set_input_files("#file", str(binary))
-        page.wait_for_selector("#error:not([hidden])", timeout=60_000)
-        assert page.inner_text("#error") == ("record: game.toml is not UTF-8 text (allowed: a TOML "
-                                             "or CSV record saved as UTF-8)")
-        assert page.input_value("#record") == ""
-        page.fill("#record", losses)
-        page.click("#score")
-        page.wait_for_selector("#result:not([hidden]) #game tbody tr", timeout=60_000)
-        text = page.evaluate("document.body.innerText")
-        assert "undefined" not in text and "losses taken above expected" in text
-        assert "1 roll scored from 1 distinct situation, exact" in text
-        browser.close()
+    browser = page_browser
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(base + "luck")
+    page.set_input_files("#file", str(binary))
+    page.wait_for_selector("#error:not([hidden])", timeout=60_000)
+    assert page.inner_text("#error") == ("record: game.toml is not UTF-8 text (allowed: a TOML "
+                                         "or CSV record saved as UTF-8)")
+    assert page.input_value("#record") == ""
+    page.fill("#record", losses)
+    page.click("#score")
+    page.wait_for_selector("#result:not([hidden]) #game tbody tr", timeout=60_000)
+    text = page.evaluate("document.body.innerText")
+    assert "undefined" not in text and "losses taken above expected" in text
+    assert "1 roll scored from 1 distinct situation, exact" in text
+    page.close()

@@ -4,22 +4,19 @@ import pytest
 
 from odds import OddsError
 from odds.registry import get
-from chromium import SIZES, launched, needed
-from web_server import running
+from chromium import SIZES, needed
 
 pytestmark = needed
 
 
 @pytest.fixture(scope="module")
-def base():
-    with running() as srv:
-        yield f"http://127.0.0.1:{srv.config.port}/"
+def base(page_base):
+    return page_base
 
 
 @pytest.fixture(scope="module")
-def browser():
-    with launched() as browser:
-        yield browser
+def browser(page_browser):
+    return page_browser
 
 
 def shown(page, want):
@@ -110,4 +107,31 @@ def test_a_held_siege_artillery_keeps_its_timing_and_shows_its_advice_and_tables
     assert page.locator("#tables table[aria-label='timings'] tbody tr").count() == len(want.timings)
     assert "optimal" in page.locator("#tables table[aria-label='timings'] tbody").inner_text()
     assert page.locator("#tables table[aria-label='optimal rule'] tbody tr").count() == 4
+    page.close()
+
+
+def test_the_targets_links_are_picked_from_the_targets_and_answer_as_the_library(base, browser):
+    """Rank my targets' links were a coded box ("KEY=N, …", help saying `:out`): each link is
+    now two spaces picked from the targets above. The linked example without its links, then
+    its links set on the page, answers as the library each time (a link changes the best
+    first target: 68.5% -> 83.1%), and a link reopens from the address."""
+    spec = get("his.targets")
+    example = dict(spec.example("linked, three attempts").kwargs)
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    targets = ",".join(example["targets"])
+    page.goto(base + f"?procedure=his.targets&targets={targets}&theses=true&attempts=3")
+    shown(page, spec.call(**{**example, "links": []}).p)
+    for link in example["links"]:
+        page.click("text=+ link two spaces")
+        picked = page.locator(".link-row").last.locator("select")
+        assert picked.nth(0).evaluate("s => [...s.options].map((o) => o.value)") == \
+            [t.split("=")[0] for t in example["targets"]]
+        for select, space in zip(picked.all(), link.split("=")):
+            select.select_option(space)
+    shown(page, spec.call(**example).p)
+    assert "KEY=N" not in page.content() and ":out" not in page.inner_text("body")
+    page.reload()
+    shown(page, spec.call(**example).p)
+    assert [[s.input_value() for s in r.locator("select").all()] for r in page.locator(".link-row").all()] \
+        == [link.split("=") for link in example["links"]]
     page.close()

@@ -11,18 +11,14 @@ import pytest
 
 import odds
 from odds import OddsError
-from odds.questions.plans import plan
-from odds.registry import get
-from chromium import SIZES, launched
-from web_server import running
+from chromium import SIZES
 
 ASSAULT = {"attacker": 6, "attacker_leader": 1, "defender": 3}
 
 
 @pytest.fixture(scope="module")
-def base():
-    with running() as srv:
-        yield f"http://127.0.0.1:{srv.config.port}/"
+def base(page_base):
+    return page_base
 
 
 def fetch(base, path, query):
@@ -96,9 +92,8 @@ def test_api_questions_refuse_in_one_line(base, path, query, status, words):
 
 
 @pytest.fixture(scope="module")
-def browser():
-    with launched() as browser:
-        yield browser
+def browser(page_browser):
+    return page_browser
 
 
 def cell(page, key, plan_name) -> float:
@@ -182,7 +177,10 @@ FIELDS = {"attacker": "attacker units", "defender": "defender units",
 
 def spoken(sentence: str) -> str:
     """The library's need sentence as the page says it: each KEY=VALUE as the form names the
-    field ("attacker units 14"), a field's name in words ("no attacker leader in 0..6")."""
+    field ("attacker units 14"), a field's name in words ("no attacker leader from 0 to 6"),
+    the varied count too ("the least attacker units from 1 to 200")."""
+    sentence = re.sub(r"\b(no|every|least|most) ([a-z_]+) from\b", lambda m: f"{m[1]} {FIELDS[m[2]]} from",
+                      sentence, count=1)
     sentence = re.sub(r"\b([a-z_]+)=([^\s,:)]+)", lambda m: f"{FIELDS[m[1]]} {m[2]}", sentence)
     return re.sub(r"\b[a-z]+_[a-z_]+\b", lambda m: FIELDS[m[0]], sentence)
 

@@ -16,6 +16,7 @@ from types import MappingProxyType
 
 import numpy as np
 
+from . import flips as F
 from .interval import trials_text, wilson
 from .outcomes import PLAIN, Words, label
 
@@ -33,7 +34,9 @@ class Result:
     settings: dict = field(default_factory=dict)
     notes: tuple = ()
     assumptions: tuple = ()  # numbers this answer rests on that are readings, not rule text
-    readings: tuple = ()  # settings whose value the rulebook does not fix: the tool's reading
+    readings: tuple = ()  # settings whose value the rulebook does not fix, left at the tool's
+    # reading (declared on the procedure's Spec: core.readings; a value the caller gave is not one)
+    flips: tuple = ()  # per reading: the headline and main means under each alternative (core.flips)
     explain: tuple = ()  # lines in words: the dice each side rolls and why
     advice: tuple = ()  # what to do, in words (e.g. his/sieges/advice.py); the first line the decision
     words: Words = PLAIN  # what its events mean (the procedure's; core.outcomes)
@@ -102,8 +105,9 @@ class Result:
 
     def to_json(self) -> dict:
         """A JSON-ready dict: metadata, each probability with its `_se`, pmfs keyed by strings,
-        settings, the settings that are readings, assumptions, the explanation (the dice each
-        side rolls) and notes."""
+        settings, the settings that are readings and the answer under their alternatives
+        (`flips`, `range`: core.flips), assumptions, the explanation (the dice each side rolls)
+        and notes."""
         out = {"procedure": self.procedure, "method": self.method,
                "trials": self.trials, "seed": self.seed, "partial": self.partial}
         for name, p in self.probabilities.items():
@@ -124,6 +128,7 @@ class Result:
             out["caveat"] = self.caveat
         if self.readings:
             out["readings"] = list(self.readings)
+        out.update(F.json_of(self))
         if self.explain:
             out["explain"] = list(self.explain)
         if self.advice:
@@ -140,7 +145,9 @@ class Result:
         how = f"Monte Carlo, {trials_text(self.trials or 0)}, seed {self.seed}" if mc else "exact"
         low, high = self.interval(self.p)
         within = f", 95% interval {low:.1%} to {high:.1%}" if mc and low == low else ""
-        lines = [f"{self.words.title(self.main)} {self.p:.1%}{within} ({how}"
+        spread = F.headline_range(self)
+        p = f"{self.p:.1%}{within}" if not spread else spread[:-1] + within + ")"
+        lines = [f"{self.words.title(self.main)} {p} ({how}"
                  f"{', PARTIAL: interrupted' if self.partial else ''})"
                  f"{'; ' + self.caveat if self.caveat else ''}  [{self.procedure}]"]
         lines += [f"  {line}" for line in self.explain]
@@ -171,6 +178,7 @@ class Result:
             lines.append(f"  {label(name)}{mean}:")
             lines += [f"    {zero if zero and k == 0 else k:>3}  {v:8.2%}  {_bar(v, width)}"
                       for k, v in enumerate(pmf) if v > 0]
+        lines += F.lines(self)
         if self.settings:
             lines.append("  settings: " + ", ".join(
                 f"{k}={_text(v)}" + " (reading)" * (k in self.readings)

@@ -9,16 +9,19 @@ from __future__ import annotations
 import inspect
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
 from ..core.engine import McOptions, Procedure
-from ..core.interval import newcombe
 from ..core.outcomes import Words
+from ..core.flips import text
+from ..core.readings import Reading, Sensitivity, settle, sensitivity as flipped
 from ..core.result import Result
 from ..errors import OddsError
 from ..registry import Example, Param, Spec, register
+from ..texts import signed
 from . import state as S
 from .inputs import kernel_args, scenario_of
 from .results import BattleResult, settings_of, with_warnings
@@ -106,8 +109,8 @@ def run(scenario, *, battles=None, seed=None, overrides=(), dice=None, method="a
         return play(sc, dice=dice, seed=sc.seed if seed is None else seed).result
     mc = McOptions.make(sc.battles if battles is None else battles,
                         sc.seed if seed is None else seed, precision, 10**9, threads, progress)
-    res = simulate(_procedure(sc, check), method, mc)
-    return with_warnings(_wrap(res, sc))
+    res = with_warnings(_wrap(simulate(_procedure(sc, check), method, mc), sc))
+    return settle(SPEC, battle, res, {"scenario": sc}, {"scenario": sc, "overrides": ()}, {}, set())
 
 
 def battle(scenario, *, overrides=(), method="auto", trials=None, seed=None, precision=None,
@@ -152,9 +155,9 @@ def brief(res: Result) -> str:
         lines = [f"P(attacker wins) {res.p:.1%} with the scenario's settings ({how}); each "
                  "setting flipped (95% intervals as for independent runs: the common seed "
                  "usually narrows them):"]
-        lines += [f"  {k}: {v - res.p:+.1%} (95% interval {low:+.1%} to {high:+.1%})"
-                  for k, v in res.probabilities.items() if k != "base"
-                  for low, high in [newcombe(v, res.trials, res.p, res.trials)]]
+        lines += [f"  {r['label']}: {signed(r['change'], '.1%')}" + (
+            f" (95% interval {signed(r['change_low'], '.1%')} to {signed(r['change_high'], '.1%')})"
+            if r.get("change_low") is not None else "") for r in res.rows if r.get("p") is not None]
         return "\n".join(lines)
     keys = [k for k in ("attacker_win", "defender_win", "undecided") if k in res.probabilities] \
         or list(res.probabilities)
@@ -236,35 +239,75 @@ def play(scenario, *, dice=None, seed=0, index=0, overrides=(), check=True) -> B
 
 
 def sensitivity(scenario, *, battles=None, seed=None, overrides=(), threads=None,
-                progress=None) -> Result:
-    """Flip each rule setting (docs/rules_crusades.md) one at a time; P(attacker wins) for each.
+                progress=None, alternatives=None) -> Result:
+    """Flip each rule setting (docs/rules_crusades.md) one at a time: P(attacker wins) and each
+    side's mean units lost under each, against the scenario's settings (core.readings).
 
-    Probabilities are keyed 'base' and 'SETTING=VALUE'; every run uses the same seed (common
-    random numbers), the notes give the change from the base. A run that is interrupted
-    (Ctrl-C, a caller's stop test) ends the sweep of settings: the Result is partial and
-    holds the settings completed (and the base, partial if it was the one interrupted).
+    Probabilities are keyed 'base' and 'SETTING=VALUE', rows ordered by effect; every run uses
+    the same seed (common random numbers). `alternatives`: more rows, label -> overrides (a
+    designer's variant, e.g. {"turn_limit=12": {"turn_limit": 12}}). A run that is interrupted
+    (Ctrl-C, a caller's stop test) ends the sweep of settings: the Result is partial and holds
+    the settings completed (and the base, partial if it was the one interrupted).
     """
     sc = scenario_of(scenario, overrides)
-    kw = dict(battles=battles, seed=seed, threads=threads, progress=progress)
-    base = run(sc, **kw)
-    probabilities, notes = {"base": base.p}, []
-    flips = [(key, v) for key in SETTINGS for v in _alternatives(sc, key)]
-    partial = base.partial
-    for key, v in flips if not partial else ():
-        r = run(sc, overrides={key: v}, **kw)
-        if r.partial:
-            partial = True
-            break
-        label = f"{key}={str(v).lower() if isinstance(v, bool) else v}"
-        probabilities[label] = r.p
-        low, high = newcombe(r.p, r.trials, base.p, base.trials)
-        notes.append(f"{label}: P(attacker wins) {r.p - base.p:+.2%} (95% interval {low:+.2%} to "
-                     f"{high:+.2%}, as for independent runs: the common seed usually narrows it)")
-    if partial:
-        notes.append(f"interrupted: {len(probabilities) - 1} of {len(flips)} settings completed")
-    return with_warnings(BattleResult("crusades.sensitivity", "mc", probabilities, {}, "base",
-                                      trials=base.trials, seed=base.seed, partial=partial,
-                                      settings=settings_of(sc), notes=tuple(notes)))
+    extra = {label: {"overrides": dict(_override_items(changes, "alternative"))}
+             for label, changes in (alternatives or {}).items()}
+    res = flipped(SPEC, {"scenario": sc}, extra,
+                  dict(trials=battles, seed=seed, threads=threads, progress=progress),
+                  name="crusades.sensitivity", kind=SensitivityResult, base_settings=settings_of(sc))
+    return with_warnings(res)
+
+
+@dataclass(frozen=True)
+class SensitivityResult(Sensitivity, BattleResult):
+    """A crusades sensitivity: its JSON strict and with the battles run per setting."""
+
+
+def _rules_given(call: dict) -> set:
+    """The settings the call's scenario file or overrides set (theirs, not a reading)."""
+    try:
+        sc = _scenario(call["scenario"], tuple(_override_items(call.get("overrides") or (), "overrides")))
+    except OddsError:
+        return set()
+    return set((sc.raw.get("rules") or {}).keys())
+
+
+@lru_cache(maxsize=16)
+def _loaded(path: str, modified: int) -> Scenario:
+    return scenario_of(path)
+
+
+def _scenario(scenario, overrides: tuple) -> Scenario:
+    """The call's scenario (a file read once while it is unchanged)."""
+    if isinstance(scenario, (str, Path)) and not overrides and Path(scenario).is_file():
+        return _loaded(str(scenario), Path(scenario).stat().st_mtime_ns)
+    return scenario_of(scenario, list(overrides))
+
+
+def _reading(key: str) -> Reading:
+    """A rule setting as a reading: flipped to `_alternatives` from the scenario's value."""
+    def points(call):
+        try:
+            sc = _scenario(call["scenario"], tuple(_override_items(call.get("overrides") or (), "overrides")))
+        except OddsError:
+            return []
+        return [(f"{key}={text(v)}", {key: v}) for v in _alternatives(sc, key)]
+
+    return Reading(key, key.replace("_", " "), SETTINGS[key][0],
+                   f"docs/rules_crusades.md, Readings and assumptions: {SETTINGS[key][2]}",
+                   alternatives=_listed(key), points=points,
+                   tried=", ".join(text(v) for v in _listed(key)) + " (from the default)",
+                   given_by=lambda call, given: key in given or key in _rules_given(call))
+
+
+def _listed(key: str) -> tuple:
+    """The values a setting is flipped to from its default (docs)."""
+    default, allowed = SETTINGS[key][0], SETTINGS[key][1]
+    if allowed is bool:
+        return (not default,)
+    if isinstance(allowed[0], int):
+        return tuple(v for v in INT_ALTERNATIVES.get(key, ()) if v != default)
+    return tuple(v for v in allowed if v != default)
 
 
 def _alternatives(sc: Scenario, key: str) -> list:
@@ -306,6 +349,7 @@ SPEC = register(Spec(
     "crusades tactical battle on a grid", (), "attacker_win", kernels=("odds.crusades.kernel",),
     words=WORDS, web_max_trials=5_000,  # battles per web request (~2 s on one core)
     exact=False, start={"scenario": str(_EXAMPLES / "field.toml"), "trials": 2000}, warm=_warm,
+    readings=tuple(_reading(key) for key in SETTINGS), means=("attacker_units_lost", "defender_units_lost"),
     examples=(
         Example("assault", {"scenario": str(_EXAMPLES / "assault.toml")},
                 "Crusades: assault on a walled city (illustrative units)", demo=True,

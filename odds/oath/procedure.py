@@ -18,6 +18,7 @@ import numpy as np
 
 from ..core.engine import Cost, McOptions, Procedure, checkpoint, exact_clock, memory_budget, solve
 from ..core.outcomes import Words
+from ..core.readings import Reading
 from ..core.result import Result
 from ..errors import OddsError, check_bool, check_choice, check_int, check_list, shown
 from . import decision
@@ -214,20 +215,34 @@ COMMIT_QUANTILE = 0.5  # New Foundations default: commit what beats the median d
 SACRIFICE_POLICIES = "as-needed, never, at-most:K (K >= 0), to-beat:P (new-foundations, P 1-100)"
 
 
-IMPERIAL_ALWAYS = ("the imperial title's +1 follows the seed's wording (always); the printed rule "
-                   "gives it only while the Chancellor holds the Oathkeeper title "
-                   "(imperial_title='chancellor-oathkeeper')")
-COMMIT_MEDIAN = ("a New Foundations attacker commits what beats the median defense (a reading of "
-                 "what a player would do; sacrifice='to-beat:P' changes it)")
+def _median_commit(call: dict) -> bool:
+    """True when a New Foundations attacker commits by the tool's reading of a player (what
+    beats the median defense: 'as-needed', or 'at-most:K' capped)."""
+    policy = str(call["sacrifice"]).strip().lower()
+    return call["edition"] == "new-foundations" and (policy == "as-needed" or policy.startswith("at-most"))
 
 
-def _assumptions(title, imperial_title, edition, sacrifice) -> tuple:
-    """The readings a campaign's answer rests on."""
-    out = (IMPERIAL_ALWAYS,) if title == "imperial" and imperial_title == "always" else ()
-    committed = edition == "new-foundations" and parse_sacrifice(sacrifice, edition)[0] != 0
-    if committed and not str(sacrifice).strip().lower().startswith("to-beat"):
-        out += (COMMIT_MEDIAN,)
-    return out
+def _quantiles(call: dict) -> list:
+    """The commitment at other percentiles of the defense (not for a capped commitment)."""
+    if str(call["sacrifice"]).strip().lower() != "as-needed":
+        return []
+    return [(f"sacrifice=to-beat:{q}", {"sacrifice": f"to-beat:{q}"}) for q in (25, 75, 100)]
+
+
+READINGS = (
+    Reading("imperial_title", "the imperial title's +1", "always",
+            "the seed's wording gives the imperial defender +1 always; the printed rule only "
+            "while the Chancellor holds the Oathkeeper title (docs/rules.md, Oath)",
+            alternatives=("chancellor-oathkeeper",),
+            when=lambda call: call["title"] == "imperial"),
+    Reading("commitment", "the New Foundations commitment", "what beats the median defense",
+            "New Foundations commits sacrifices before the defense roll; what a player commits "
+            "is the tool's reading of 'as-needed' (docs/rules.md, Oath)", keywords=("sacrifice",),
+            when=_median_commit, given_by=lambda call, given: False, points=_quantiles,
+            shown=lambda call: "the median defense", tried="to-beat:25, to-beat:75, to-beat:100",
+            none="a capped commitment (at-most:K) has no other percentile to try; give "
+                 "sacrifice='to-beat:P'"),
+)
 
 
 def parse_sacrifice(policy, edition="law") -> tuple[int | None, float | None]:
@@ -347,10 +362,12 @@ def campaign(warbands, *, attack_dice=None, defense_dice=None, sites=(), relics=
     if title == "imperial":
         settings["imperial_title"] = imperial_title
         settings["chancellor_oathkeeper"] = bool(chancellor_oathkeeper)
+    if rules.committed and rules.sac_cap:
+        settings["commitment"] = f"what beats the defense's {round(100 * rules.commit_quantile)}th percentile"
     proc = Procedure("oath.campaign", rules.shape, summarise, "attacker_win",
                      lambda: exact_joint(rules), ("odds.oath.kernel", "campaign_lane"),
                      lambda: _kernel_args(rules), settings, CampaignResult,
-                     _assumptions(title, imperial_title, edition, sacrifice), explain=explain,
+                     explain=explain,
                      cost=rules.cost, words=WORDS)
     if not optimise:
         return solve(proc, method, mc)
@@ -417,6 +434,7 @@ SPEC = register(Spec(
               metavar="GOAL", needs=("optimise",))),
     "campaign: attack and defense dice, sacrifice, battle plans", ("oath", "campaign"),
     "attacker_win", kernels=("odds.oath.kernel",), start={"warbands": 6, "defense_dice": 4},
+    readings=READINGS,
     examples=(
         Example("optimise two sites", dict(warbands=8, sites=[1, 1], defenders=2,
                                            sacrifice="at-most:1", optimise=True,

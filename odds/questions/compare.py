@@ -16,8 +16,10 @@ import pandas as pd
 
 from ..config import QUESTION_MAX_PLANS
 from ..core.interval import newcombe, trials_text
+from ..core.readings import alone
 from ..errors import OddsError
 from ..registry import get
+from ..texts import signed
 from .budget import within
 from .plans import applied, split_engine
 
@@ -95,11 +97,12 @@ def _cell(row, key: str, unit: str, mc: bool, sign: str) -> str:
     value, se = row[key], row[key + "_se"]
     if value != value:
         return "-"
+    shown = signed if sign else format
     if not unit:
-        return f"{value:{sign}.3f}" + (f" ± {1.96 * se:.3f}" if mc and se == se else "")
+        return shown(value, ".3f") + (f" ± {1.96 * se:.3f}" if mc and se == se else "")
     low, high = row[key + "_low"], row[key + "_high"]
-    return f"{value:{sign}.2%}" + (f" [{low:{sign}.1%}, {high:{sign}.1%}]"
-                                   if mc and low == low and high > low else "")
+    return shown(value, ".2%") + (f" [{shown(low, '.1%')}, {shown(high, '.1%')}]"
+                                  if mc and low == low and high > low else "")
 
 
 def _row(result, base, measures) -> dict:
@@ -161,7 +164,8 @@ def compare(procedure: str, base: dict | None = None, plans: dict | None = None,
     results, partial = {}, False
     try:
         for name, changes in asked.items():
-            r = results[name] = _named(where, name, spec.call, **applied(base, changes), **engine)
+            with alone():  # each plan's readings are marked, not flipped
+                r = results[name] = _named(where, name, spec.call, **applied(base, changes), **engine)
             if r.method == "mc":  # the first Monte Carlo run's seed for all: common random numbers
                 engine = {**engine, "seed": r.seed}
             if r.partial:

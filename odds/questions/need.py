@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 
 from ..config import DEFAULT_MAX_TRIALS, DEFAULT_TRIALS, NEED_MAX_TRIALS, NEED_MAX_VALUES
 from ..core.engine import estimate, estimated
+from ..core.readings import alone
 from ..core.interval import trials_text, wilson
 from ..core.outcomes import label as _label
 from ..errors import OddsError, check_probability
@@ -74,21 +75,22 @@ class Need:
         return f"{percent(p)} [95%: {percent(low)} to {percent(high)}]"
 
     def sentence(self) -> str:
-        """The answer in words ("attacker=8 gives P(attacker win) 81.3% (attacker=7 gives 74.0%)...")."""
+        """The answer in words ("attacker=8 gives P(attacker win) 81.3% (attacker=7 gives
+        74.0%): the least attacker from 1 to 200 that reaches 80.0%")."""
         name, what, goal = self.vary, f"P({_label(self.event)})", percent(self.target)
-        span = f"{self.low}..{self.high}"
+        span = f"{name} from {self.low} to {self.high}"
         if self.partial:
             return f"interrupted after {len(self.evaluated)} value(s) of {name}: no answer"
         if self.reaches == "none":
             best = max(self.evaluated, key=lambda v: self.evaluated[v][0])
-            return (f"no {name} in {span} gives {what} {goal}: the best evaluated, "
+            return (f"no {span} gives {what} {goal}: the best evaluated, "
                     f"{name}={best}, gives {self._p(best)}" + self._with())
         if self.reaches == "all":
-            return (f"every {name} in {span} gives {what} at least {goal}: {name}={self.low} "
+            return (f"every {span} gives {what} at least {goal}: {name}={self.low} "
                     f"gives {self._p(self.low)}" + self._with())
         which = "least" if self.reaches == "least" else "most"
         return (f"{name}={self.value} gives {what} {self._p(self.value)} ({name}={self.neighbour} "
-                f"gives {self._p(self.neighbour)}): the {which} in {span} that reaches {goal}"
+                f"gives {self._p(self.neighbour)}): the {which} {span} that reaches {goal}"
                 + self._with())
 
     def _with(self) -> str:
@@ -260,7 +262,8 @@ class Search:
         if value not in self.results:
             self.within(value)
             try:
-                r = self.spec.call(**self.v.assign(self.base, value), **self.engine)
+                with alone():  # each value's readings are marked, not flipped
+                    r = self.spec.call(**self.v.assign(self.base, value), **self.engine)
             except OddsError as e:
                 raise OddsError(f"{self.names['vary']} {self.v.label}={value}: {e}") from None
             if r.method == "mc":

@@ -7,6 +7,7 @@ import json
 
 from .. import registry
 from ..core.engine import estimate
+from ..core.readings import alone
 from ..errors import OddsError, nearest, shown
 from ..questions.budget import under_way
 from ..questions.plans import param_of, plan
@@ -77,7 +78,8 @@ class Situations:
                        f"record: {counted(len(todo), 'distinct situation')}", "situation") as done:
             for key, (call, _) in todo.items():
                 try:
-                    self._results[key] = call()
+                    with alone():  # a roll's readings are marked, not flipped
+                        self._results[key] = call()
                 except OddsError as e:
                     self._results[key] = e
                 done()

@@ -17,6 +17,7 @@ import numpy as np
 
 from ...core.dice import binomial_pmf
 from ...core.engine import McOptions, Procedure, solve
+from ...core.readings import Reading
 from ...errors import OddsError, check_bool, check_choice, check_int
 from ...registry import Example, Param, Spec, register
 from .awards import AWARDS, award_table
@@ -25,7 +26,11 @@ PIRATES = {"none": 0, "barbarossa": 1, "dragut": 2}  # naval leader -> piracy ra
 ORDERS = tuple(",".join(p) for p in permutations(AWARDS))
 MAX_UNITS = 12  # corsairs, squadrons or fortresses of one kind accepted
 MAX_PIRACY_VP = 10  # the Ottoman's piracy VP over a game
-DORIA_DICE = 3  # the dice Andrea Doria adds: the reading chosen
+DORIA_DICE = 3  # the dice Andrea Doria adds: the reading chosen (READINGS)
+READINGS = (Reading("doria_dice", "Andrea Doria's dice", DORIA_DICE,
+                    "the card's text as paraphrased in the rules summary the tool was built from "
+                    "(\"Andrea Doria: 3 dice cut piracy VP\"); the rulebook names the card, not its "
+                    "dice", alternatives=(2, 4), when=lambda call: call["andrea_doria"]),)
 
 
 def ottoman_dice(left, one_port, rating):
@@ -55,7 +60,7 @@ def piracy(*, corsairs=2, squadrons=0, adjacent_squadrons=0, allied_squadrons=0,
     adjacent squadrons of other powers at war with the Ottoman (1 die each); `fortresses`:
     adjacent fortresses that roll (1 die each); `one_port`: the target has one port on the
     zone; `pirate`: the Ottoman naval leader present; `andrea_doria`: the card adds
-    `doria_dice` anti-piracy dice (the reading chosen); `hand`: cards in the target's hand;
+    `doria_dice` anti-piracy dice (a reading: READINGS); `hand`: cards in the target's hand;
     `vp_room`: piracy VP the Ottoman can still earn; `order`: the target's preference for odd
     hits. Returns a Result: any_hit, all_corsairs_killed; pmfs hits, vp, squadrons_lost,
     cards_lost, corsairs_killed."""
@@ -93,8 +98,7 @@ def piracy(*, corsairs=2, squadrons=0, adjacent_squadrons=0, allied_squadrons=0,
     proc = Procedure("his.piracy", (corsairs + 1, rating + 3), summarise, "any_hit",
                      lambda: exact_joint(anti_dice, corsairs, one_port, rating),
                      ("odds.his.corsairs.kernel", "piracy_lane"), kernel_args, settings)
-    # the dice are the tool's reading only when the caller left them at it
-    return solve(proc, method, mc).with_changes(readings=("doria_dice",) * (doria and extra == DORIA_DICE))
+    return solve(proc, method, mc)
 
 
 def _count(name, text):
@@ -113,15 +117,16 @@ register(Spec(
         Param("one_port", "bool", "the target has only one port on the zone (1 base die)"),
         Param("pirate", "choice", "the Ottoman naval leader present (piracy rating)",
               choices=tuple(PIRATES)),
-        Param("andrea_doria", "bool", "Andrea Doria is played (reading: more anti-piracy dice)"),
-        Param("doria_dice", "int", f"anti-piracy dice Andrea Doria adds (reading: {DORIA_DICE})", low=0,
+        Param("andrea_doria", "bool", "Andrea Doria is played (more anti-piracy dice: doria_dice)"),
+        Param("doria_dice", "int", "anti-piracy dice Andrea Doria adds", low=0,
               high=6, needs=("andrea_doria",)),
         Param("hand", "int", "cards in the target's hand (card awards)", low=0, high=20),
         Param("vp_room", "int", "piracy VP the Ottoman can still earn (10 a game)", low=0,
               high=MAX_PIRACY_VP),
         Param("order", "choice", "the target's preference for an odd hit", choices=ORDERS)),
     "piracy action (anti-piracy dice, then the Ottoman's piracy dice)", ("his", "piracy"),
-    "any_hit", kernels=("odds.his.corsairs.kernel",),
+    "any_hit", kernels=("odds.his.corsairs.kernel",), readings=READINGS,
+    means=("vp", "squadrons_lost", "cards_lost"),
     examples=(Example("rulebook: ionian sea", {"corsairs": 2, "adjacent_squadrons": 1,
                                                "fortresses": 1, "pirate": "barbarossa"},
                       "the rulebook's Ionian Sea: Barbarossa, 2 corsairs; a fortress and a "

@@ -16,6 +16,7 @@ import numpy as np
 from ...core.dice import binomial_pmf
 from ...core.engine import McOptions, Procedure, solve
 from ...core.outcomes import Words
+from ...core.readings import Reading
 from ...errors import OddsError, check_bool, check_choice, check_int, check_list, shown
 from ...registry import Example, Param, Spec, register
 from .rules import ATTACKER, DEFENDER, TIE, attacker_dice, burnt_vp, defender_dice, settle
@@ -178,8 +179,7 @@ def debate(*, initiator="papacy", attacker_value, defender_value, defender_commi
                      "a second-round debater from those left in the zone: give them to follow "
                      "the rule)")
     elif plan.extra:
-        assumptions.append(f"extra_dice: the {plan.extra} card dice roll in the second round too "
-                           "(reading)")
+        assumptions.append(f"extra_dice: the {plan.extra} card dice roll in the second round too")
 
     def kernel_args():
         from .kernel import kernel_args
@@ -192,8 +192,7 @@ def debate(*, initiator="papacy", attacker_value, defender_value, defender_commi
                      lambda: exact_joint(plan), (KERNEL, "debate_lane"), kernel_args, settings,
                      assumptions=tuple(assumptions), notes=tuple(notes), explain=explain(plan),
                      words=WORDS)
-    pools = () if plan.second_round else ("attacker_pool", "defender_pool")
-    return solve(proc, method, mc).with_changes(caveat=caveat, readings=pools)
+    return solve(proc, method, mc).with_changes(caveat=caveat)
 
 
 def first_tie(a: int, d: int) -> float:
@@ -271,6 +270,44 @@ def _pool(name, text, needs) -> Param:
                  metavar="VALUE", needs=needs)
 
 
+def _unresolved(call: dict) -> bool:
+    """True when a first-round tie is left unresolved: a side has no second-round debater."""
+    return not (call["attacker_pool"] and (call["defender_pool"] or call["defender_committed_pool"]))
+
+
+def _second_debaters(call: dict) -> list:
+    """The second round with a debater drawn for each side that has none: the weakest against
+    the strongest, the strongest against the weakest, and the first round's values again."""
+    first = (call["attacker_value"], call["defender_value"])
+    out = []
+    for a, d in ((MIN_VALUE, MAX_VALUE), (MAX_VALUE, MIN_VALUE), first):
+        changes = {}
+        if not call["attacker_pool"]:
+            changes["attacker_pool"] = [a]
+        if not (call["defender_pool"] or call["defender_committed_pool"]):
+            changes["defender_pool"] = [d]
+        label = ", ".join(f"{k}={v}" for k, v in changes.items()).replace("[", "").replace("]", "")
+        if label not in [x for x, _ in out]:
+            out.append((label, changes))
+    return out
+
+
+READINGS = (
+    Reading("second_round", "the second-round debaters", "none",
+            "a first-round tie draws a second-round debater from those left in the zone, which "
+            "only the player knows; with none given the tie is counted inconclusive (the "
+            "headline's caveat says which share of debates that leaves out)",
+            keywords=("attacker_pool", "defender_pool"), marks=("attacker_pool", "defender_pool"),
+            when=_unresolved, given_by=lambda call, given: False, points=_second_debaters,
+            tried="a second-round debater of value 1 against 4, 4 against 1, and the first "
+                  "round's values again"),
+    Reading("extra_dice_rounds", "the card dice in round 2", "every round",
+            "Thomas More's and the Papal Inquisition's counts are on the cards, not in the "
+            "rulebook, which does not say whether they roll in a second round",
+            when=lambda call: call["extra_dice"] and not _unresolved(call),
+            none="no setting gives the other reading (the first round only)"),
+)
+
 RULEBOOK = {"attacker_value": 3, "debater_bonus": True, "defender_value": 4,
             "attacker_pool": [2], "defender_pool": [3]}
 
@@ -298,14 +335,18 @@ register(Spec(
         Param("debater_bonus", "bool", "Eck or Gardiner is the first Papal attacker (+1 die in "
               "the first round)"),
         Param("extra_dice", "int", "Papal attack dice from Thomas More or the Papal Inquisition "
-              "(every round: reading)", low=0, high=MAX_EXTRA)),
+              "(in both rounds: a reading)", low=0, high=MAX_EXTRA)),
     "theological debate (§18.5): more hits win, a tie goes to a second round",
-    ("his", "debate"), "attacker_win", kernels=(KERNEL,), words=WORDS,
+    ("his", "debate"), "attacker_win", kernels=(KERNEL,), words=WORDS, readings=READINGS,
+    means=("attacker_flips", "defender_flips"),
     examples=(Example("rulebook: eck v luther", RULEBOOK,
                       "the rulebook's example: Eck (7 dice) against Luther (6); on a tie, "
                       "Aleander (2) against Melanchthon (3)", demo=True),
               Example("protestant v committed", {"initiator": "protestant", "attacker_value": 3,
                                                  "defender_value": 1, "defender_committed": True,
                                                  "attacker_pool": [2, 1],
-                                                 "defender_committed_pool": [1, 2]})),
+                                                 "defender_committed_pool": [1, 2]}),
+              Example("no second-round debaters", {"attacker_value": 4, "defender_value": 2},
+                      "a first-round tie left unresolved: the second-round debaters are a "
+                      "reading")),
     start={"attacker_value": 2, "defender_value": 2}))

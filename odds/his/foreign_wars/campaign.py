@@ -19,6 +19,7 @@ import numpy as np
 from ...core.dice import binomial_pmf
 from ...core.engine import McOptions, Procedure, solve
 from ...core.outcomes import Words
+from ...core.readings import Reading
 from ...core.result import Result
 from ...errors import check_choice, check_int
 from ...registry import Example, Param, Spec, register
@@ -128,27 +129,49 @@ def foreign_war(*, war=None, units=None, foreign=None, leader=0, attempts=20, me
                      ("odds.his.foreign_wars.kernel", "war_lane"), kernel_args, settings,
                      result_type=WarResult, words=WORDS,
                      explain=(forces(card, units, foreign, from_card, best),))
-    return solve(proc, method, mc).with_changes(readings=from_card)
+    return solve(proc, method, mc)
 
 
-GIVEN_APART = {"units": "units (reading), the foreign units given",
-               "foreign": "foreign units (reading), the power's units given"}
+GIVEN_APART = {"units": "units, the foreign units given",
+               "foreign": "foreign units, the power's units given"}
 
 
 def forces(card, units, foreign, from_card, leader) -> str:
-    """The forces in words: the card's (a reading of its text) or those given."""
+    """The forces in words: the card's (READINGS) or those given."""
     whose = f"{card.power} units" if card else "units of the power"
     source = (f"{card.title}: " if card else "") + (
-        "the card's forces (reading)" if len(from_card) == 2 else
+        "the card's forces" if len(from_card) == 2 else
         f"the card's {GIVEN_APART[from_card[0]]}" if from_card else "the forces given")
     return (f"{source}: {units} {whose} against {foreign} foreign units; each attempt (1 CP) "
             f"is a field battle, {units} + {leader.rating} leader dice against {foreign}, no "
             "defender die, no retreat")
 
 
+CARDS = ("the event cards' forces as paraphrased in the rules summary the tool was built from "
+         "(its [C] items), not the rulebook's text")
+
+
+def _card_force(keyword: str, what: str) -> Reading:
+    """A force the war card gives: read from the card when `war` is named and it is not given;
+    one unit fewer and one more are tried."""
+    def shown(call):
+        return getattr(WARS[call["war"]], keyword) if call["war"] in WARS else None
+
+    def points(call):
+        n = call[keyword] if isinstance(call[keyword], int) else shown(call)
+        return [(f"{keyword}={m}", {keyword: m}) for m in (n - 1, n + 1) if n and 1 <= m <= MAX_UNITS]
+
+    return Reading(keyword, what, "the card's: " + ", ".join(
+        f"{k} {getattr(w, keyword)}" for k, w in WARS.items()), CARDS, shown=shown, points=points,
+        tried="one unit fewer, one more",
+        when=lambda call: call["war"] is not None)
+
+
+READINGS = (_card_force("units", "the card's units"), _card_force("foreign", "the card's foreign units"))
+
 register(Spec(
     "his.foreign_war", foreign_war, (
-        Param("war", "choice", "the foreign war card, for its forces (a reading of the card: "
+        Param("war", "choice", "the foreign war card, for its forces (as read from the cards: "
               + "; ".join(f"{k}: {w.title}, {w.units} {w.power} against {w.foreign}"
                           for k, w in WARS.items()) + ")", choices=tuple(WARS),
               clears=("units", "foreign")),
@@ -165,4 +188,4 @@ register(Spec(
     examples=tuple(Example(w.title.lower(), {"war": name}, f"{w.title}: {w.units} {w.power} "
                                  f"units against {w.foreign}, no leader",
                            demo=name == "persia") for name, w in WARS.items()),
-    start={"war": "persia"}, words=WORDS))
+    start={"war": "persia"}, words=WORDS, readings=READINGS, means=("units_left",)))

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from ...core.engine import McOptions, Procedure, solve
 from ...core.outcomes import Words
+from ...core.readings import Reading
 from ...errors import OddsError, check_bool, check_choice
 from ...registry import Example, Param, Spec, register
 from .. import leaders
@@ -40,34 +41,66 @@ from ..leaders import MAX_LEADER, Leader
 from .exact import exact_joint
 from .fleets import MAX_SHIPS, Battle, Fleet, setup
 from .result import NavalResult, summarise
-from .ruleset import CORSAIR, HIT, LEADER, PORT, RULESETS, Ruleset, get_ruleset
+from .ruleset import CORSAIR, HIT, LEADER, PORT, RULESETS, Ruleset, _dice_items, get_ruleset
 from .cost import cost as naval_cost
 
 MAX_NAVAL_DICE = 300  # dice one side rolls in a naval combat, cards included (~3 s exact)
 LOCATIONS = ("mediterranean", "atlantic")
-GALLEASSES = "Galleasses as +3 dice hitting on 5-6 is a reading; change with dice_per galleasses=N"
-
 WORDS = Words(within={"defender_retreats": ("attacker_win",)}, why={
     "both_destroyed_rule": "both fleets destroyed: the side that rolled more dice kept one ship, "
                            "the defender on equal dice"})
 
 
-def _assumptions(rules: Ruleset, *fleets) -> tuple:
-    """The readings a naval answer rests on: the ruleset's dice per ship (unless dice_per gave
-    any of them), Galleasses' dice (unless given), the leaders."""
-    default = (RULESETS.get(rules.name) or rules).dice_per  # a Ruleset of the caller's: its own
-    ships = (*rules.ships, CORSAIR, PORT)
-    given = [k for k in ships if rules.dice_per[k] != default[k]]
-    out = rules.assumptions if not given or not rules.assumptions else (
-        "dice per ship: " + ", ".join(f"{k.replace('_', '-')} {rules.dice_per[k]}"
-                                      + (" (given)" if k in given else "") for k in ships)
-        + " (the others are the ruleset's reading)",)
-    if any(c.startswith("galleasses") for f in fleets for c in f.cards) and (
-            rules.dice_per.get("galleasses") == default.get("galleasses")):
-        out += (GALLEASSES,)
-    if any(f.leader_name for f in fleets):
-        out += (leaders.ASSUMPTION,)
-    return out
+def _assumptions(*fleets) -> tuple:
+    """What a naval answer rests on beside its readings (VQ_READINGS): the leaders' table."""
+    return (leaders.ASSUMPTION,) if any(f.leader_name for f in fleets) else ()
+
+
+def _typed_dice(call: dict) -> list:
+    """The call's dice_per as 'TYPE=N' items (none when malformed: the call refuses it)."""
+    try:
+        return [f"{k}={v}" for k, v in _dice_items(call["dice_per"])]
+    except OddsError:
+        return []
+
+
+def _open(call: dict) -> list:
+    """The ship types (and corsairs) of this battle whose dice the call left to the ruleset."""
+    typed = {item.split("=")[0] for item in _typed_dice(call)}
+    counts = {kind: sum(call.get(f"{side}_{keyword}") or 0 for side in ("attacker", "defender"))
+              for kind, keyword in (("galley", "galleys"), ("galleon", "galleons"),
+                                    ("race_built", "race_built"), (CORSAIR, "corsairs"))}
+    return [k for k, n in counts.items() if n and k not in typed]
+
+
+def _ship_dice(call: dict) -> list:
+    """Each open ship type at 1 and 3 dice a ship, corsairs at 2."""
+    tried = {CORSAIR: (2,)}
+    return [(f"dice_per {k}={n}", {"dice_per": _typed_dice(call) + [f"{k}={n}"]})
+            for k in _open(call) for n in tried.get(k, (1, 3))]
+
+
+def _galleasses(call: dict) -> bool:
+    return (any(str(c).lower().startswith("galleasses") for side in ("attacker", "defender")
+                for c in call.get(f"{side}_cards") or ())
+            and "galleasses" not in {item.split("=")[0] for item in _typed_dice(call)})
+
+
+VQ_READINGS = (
+    Reading("dice_per", "the Virgin Queen dice per ship", "2 per galley, galleon and race-built "
+            "galleon, 1 per corsair, +1 in a port", "the sources omit the Virgin Queen's table: "
+            "the Here I Stand numbers (docs/rules.md, Naval combat)", keywords=("dice_per",),
+            when=lambda call: bool(_open(call)), given_by=lambda call, given: False,
+            points=_ship_dice, tried="each ship type in the battle at 1 and 3 dice a ship "
+            "(unless dice_per gives it), corsairs at 2",
+            shown=lambda call: ", ".join(f"{k} {RULESETS['vq'].dice_per[k]}" for k in _open(call))),
+    Reading("galleasses", "Galleasses' dice", "3 dice hitting on 5-6", "the card gives \"a chance "
+            "of additional hits\"; read as 3 dice hitting on 5-6", keywords=("dice_per",),
+            marks=("dice_per",), when=_galleasses, given_by=lambda call, given: False,
+            shown=lambda call: 3,
+            points=lambda call: [(f"dice_per galleasses={n}", {"dice_per": _typed_dice(call) + [
+                f"galleasses={n}"]}) for n in (2, 4)], tried="2 or 4 dice"),
+)
 
 
 def _kernel_args(b):
@@ -127,7 +160,7 @@ def naval_battle(*, attacker_galleys=0, attacker_galleons=0, attacker_race_built
     proc = Procedure(f"{rules.name}.naval", b.shape, lambda j: summarise(j, port, cards),
                      "attacker_win",
                      lambda: exact_joint(b), ("odds.his.naval.kernel", "naval_lane"),
-                     lambda: _kernel_args(b), settings, NavalResult, _assumptions(rules, att, dfn),
+                     lambda: _kernel_args(b), settings, NavalResult, _assumptions(att, dfn),
                      notes=sum((leaders.power_note(f.leader_name, f.power, leaders.NAVAL)
                                 for f in (att, dfn)), ()),
                      explain=explain(b, rules, att, dfn, port), cost=lambda: naval_cost(b), words=WORDS)
@@ -205,6 +238,7 @@ def _omitted(ruleset: str) -> tuple:
 VQ_SPEC = register(Spec(
     "vq.naval", naval_battle, naval_params("vq"), "naval combat (Virgin Queen fleets)",
     ("vq", "naval"), "attacker_win", kernels=("odds.his.naval.kernel",), preset={"ruleset": "vq"},
+    readings=VQ_READINGS,
     omit=_omitted("vq"), start={"attacker_galleys": 3, "defender_galleys": 3},
     examples=(
         Example("race-built atlantic", dict(attacker_race_built=3, attacker_leader=1,

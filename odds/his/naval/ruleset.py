@@ -123,10 +123,7 @@ RULESETS = {
         {"galley": 2, "galleon": 2, "race_built": 2, CORSAIR: 1, PORT: 1,
          "galleasses": 3, "arquebusiers": 2},
         {"galleasses": 5}, cards=("galleasses", "arquebusiers"), race_built="race_built",
-        powers=VQ_POWERS,
-        assumptions=("Virgin Queen dice per ship are a reading (the sources omit the table): 2 "
-                     "per galley, galleon and race-built galleon, 1 per corsair, +1 in a port; "
-                     "change them with dice_per",)),
+        powers=VQ_POWERS),  # its dice per ship are readings: naval.procedure.VQ_READINGS
     "his": Ruleset(
         "his", ("squadron",),
         {"squadron": 2, CORSAIR: 1, PORT: 1, "janissaries": 4, "professional-rowers": 3,

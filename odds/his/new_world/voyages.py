@@ -15,6 +15,7 @@ import numpy as np
 from ...core.dice import convolve
 from ...core.engine import McOptions, Procedure, solve
 from ...core.outcomes import Words
+from ...core.readings import Reading
 from ...errors import check_bool, check_int
 from ...registry import Example, Param, Spec, register
 from . import tables
@@ -48,7 +49,7 @@ def _by_result(joint, modifier, result, count):
     return [np.add.reduce(first * (result(totals + modifier) == r)) for r in range(count)]
 
 
-def _solve(name, modifier, second_from, summarise, settings, method, mc, readings):
+def _solve(name, modifier, second_from, summarise, settings, method, mc):
     def kernel_args():
         from .kernel import voyage_args
 
@@ -56,7 +57,7 @@ def _solve(name, modifier, second_from, summarise, settings, method, mc, reading
 
     proc = Procedure(name, (len(TWO_DICE), len(TWO_DICE)), summarise, summarise.main,
                      lambda: voyage_joint(modifier, second_from), KERNEL, kernel_args, settings, words=WORDS)
-    return solve(proc, method, mc).with_changes(readings=readings)
+    return solve(proc, method, mc)
 
 
 def exploration(*, explorer=1, mercator=False, uncharted=False, skip_circumnavigation=False,
@@ -95,8 +96,7 @@ def exploration(*, explorer=1, mercator=False, uncharted=False, skip_circumnavig
     settings = {"explorer": value, "mercator": mercator, "uncharted": uncharted,
                 "skip_circumnavigation": skip, "modifier": modifier,
                 "table": tables.EXPLORATION_TABLE}
-    return _solve("his.exploration", modifier, second_from, summarise, settings, method, mc,
-                  ("skip_circumnavigation", "table"))
+    return _solve("his.exploration", modifier, second_from, summarise, settings, method, mc)
 
 
 def conquest(*, conquistador=1, smallpox=False, method="auto", trials=None, seed=None,
@@ -117,7 +117,17 @@ def conquest(*, conquistador=1, smallpox=False, method="auto", trials=None, seed
     settings = {"conquistador": value, "smallpox": smallpox, "modifier": modifier,
                 "table": tables.CONQUEST_TABLE}
     return _solve("his.conquest", modifier, tables.NO_SECOND_ROLL, summarise, settings, method,
-                  mc, ("table",))
+                  mc)
+
+
+UNCHECKED = ("the tables' numbers as in the rules summary the tool was built from (§20.2-20.3), "
+             "which marks them not confirmed against the printed New World display")
+NO_TABLE = "no other table to try: the printed display's numbers are not in the rulebook's text"
+TABLE = {"his.exploration": tables.EXPLORATION_TABLE, "his.conquest": tables.CONQUEST_TABLE}
+
+
+def _table(name: str) -> Reading:
+    return Reading("table", f"the {name.split('.')[1]} table", TABLE[name], UNCHECKED, none=NO_TABLE)
 
 
 register(Spec(
@@ -126,13 +136,16 @@ register(Spec(
         Param("mercator", "bool", "Mercator's Map started the voyage (+2)"),
         Param("uncharted", "bool", "the power's first exploration: marker Uncharted (-1)"),
         Param("skip_circumnavigation", "bool", "on 10+ claim a discovery instead of trying to "
-              "circumnavigate (setting)")),
+              "circumnavigate")),
     "voyage of exploration (2d6 + explorer: 7-9 discovers)",
     ("his", "exploration"), "discovery", kernels=("odds.his.new_world.kernel",),
     examples=(Example("orellana, uncharted", {"explorer": 3, "uncharted": True},
                       "the rulebook's Orellana: explorer 3, first voyage (Uncharted)", demo=True),
               Example("mercator's map", {"explorer": 1, "mercator": True})),
-    start={"explorer": 1}, words=WORDS))
+    start={"explorer": 1}, words=WORDS, readings=(
+        Reading("skip_circumnavigation", "the choice on 10+", False,
+                "the player's choice on 10 or more (§20.2): the tool tries the circumnavigation",
+                alternatives=(True,)), _table("his.exploration"))))
 register(Spec(
     "his.conquest", conquest, (
         Param("conquistador", "int", "the conquistador's value (0: an English or French "
@@ -142,4 +155,4 @@ register(Spec(
     kernels=("odds.his.new_world.kernel",),
     examples=(Example("cortes with smallpox", {"conquistador": 2, "smallpox": True},
                       "conquistador 2 with Smallpox", demo=True),),
-    start={"conquistador": 1}, words=WORDS))
+    start={"conquistador": 1}, words=WORDS, readings=(_table("his.conquest"),)))

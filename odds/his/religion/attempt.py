@@ -61,6 +61,11 @@ class Terms:
         return cls(-int(augsburg), 6 if strong else NEVER, int(strong))
 
 
+THESES_ATTEMPTS = 5  # Luther's 95 Theses: 5 Reformation attempts (§18.3)
+ATTEMPTS_HELP = (f"(default: {THESES_ATTEMPTS} with the 95 Theses, the event's attempts, §18.3; "
+                 "else 1)")
+
+
 @dataclass(frozen=True)
 class Action:
     """The side making the attempts and what holds for all of them: its bonus dice and cards."""
@@ -70,6 +75,13 @@ class Action:
     bible: bool
     augsburg: bool
     pope: str
+    theses: bool = False
+
+    def attempts(self, attempts) -> int | None:
+        """The attempts given, else the event's: 5 for Luther's 95 Theses (§18.3), else 1."""
+        if attempts is not None:
+            return attempts
+        return THESES_ATTEMPTS if self.theses else 1
 
     @property
     def reform(self) -> bool:
@@ -92,7 +104,7 @@ class Action:
             raise OddsError(f"debater_dice: {debater} is out of range (allowed: 0 to "
                             f"{DEBATER_DICE[side]} for a {side}, §18.{3 if reform else 4} step 3)")
         return cls(side, flags["printing_press"] + flags["theses"] + debater, flags["bible"],
-                   flags["augsburg"], check_choice("pope", pope, POPES))
+                   flags["augsburg"], check_choice("pope", pope, POPES), flags["theses"])
 
     def dice(self, attacker_base, defender_base) -> tuple:
         """(attacker's dice, defender's dice) from their base dice: at least 1, and the
@@ -198,7 +210,7 @@ def reformation_attempt(*, side="reformation", protestant_dice=0, papal_dice=0,
                         adjacent_universities=0, adjacent_catholic_stacks=0,
                         university_in_space=False, catholic_stack_in_space=False,
                         printing_press=False, theses=False, debater_dice=0, bible=False,
-                        augsburg=False, pope="leo-x", outside_zone=False, attempts=1,
+                        augsburg=False, pope="leo-x", outside_zone=False, attempts=None,
                         method="auto", trials=None, seed=None, precision=None,
                         max_trials=10**9, threads=None, progress=None):
     """Odds of Reformation (`side` 'reformation') or Counter-Reformation attempts.
@@ -211,12 +223,13 @@ def reformation_attempt(*, side="reformation", protestant_dice=0, papal_dice=0,
     each Papal die of a Counter-Reformation; `pope`: Paul III or Julius III gives the Papacy
     ties and the automatic 6 in the zone; `outside_zone`: the space is outside the action's
     target language zone (no ties, no +1, no automatic 6 for the attacker there).
-    `attempts` alike attempts in one action. Returns a Result: success (one attempt), automatic,
+    `attempts` alike attempts in one action (default: the event's, 5 for the 95 Theses, else
+    1). Returns a Result: success (one attempt), automatic,
     pmfs spaces_flipped, attacker_highest, defender_highest.
     """
     act = Action.make(side, printing_press, theses, debater_dice, bible, augsburg, pope)
     outside = check_bool("outside_zone", outside_zone)
-    attempts = check_int("attempts", attempts, 1, MAX_ATTEMPTS)
+    attempts = check_int("attempts", act.attempts(attempts), 1, MAX_ATTEMPTS)
     protestant = side_dice("protestant_dice", protestant_dice, dict(zip(PROTESTANT, (
         adjacent_protestant, adjacent_reformers, adjacent_protestant_stacks, reformer_in_space,
         protestant_stack_in_space))))
@@ -272,8 +285,8 @@ def _all_params(side: str) -> tuple:
         *card_params(DEBATER_DICE[side]),
         Param("outside_zone", "bool", "the space is outside the action's target language zone "
               "(the attacker loses ties there and gets no +1 nor automatic 6)"),
-        Param("attempts", "int", "attempts in the action against spaces with these dice",
-              low=1, high=MAX_ATTEMPTS))
+        Param("attempts", "int", "attempts in the action against spaces with these dice "
+              + ATTEMPTS_HELP, low=1, high=MAX_ATTEMPTS))
 
 
 def _neighbourhood(religion, source, sources, what) -> tuple:

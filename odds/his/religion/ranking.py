@@ -24,10 +24,11 @@ import numpy as np
 
 from ...core.engine import Cost, McOptions, Procedure, solve
 from ...core.result import Result
-from ...errors import OddsError, check_choice, check_int, check_list, shown
+from ...errors import OddsError, check_int, check_list, shown
 from ...registry import Example, Param, Spec, register
-from .attempt import (DEBATER_DICE, KERNEL, MAX_DICE, SIDES, WORDS, Action, card_params,
-                      flip_probability)
+from ...texts import signed
+from .attempt import (ATTEMPTS_HELP, DEBATER_DICE, KERNEL, MAX_DICE, SIDES, WORDS, Action,
+                      card_params, flip_probability)
 
 MAX_TARGETS = 10  # 3**10 = 59,049 states: about a second in the dynamic program
 DICE = re.compile(r"\d+")  # a target's dice count (whole words only: one pass, no backtracking)
@@ -197,7 +198,7 @@ class RankResult(Result):
                 "steps": [dict(r) for r in self.steps]}
 
 
-def rank_targets(*, targets=(), links=(), side="reformation", attempts=1, printing_press=False,
+def rank_targets(*, targets=(), links=(), side="reformation", attempts=None, printing_press=False,
                  theses=False, debater_dice=0, bible=False, augsburg=False, pope="leo-x",
                  method="auto", trials=None, seed=None, precision=None, max_trials=10**9,
                  threads=None, progress=None):
@@ -207,14 +208,17 @@ def rank_targets(*, targets=(), links=(), side="reformation", attempts=1, printi
     `targets`: 'NAME=ATTACKER:DEFENDER[:out]', each side's base dice (before the minimum of 1
     and the bonus dice), `out` outside the target language zone; `links`: 'A=B' adjacencies
     among them (a flip gives its neighbours +1 attacker die and -1 defender die); `attempts`
-    in the action (at most one per target); the cards as in `reformation_attempt`. Returns a
+    in the action (at most one per target; default: the event's, 5 for the 95 Theses, else 1,
+    and at most one per target); the cards as in `reformation_attempt`. Returns a
     RankResult: success (the first choice flips), pmf spaces_flipped with the best choices,
     `ranking` (P(flip) now; expected flips when tried first) and advice in words.
     """
     act = Action.make(side, printing_press, theses, debater_dice, bible, augsburg, pope)
     names, attackers, defenders, zones = parse_targets(targets)
     masks = parse_links(links, names)
-    attempts = check_attempts(attempts, len(names))
+    event = act.attempts(None)
+    capped = attempts is None and event > len(names)
+    attempts = check_attempts(min(event, len(names)) if attempts is None else attempts, len(names))
     att, dfn = dice_table(act, attackers, defenders, masks)
     terms = [act.terms(z) for z in zones]
     p = np.array([[flip_probability(att[t, k], dfn[t, k], terms[t]) for k in range(len(names) + 1)]
@@ -248,8 +252,11 @@ def rank_targets(*, targets=(), links=(), side="reformation", attempts=1, printi
                   for k, g in enumerate(plan.table()[2], 1))
     first = (f"first: {names[plan.choice(0, 0)]}, the best of {len(names)} targets for "
              f"{attempts} attempt{'s' * (attempts > 1)}",)
+    notes = (f"attempts: the 95 Theses give {event}, one per target: {len(names)} targets given, "
+             f"so {attempts}",) if capped else ()
     return result.with_changes(ranking=ranking, steps=steps, explain=first,
-                               advice=advice(ranking, plan, names, attempts))
+                               advice=advice(ranking, plan, names, attempts),
+                               notes=tuple(result.notes) + notes)
 
 
 def advice(ranking, plan, names, attempts) -> tuple:
@@ -264,12 +271,12 @@ def advice(ranking, plan, names, attempts) -> tuple:
             change = r["expected_change_if_first"]
             line += (f"; tried first, {r['expected_if_first']:.3f} spaces in {attempts} "
                      "attempts " + ("(the best)" if change > -TIE else
-                                    f"({change:+.3f} against the best first)"))
+                                    f"({signed(change, '.3f')} against the best first)"))
         lines.append(line)
     best, listed = plan.value(0, 0), plan.listed()
     lines.append(f"the best order: {best:.3f} spaces expected in {attempts} attempt"
                  f"{'s' * (attempts > 1)}; in the order given, {listed:.3f} "
-                 f"({best - listed:+.3f} from the order)")
+                 f"({signed(best - listed, '.3f')} from the order)")
     if attempts > 1:
         lines.append("each attempt's expected flips in the best order: "
                      + ", ".join(f"{g:.3f}" for g in plan.table()[2]))
@@ -296,7 +303,7 @@ register(Spec("his.targets", rank_targets, (
     Param("links", "pairs", "two targets adjacent to each other (a flip adds a die to the "
           "other's attacker and takes one from its defender)", flag="link", metavar="A=B"),
     Param("side", "choice", "who makes the attempts", choices=SIDES),
-    Param("attempts", "int", "attempts in the action (at most one per target)", low=1,
+    Param("attempts", "int", "attempts in the action, at most one per target " + ATTEMPTS_HELP, low=1,
           high=MAX_TARGETS),
     *card_params(max(DEBATER_DICE.values()))),
     "rank my targets (§18.3-18.4): by P(flip), and the best order",

@@ -16,13 +16,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...core.dice import binomial_pmf
+from functools import lru_cache
+
 from ...core.engine import McOptions, Procedure, solve
 from ...core.outcomes import Words
+from ...core.readings import Reading
 from ...core.result import Result
 from ...errors import OddsError, check_choice, check_int, check_list, check_probability, shown
 from ...registry import Example, Param, Spec, register
+from ...texts import signed
 from .choice import solve_game
-from .thresholds import CHOSEN, cards, regimes, sentence
+from .thresholds import CHOSEN, Regimes, cards, mixed, sentence
 
 PROTESTANT_BONUS = 4  # dice added to the Protestant card's CP
 MAX_CP = 6  # the largest CP value of a card
@@ -34,8 +38,8 @@ HANDS = tuple(f"{s}_hand" for s in SIDES)
 MEASURES = {"spaces": "spaces", "win": "in P(Protestant wins) minus P(Catholics win)"}  # the
 # card game's payoff in words
 UNITS = {"spaces": "spaces", "win": "of P(win) minus P(loss)"}  # "a CP worth 0.1 {unit}"
-MEASURE, CP_VALUE = "spaces", 0.5  # the readings chosen: a choice measured in spaces, a CP
-# kept worth half a space
+MEASURE, CP_VALUE = "spaces", 0.5  # the readings chosen (READINGS): a choice measured in
+# spaces, a CP kept worth half a space
 MAX_CP_VALUE = 1.0  # a CP is worth at most one unit of the measure elsewhere
 
 
@@ -130,7 +134,7 @@ class Game:
     """The card game: the Catholic options by total CP (`pairs`: the two cards behind each),
     the roll's value to the Protestant (`roll[protestant option, catholic option]`, in the
     measure's unit), the CP it commits more than the Catholics (`spent`), the cp-value (the
-    reading) and both optimal strategies under it."""
+    tool's or the caller's) and both optimal strategies under it."""
 
     p_cp: list
     totals: list
@@ -166,25 +170,56 @@ class Game:
             return f"{t} CP together ({self.pairs[t][0]} + {self.pairs[t][1]})"
         return " or ".join(str(self.totals[i]) for i in options) + " CP together at random"
 
+    def regimes(self) -> Regimes:
+        """The game solved across cp-values 0 to MAX_CP_VALUE (kept: the same hands and
+        measure give the same game whatever the cp-value)."""
+        return _regimes(self.roll.tobytes(), self.spent.tobytes(), self.roll.shape)
+
     def advice(self, rows, columns) -> tuple:
-        """Each side's choice by cp-value (where it changes), the choice at the reading, then
-        the roll's value in the measure's unit and the cards' apart."""
+        """Each side's choice by cp-value (each stretch where it holds, a mixed one with its
+        shares), the choice at this cp-value, then the roll's value in the measure's unit
+        and the cards' apart (a chance and a CP's worth elsewhere are not added up)."""
         unit = UNITS[self.measure]
-        protestant, catholic = regimes(self.roll, self.spent, 0.0, MAX_CP_VALUE)
+        protestant, catholic = self.regimes().sides()
         roll = float(rows @ self.roll @ columns)
         p_cp, c_cp = float(rows @ self.p_cp), float(columns @ self.totals)
         cards_value = self.cp_value * (c_cp - p_cp)
-        return (f"Protestant: "
-                f"{sentence(protestant, self.protestant, self.p_cp.__getitem__, unit)}.",
+        said = (lambda name: lambda options, w0, w1: mixed(options, w0, w1, name))
+        if self.measure == "spaces":
+            cards = (f"at {self.cp_value:g} a CP that is {signed(cards_value, '.3f')} spaces to the "
+                     f"Protestant elsewhere, {signed(roll + cards_value, '.3f')} spaces with the roll")
+        else:  # a CP's worth elsewhere and a chance do not add up to a chance
+            more = c_cp - p_cp
+            whose = "the Catholics" if more > 0 else "the Protestant"
+            cards = ((f"{_cp(abs(more))} more for {whose}, " if abs(more) > 1e-9 else "as many CP "
+                      "each, ") + f"each CP worth {self.cp_value:g} (the cp-value) elsewhere, apart "
+                     "from the roll's chances")
+        return (f"Protestant: {sentence(protestant, said(lambda i: self.protestant((i,))), unit)}.",
                 f"Papacy and Hapsburgs: "
-                f"{sentence(catholic, self.catholic, self.totals.__getitem__, unit)}.",
-                f"With a CP worth {self.cp_value:g} {unit} elsewhere (the cp-value, a reading): "
+                f"{sentence(catholic, said(lambda i: self.catholic((i,))), unit)}.",
+                f"With a CP worth {self.cp_value:g} {unit} elsewhere (the cp-value): "
                 f"Protestant {_played(rows, self.protestant)}; Papacy and Hapsburgs "
                 f"{_played(columns, self.catholic)}.",
-                f"The roll: {roll:+.3f} {MEASURES[self.measure]} to the Protestant.",
-                f"The cards: the Protestant commits {_cp(p_cp)}, the Catholics {_cp(c_cp)}; at "
-                f"{self.cp_value:g} a CP that is {cards_value:+.3f} to the Protestant, "
-                f"{roll + cards_value:+.3f} with the roll.")
+                f"The roll: {signed(roll, '.3f')} {MEASURES[self.measure]} to the Protestant.",
+                f"The cards: the Protestant commits {_cp(p_cp)}, the Catholics {_cp(c_cp)}; "
+                f"{cards}.")
+
+    def values(self, rows, columns, value) -> dict:
+        """The settings' values: the roll's, in the measure's unit (P(win) - P(loss) is at most
+        1); in spaces also the cards' (the cp-value times the CP the Catholics commit more) and
+        the game's (their sum). In `win` a CP's worth elsewhere is not a chance, so neither is
+        given as one: the cp-value and the CP committed say it."""
+        out = {"roll_value": round(float(rows @ self.roll @ columns), 4)}
+        if self.measure == "spaces":
+            out["cards_value"] = round(self.cp_value * float(columns @ self.totals - rows @ self.p_cp), 4)
+            out["game_value"] = round(value, 4)
+        return out
+
+
+@lru_cache(maxsize=64)
+def _regimes(roll: bytes, spent: bytes, shape: tuple) -> Regimes:
+    return Regimes(np.frombuffer(roll).reshape(shape), np.frombuffer(spent).reshape(shape),
+                   0.0, MAX_CP_VALUE)
 
 
 def _cp(expected: float) -> str:
@@ -193,11 +228,16 @@ def _cp(expected: float) -> str:
 
 
 def _played(weights, text) -> str:
-    """A strategy at the reading in words: 'always a 1-CP card', or each option's share."""
+    """A strategy at the cp-value in words: 'always a 1-CP card', or each option's share."""
     chosen = cards(weights)
     if len(chosen) == 1:
         return f"always {text(chosen)}"
-    return "at random, " + " or ".join(f"{text((i,))} {weights[i]:.0%} of the time" for i in chosen)
+    return "at random, " + " or ".join(f"{text((i,))} {_percent(weights[i])} of the time" for i in chosen)
+
+
+def _percent(w: float) -> str:
+    """A share of the time: to the whole percent, never a played card's '0%' or '100%'."""
+    return "under 1%" if w < 0.005 else "over 99%" if w > 0.995 else f"{w:.0%}"
 
 
 def diet_of_worms(*, protestant_card=None, papal_card=None, hapsburg_card=None, protestant_hand=(),
@@ -208,8 +248,9 @@ def diet_of_worms(*, protestant_card=None, papal_card=None, hapsburg_card=None, 
     `hapsburg_card`; None: DEFAULT_CARD), or the three hands' CP values (`*_hand`), from which each side picks its
     optimal mixed choice of the card game: the Protestant gains `measure` (`spaces`: expected
     spaces flipped to it net of those to the Catholics; `win`: P(it wins) - P(Catholics win)),
-    less `cp_value` per CP it commits more than the Catholics (the reading: what a card would
-    have done elsewhere this turn, in the measure's unit). Returns a DietResult:
+    less `cp_value` per CP it commits more than the Catholics (what a card would have done
+    elsewhere this turn, in the measure's unit; `measure` and `cp_value` are readings:
+    READINGS). Returns a DietResult:
     protestant_win, draw, catholic_win; pmfs protestant_flips, catholic_flips; with hands, the
     choices and the payoff matrix, and the advice."""
     hands = [_hand(f"{s}_hand", h) for s, h in zip(SIDES, (protestant_hand, papal_hand, hapsburg_hand))]
@@ -230,9 +271,7 @@ def diet_of_worms(*, protestant_card=None, papal_card=None, hapsburg_card=None, 
                                                 for t, x in zip(c_cp, row)}}
                        for cp, row in zip(p_cp, game.roll))
         advice = game.advice(rows, columns)
-        settings.update(measure=measure, cp_value=cp_value,
-                        roll_value=round(float(rows @ game.roll @ columns), 4),
-                        game_value=round(value, 4))
+        settings.update(measure=measure, cp_value=cp_value, **game.values(rows, columns, value))
     else:
         c_cp, c_weight, p_weight = [papal[0] + hapsburg[0]], np.ones(1), np.ones(1)
     settings["catholic_dice"] = list(c_cp)
@@ -251,14 +290,40 @@ def diet_of_worms(*, protestant_card=None, papal_card=None, hapsburg_card=None, 
                      ("odds.his.worms.kernel", "diet_lane"), kernel_args, settings,
                      DietResult, explain=explain, words=WORDS)
     result = solve(proc, method, mc)
-    return result.with_changes(choices=choices, matrix=matrix, advice=advice,
-                               readings=_readings(measure, cp_value) if choices else ())
+    return result.with_changes(choices=choices, matrix=matrix, advice=advice)
 
 
-def _readings(measure, cp_value) -> tuple:
-    """The settings left at the tool's readings (a value the caller chose is theirs)."""
-    return tuple(k for k, v, reading in (("measure", measure, MEASURE), ("cp_value", cp_value, CP_VALUE))
-                 if v == reading)
+def _hands(call: dict) -> bool:
+    return all(call[h] for h in HANDS)
+
+
+def cp_points(call: dict) -> list:
+    """The cp-values worth trying for this call's hands: one in each stretch where both sides'
+    choices hold, each end of a stretch where one mixes, and 0 and 1 (thresholds.Regimes)."""
+    try:
+        p_cp, papal, hapsburg = _cards((None, None, None), [_hand(h, call[h]) for h in HANDS])
+        measure = check_choice("measure", call["measure"], tuple(MEASURES))
+    except OddsError:
+        return []
+    game = Game.make(p_cp, papal, hapsburg, CP_VALUE, measure)
+    current = call["cp_value"]
+    return [(f"cp_value={c:g}", {"cp_value": c}) for c in game.regimes().points() if c != current]
+
+
+READINGS = (
+    Reading("measure", "the measure", MEASURE,
+            "the tool's model of the card game: what the sides choose their cards for "
+            "(expected net spaces, or P(win) minus P(loss)); the rulebook says only that each "
+            "side picks a card", alternatives=tuple(m for m in MEASURES if m != MEASURE),
+            when=_hands),
+    Reading("cp_value", "the cp-value", CP_VALUE,
+            "the tool's model of the card game: what a committed CP would have won elsewhere "
+            "this turn, in the measure's unit; the rulebook fixes no such number (the advice "
+            "gives the cp-values where each side's choice changes)", low=0.0, high=MAX_CP_VALUE,
+            points=cp_points, when=_hands,
+            tried="0 to 1: a cp-value in each stretch where both sides' choices hold, the ends of "
+                  "each where one mixes"),
+)
 
 
 def _card(side, text):
@@ -284,10 +349,10 @@ register(Spec(
               "net spaces) or win (P(Protestant wins) - P(Catholics win))",
               choices=tuple(MEASURES), needs=HANDS),
         Param("cp_value", "float", "what a committed CP would have won elsewhere, in the "
-              "measure's unit (reading; the card game's cost; the advice also gives the "
-              "cp-values where each choice changes)", low=0.0, high=MAX_CP_VALUE, needs=HANDS)),
+              "measure's unit (the card game's cost; the advice also gives the cp-values where "
+              "each choice changes)", low=0.0, high=MAX_CP_VALUE, needs=HANDS)),
     "Diet of Worms (§18.1): CP + 4 dice against the Catholic CP", ("his", "diet-of-worms"),
-    "protestant_win", kernels=("odds.his.worms.kernel",), words=WORDS,
+    "protestant_win", kernels=("odds.his.worms.kernel",), words=WORDS, readings=READINGS,
     examples=(Example("three against three and three", {}, "Diet of Worms: 3-CP cards all round"),
               Example("hands", {"protestant_hand": [2, 3, 5], "papal_hand": [1, 3, 4],
                                 "hapsburg_hand": [1, 2], "measure": "win", "cp_value": 0.12},

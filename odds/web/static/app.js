@@ -92,7 +92,7 @@ function cardPicker(p, id, onchange) {
     const policies = policy && !offered.includes(policy) ? [...offered, policy] : offered;
     const c = el("span", { class: "chip", "data-card": name }, name);
     if (policies.length) {
-      const ps = el("select", { "aria-label": name + " policy", onchange }, ...policies.map((x) => el("option", { value: x }, x)));
+      const ps = el("select", { "aria-label": name + " policy", onchange }, ...policies.map((x) => el("option", { value: x }, x.replace(/-/g, " "))));
       ps.value = policy || policies[0];
       c.append(ps);
     }
@@ -158,7 +158,43 @@ function targetRows(p, id, onchange) {
            } };
 }
 
-const FORMATS = { "NAME=A:D[:out]": targetRows };  // a list's items entered as rows
+// Rank my targets' links as rows of two spaces picked from the targets above; the query keeps
+// A=B items, comma-separated
+function linkRows(p, id, onchange) {
+  const list = el("div", { class: "rows" });
+  const names = () => (controls.targets?.get() || "").split(",").map((t) => t.split("=")[0].trim()).filter(Boolean);
+  const pick = (label, v) => {
+    const s = el("select", { "aria-label": label, onchange });
+    const fill = () => {  // the targets as they are now, and the space chosen before
+      const keep = s.value || v;
+      s.replaceChildren(...[...new Set([...names(), ...(keep ? [keep] : [])])].map((n) => el("option", { value: n }, n)));
+      s.value = keep;
+    };
+    s.addEventListener("focus", fill);
+    s.addEventListener("pointerdown", fill);
+    fill();
+    return s;
+  };
+  const row = (a = "", b = "") => {
+    const [first] = names();
+    const sa = pick("a space", a || first || ""), sb = pick("the space next to it", b || names()[1] || "");
+    const r = el("div", { class: "link-row" }, sa, el("span", {}, "next to"), sb,
+      el("button", { type: "button", class: "drop", "aria-label": "remove this link",
+                     onclick: () => { r.remove(); onchange(); } }, "×"));
+    r.item = () => (sa.value && sb.value ? `${sa.value}=${sb.value}` : "");
+    list.append(r);
+  };
+  const add = el("button", { type: "button", class: "copy", id, onclick: () => { row(); onchange(); } }, "+ link two spaces");
+  return { node: el("div", { class: "targets" }, list, add),
+           get: () => [...list.children].map((r) => r.item()).filter(Boolean).join(",") || null,
+           set: (v) => {
+             list.replaceChildren();
+             for (const t of (v ? v.split(",") : []).map((x) => x.trim()).filter(Boolean)) row(...t.split("="));
+           } };
+}
+
+// a list's items entered as rows
+const FORMATS = { "NAME=A:D[:out]": targetRows, "A=B": linkRows };
 
 function control(p, onchange, id = "f-" + p.name) {
   if (p.kind === "leader") return leaderPicker(p, id, onchange);
@@ -176,7 +212,9 @@ function control(p, onchange, id = "f-" + p.name) {
              set: (v) => { if (v !== null || none.length) sel.value = v ?? ""; } };
   }
   if (p.kind === "cards") return cardPicker(p, id, onchange);
-  const hint = LISTS.includes(p.kind) ? (p.kind === "pairs" ? "KEY=N, …" : "comma-separated") : "";
+  // a list's hint: an item from its help ("e.g. galley=2, …"), never a form's code (TYPE=N)
+  const sample = LISTS.includes(p.kind) && (p.help || "").match(/\b[a-z][\w.-]*=\w+/);
+  const hint = !LISTS.includes(p.kind) ? "" : sample ? `e.g. ${sample[0]}, …` : "comma-separated";
   const box = el("input", { id, type: "text", placeholder: hint, inputmode: p.kind === "float" ? "decimal" : null, oninput: onchange });
   return { node: box, get: () => (box.value.trim() === "" ? null : box.value.trim()),
            set: (v) => { box.value = v ?? ""; } };
@@ -265,6 +303,7 @@ const asked = () => plans.map((p) => p.trim()).filter(Boolean);
 const COPY = "Copy link to this battle";  // the copy button's words until it has copied
 
 function changed() {
+  offerNeeds();
   const q = query();
   const state = new URLSearchParams([["procedure", spec.name], ...link(),
                                      ...asked().map((p) => ["plan", p]), ...needQuery()]);
@@ -386,9 +425,15 @@ function show(r) {
   const pm = within(spec.main) && el("span", { class: "pm" },
     `95% interval ${pct(within(spec.main)[0])} to ${pct(within(spec.main)[1])} (${trials(r.trials)})`);
   const caveat = r.caveat && el("small", { class: "caveat", id: "caveat" }, say(r.caveat));
-  $("headline").replaceChildren(spec.headline + " ", el("span", { class: "pct", id: "main-pct", "data-p": p }, pct(p)),
+  // an answer that moves by more than 5 points with the readings it rests on says so
+  const range = r.range && r.range.wide ? r.range : null;
+  const main = el("span", { class: "pct", id: "main-pct", "data-p": p }, pct(p));
+  const [span, why] = range ? range.words.split(/ (?=depending on )/) : [];
+  $("headline").replaceChildren(spec.headline + " ", ...(range
+    ? [span, el("small", { class: "range", id: "range" }, say(why), main, ")")] : [main]),
     ...(pm ? [" ", pm] : []), ...(caveat ? [caveat] : []));
-  $("peek").textContent = `${spec.headline} ${pct(p)}`;
+  $("peek").textContent = `${spec.headline} ${range ? say(range.headline) : pct(p)}`;
+  readings(r);
   $("method").textContent = r.method === "exact" ? "exact"
     : `Monte Carlo, ${trials(r.trials)}, seed ${r.seed}` + (r.partial ? " (stopped early)" : "");
   const pmfs = pmfsOf(r);
@@ -411,6 +456,34 @@ function show(r) {
   $("advice").replaceChildren(...(r.advice || []).map((line) => el("li", {}, say(line))));
   $("notes").replaceChildren(...[...(r.notes || []), ...(r.assumptions || [])].map((n) => el("li", {}, say(n))));
   chart(r);
+}
+
+// The readings the answer rests on (r.flips): each other value tried, the rest held, as one
+// table ordered by the change in the headline, with the main means; those not tried, and why.
+function readings(r) {
+  const flips = r.flips || [];
+  $("readings").hidden = !flips.length;
+  const rows = flips.flatMap((f) => f.alternatives.filter((a) => a.p !== null && a.p !== undefined)
+    .map((a) => ({ f, a, change: a.p - f.p })))
+    .sort((x, y) => Math.abs(y.change) - Math.abs(x.change));
+  const means = [...new Set(flips.flatMap((f) => Object.keys(f.means || {})))];
+  const cell = (v, base) => (v === null || v === undefined ? "–"
+    : `${v.toFixed(2)} (${v - base >= 0 ? "+" : "−"}${Math.abs(v - base).toFixed(2)})`);
+  const points = (d) => `${d >= 0 ? "+" : "−"}${(100 * Math.abs(d)).toFixed(1)}`;
+  const table = $("readings-table");
+  table.hidden = !rows.length;
+  table.replaceChildren(
+    el("thead", {}, el("tr", {}, ...["instead", spec.headline, "change (points)",
+                                     ...means.map((m) => "mean " + words(m))].map((h) => el("th", {}, h)))),
+    el("tbody", {}, ...rows.map(({ f, a, change }) => el("tr", {},
+      el("th", {}, say(a.value).replace(/=/g, " ")),
+      el("td", {}, pct(a.p) + (a.interval ? ` [${pct(a.interval[0])} to ${pct(a.interval[1])}]` : "")),
+      el("td", {}, points(change)),
+      ...means.map((m) => el("td", {}, cell(a.means?.[m], f.means?.[m])))))));
+  // each reading as assumed, then those not tried and why
+  $("readings-notes").replaceChildren(...flips.map((f) => el("li", {},
+    `${say(f.what)}: ${say(f.assumed)} assumed (${pct(f.p)})`
+    + (f.not_computed ? `; not tried: ${say(f.not_computed)}` : ""))));
 }
 
 const isRecord = (x) => x !== null && typeof x === "object" && !Array.isArray(x);
@@ -442,7 +515,7 @@ function table(name, records) {
 // a pmf is an object with its mean beside it; other objects are extra data (e.g. a ruleset)
 const pmfsOf = (r) => Object.keys(r).filter((k) => r["expected_" + k] !== undefined);
 const META = ["procedure", "method", "trials", "seed", "partial", "settings", "notes", "assumptions",
-              "explain", "advice", "zero", "intervals", "caveat", "readings"];
+              "explain", "advice", "zero", "intervals", "caveat", "readings", "flips", "range"];
 const trials = (n) => `${n.toLocaleString("en")} trial${n === 1 ? "" : "s"}`;
 // a pmf's mean in words; where its entry 0 is not a count, what 0 means instead (r.zero)
 const mean = (r, k) => (r.zero && k in r.zero ? `0: ${r.zero[k]}` : `mean ${r["expected_" + k].toFixed(2)}`);
@@ -460,7 +533,7 @@ function say(text) {
     .replace(/\b[a-z]+-[ivx]+\b/g, choiceWords)
     .replace(/([A-Z][\w'-]*)=(\d+):(\d+)(:out)?/g, (m, name, a, d, out) => `${name} ${a} v ${d}${out ? " (out of the zone)" : ""}`)
     .replace(/--([a-z][a-z-]*)/g, (m, flag) => named[flag.replace(/-/g, "_")] ?? words(flag.replace(/-/g, "_")))
-    .replace(/\b[a-z]+(?:_[a-z]+)+\b/g, (m) => named[m] ?? words(m))
+    .replace(/(?<!\/)\b[a-z]+(?:_[a-z]+)+\b/g, (m) => named[m] ?? words(m))  // not a path's (docs/rules_crusades.md)
     .replace(/^(true|false)$/, (m) => (m === "true" ? "yes" : "no"))
     .replace(/\brepeatable\b/g, "one or more");  // a flag given again; here a list or chips
 }
@@ -663,9 +736,11 @@ function showCompare(c) {
   // one row per plan (the base first), one column per measure: the value, and its change
   // from the base below it (rows, so a phone shows every plan without scrolling sideways)
   const mc = c.method !== "exact";
-  const num = (v, unit, sign) => (v === null ? "–" : unit
-    ? (sign && v >= 0 ? "+" : "") + (100 * v).toFixed(1) + "%"
-    : (sign && v >= 0 ? "+" : "") + v.toFixed(2));
+  const num = (v, unit, sign) => {  // a change that rounds to zero is "0.00", never "-0.00"
+    if (v === null) return "–";
+    const shown = unit ? (100 * v).toFixed(1) : v.toFixed(2);
+    return (Number(shown) === 0 ? shown.replace("-", "") : (sign && v > 0 ? "+" : "") + shown) + (unit ? "%" : "");
+  };
   // a probability's 95% interval (Wilson's; Newcombe's for a change), a mean's ± 1.96 se
   const pm = (r, key, unit) => (!mc || r[key + "_se"] === null ? ""
     : !unit ? " ± " + (1.96 * r[key + "_se"]).toFixed(2)
@@ -697,12 +772,27 @@ function needQuery() {
           ...(event && event !== spec.main ? [["event", event]] : [])];
 }
 
+// a count that means nothing without another field (Andrea Doria's dice without the card) is
+// offered only once that field is given
+const given = (name) => !["", "0", "false", null, undefined].includes(controls[name]?.get());
+const varies = (p) => !p.needs?.length || p.needs.some(given);
+
+function offerNeeds() {
+  for (const o of $("need-vary").options) {
+    const p = o.value && fieldOf(o.value);
+    o.disabled = Boolean(p) && !varies(p);
+    if (p) o.textContent = fieldWords(p) + (o.disabled ? ` (give ${p.needs.map((n) => fieldWords(fieldOf(n))).join(" or ")} first)` : "");
+  }
+  if ($("need-vary").selectedOptions[0]?.disabled) $("need-vary").value = "";
+}
+
 function buildNeed(values) {
   const counts = spec.parameters.filter((p) => p.kind === "int" || p.kind === "leader");
   $("need").hidden = !counts.length;
   $("need-vary").replaceChildren(el("option", { value: "" }, "—"),
     ...counts.map((p) => el("option", { value: p.name }, fieldWords(p))));
   $("need-vary").value = values.get("vary") || "";
+  offerNeeds();
   eventsPicker([spec.main], values.get("event") || spec.main);
   const p = values.get("need");
   $("need-target").value = p === null || isNaN(Number(p)) ? "" : String(Math.round(Number(p) * 1e4) / 100);
@@ -744,7 +834,10 @@ async function need(q) {
   }
   const body = r.body;
   if (!r.ok) return needFailed(speak(body.error));
-  $("need-answer").textContent = speak(body.sentence);
+  // the varied count named as the form names it ("no defender units from 1 to 200 gives ...")
+  const sentence = body.sentence.replace(/\b(no|every|least|most) (\S+) from\b/,
+    (m, which, name) => (name === body.vary && fieldOf(name) ? `${which} ${fieldWords(fieldOf(name))} from` : m));
+  $("need-answer").textContent = speak(sentence);
   $("need-method").textContent = (body.method === "exact" ? "exact" : `Monte Carlo, ${trials(body.trials || 0)} a value, seed ${body.seed} for every value`)
     + (body.monotone ? `; monotone at the ${Object.keys(body.evaluated).length} values evaluated`
                      : "; NOT monotone: every value from the low end evaluated")
@@ -753,9 +846,9 @@ async function need(q) {
 
 // ---- choosing a game and procedure ----
 
-// a procedure's name in the picker: its help up to the first bracket or colon ("Diet of
-// Worms"), so a phone shows it whole; the whole help is under the pickers
-const short = (s) => (s.help || s.name).split(/ \(|:/)[0];
+// a procedure's name in the picker: its title ("Diet of Worms"), so a phone shows it whole; the
+// whole help is under the pickers
+const short = (s) => s.title;
 
 // a procedure is chosen with the values of a link, else those typed for it earlier in this
 // visit, else its starting values

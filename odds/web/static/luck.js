@@ -5,6 +5,10 @@ const $ = (id) => document.getElementById(id);
 const WORDS = { hits: "hits dealt", wins: "won", losses: "losses taken" };
 const PLOTTED = { hits: "hits dealt above expected", wins: "wins above expected",
                   losses: "losses taken above expected" };  // a side recorded by its losses alone
+let titles = {};  // a procedure's name in words ("field battle" for his.field): api/procedures
+const titled = fetch("api/procedures").then((r) => r.json())
+  .then((c) => { titles = Object.fromEntries(c.procedures.map((s) => [s.name, s.title])); })
+  .catch(() => {});  // without them a roll names its procedure as the record does
 const counted = (n, noun) => `${n.toLocaleString("en")} ${noun}${n === 1 ? "" : "s"}`;
 
 function ordinal(p) {
@@ -64,7 +68,7 @@ function showRolls(rolls) {
       cell(tr, actual);
       cell(tr, expected.toFixed(2));
       cell(tr, r.role, "text");
-      cell(tr, r.procedure, "text");
+      cell(tr, titles[r.procedure] || r.procedure, "text");
     }));
 }
 
@@ -152,6 +156,7 @@ async function score() {
       headers: { "Content-Type": "text/plain; charset=utf-8" } });
     const answer = await response.json();
     if (!response.ok) throw new Error(answer.error || response.statusText);
+    await titled;
     show(answer);
   } catch (e) {
     $("status").textContent = "";
