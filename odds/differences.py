@@ -24,6 +24,7 @@ from .core.interval import newcombe
 from .core.outcomes import label
 from .errors import OddsError, check_choice, shown
 from .frames import name as _name, parameters, said, text as _text, words
+from .texts import signed
 from .where import normal
 
 FORMATS = ("markdown", "csv")
@@ -234,7 +235,7 @@ def _shown_value(value: str, x: float, exact: bool) -> str:
 def _shown_change(value: str, x: float) -> str:
     if x != x:
         return ""
-    return f"{x:+.2f}" if value.startswith("expected_") else f"{100 * x:+.1f}"
+    return signed(x, ".2f") if value.startswith("expected_") else signed(100 * x, ".1f")
 
 
 def _interval_text(value: str, r) -> str:

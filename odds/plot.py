@@ -28,6 +28,7 @@ from .config import PLOT_MAX_CELLS, PLOT_MAX_LINES, PLOT_MAX_ROWS
 from .core.outcomes import label as _label
 from .frames import name as _name, parameters, said, words
 from .errors import OddsError, check_choice, shown
+from .texts import signed
 
 VIEWS = ("pmf", "at_least", "at_most")
 ATTACKER, DEFENDER = "#c0392b", "#2c6fbb"  # the page's --attacker and --defender (static/style.css)
@@ -253,7 +254,7 @@ def heatmap(df, x: str, y: str, value: str = "attacker_win", ax=None, where: str
         from matplotlib.ticker import FuncFormatter
 
         bar.ax.yaxis.set_major_formatter(FuncFormatter(
-            (lambda t, _: f"{100 * t:+.0f}") if centre is not None else (lambda t, _: f"{100 * t:.0f}%")))
+            (lambda t, _: signed(100 * t, ".0f")) if centre is not None else (lambda t, _: f"{100 * t:.0f}%")))
         bar.set_label(_label(value) + (" (percentage points)" if centre is not None else ""))
     if marked is not None:
         _hatch(ax, xs, ys, df.pivot(index=y, columns=x, values=marked).to_numpy(bool))
@@ -276,9 +277,9 @@ def _cell_text(value: str, v: float, change: bool) -> str:
         return ""
     if is_probability(value):
         if change:
-            return f"{100 * v:+.1f}" if abs(v) < 0.01 else f"{100 * v:+.0f}"
+            return signed(100 * v, ".1f" if abs(v) < 0.01 else ".0f")
         return f"{100 * v:.0f}"
-    return f"{v:+.2g}" if change else f"{v:.2g}"
+    return signed(v, ".2g") if change else f"{v:.2g}"
 
 
 def _edges(values) -> np.ndarray:

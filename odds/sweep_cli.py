@@ -113,7 +113,7 @@ def run_sweep(args):
             if cluster is not None:
                 cluster.close()
     partial, total = df.attrs["partial"], len(df) + df.attrs.get("missing", 0)
-    for note in df.attrs.get("notes", ()):
+    for note in said_on_stderr(df):
         print(f"odds: note: {printable(note)}", file=sys.stderr)
     if args.out and (len(df) or not partial):
         write_frame(df, args.out)
@@ -128,6 +128,14 @@ def run_sweep(args):
               f"({df.attrs['missing']} cells missing{nothing})", file=sys.stderr)
         return 130
     return 0
+
+
+def said_on_stderr(df) -> list:
+    """The notes `odds sweep` says on stderr: why the engine is not the one asked (the exact
+    budget's) and what the answers assume and read; the engines and each answer's own notes
+    are in the frame (its attrs and `notes` column) and under the table and the pictures."""
+    return [*df.attrs.get("budget", ()),
+            *(n for n in df.attrs.get("notes", ()) if n.startswith(("assumes:", "reading:")))]
 
 
 def _print_table(df, value, column, base, fmt, blank=False):
