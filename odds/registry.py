@@ -141,6 +141,9 @@ class Spec:
     # silent, declared beside its rules; every answer marks and flips those it rests on
     means: tuple = ()  # the pmfs whose means a reading's flips show (default: the losses, else
     # the first two pmfs with a mean)
+    rolled: str | None = None  # 'module:function' reading a roll of it from a game's record:
+    # read(keywords, record) -> core.rolled.Outcome, declared in the procedure's folder
+    not_rolled: str = ""  # why a record's dice of this procedure are not read (when not `rolled`)
 
     def call(self, **kwargs):
         """The public function with this procedure's preset keywords. Every caller (command
@@ -199,6 +202,13 @@ class Spec:
         names = [p.name for p in self.params]
         raise OddsError(f"{name}: not a parameter of {self.name}{nearest(name, names)} "
                         f"(allowed: {', '.join(names)})")
+
+    def reader(self) -> Callable | None:
+        """The function reading a roll of this procedure from a record (`rolled`), or None."""
+        if self.rolled is None:
+            return None
+        module, _, function = self.rolled.partition(":")
+        return getattr(import_module(module), function)
 
     def example(self, name: str) -> Example:
         return next(e for e in self.examples if e.name == name)

@@ -231,7 +231,7 @@ def test_impossible_losses_a_wrong_winner_and_dice_that_do_not_fit_are_refused()
              _roll("his.field", keywords=field, attacker_dice=[6] * 5, defender_dice=[1] * 5,
                    winner="defender"),
              _roll("his.field", keywords=field, attacker_hits=2),
-             _roll("his.naval", keywords=dict(attacker_squadrons=2, defender_squadrons=2),
+             _roll("his.attack", keywords=dict(attacker=5, defender=2, assaults=1),
                    attacker_hits=1, defender_hits=1),
              _roll("his.field", keywords=field, colour="red", winner="A")]
     with pytest.raises(OddsError) as e:
@@ -243,11 +243,14 @@ def test_impossible_losses_a_wrong_winner_and_dice_that_do_not_fit_are_refused()
         "line 1: defender_losses: 5 is impossible here (allowed: 0 to 4)",
         "line 2: winner: 'C' is not a side of this roll (allowed: attacker, defender, A, B)",
         "line 3: attacker_dice: 2 dice, but the attacker rolls 5 here",
-        "line 4: winner: 'defender' but the hits say the attacker",
-        "line 5: defender_hits: missing (give both sides' hits or dice, or the losses)",
-        "line 6: attacker_hits: read for his.field, his.assault only (give the losses for his.naval)",
+        "line 4: winner: 'defender' but the dice say the attacker",
+        "line 5: defender_dice: missing (the defender rolls 5 dice here: give them, 1 to 6 each, "
+        "or their hits as defender_hits)",
+        "line 6: attacker_hits: not read for his.attack: " + odds.registry.get("his.attack").not_rolled
+        + " (give the losses and the winner)",
         "line 7: colour: not a field of a roll (allowed: procedure, keywords, side, against, winner, "
-        "attacker_losses, defender_losses, attacker_hits, defender_hits, attacker_dice, defender_dice)"]
+        "attacker_losses, defender_losses, attacker_hits, defender_hits, attacker_dice, defender_dice, "
+        "choices, or ROLE_WHAT_dice for another group of dice)"]
 
 
 def test_csv_record_with_keywords_as_words_and_dice_as_numbers(tmp_path):
@@ -317,13 +320,15 @@ VALUE = st.recursive(LEAF, lambda inner: st.one_of(st.lists(inner, max_size=4),
                                                    st.dictionaries(st.text(max_size=6), inner, max_size=3)),
                      max_leaves=8)
 KEYWORDS = st.dictionaries(st.sampled_from(["attacker", "defender", "attacker_leader", "attacker-cards",
-                                            "defender_power", "x"]), VALUE, max_size=3)
+                                            "defender_power", "x", "assaults", "cards"]), VALUE, max_size=3)
 ROLL = st.fixed_dictionaries(
-    {"procedure": st.sampled_from(["his.field", "his.assault", "his.reformation", "nope"]),
+    {"procedure": st.sampled_from(["his.field", "his.assault", "his.reformation", "his.siege",
+                                   "his.raiders", "nope"]),
      "side": st.sampled_from(["A", "B", ""])},
     optional={"keywords": st.one_of(KEYWORDS, st.text(max_size=12)), "against": st.sampled_from(["A", "B"]),
               "winner": VALUE, "attacker_losses": VALUE, "defender_hits": VALUE, "attacker_hits": VALUE,
-              "attacker_dice": VALUE, "defender_dice": VALUE, "colour": VALUE})
+              "attacker_dice": VALUE, "defender_dice": VALUE, "colour": VALUE, "choices": VALUE,
+              "attacker_siege_artillery_dice": VALUE})
 
 
 @settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])

@@ -4,7 +4,8 @@ follow, checked in one place.
 - In the source (ast): a string naming a module of odds ("odds.his.field.kernel", e.g. a Spec's
   `kernels`), a `(module, name)` pair of strings, or names bound to such strings (a kernel
   passed to `kernel_cache.load` or a Procedure: `("odds.his.field.kernel", "field_lane")`,
-  `(KERNEL, "debate_lane")`), and a 'module:function' string (a Spec's `table`).
+  `(KERNEL, "debate_lane")`), and a 'module:function' string (a Spec's `table` or
+  `rolled`).
 - The declared maps: each game's and each Here I Stand concept's `PROCEDURES` (importing the
   module registers that procedure), `EXPORTS` (the public name resolves), `PAGE`, the command
   line's `TOOLS` (the module has `register`), the names `odds` imports on first use.
@@ -29,7 +30,7 @@ NAME = re.compile(r"[A-Za-z_]\w*")
 KNOWN_DYNAMIC = {"__init__.py": 2,  # odds.__all__
                  "cli.py": 1,  # TOOLS
                  "lazy.py": 4,  # EXPORTS, the declaring packages (PROCEDURES)
-                 "registry.py": 2,  # PAGE, PROCEDURES
+                 "registry.py": 3,  # PAGE, PROCEDURES, a Spec's rolled
                  "sweep.py": 1,  # a Spec's table
                  "core/kernel_cache.py": 1,  # load(module, name): the source's pairs
                  "web/workers.py": 1}  # a worker's warm modules (web/app.py WARM: module strings)
@@ -140,6 +141,8 @@ def test_every_spec_names_real_kernels_and_tables():
             assert resolve(module, None) is None, (spec.name, module)
         if spec.table:
             assert resolve(*spec.table.split(":")) is None, (spec.name, spec.table)
+        if spec.rolled:
+            assert resolve(*spec.rolled.split(":")) is None, (spec.name, spec.rolled)
 
 
 def test_the_command_line_tools_and_the_lazy_names_resolve():

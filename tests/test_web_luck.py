@@ -8,7 +8,7 @@ import urllib.request
 import pytest
 
 from odds.records.cli import as_json
-from odds.records.report import SAMPLE, luck, whole_game
+from odds.records.report import SAMPLE, dice, luck, whole_game
 from odds.records.text import ordinal
 
 SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
@@ -33,7 +33,7 @@ def test_the_api_answers_as_the_command_line_and_refuses_in_one_line(base):
     assert status == 200 and answer == json.loads(json.dumps(as_json(luck(SAMPLE))))
     status, answer = post(base, BAD.encode())
     assert status == 200
-    assert answer["refused"] == ["line 224: attacker_hits: 5 is impossible from 2 dice (allowed: 0 to 2)"]
+    assert answer["refused"] == ["line 227: attacker_hits: 5 is impossible from 2 dice (allowed: 0 to 2)"]
     status, answer = post(base, str(SAMPLE).encode())  # a path is text, never a file to read
     assert status == 400 and answer["error"].startswith(f"record: column {str(SAMPLE)!r} is not a field")
     assert post(base, b"\xff\xfe")[0] == 400
@@ -61,13 +61,17 @@ def test_the_page_scores_the_sample_game_and_lists_refused_rolls(base, page_brow
     assert rows.nth(0).locator("th").inner_text() == game.side[0]
     assert first.nth(1).inner_text() == ordinal(game.percentile[0])
     assert page.locator("#plots figure").count() == game.side.nunique()
+    own = dice(luck(SAMPLE))  # the dice's own luck: a row per side, kind of die and measure
+    assert page.locator("#dice tbody tr").count() == len(own) > 0
+    assert page.locator("#dice tbody tr").nth(0).locator("td").nth(2).inner_text() == ordinal(own.percentile[0])
+    assert page.locator("#plots .dice-line").count() == own.side.nunique()
     assert page.locator("#rolls tbody tr").count() == len(luck(SAMPLE))
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     page.screenshot(path=str(tmp_path / f"luck-{size}.png"), full_page=True)
     page.fill("#record", BAD)
     page.click("#score")
     page.wait_for_selector("#refused-box:not([hidden])", timeout=60_000)
-    assert "line 224: attacker_hits: 5 is impossible" in page.inner_text("#refused")
+    assert "line 227: attacker_hits: 5 is impossible" in page.inner_text("#refused")
     page.fill("#record", "[[roll]]\nprocedure = 1\n")
     page.click("#score")
     page.wait_for_selector("#error:not([hidden])")

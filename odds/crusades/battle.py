@@ -347,7 +347,8 @@ SPEC = register(Spec(
               metavar="KEY=VALUE"),
         *(_setting_param(key) for key in SETTINGS)),
     "crusades tactical battle on a grid", (), "attacker_win", kernels=("odds.crusades.kernel",),
-    words=WORDS, web_max_trials=5_000,  # battles per web request (~2 s on one core)
+    words=WORDS, not_rolled="a simulated battle of many rolls a turn, with no exact engine to "
+                            "score a roll against", web_max_trials=5_000,  # battles per web request (~2 s on one core)
     exact=False, start={"scenario": str(_EXAMPLES / "field.toml"), "trials": 2000}, warm=_warm,
     readings=tuple(_reading(key) for key in SETTINGS), means=("attacker_units_lost", "defender_units_lost"),
     examples=(

@@ -435,6 +435,7 @@ SPEC = register(Spec(
     "campaign: attack and defense dice, sacrifice, battle plans", ("oath", "campaign"),
     "attacker_win", kernels=("odds.oath.kernel",), start={"warbands": 6, "defense_dice": 4},
     readings=READINGS,
+    rolled="odds.oath.rolled:read",
     examples=(
         Example("optimise two sites", dict(warbands=8, sites=[1, 1], defenders=2,
                                            sacrifice="at-most:1", optimise=True,

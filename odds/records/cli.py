@@ -1,8 +1,10 @@
 """`odds luck RECORD`: how lucky each side of a game's record was (odds.records.report)."""
 from __future__ import annotations
 
+import argparse
 import json
 import sys
+import textwrap
 from pathlib import Path
 
 from ..errors import OddsError
@@ -18,11 +20,39 @@ EXAMPLE = """record (TOML; CSV has the same fields as columns, keywords as KEY=V
   attacker_dice = [6, 6, 5, 4, 3, 3, 2, 1, 1]   # or attacker_hits = 3, or the losses
   defender_dice = [5, 4, 2, 1, 1]
   # winner = "attacker" (or a side's name); attacker_losses = 1; defender_losses = 3
+  # a roll that rolls again (a siege's assaults): a list per roll, attacker_dice = [[...], [...]]
+  # choices = { second_attacker = 2 }: what the dice do not show (a debater drawn, a card chosen)
 
 the percentile of a roll: the chance that a replay of it would be worse for that side,
-counting an equal outcome half (50: average luck; 90: luckier than 9 replays in 10).
+counting an equal outcome half (50: average luck; 90: luckier than 9 replays in 10); the
+dice's own luck, per side and kind of die: their hits against the binomial chance (dice read
+by their faces: each face's count against its own chance, and the total of numbered faces).
 `odds luck --sample > game.toml` writes the sample record, rolls invented for illustration
 (`odds demo` shows its summary)."""
+PROCEDURES = "{procedures}"  # in the epilog: what a record gives each procedure (the registry's)
+
+
+def procedures() -> str:
+    """Each procedure a record can score, what its roll's record gives (its reader's own words:
+    core.rolled, Spec.rolled) or why its dice are not read, from the registry."""
+    from .. import registry
+
+    lines = ["the dice as rolled, procedure by procedure (or give the losses and the winner):"]
+    for name, spec in registry.specs().items():
+        reader = spec.reader()
+        text = " ".join((reader.__doc__ or "").split()) if reader else f"not read: {spec.not_rolled}"
+        lines += textwrap.wrap(f"{name}: {text}", 90, initial_indent="  ", subsequent_indent="      ")
+    return "\n".join(lines)
+
+
+class _Help(argparse.RawDescriptionHelpFormatter):
+    """Writes the procedures' list into the epilog only when the help is shown (it imports
+    every procedure; the command itself does not)."""
+
+    def add_text(self, text):
+        if text and PROCEDURES in text:
+            text = text.replace(PROCEDURES, procedures())
+        super().add_text(text)
 
 
 def run(args) -> int:
@@ -65,22 +95,21 @@ def run(args) -> int:
 
 
 def as_json(frame) -> dict:
-    """The frame as strict JSON: rolls, game, refused, situations (NaN -> null)."""
+    """The frame as strict JSON: rolls, game, dice (the dice's own luck), refused, situations
+    (NaN -> null)."""
     def records(df):
         return json.loads(df.to_json(orient="records"))
-    return {"rolls": records(frame), "game": frame.attrs["game"],
+    return {"rolls": records(frame), "game": frame.attrs["game"], "dice": frame.attrs["dice"],
             "refused": frame.attrs["refused"], "situations": frame.attrs["situations"]}
 
 
 def register(games):
-    import argparse
-
     p = games.add_parser("luck", help="how lucky each side of a game's record was",
                          description="How lucky each side was, roll by roll and over the whole "
                                      "game, from a record of rolls (TOML or CSV) and each "
                                      "roll's exact distribution. A refused roll is listed by "
                                      "its line (exit code 2); the others are reported.",
-                         epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
+                         epilog=f"{EXAMPLE}\n\n{PROCEDURES}", formatter_class=_Help)
     p.add_argument("record", nargs="?", help="the record: a TOML or CSV file (.toml, .csv; another name is "
                                   "read as TOML when it has a [[roll]] table)")
     p.add_argument("--plot", metavar="FILE", help="cumulative luck per side (.png, .pdf or .svg)")

@@ -1,6 +1,8 @@
 """The cumulative luck of each side over the game: actual minus expected hits dealt (wins
 where fewer than half a side's rolls deal hits) after each of its rolls, with the band in which 90% of games
-(5% to 95% of the running sum's exact distribution) would lie. One panel per side."""
+(5% to 95% of the running sum's exact distribution) would lie; and, where the record gives the
+dice, the dice's own luck: the side's hits (or the total of its numbered dice) above expected,
+dashed, with its own band outlined. One panel per side."""
 from __future__ import annotations
 
 import numpy as np
@@ -9,6 +11,7 @@ from ..errors import OddsError
 
 MAX_SIDES = 12  # panels in one figure
 WORDS = {"hits": "hits dealt", "wins": "wins"}
+DICE = {"hits": "its dice's hits", "total": "its dice's total"}
 
 
 def cumulative(frame):
@@ -16,27 +19,45 @@ def cumulative(frame):
     import matplotlib.pyplot as plt
     from matplotlib.ticker import MaxNLocator
 
-    sides = list(dict.fromkeys(frame.loc[frame["plotted"] != "", "side"]))
+    shown = (frame["plotted"] != "") | frame["dice_cumulative"].notna()
+    sides = list(dict.fromkeys(frame.loc[shown, "side"]))
     if not sides:
-        raise OddsError("record: no side records hits or a winner: nothing to plot")
+        raise OddsError("record: no side records hits, a winner or dice: nothing to plot")
     if len(sides) > MAX_SIDES:
         raise OddsError(f"record: {len(sides)} sides (allowed: at most {MAX_SIDES} in one plot)")
     fig, axes = plt.subplots(len(sides), 1, figsize=(7, 1.2 + 1.7 * len(sides)), sharex=True,
                              layout="constrained", squeeze=False)
     order = {line: i + 1 for i, line in enumerate(dict.fromkeys(frame["line"]))}
+    seen = set()  # each line explained once, in the first panel that draws it
     for ax, side in zip(axes[:, 0], sides):
-        rows = frame[(frame["side"] == side) & (frame["plotted"] != "")]
-        x = np.array([0, *(order[line] for line in rows["line"])])  # 0: the game's start
-        start = lambda column: np.array([0, *rows[column]])  # noqa: E731
-        ax.fill_between(x, start("band_low"), start("band_high"), color="0.85",
-                        label="90% of games (5% to 95%)")
+        mine = frame[frame["side"] == side]
+        words = []
+        rows = mine[mine["plotted"] != ""]
+        if len(rows):
+            x = np.array([0, *(order[line] for line in rows["line"])])  # 0: the game's start
+            start = lambda column: np.array([0, *rows[column]])  # noqa: E731
+            ax.fill_between(x, start("band_low"), start("band_high"), color="0.85",
+                            label="90% of games (5% to 95%)")
+            ax.plot(x, start("cumulative"), color="black", lw=1.6, marker="o", ms=3, label="this game")
+            words.append(WORDS[rows["plotted"].iloc[0]])
+        dice = mine[mine["dice_cumulative"].notna()]
+        if len(dice):
+            x = np.array([0, *(order[line] for line in dice["line"])])
+            start = lambda column: np.array([0, *dice[column]])  # noqa: E731
+            measure = DICE[dice["dice_measure"].iloc[0]]
+            ax.fill_between(x, start("dice_band_low"), start("dice_band_high"), facecolor="none",
+                            edgecolor="0.55", hatch="///", lw=0.0, label=f"90% of games, {measure}")
+            ax.plot(x, start("dice_cumulative"), color="0.35", lw=1.2, ls="--", marker="s", ms=2.5,
+                    label=measure)
+            words.append(measure)
         ax.axhline(0, color="0.5", lw=0.8)
-        ax.plot(x, start("cumulative"), color="black", lw=1.6, marker="o", ms=3, label="this game")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        measure = rows["plotted"].iloc[0]
-        ax.set_ylabel(f"{WORDS[measure]}\nabove expected", fontsize=8)
+        ax.set_ylabel(f"{' / '.join(words)}\nabove expected", fontsize=8)
         ax.set_title(f"{side}", loc="left", fontsize=10, fontweight="bold")
-    axes[0, 0].legend(loc="upper left", fontsize=8, frameon=False)
+        handles = [(h, label) for h, label in zip(*ax.get_legend_handles_labels()) if label not in seen]
+        if handles:
+            ax.legend(*zip(*handles), loc="upper left", fontsize=7, frameon=False)
+            seen.update(label for _, label in handles)
     axes[-1, 0].set_xlabel("roll of the game (in the record's order)")
     fig.suptitle("How lucky was each side: cumulative luck (actual minus expected)", fontsize=11)
     return fig

@@ -5,9 +5,13 @@ TOML: an array of `[[roll]]` tables; CSV: a header and one row per roll. A roll 
 them; a key is the keyword or its flag, a text value is parsed by the keyword's kind as a
 query string is), the `side` that attacks or rolls (a player's name) and the side it is
 `against` (optional), and what happened: the `winner` (attacker, defender, or a side's name),
-each side's losses, or each side's hits or dice as rolled. A mistake in one roll refuses that
-roll (`Refused`, its line) and the others are read; a file that cannot be read at all is one
-OddsError.
+each side's losses, or the dice as rolled: `attacker_dice`, `defender_dice` and any other
+group of dice a procedure rolls, named `{role}_{what}_dice` (`attacker_janissaries_dice`; the
+procedure's declaration says which it reads: core.rolled), each a list of faces, a list of
+such lists for a procedure that rolls it again (a siege's assaults), or its hits instead
+(`attacker_hits`, a count or a list of counts); `choices`: what the dice cannot show (a table
+of NAME = VALUE; CSV: `NAME=VALUE` words). A mistake in one roll refuses that roll (`Refused`,
+its line) and the others are read; a file that cannot be read at all is one OddsError.
 """
 from __future__ import annotations
 
@@ -25,7 +29,9 @@ MAX_ROLLS = 100_000
 ROLES = ("attacker", "defender")
 OUTCOMES = ("winner", "attacker_losses", "defender_losses", "attacker_hits", "defender_hits",
             "attacker_dice", "defender_dice")
-FIELDS = ("procedure", "keywords", "side", "against", *OUTCOMES)
+FIELDS = ("procedure", "keywords", "side", "against", *OUTCOMES, "choices")
+_DICE = re.compile(r"(attacker|defender)(_[a-z][a-z0-9_]*)?_(dice|hits)")  # any group of dice
+ROUNDS = "|"  # CSV: the rolls of a field given once per roll, apart
 TABLE = "roll"  # TOML: [[roll]]
 _HEADER = re.compile(rf"[ \t]*\[\[[ \t]*{TABLE}[ \t]*\]\]")  # matched on one line, from its start
 
@@ -41,6 +47,7 @@ class Entry:
     against: object = None
     outcome: dict = field(default_factory=dict)
     lines: dict = field(default_factory=dict)
+    choices: dict = field(default_factory=dict)
 
     def where(self, name: str | None) -> int:
         """The line of field `name` (the roll's first line when the field has none)."""
@@ -84,6 +91,23 @@ def rolls_in(text: str) -> int:
     return sum(1 for row in rows if _HEADER.match(row)) or max(0, sum(1 for r in rows if r.strip()) - 1)
 
 
+def dice_field(name) -> bool:
+    """Whether `name` is a field of dice or hits: attacker_dice, defender_hits,
+    attacker_janissaries_dice, ..."""
+    return isinstance(name, str) and _DICE.fullmatch(name) is not None
+
+
+def rounds(name: str, value):
+    """The rolls of a field given once per roll (dice: a list of lists of faces; hits: a list
+    of counts), else None (the field is one roll's)."""
+    if not isinstance(value, list) or not value:
+        return None
+    if name.endswith("_hits"):
+        return value
+    return value if isinstance(value[0], list) else None  # a roll that is not a list: refused
+    # by the reader as not a list of dice
+
+
 def _sniff(text: str) -> str:
     """'.toml' for a text with a [[roll]] table, else '.csv'."""
     return ".toml" if any(_HEADER.match(row) for row in text.splitlines()) else ".csv"
@@ -113,21 +137,27 @@ def _entry(line: int, roll, lines: dict) -> Entry:
     if not isinstance(roll, dict):
         raise OddsError(f"roll: {shown(roll)} is not a table of fields")
     for name in roll:
-        if name not in FIELDS:
-            raise OddsError(f"{name}: not a field of a roll (allowed: {', '.join(FIELDS)})")
+        if name not in FIELDS and not dice_field(name):
+            raise OddsError(f"{name}: not a field of a roll (allowed: {', '.join(FIELDS)}, or "
+                            "ROLE_WHAT_dice for another group of dice)")
     for name in ("procedure", "side"):
         if name not in roll:
             raise OddsError(f"{name}: missing (every roll names its procedure and its side)")
-    if not any(name in roll for name in OUTCOMES):
+    if not any(name in OUTCOMES or dice_field(name) for name in roll):
         raise OddsError(f"outcome: missing (give at least one of: {', '.join(OUTCOMES)})")
     for name in ("side", "against"):
         if name in roll and (not isinstance(roll[name], str) or not roll[name].strip()):
             raise OddsError(f"{name}: {shown(roll[name])} is not a side's name (a text, e.g. Ottoman)")
     if roll.get("against") is not None and roll["against"].strip() == roll["side"].strip():
         raise OddsError(f"against: {roll['against']!r} is the side itself (allowed: another side)")
-    outcome = {name: roll[name] for name in OUTCOMES if name in roll}
+    outcome = {name: roll[name] for name in roll if name in OUTCOMES or dice_field(name)}
+    choices = roll.get("choices", {})
+    if not isinstance(choices, dict) or any(isinstance(v, (dict, list)) for v in choices.values()):
+        raise OddsError(f"choices: {shown(choices)} is not a table of choices (e.g. "
+                        "{ attacker_debater = 2 }; CSV: NAME=VALUE words)")
     return Entry(line, roll["procedure"], roll.get("keywords", {}), roll["side"].strip(),
-                 roll["against"].strip() if roll.get("against") else None, outcome, lines)
+                 roll["against"].strip() if roll.get("against") else None, outcome, lines,
+                 choices)
 
 
 def _toml(text: str) -> list:
@@ -170,9 +200,10 @@ def _csv(text: str) -> list:
 def _rows(reader) -> list:
     header = reader.fieldnames or []
     for name in header:
-        if name not in FIELDS:
-            raise OddsError(f"record: column {name!r} is not a field of a roll "
-                            f"(allowed: {', '.join(FIELDS)})")
+        if name not in FIELDS and not dice_field(name):
+            raise OddsError(f"record: column {shown(name)} is not a field of a roll "
+                            f"(allowed: {', '.join(FIELDS)}, or ROLE_WHAT_dice for another "
+                            "group of dice)")
     out = []
     for row in reader:
         if len(out) == MAX_ROLLS:
@@ -186,10 +217,19 @@ def _rows(reader) -> list:
 
 
 def _cell(name: str, text):
-    """A CSV cell as the TOML value it stands for: dice and counts as numbers."""
-    if name.endswith("_dice"):
-        words = text.replace(",", " ").split()
-        return [int(w) if re.fullmatch(r"-?\d+", w) else w for w in words]
+    """A CSV cell as the TOML value it stands for: dice and counts as numbers, the rolls of a
+    field given once per roll apart (`6 5 1 | 4 2`), choices as NAME=VALUE words."""
+    if dice_field(name) and ROUNDS in text:
+        return [_cell(name, part.strip()) for part in text.split(ROUNDS)]
+    if dice_field(name) and name.endswith("_dice"):
+        return [_number(w) for w in text.replace(",", " ").split()]
+    if name == "choices":
+        pairs = [w.partition("=") for w in text.split()]
+        return {k: _number(v) for k, eq, v in pairs} if all(eq and k for k, eq, _ in pairs) else text
     if name.endswith(("_losses", "_hits")) and re.fullmatch(r"-?\d+", text):
         return int(text)
     return text
+
+
+def _number(word: str):
+    return int(word) if re.fullmatch(r"-?\d+", word) else word

@@ -15,16 +15,19 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import OddsError
+from . import dice as own
 from . import percentiles as pc
 from .observed import observe
-from .record import ROLES, Refused, read
+from .record import Refused, read
 from .situations import Situations
 
 SAMPLE = Path(__file__).parent / "samples" / "his_1532.toml"  # 27 rolls invented for illustration
 MEASURES = {"hits": 1, "wins": 1, "losses": -1}  # measure -> +1 when more is luckier
 ROLL_COLUMNS = ("line", "procedure", "side", "role", "against", "measure", "percentile",
-                "p_at_least", "won", "p_win", "hits", "expected_hits", "losses", "expected_losses")
-COLUMNS = (*ROLL_COLUMNS, "plotted", "cumulative", "band_low", "band_high")
+                "p_at_least", "won", "p_win", "hits", "expected_hits", "losses", "expected_losses",
+                *own.ROLL)
+COLUMNS = (*ROLL_COLUMNS, "plotted", "cumulative", "band_low", "band_high", "dice_cumulative",
+           "dice_band_low", "dice_band_high")
 GAME = ("side", "measure", "rolls", "actual", "expected", "percentile", "p_at_least", "low", "high",
         "overall")
 
@@ -34,15 +37,17 @@ def luck(record, *, paths: bool = True):
     `cumulative` luck of the side so far, actual minus expected, in its plotted measure, and
     its 5-95% band); `.attrs` (plain data, so frames concatenate): `game` (a dict per side
     and measure: rolls, actual, expected, percentile, p_at_least, low, high, and `overall`:
-    the side's one number, its plotted measure; `whole_game(frame)` as a DataFrame),
-    `refused` (lines naming the rolls not reported), `situations` (the distinct
-    situations of the rolls scored). `record`: a .toml or .csv path, a record's text, or a list of dicts
+    the side's one number, its plotted measure; `whole_game(frame)` as a DataFrame), `dice`
+    (the dice's own luck, a dict per side, kind of die and measure: records/dice.py; `dice(frame)`
+    as a DataFrame), `refused` (lines naming the rolls not reported), `situations` (the
+    distinct situations of the rolls scored). A roll's own dice are in its `dice_*` columns
+    (the hits of its hitting dice, else the total of its numbered dice, with its percentile). `record`: a .toml or .csv path, a record's text, or a list of dicts
     (docs/luck.md); `paths=False` reads a text as a record even when it looks like a path
     (the web page)."""
     import pandas as pd
 
     entries, refused = read(record, paths)
-    situations, asked, rows, pmfs = Situations(), [], [], []
+    situations, asked, rows, pmfs, dice_pmfs, thrown = Situations(), [], [], [], [], {}
     for entry in entries:  # every roll checked, its situation estimated, before any is solved
         try:
             asked.append((entry, situations.ask(entry)))
@@ -52,21 +57,24 @@ def luck(record, *, paths: bool = True):
     used = set()  # the distinct situations of the rolls scored
     for entry, key in asked:
         try:
-            scored = _score(entry, situations.result(key))
+            scored = _score(entry, situations.result(key), *situations.reading(key))
         except OddsError as e:
             refused.append(Refused(entry.where(_field(e, entry)), str(e)))
             continue
         used.add(key)
-        for row, dist in scored:
+        for row, dist, dice_dist, dice in scored:
             rows.append(row)
             pmfs.append(dist)
+            dice_pmfs.append(dice_dist)
+            thrown.setdefault(str(row["side"]), []).extend(dice)
     refused = [str(r) for r in sorted(refused, key=lambda r: r.line)]
     if not rows:
         raise OddsError("record: no roll could be read; " + "; ".join(refused[:3]))
     frame = pd.DataFrame(rows, columns=ROLL_COLUMNS)
     game = _game(frame, pmfs)
+    own.cumulative(frame, dice_pmfs)
     frame = frame[list(COLUMNS)]
-    frame.attrs.update(game=game, refused=refused, situations=len(used))
+    frame.attrs.update(game=game, dice=own.game(thrown), refused=refused, situations=len(used))
     return frame
 
 
@@ -77,45 +85,72 @@ def whole_game(frame):
     return pd.DataFrame(frame.attrs["game"], columns=GAME)
 
 
+def dice(frame):
+    """The dice's own luck of `luck()`'s frame as a DataFrame: a row per side, kind of die and
+    measure (records/dice.py DICE)."""
+    import pandas as pd
+
+    return pd.DataFrame(frame.attrs["dice"], columns=own.DICE)
+
+
 def _field(error: OddsError, entry) -> str | None:
     """The roll's field an error names (for its line), or None."""
     head = str(error).split(":")[0]
     return head if head in entry.lines or head in entry.outcome else None
 
 
-def _score(entry, result) -> list:
-    """[(row, {measure: (pmf, actual count)})] for the roll's attacker and, when it names one,
-    its defender, from its situation's Result."""
-    seen = observe(entry, result)
+def _score(entry, result, spec, keywords) -> list:
+    """[(row, {measure: (pmf, actual count)}, the side's dice (pmf, actual) or None, its dice
+    thrown)] for the roll's attacker and, when it names one, its defender, from its
+    situation's Result."""
+    seen = observe(entry, result, spec, keywords)
     out = []
     for role, side, other in (("attacker", entry.side, entry.against),
                               ("defender", entry.against, entry.side)):
         if side is None:
             continue
-        foe = ROLES[role == "attacker"]
         p_win = float(result.p if role == "attacker" else 1 - result.p)
-        dealt, taken = result.pmfs.get(f"{foe}_losses"), result.pmfs.get(f"{role}_losses")
+        dealt, taken = seen.dealt_by(role), seen.taken_by(role)
         won = None if seen.won is None else seen.won == (role == "attacker")
         dist, actual = {}, {}
-        if foe in seen.losses:
-            dist["hits"], actual["hits"] = dealt, seen.losses[foe]
+        if dealt:
+            dist["hits"], actual["hits"] = result.pmfs[dealt[0]], dealt[1]
         if won is not None:
             dist["wins"], actual["wins"] = pc.bernoulli(p_win), int(won)
-        if role in seen.losses:
-            dist["losses"], actual["losses"] = taken, seen.losses[role]
-        measure = next(iter(dist))
-        better = MEASURES[measure]
+        if taken:
+            dist["losses"], actual["losses"] = result.pmfs[taken[0]], taken[1]
+        dice_row, dice_dist = own.one_roll(seen.thrown, role)
+        if not dist and dice_dist is None:
+            continue  # nothing of this side's to score in this roll (a defender that did not roll)
+        measure = next(iter(dist), "dice")
         row = dict(line=entry.line, procedure=result.procedure, side=side, role=role, against=other,
-                   measure=measure,
-                   percentile=100 * pc.percentile(dist[measure], actual[measure], better),
-                   p_at_least=pc.at_least(dist[measure], actual[measure], better),
+                   measure=measure, **_luck(dist, actual, measure, dice_row),
                    won=won, p_win=p_win,
                    hits=actual.get("hits", np.nan),
-                   expected_hits=pc.mean(dealt) if dealt is not None else np.nan,
+                   expected_hits=_expected(result, seen.dealt_pmf(role)),
                    losses=actual.get("losses", np.nan),
-                   expected_losses=pc.mean(taken) if taken is not None else np.nan)
-        out.append((row, {m: (dist[m], actual[m]) for m in dist}))
+                   expected_losses=_expected(result, seen.taken_pmf(role)),
+                   **dice_row)
+        out.append((row, {m: (dist[m], actual[m]) for m in dist}, dice_dist,
+                    [t for t in seen.thrown if t.role == role]))
+    if not out:
+        raise OddsError(f"outcome: nothing of {entry.side}'s to score in this roll (allowed: the "
+                        "winner, the losses, or the dice it rolled)")
     return out
+
+
+def _luck(dist, actual, measure, dice_row) -> dict:
+    """The roll's percentile in its measure (a roll that records only dice: its dice's)."""
+    if measure == "dice":
+        p = dice_row["dice_percentile"]
+        return dict(percentile=p, p_at_least=np.nan)
+    better = MEASURES[measure]
+    return dict(percentile=100 * pc.percentile(dist[measure], actual[measure], better),
+                p_at_least=pc.at_least(dist[measure], actual[measure], better))
+
+
+def _expected(result, name) -> float:
+    return pc.mean(result.pmfs[name]) if name in result.pmfs else np.nan
 
 
 def _game(frame, pmfs):
@@ -130,7 +165,7 @@ def _game(frame, pmfs):
         index = np.flatnonzero((frame["side"] == side).to_numpy())
         counted = {m: [i for i in index if m in pmfs[i]] for m in MEASURES}
         plotted = "hits" if 2 * len(counted["hits"]) >= len(index) else "wins"
-        plotted = plotted if counted[plotted] else next(m for m in MEASURES if counted[m])
+        plotted = plotted if counted[plotted] else next((m for m in MEASURES if counted[m]), None)
         for measure, better in MEASURES.items():
             mine = counted[measure]
             if not mine:

@@ -3,6 +3,7 @@ exact Result of the situation, computed once per distinct situation of a record,
 situation is checked and the record's whole work bounded."""
 from __future__ import annotations
 
+import inspect
 import json
 
 from .. import registry
@@ -40,15 +41,16 @@ class Situations:
     def __init__(self):
         self._asked = {}  # key -> (call, its estimated work) or the OddsError refusing it
         self._results = {}  # key -> Result or OddsError
+        self._keywords = {}  # key -> (spec, the function's keywords, every default filled in)
 
     def spec(self, name) -> registry.Spec:
         """The spec of a procedure a record can score (one with an exact engine)."""
-        scorable = [n for n, s in registry.specs().items() if s.exact]
         try:
             spec = registry.get(name)
         except OddsError:
             spec = None
         if spec is None or not spec.exact:
+            scorable = [n for n, s in registry.specs().items() if s.exact]
             why = "has no exact engine" if spec else "is unknown"
             raise OddsError(f"procedure: {shown(name)} {why}{nearest(name, scorable)} "
                             f"(allowed: {', '.join(scorable)})")
@@ -63,6 +65,7 @@ class Situations:
             raise OddsError(f"keywords: {e}") from None
         key = (spec.name, json.dumps(kwargs, sort_keys=True, default=str))
         if key not in self._asked:
+            self._keywords[key] = (spec, {**defaults(spec.function), **spec.preset, **kwargs})
             call = lambda: spec.call(**kwargs, method="exact", progress=False)  # noqa: E731
             try:
                 self._asked[key] = (call, estimate(call))
@@ -91,5 +94,16 @@ class Situations:
             raise OddsError(f"keywords: {found}") from None
         return found
 
+    def reading(self, key) -> tuple:
+        """(spec, keywords) of a situation for its procedure's reader of dice (core.rolled):
+        the function's keywords with every default filled in, its preset included."""
+        return self._keywords[key]
+
     def __len__(self) -> int:
         return len(self._asked)
+
+
+def defaults(function) -> dict:
+    """The keywords of a procedure function that have defaults, engine options left out."""
+    return {name: p.default for name, p in inspect.signature(function).parameters.items()
+            if p.default is not inspect.Parameter.empty and name not in registry.ENGINE}

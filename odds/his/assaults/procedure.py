@@ -246,6 +246,7 @@ SPEC = register(Spec(
               low=0.0, high=1.0, metavar="Q"),),
     "one assault of a besieged fortified space", ("his", "assault"), "success",
     kernels=("odds.core.pair_kernel", "odds.his.assaults.kernel"), start={"attacker": 6, "defender": 2},
+    rolled="odds.his.assaults.rolled:read",
     examples=(
         Example("artillery if needed, foul weather", dict(
             attacker=7, attacker_cavalry=2, attacker_leader=1, defender=3, defender_leader=1,

@@ -439,6 +439,8 @@ SPEC = register(Spec(
     "captured", kernels=("odds.core.pair_kernel", "odds.his.field.kernel",
                          "odds.his.interceptions.kernel", "odds.his.sieges.timing_kernel"),
     start={"attacker": 8, "defender": 4, "assaults": 3},
+    not_rolled="an attack chains several rolls (avoid battle, the field battle, the siege's "
+               "assaults): record each as its own roll (his.avoid_battle, his.field, his.siege)",
     examples=(
         Example("march on a fortress", dict(
             attacker=8, attacker_cavalry=2, attacker_leader=2, defender=4, defender_leader=1,

@@ -18,7 +18,7 @@ import numpy as np
 from ...core.dice import binomial_pmf
 from ...core.engine import McOptions, Procedure, solve
 from ...core.readings import Reading
-from ...errors import OddsError, check_bool, check_choice, check_int
+from ...errors import check_bool, check_choice, check_int
 from ...registry import Example, Param, Spec, register
 from .awards import AWARDS, award_table
 
@@ -31,6 +31,12 @@ READINGS = (Reading("doria_dice", "Andrea Doria's dice", DORIA_DICE,
                     "the card's text as paraphrased in the rules summary the tool was built from "
                     "(\"Andrea Doria: 3 dice cut piracy VP\"); the rulebook names the card, not its "
                     "dice", alternatives=(2, 4), when=lambda call: call["andrea_doria"]),)
+
+
+def anti_piracy_dice(squadrons, adjacent_squadrons, allied_squadrons, fortresses, doria):
+    """The target's anti-piracy dice: 2 per squadron in the zone, 1 per adjacent squadron of
+    its own or of an ally at war with the Ottoman, 1 per adjacent fortress, and Andrea Doria's."""
+    return 2 * squadrons + adjacent_squadrons + allied_squadrons + fortresses + doria
 
 
 def ottoman_dice(left, one_port, rating):
@@ -74,7 +80,7 @@ def piracy(*, corsairs=2, squadrons=0, adjacent_squadrons=0, allied_squadrons=0,
     room = (counts[0] + counts[1], check_int("hand", hand, 0, 20),
             check_int("vp_room", vp_room, 0, MAX_PIRACY_VP))
     order = check_choice("order", order, ORDERS)
-    anti_dice = 2 * counts[0] + sum(counts[1:]) + extra
+    anti_dice = anti_piracy_dice(*counts, extra)
     table = award_table(rating + 2, room, [AWARDS.index(a) for a in order.split(",")])
 
     def summarise(joint):
@@ -126,7 +132,7 @@ register(Spec(
         Param("order", "choice", "the target's preference for an odd hit", choices=ORDERS)),
     "piracy action (anti-piracy dice, then the Ottoman's piracy dice)", ("his", "piracy"),
     "any_hit", kernels=("odds.his.corsairs.kernel",), readings=READINGS,
-    means=("vp", "squadrons_lost", "cards_lost"),
+    means=("vp", "squadrons_lost", "cards_lost"), rolled="odds.his.corsairs.rolled:read",
     examples=(Example("rulebook: ionian sea", {"corsairs": 2, "adjacent_squadrons": 1,
                                                "fortresses": 1, "pirate": "barbarossa"},
                       "the rulebook's Ionian Sea: Barbarossa, 2 corsairs; a fortress and a "

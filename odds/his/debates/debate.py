@@ -339,6 +339,7 @@ register(Spec(
     "theological debate (§18.5): more hits win, a tie goes to a second round",
     ("his", "debate"), "attacker_win", kernels=(KERNEL,), words=WORDS, readings=READINGS,
     means=("attacker_flips", "defender_flips"),
+    rolled="odds.his.debates.rolled:read",
     examples=(Example("rulebook: eck v luther", RULEBOOK,
                       "the rulebook's example: Eck (7 dice) against Luther (6); on a tie, "
                       "Aleander (2) against Melanchthon (3)", demo=True),

@@ -215,7 +215,7 @@ SPEC = register(Spec(
         Param("defender_bonus_dice", "int", f"dice the defender adds for defending (the rule: "
               f"{DEFENDING})", low=0, high=6, metavar="N")),
     "field battle", ("his", "field"), "attacker_win", kernels=("odds.core.pair_kernel", "odds.his.field.kernel"),
-    table="odds.his.field.table:field_battle_table",
+    table="odds.his.field.table:field_battle_table", rolled="odds.his.field.rolled:read",
     start={"attacker": 5, "defender": 4},
     examples=(
         Example("ottoman janissaries", dict(attacker=5, defender=5, attacker_leader=2,

@@ -97,6 +97,19 @@ class WarResult(Result):
         return {k: float(v) for k, v in enumerate(np.cumsum(self.pmfs["cp_to_win"][1:]), 1)}
 
 
+def setup(war, units, foreign, leader, attempts) -> tuple:
+    """(the War card or None, the forces read from it, units, foreign units, the Leader,
+    attempts) of a war's keywords, validated."""
+    card = None if war is None else WARS[check_choice("war", war, tuple(WARS))]
+    from_card = tuple(k for k, v in (("units", units), ("foreign", foreign)) if card and v is None)
+    units = check_int("units", DEFAULT_UNITS if units is None and card is None
+                      else card.units if units is None else units, 1, MAX_UNITS)
+    foreign = check_int("foreign", DEFAULT_UNITS if foreign is None and card is None
+                        else card.foreign if foreign is None else foreign, 1, MAX_UNITS)
+    best = leaders.leader("leader", leader, leaders.ARMY)
+    return card, from_card, units, foreign, best, check_int("attempts", attempts, 1, MAX_ATTEMPTS)
+
+
 def foreign_war(*, war=None, units=None, foreign=None, leader=0, attempts=20, method="auto",
                 trials=None, seed=None, precision=None, max_trials=10**9, threads=None,
                 progress=None):
@@ -107,14 +120,7 @@ def foreign_war(*, war=None, units=None, foreign=None, leader=0, attempts=20, me
     followed (what is undecided then is `not_over`). Returns a Result: won, wiped_out,
     not_over; pmfs cp_to_win (k: won with exactly k CP; entry 0: not won within `attempts`)
     and units_left (at the end); `won_within[N]`: P(won within N CP)."""
-    card = None if war is None else WARS[check_choice("war", war, tuple(WARS))]
-    from_card = tuple(k for k, v in (("units", units), ("foreign", foreign)) if card and v is None)
-    units = check_int("units", DEFAULT_UNITS if units is None and card is None
-                      else card.units if units is None else units, 1, MAX_UNITS)
-    foreign = check_int("foreign", DEFAULT_UNITS if foreign is None and card is None
-                        else card.foreign if foreign is None else foreign, 1, MAX_UNITS)
-    best = leaders.leader("leader", leader, leaders.ARMY)
-    attempts = check_int("attempts", attempts, 1, MAX_ATTEMPTS)
+    card, from_card, units, foreign, best, attempts = setup(war, units, foreign, leader, attempts)
 
     def kernel_args():
         from .kernel import kernel_args
@@ -185,6 +191,7 @@ register(Spec(
               high=MAX_ATTEMPTS)),
     "a foreign war fought to its end, 1 CP a battle",
     ("his", "foreign-war"), "won", kernels=("odds.his.foreign_wars.kernel",),
+    rolled="odds.his.foreign_wars.rolled:read",
     examples=tuple(Example(w.title.lower(), {"war": name}, f"{w.title}: {w.units} {w.power} "
                                  f"units against {w.foreign}, no leader",
                            demo=name == "persia") for name, w in WARS.items()),

@@ -59,6 +59,28 @@ def _rowers(cards, field, naval) -> int:
     return code
 
 
+def modifiers(keywords: dict) -> tuple:
+    """(modifier, target, the roller's Rowers policy code, the other side's) of a roll's
+    keywords, validated (one line naming a keyword that cannot be)."""
+    naval = check_bool("naval", keywords["naval"])
+    best = leaders.leader("leader", keywords["leader"], leaders.NAVAL if naval else leaders.ARMY)
+    cavalry = check_bool("cavalry", keywords["cavalry"])
+    against = check_bool("against_cavalry", keywords["against_cavalry"])
+    if naval and (cavalry or against):
+        raise OddsError("cavalry/against_cavalry: cavalry modifiers apply to land rolls only "
+                        "(allowed: False with naval=True)")
+    if cavalry and against:
+        raise OddsError("cavalry and against_cavalry: the +1 is for an Ottoman stack, the -1 "
+                        "for a non-Ottoman one (allowed: at most one of them)")
+    target = check_int("succeeds_on", keywords["succeeds_on"], 2, 20)
+    cards, other_cards = (list(check_list(name, keywords[name])) for name in ("cards", "other_cards"))
+    mine, theirs = _rowers(cards, "cards", naval), _rowers(other_cards, "other_cards", naval)
+    if mine and theirs:
+        raise OddsError(f"other_cards: {ROWERS!r} is already held by the roller (each card "
+                        "exists once in the deck)")
+    return best.rating + cavalry - against, target, mine, theirs
+
+
 def interception(*, leader=0, cavalry=False, against_cavalry=False, naval=False, cards=(),
                  other_cards=(), succeeds_on=9, kind="intercept", method="auto", trials=None,
                  seed=None, precision=None, max_trials=10**9, threads=None, progress=None):
@@ -72,22 +94,12 @@ def interception(*, leader=0, cavalry=False, against_cavalry=False, naval=False,
     """
     if kind not in KINDS:
         raise OddsError(f"kind: {kind!r} is not allowed (allowed: {', '.join(KINDS)})")
+    modifier, target, mine, theirs = modifiers(dict(
+        leader=leader, cavalry=cavalry, against_cavalry=against_cavalry, naval=naval, cards=cards,
+        other_cards=other_cards, succeeds_on=succeeds_on))
     naval = check_bool("naval", naval)
     best = leaders.leader("leader", leader, leaders.NAVAL if naval else leaders.ARMY)
-    cavalry, against = check_bool("cavalry", cavalry), check_bool("against_cavalry", against_cavalry)
-    if naval and (cavalry or against):
-        raise OddsError("cavalry/against_cavalry: cavalry modifiers apply to land rolls only "
-                        "(allowed: False with naval=True)")
-    if cavalry and against:
-        raise OddsError("cavalry and against_cavalry: the +1 is for an Ottoman stack, the -1 "
-                        "for a non-Ottoman one (allowed: at most one of them)")
-    target = check_int("succeeds_on", succeeds_on, 2, 20)
     cards, other_cards = (list(check_list(name, c)) for name, c in (("cards", cards), ("other_cards", other_cards)))
-    mine, theirs = _rowers(cards, "cards", naval), _rowers(other_cards, "other_cards", naval)
-    if mine and theirs:
-        raise OddsError(f"other_cards: {ROWERS!r} is already held by the roller (each card "
-                        "exists once in the deck)")
-    modifier = best.rating + cavalry - against
     mc = McOptions.make(trials, seed, precision, max_trials, threads, progress)
     settings = {"leader": str(best), "modifier": modifier, "succeeds_on": target, "naval": naval,
                 "cards": [canonical(c, "cards") for c in cards],
@@ -132,4 +144,5 @@ for _kind, _help, _examples in (
                                               "other_cards": ["professional-rowers:if-needed"]})))):
     register(Spec(KINDS[_kind], interception, _params(), _help, ("his", _kind), "success",
                   kernels=("odds.his.interceptions.kernel",), preset={"kind": _kind},
-                  examples=_examples, start={"leader": 1}, words=WORDS))
+                  examples=_examples, start={"leader": 1}, words=WORDS,
+                  rolled="odds.his.interceptions.rolled:read"))

@@ -239,6 +239,7 @@ VQ_SPEC = register(Spec(
     "vq.naval", naval_battle, naval_params("vq"), "naval combat (Virgin Queen fleets)",
     ("vq", "naval"), "attacker_win", kernels=("odds.his.naval.kernel",), preset={"ruleset": "vq"},
     readings=VQ_READINGS,
+    rolled="odds.his.naval.rolled:read",
     omit=_omitted("vq"), start={"attacker_galleys": 3, "defender_galleys": 3},
     examples=(
         Example("race-built atlantic", dict(attacker_race_built=3, attacker_leader=1,
@@ -265,7 +266,7 @@ VQ_SPEC = register(Spec(
 HIS_SPEC = register(Spec(
     "his.naval", naval_battle, naval_params("his"), "naval combat (squadrons and corsairs)",
     ("his", "naval"), "attacker_win", kernels=("odds.his.naval.kernel",),
-    preset={"ruleset": "his"}, omit=_omitted("his"),
+    preset={"ruleset": "his"}, omit=_omitted("his"), rolled="odds.his.naval.rolled:read",
     start={"attacker_squadrons": 3, "defender_squadrons": 3},
     examples=(
         Example("ottoman port", dict(attacker_squadrons=3, attacker_leader=1, defender_squadrons=2,

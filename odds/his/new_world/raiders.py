@@ -66,6 +66,7 @@ register(Spec(
         Param("galleons", "bool", "the Hapsburgs have Galleons (a 2 eliminates the raider)")),
     "a Huguenot raider on the Hapsburg New World cards",
     ("his", "raiders"), "steals_any", kernels=("odds.his.new_world.kernel",),
+    rolled="odds.his.new_world.rolled:raiders",
     examples=(Example("three cards, galleons", {"cards": 3, "galleons": True},
                       "one raider, three Hapsburg cards, Galleons in play", demo=True),),
     start={"cards": 2}))

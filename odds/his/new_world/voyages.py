@@ -139,6 +139,7 @@ register(Spec(
               "circumnavigate")),
     "voyage of exploration (2d6 + explorer: 7-9 discovers)",
     ("his", "exploration"), "discovery", kernels=("odds.his.new_world.kernel",),
+    rolled="odds.his.new_world.rolled:exploration",
     examples=(Example("orellana, uncharted", {"explorer": 3, "uncharted": True},
                       "the rulebook's Orellana: explorer 3, first voyage (Uncharted)", demo=True),
               Example("mercator's map", {"explorer": 1, "mercator": True})),
@@ -152,7 +153,7 @@ register(Spec(
               "conquest marker)", low=0, high=MAX_VALUE),
         Param("smallpox", "bool", "Smallpox started the voyage (+2)")),
     "voyage of conquest (2d6 + conquistador; 9+ conquers)", ("his", "conquest"), "conquest",
-    kernels=("odds.his.new_world.kernel",),
+    kernels=("odds.his.new_world.kernel",), rolled="odds.his.new_world.rolled:conquest",
     examples=(Example("cortes with smallpox", {"conquistador": 2, "smallpox": True},
                       "conquistador 2 with Smallpox", demo=True),),
     start={"conquistador": 1}, words=WORDS, readings=(_table("his.conquest"),)))

@@ -337,11 +337,13 @@ register(Spec(NAMES["reformation"], reformation_attempt, _params("reformation"),
               "Reformation attempts (§18.3): highest die wins",
               ("his", "reformation"), "success", kernels=(KERNEL,),
               preset={"side": "reformation"}, omit=OMIT["reformation"],
-              examples=REFORMATION_EXAMPLES, start={"protestant_dice": 2, "papal_dice": 1}, words=WORDS))
+              examples=REFORMATION_EXAMPLES, start={"protestant_dice": 2, "papal_dice": 1}, words=WORDS,
+              rolled="odds.his.religion.rolled:read"))
 register(Spec(NAMES["counter-reformation"], reformation_attempt, _params("counter-reformation"),
               "Counter-Reformation attempts (§18.4): highest die wins",
               ("his", "counter-reformation"), "success",
               kernels=(KERNEL,),
               preset={"side": "counter-reformation"},
               omit=OMIT["counter-reformation"], examples=COUNTER_EXAMPLES,
-              start={"papal_dice": 2, "protestant_dice": 1}, words=WORDS))
+              start={"papal_dice": 2, "protestant_dice": 1}, words=WORDS,
+              rolled="odds.his.religion.rolled:read"))

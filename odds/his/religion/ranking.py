@@ -308,6 +308,8 @@ register(Spec("his.targets", rank_targets, (
     *card_params(max(DEBATER_DICE.values()))),
     "rank my targets (§18.3-18.4): by P(flip), and the best order",
     ("his", "targets"), "success", kernels=(KERNEL,),
+    not_rolled="it ranks targets and the order to try them (a plan, not a roll): record each "
+               "attempt as his.reformation or his.counter_reformation",
     examples=(Example("95 theses, the rulebook's example", {"targets": list(EXAMPLE),
                                                             "theses": True}),
               Example("linked, three attempts", {

@@ -229,6 +229,7 @@ SPEC = register(Spec(
           for side in ("attacker", "defender"))),
     "a siege: one assault per impulse, at most K", ("his", "siege"), "captured",
     kernels=("odds.his.sieges.kernel",), start={"attacker": 6, "defender": 2, "assaults": 4},
+    rolled="odds.his.sieges.rolled:read",
     examples=(
         Example("artillery held", dict(attacker=7, attacker_cavalry=2, attacker_leader=1,
                                        defender=3, defender_leader=1, assaults=6,

@@ -353,6 +353,7 @@ register(Spec(
               "each choice changes)", low=0.0, high=MAX_CP_VALUE, needs=HANDS)),
     "Diet of Worms (§18.1): CP + 4 dice against the Catholic CP", ("his", "diet-of-worms"),
     "protestant_win", kernels=("odds.his.worms.kernel",), words=WORDS, readings=READINGS,
+    rolled="odds.his.worms.rolled:read",
     examples=(Example("three against three and three", {}, "Diet of Worms: 3-CP cards all round"),
               Example("hands", {"protestant_hand": [2, 3, 5], "papal_hand": [1, 3, 4],
                                 "hapsburg_hand": [1, 2], "measure": "win", "cp_value": 0.12},

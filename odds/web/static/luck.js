@@ -1,10 +1,12 @@
 // "How lucky was I?" (luck.html): a record pasted or opened is POSTed to api/luck, whose
-// answer is `odds luck --json`'s object: the whole game per side, each roll, the refused rolls.
+// answer is `odds luck --json`'s object: the whole game per side, the dice's own luck per side
+// and kind of die, each roll, the refused rolls.
 "use strict";
 const $ = (id) => document.getElementById(id);
 const WORDS = { hits: "hits dealt", wins: "won", losses: "losses taken" };
 const PLOTTED = { hits: "hits dealt above expected", wins: "wins above expected",
                   losses: "losses taken above expected" };  // a side recorded by its losses alone
+const DICE = { hits: "its dice's hits", total: "its dice's total" };
 let titles = {};  // a procedure's name in words ("field battle" for his.field): api/procedures
 const titled = fetch("api/procedures").then((r) => r.json())
   .then((c) => { titles = Object.fromEntries(c.procedures.map((s) => [s.name, s.title])); })
@@ -56,17 +58,39 @@ function showGame(game) {
     }));
 }
 
+function showDice(dice) {
+  $("dice-box").hidden = !dice.length;
+  table($("dice"), ["side", "die", "measure", "percentile", "actual", "expected", "90% of games", "dice"],
+    dice.map((d) => (tr) => {
+      const th = document.createElement("th");
+      th.scope = "row";
+      th.textContent = d.side;
+      tr.append(th);
+      cell(tr, d.die, "text");
+      cell(tr, d.measure === "total" ? "total of faces" : d.measure, "text");
+      cell(tr, ordinal(d.percentile), luckClass(d.percentile));
+      cell(tr, d.actual);
+      cell(tr, d.expected.toFixed(2));
+      cell(tr, `${d.low} to ${d.high}`);
+      cell(tr, d.dice);
+    }));
+}
+
 function showRolls(rolls) {
-  table($("rolls"), ["line", "side", "measure", "percentile", "actual", "expected", "role", "procedure"],
+  table($("rolls"), ["line", "side", "measure", "percentile", "actual", "expected", "its dice", "role", "procedure"],
     rolls.map((r) => (tr) => {
       const [actual, expected] = r.measure === "hits" ? [r.hits, r.expected_hits]
-        : r.measure === "losses" ? [r.losses, r.expected_losses] : [r.won ? 1 : 0, r.p_win];
+        : r.measure === "losses" ? [r.losses, r.expected_losses]
+        : r.measure === "dice" ? [r.dice_actual, r.dice_expected] : [r.won ? 1 : 0, r.p_win];
       cell(tr, r.line);
       cell(tr, r.side, "text");
-      cell(tr, WORDS[r.measure], "text");
+      cell(tr, WORDS[r.measure] || "its dice", "text");
       cell(tr, ordinal(r.percentile), luckClass(r.percentile));
       cell(tr, actual);
       cell(tr, expected.toFixed(2));
+      const what = r.dice_measure === "total" ? `total ${r.dice_actual}` : `${r.dice_actual} hits`;
+      const own = r.dice_percentile == null ? "" : `${ordinal(r.dice_percentile)} (${what} of ${counted(r.dice, "die").replace("dies", "dice")})`;
+      cell(tr, own, r.dice_percentile == null ? "" : luckClass(r.dice_percentile));
       cell(tr, r.role, "text");
       cell(tr, titles[r.procedure] || r.procedure, "text");
     }));
@@ -80,31 +104,45 @@ function svg(tag, attrs, parent) {
   return el;
 }
 
-function plot(side, rows, last, game) {
+function plot(side, all, last, game) {
   const W = 480, H = 170, L = 34, R = 8, T = 8, B = 22;
-  const xs = [0, ...rows.map((r) => r.x)];
-  const at = (key) => [0, ...rows.map((r) => r[key])];
-  const low = at("band_low"), high = at("band_high"), cum = at("cumulative");
-  const top = Math.max(...high, ...cum, 0.5), bottom = Math.min(...low, ...cum, -0.5);
+  const rows = all.filter((r) => r.plotted), dice = all.filter((r) => r.dice_cumulative != null);
+  const line = (from, key) => [0, ...from.map((r) => r[key])];
+  const xs = line(rows, "x"), dx = line(dice, "x");
+  const low = line(rows, "band_low"), high = line(rows, "band_high"), cum = line(rows, "cumulative");
+  const dlow = line(dice, "dice_band_low"), dhigh = line(dice, "dice_band_high"), dcum = line(dice, "dice_cumulative");
+  const top = Math.max(...high, ...cum, ...dhigh, ...dcum, 0.5);
+  const bottom = Math.min(...low, ...cum, ...dlow, ...dcum, -0.5);
   const X = (x) => L + (W - L - R) * x / Math.max(1, last);
   const Y = (y) => T + (H - T - B) * (top - y) / (top - bottom);
   const figure = document.createElement("figure");
-  const measure = rows[0].plotted;
-  const total = game.find((g) => g.side === side && g.measure === measure);
   const caption = document.createElement("figcaption");
   caption.textContent = side + " ";
+  const words = [];
+  if (rows.length) {
+    const measure = rows[0].plotted;
+    const total = game.find((g) => g.side === side && g.measure === measure);
+    words.push(`${PLOTTED[measure]}; ${total.actual} against ${total.expected.toFixed(1)}, ${ordinal(total.percentile)} percentile`);
+  }
+  if (dice.length) words.push(`dashed: ${DICE[dice[0].dice_measure]} above expected`);
   const note = document.createElement("span");
-  note.textContent = `${PLOTTED[measure]}; ${total.actual} against ${total.expected.toFixed(1)}, ${ordinal(total.percentile)} percentile`;
+  note.textContent = words.join("; ");
   caption.append(note);
   const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img",
-    "aria-label": `${side}: ${PLOTTED[measure]} after each roll, with the band of 90% of games` }, figure);
-  const band = xs.map((x, i) => `${X(x)},${Y(high[i])}`).concat(
-    xs.map((x, i) => `${X(x)},${Y(low[i])}`).reverse());
-  svg("polygon", { points: band.join(" "), class: "band" }, s);
+    "aria-label": `${side}: ${words.join("; ")}, after each roll, with the band of 90% of games` }, figure);
+  const polygon = (x, hi, lo, cls) => svg("polygon", { points: x.map((v, i) => `${X(v)},${Y(hi[i])}`).concat(
+    x.map((v, i) => `${X(v)},${Y(lo[i])}`).reverse()).join(" "), class: cls }, s);
+  if (rows.length) polygon(xs, high, low, "band");
+  for (const edge of dice.length ? [dhigh, dlow] : []) {  // the dice's band: its two edges, open
+    svg("polyline", { points: dx.map((x, i) => `${X(x)},${Y(edge[i])}`).join(" "), class: "dice-band" }, s);
+  }
   svg("line", { x1: L, x2: W - R, y1: Y(0), y2: Y(0), class: "axis" }, s);
   svg("line", { x1: L, x2: L, y1: T, y2: H - B, class: "axis" }, s);
-  svg("polyline", { points: xs.map((x, i) => `${X(x)},${Y(cum[i])}`).join(" "), class: "line" }, s);
-  xs.forEach((x, i) => svg("circle", { cx: X(x), cy: Y(cum[i]), r: 2.5, class: "dot" }, s));
+  if (dice.length) svg("polyline", { points: dx.map((x, i) => `${X(x)},${Y(dcum[i])}`).join(" "), class: "dice-line" }, s);
+  if (rows.length) {
+    svg("polyline", { points: xs.map((x, i) => `${X(x)},${Y(cum[i])}`).join(" "), class: "line" }, s);
+    xs.forEach((x, i) => svg("circle", { cx: X(x), cy: Y(cum[i]), r: 2.5, class: "dot" }, s));
+  }
   for (const y of [Math.ceil(bottom), 0, Math.floor(top)]) {
     svg("text", { x: L - 4, y: Y(y) + 4, "text-anchor": "end" }, s).textContent = y > 0 ? `+${y}` : y;
   }
@@ -119,7 +157,7 @@ function showPlots(rolls, game) {
   for (const r of rolls) if (!order.has(r.line)) order.set(r.line, order.size + 1);
   const bySide = new Map();
   for (const r of rolls) {
-    if (!r.plotted) continue;
+    if (!r.plotted && r.dice_cumulative == null) continue;
     if (!bySide.has(r.side)) bySide.set(r.side, []);
     bySide.get(r.side).push({ ...r, x: order.get(r.line) });
   }
@@ -128,6 +166,7 @@ function showPlots(rolls, game) {
 
 function show(answer) {
   showGame(answer.game);
+  showDice(answer.dice);
   showPlots(answer.rolls, answer.game);
   showRolls(answer.rolls);
   $("refused").replaceChildren(...answer.refused.map((line) => {
