@@ -40,19 +40,11 @@ def t975(df: int) -> float:
 
 
 def main_value(df, value: str | None) -> str:
-    """The column a difference is of: `value`, else the procedure's main event (df.attrs),
-    else attacker_win, else the first probability; refused unless it is a probability or an
-    expected value with its standard error beside it."""
+    """The column a difference is of: `value`, else the procedure's main event (df.attrs'
+    `main`, as a sweep records it), else attacker_win, else the first probability; refused
+    unless it is a probability or an expected value with its standard error beside it."""
     if value is None:
-        named = df.attrs.get("procedure")
-        main = None
-        if named:
-            from . import registry
-
-            try:
-                main = registry.get(named).main
-            except OddsError:
-                main = None
+        main = df.attrs.get("main")
         value = next((c for c in (main, "attacker_win") if c and c in df.columns), None)
         if value is None:
             value = next((c for c in df.columns if f"{c}_se" in df.columns), None)

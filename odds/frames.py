@@ -65,43 +65,16 @@ def words(column: str, v) -> str:
     return f"{called} {text(v)}"
 
 
-def row_notes(result, spec=None, kwargs=None) -> str:
+def row_notes(result, readings=None) -> str:
     """What an answer says beside its numbers, as a row's `notes` cell: its notes, its
-    assumptions and the readings it rests on in words (`spec`'s declared readings that the
-    call `kwargs` rests on: what each is and the value assumed), else as 'name=value'."""
+    assumptions and the readings it rests on (`readings`: in words, as the sweep says them;
+    else 'name=value' of each setting it marks)."""
+    if readings is None:
+        readings = [f"{k}={text(result.settings[k])}" if k in result.settings else k
+                    for k in result.readings]
     out = {"notes": list(result.notes), "assumptions": list(result.assumptions),
-           "readings": _readings(result, spec, kwargs)}
+           "readings": list(readings)}
     return json.dumps({k: v for k, v in out.items() if v})
-
-
-def _readings(result, spec, kwargs) -> list:
-    if not result.readings:
-        return []
-    declared = getattr(spec, "readings", ()) if spec is not None else ()
-    if declared and kwargs is not None:
-        from .core.readings import split
-
-        try:
-            _, call, _, given = split(spec.raw(), (), {**spec.preset, **kwargs})
-        except TypeError:  # not a call of the function: said by name below
-            call = None
-        if call is not None:
-            return [f"{r.what}: {_assumed(r, call)} assumed ({r.source})"
-                    for r in declared if r.rests(call, given)]
-    return [f"{k}={text(result.settings[k])}" if k in result.settings else k
-            for k in result.readings]
-
-
-def _assumed(reading, call) -> str:
-    """The value a reading holds in this call, in words (core.readings' own rule)."""
-    from .core.flips import text as said
-
-    if reading.shown is not None:
-        return said(reading.shown(call))
-    keywords = reading.sets()
-    if len(keywords) == 1 and call.get(keywords[0]) is not None:
-        return said(call[keywords[0]])
-    return said(reading.value)
 
 
 def said(df) -> dict:

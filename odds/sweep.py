@@ -33,7 +33,8 @@ import numpy as np
 
 from . import registry
 from .core.engine import planned
-from .core.readings import alone
+from .core.flips import text as flip_text
+from .core.readings import alone, split
 from .frames import NOTES, REPLICATES as REPLICATES_COLUMN, VARIANT, row_notes, said
 from .errors import OddsError, check_choice, check_int, check_nesting, shown
 from .questions.budget import bar as _bar, within
@@ -185,8 +186,31 @@ def row(procedure: str, params: dict, engine: dict) -> dict:
     out["method"], out["trials"], out["partial"] = r.method, r.trials, r.partial
     out["seed"] = r.seed if r.method == "mc" else None
     out[REPLICATES_COLUMN] = None if reps is None else json.dumps(reps, separators=(",", ":"))
-    out[NOTES] = row_notes(r, spec, _kwargs(params, spec))
+    out[NOTES] = row_notes(r, _readings(r, spec, _kwargs(params, spec)))
     return out
+
+
+def _readings(result, spec, kwargs: dict) -> list | None:
+    """The readings an answer rests on in words (its Spec's declarations that the call
+    rests on: what each is, the value assumed, where it comes from), or None (said by name)."""
+    if not result.readings or not spec.readings:
+        return None
+    try:
+        _, call, _, given = split(spec.raw(), (), {**spec.preset, **kwargs})
+    except TypeError:  # not a call of the function: said by name
+        return None
+    return [f"{r.what}: {_assumed(r, call)} assumed ({r.source})"
+            for r in spec.readings if r.rests(call, given)]
+
+
+def _assumed(reading, call: dict) -> str:
+    """The value a reading holds in the call, in words (as an answer's flips say it)."""
+    if reading.shown is not None:
+        return flip_text(reading.shown(call))
+    keywords = reading.sets()
+    if len(keywords) == 1 and call.get(keywords[0]) is not None:
+        return flip_text(call[keywords[0]])
+    return flip_text(reading.value)
 
 
 def _answer(spec, kwargs: dict, engine: dict):
@@ -362,7 +386,7 @@ def sweep(procedure: str, grid: dict, fixed: dict | None = None, *, method="auto
     "independent" (variants too get seeds of their own); `client`: a dask.distributed Client.
     Where cells share a seed, each Monte Carlo cell runs as REPLICATES runs (seeds derived
     from its own) so that `difference` can give each difference its standard error.
-    `df.attrs`: procedure, seed, seeds, method, partial, missing, budget (the exact budget's
+    `df.attrs`: procedure, main (its main event), seed, seeds, method, partial, missing, budget (the exact budget's
     notes), notes (the engines that made the numbers, every note, assumption and reading of
     the answers: odds.frames.said), assumptions, readings; each row's own are its `notes`
     (JSON text).
@@ -374,7 +398,8 @@ def sweep(procedure: str, grid: dict, fixed: dict | None = None, *, method="auto
     seeds = check_choice("seeds", seeds, SEEDS)
     fast = None if client is not None else _table(procedure, todo, method, columns)
     if fast is not None:
-        fast.attrs.update(procedure=procedure, seed=seed, seeds=seeds, method=method, partial=False,
+        fast.attrs.update(procedure=procedure, main=registry.get(procedure).main, seed=seed,
+                          seeds=seeds, method=method, partial=False,
                           missing=0, budget=[], keys=_cell_columns(columns, bases))
         fast.attrs.update(said(fast))
         return fast
@@ -406,7 +431,7 @@ def sweep(procedure: str, grid: dict, fixed: dict | None = None, *, method="auto
         df = pd.DataFrame(columns=columns)
     else:  # 63-bit seeds beside exact cells' None: whole numbers, not floats
         df["seed"] = pd.array([r["seed"] for r in done], dtype="Int64")
-    df.attrs.update(procedure=procedure, seed=seed, seeds=seeds, method=engine["method"],
+    df.attrs.update(procedure=procedure, main=spec.main, seed=seed, seeds=seeds, method=engine["method"],
                     partial=partial, missing=len(todo) - len(done), budget=list(budget),
                     keys=_cell_columns(columns, bases))
     df.attrs.update(said(df))
