@@ -117,10 +117,10 @@ def test_no_import_circle():
 
 
 # the layers from the bottom: config and processes (signals around compiles and workers: the
-# standard library only), then errors, then core/; a module imports only its own layer or those
-# below. Result.plot draws with odds.plot (above core) at call time: the one
+# standard library only), then errors, then texts (values read and written as text), then
+# core/; a module imports only its own layer or those below. Result.plot draws with odds.plot (above core) at call time: the one
 # known exception until plotting moves under a hook core owns.
-BELOW_CORE = {"odds", "odds.config", "odds.processes", "odds.errors"}
+BELOW_CORE = {"odds", "odds.config", "odds.processes", "odds.errors", "odds.texts"}
 KNOWN_UPWARD = {("odds.core.result", "odds.plot")}
 
 
@@ -132,6 +132,8 @@ def upward(edges: dict) -> list:
             ok = {"odds"}.__contains__
         elif name == "odds.errors":
             ok = {"odds", "odds.config"}.__contains__
+        elif name == "odds.texts":
+            ok = {"odds", "odds.config", "odds.errors"}.__contains__
         elif name.startswith("odds.core"):
             ok = lambda t: t in BELOW_CORE or t.startswith("odds.core")
         else:

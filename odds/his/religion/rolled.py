@@ -24,7 +24,7 @@ def situation(keywords: dict) -> tuple:
     protestant = side_dice("protestant_dice", kw["protestant_dice"], {k: kw[k] for k in PROTESTANT})
     catholic = side_dice("papal_dice", kw["papal_dice"], {k: kw[k] for k in CATHOLIC})
     a, d = act.dice(*((protestant, catholic) if act.reform else (catholic, protestant)))
-    return a, d, act.terms(not kw["outside_zone"]), kw["attempts"]
+    return a, d, act.terms(not kw["outside_zone"]), act.attempts(kw["attempts"])
 
 
 def read(keywords: dict, record) -> Outcome:
