@@ -105,13 +105,16 @@ def draw(spec, rows, cols, fixed: dict, event: str | None = None, paper: str = "
 
 
 def footnote(results) -> str:
-    """The rules this chart rests on: one corner cell's dice in words, and every assumption
-    and note of any cell, each once."""
+    """The rules this chart rests on: one corner cell's dice in words, and every assumption,
+    reading (a setting the rulebook does not fix, with its value) and note of any cell, each
+    once."""
     corner = results[-1][-1]
     lines = ["Rules as the odds package implements them (its docs/rules.md); every keyword not "
              "named above at its default.",
              f"e.g. the last cell: {'; '.join(corner.explain)}" if corner.explain else ""]
-    seen = dict.fromkeys(text for row in results for r in row for text in (*r.assumptions, *r.notes))
+    seen = dict.fromkeys(text for row in results for r in row for text in (
+        *r.assumptions, *(f"reading: {k}={_shown(r.settings.get(k, '?'))}" for k in r.readings),
+        *r.notes))
     lines += [f"* {text}" for text in seen]
     wrapped = [textwrap.fill(line, 125) for line in lines if line]
     return "\n".join(wrapped[:12]) + ("\n(more notes omitted)" if len(wrapped) > 12 else "")

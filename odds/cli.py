@@ -25,7 +25,7 @@ from .questions import cli as questions
 
 _TYPES = {"int": whole, "ints": whole, "float": number}
 TOOLS = {"demo": "demo", "warmup": "warmup", "crusades": "crusades_cli", "sweep": "sweep_cli",
-         "plot": "sweep_cli", "serve": "serve", "luck": "records.cli",
+         "plot": "sweep_cli", "table": "sweep_cli", "serve": "serve", "luck": "records.cli",
          "chart": "chart", "sensitivity": "questions.sensitivity"}  # command -> the module that
 # registers it
 

@@ -29,6 +29,8 @@ PROGRESS_AFTER_SECONDS = 2.0
 
 # sweeps
 SWEEP_BATCH = 16  # cells per dask task
+SWEEP_REPLICATES = 20  # runs of a Monte Carlo cell that shares its seed with others (a
+# variant's): the paired differences' standard error is their spread (20 runs: 19 degrees of freedom)
 MAX_CELLS = 100_000  # cells in one sweep
 MAX_CELL_TRIALS = 10**12  # cells x Monte Carlo trials in one sweep
 MAX_WORKERS = 64  # processes of a local dask cluster

@@ -54,8 +54,39 @@ def _show(result, args) -> int:
 def _run(args):
     from .crusades.battle import run
 
+    if args.need is not None or args.vary is not None or args.event is not None:
+        return _need(args)
     return _show(run(args.scenario, battles=args.battles, seed=args.seed,
                      overrides=args.overrides, dice=args.dice, threads=args.threads), args)
+
+
+def _need(args) -> int:
+    """`--need P --vary KEY=LOW..HIGH`: the value of a rule setting, unit statistic
+    (units.knights.attack) or army count (attacker.army.knights) at which P(event) reaches P."""
+    from .errors import OddsError, check_probability
+    from .questions.cli import FLAGS
+    from .questions.need import need
+
+    if args.need is None:
+        raise OddsError(f"--{'vary' if args.vary is not None else 'event'}: only with --need")
+    if args.vary is None:
+        raise OddsError("--need: give --vary KEY=LOW..HIGH (a rule setting, a unit statistic "
+                        "such as units.knights.attack, or an army count such as attacker.army.knights)")
+    if args.dice is not None:
+        raise OddsError("--need: not with --dice (a need search runs many battles per value)")
+    answer = need("crusades.battle", {"scenario": args.scenario, "overrides": args.overrides},
+                  vary=args.vary, target=check_probability("--need", args.need), event=args.event,
+                  names=FLAGS, trials=args.battles, seed=args.seed, threads=args.threads)
+    if args.json:
+        import json
+
+        print(json.dumps(answer.to_json()))
+    else:
+        print(answer.summary())
+    if answer.partial:
+        print("odds: interrupted: partial result", file=sys.stderr)
+        return 130
+    return 0
 
 
 def _sensitivity(args):
@@ -187,6 +218,12 @@ def register(games):
     _common(run)
     run.add_argument("--dice", type=_dice, metavar="D,D,...",
                      help="play ONE battle with these morale dice (scripted mode)")
+    run.add_argument("--need", type=number, metavar="P",
+                     help="the target probability: prints the value of --vary that reaches it")
+    run.add_argument("--vary", metavar="KEY=LOW..HIGH",
+                     help="with --need: a rule setting (turn_limit), a unit statistic "
+                          "(units.knights.attack=1..8) or an army count (attacker.army.knights=0..10)")
+    run.add_argument("--event", help="with --need: the event (default attacker_win)")
     run.set_defaults(handler=_run)
     sens = cmds.add_parser("sensitivity", help="flip each rule setting: how P(attacker wins) and "
                                                "the units lost move, the biggest change first")

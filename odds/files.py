@@ -99,12 +99,23 @@ def write_csv(frame, path: str, field: str) -> None:
     """`frame` as CSV at `path`, whole or not at all (`replaced`); a text cell that a spreadsheet
     would run as a formula (starting with =, +, -, @, tab or CR: OWASP's CSV injection) is
     written after a quote, `'=cmd`, so that a name from another player's file stays text."""
+    with replaced(path, field) as temporary:
+        safe_for_csv(frame).to_csv(temporary, index=False, quoting=csv.QUOTE_NONNUMERIC)  # a CR stays in its cell
+
+
+def csv_text(frame) -> str:
+    """`frame` as CSV text, as write_csv writes it (for stdout)."""
+    return safe_for_csv(frame).to_csv(index=False, quoting=csv.QUOTE_NONNUMERIC, lineterminator="\n")
+
+
+def safe_for_csv(frame):
+    """A copy of `frame` whose text cells a spreadsheet would run as a formula start with a
+    quote (write_csv)."""
     out = frame.copy()
     for column in out.columns[[dtype.kind not in "biufcmM" for dtype in out.dtypes]]:  # text
         out[column] = out[column].map(
             lambda v: f"'{v}" if isinstance(v, str) and v.startswith(FORMULA) else v)
-    with replaced(path, field) as temporary:
-        out.to_csv(temporary, index=False, quoting=csv.QUOTE_NONNUMERIC)  # a CR stays in its cell
+    return out
 
 
 def read_text(path, field: str, limit: int = MAX_FILE_BYTES) -> str:

@@ -5,20 +5,30 @@
 - `heatmap`: a sweep's value over two parameters (the 50% contour for a probability).
 - `lines`: a sweep's value against one parameter, one line per value of another.
 - `difference`: the difference between two values of a column (two variants, two card
-  settings) over two parameters, on a colour scale centred on 0.
+  settings) over two parameters, on a colour scale centred on 0, each cell labelled with its
+  number where it fits; cells whose 95% interval covers 0 are hatched (odds.differences:
+  exact, paired Monte Carlo runs or independent ones, said in the title).
+- `difference_lines`: the same difference against one parameter, a line per value of another,
+  each point with its 95% interval.
 - `card_value`: P(main event) with and without a card, per army size (from a sweep's frame).
 - `show`: display a figure in Jupyter with alternative text for screen readers.
-Monte Carlo results carry 95% intervals as error bars. Nothing calls plt.show().
+Monte Carlo results carry 95% intervals as error bars. A sweep's pictures say in words what
+they hold fixed (`defender galleys 3; attacker cards: field-artillery`), label heatmap cells
+with their numbers where they fit, and carry the frame's notes (df.attrs: the engines, the
+readings and assumptions of its answers) as a footnote. Nothing calls plt.show().
 """
 from __future__ import annotations
 
 import re
+import textwrap
 
 import numpy as np
 
 from .config import PLOT_MAX_CELLS, PLOT_MAX_LINES, PLOT_MAX_ROWS
 from .core.outcomes import label as _label
+from .frames import name as _name, parameters, said, words
 from .errors import OddsError, check_choice, shown
+from .texts import signed
 
 VIEWS = ("pmf", "at_least", "at_most")
 ATTACKER, DEFENDER = "#c0392b", "#2c6fbb"  # the page's --attacker and --defender (static/style.css)
@@ -187,18 +197,10 @@ def _integer(column) -> bool:
     return is_integer_dtype(column)
 
 
-def parameters(df) -> list:
-    """The parameter columns of a sweep's frame: those before its first probability."""
-    columns = list(df.columns)
-    for i, c in enumerate(columns):
-        if f"{c}_se" in columns:
-            return columns[:i]
-    return columns
-
-
 def _fixed_title(df, on_axes) -> str:
-    """The parameters that hold one value in `df` (not shown on an axis), as 'a=1, b=2'."""
-    return ", ".join(f"{c}={df[c].iloc[0]}" for c in parameters(df)
+    """The parameters that hold one value in `df` (not shown on an axis), in words:
+    'defender galleys 3; attacker cards: none'."""
+    return "; ".join(words(c, df[c].iloc[0]) for c in parameters(df)
                      if c not in on_axes and df[c].astype(str).nunique() == 1)
 
 
@@ -219,12 +221,14 @@ def _one_per_cell(df, keys, value):
 
 
 def heatmap(df, x: str, y: str, value: str = "attacker_win", ax=None, where: str = "",
-            centre=None, context=None):
+            centre=None, context=None, labels: bool = True, marked: str | None = None):
     """`value` over a grid of two parameters (a sweep's frame); the 50% contour when `value`
     is a probability; `centre` (e.g. 0 for a difference) centres a diverging colour scale;
     `context` is the frame whose fixed parameters the title names (default `df`); `where`
     ('a=1, cards=[]', as `odds plot --where`) selects the rows first, and the title says so
-    (with `context` given, `df` is taken as already selected: difference())."""
+    (with `context` given, `df` is taken as already selected: difference()); `labels`: each
+    cell's number in it where it fits; `marked`: a boolean column whose true cells are hatched;
+    the frame's notes (df.attrs, or `context`'s) go below as a footnote."""
     if context is None:
         df = _where(df, where)
     _check_columns(df, x, y, value, axes=(x, y))
@@ -236,7 +240,8 @@ def heatmap(df, x: str, y: str, value: str = "attacker_win", ax=None, where: str
     if centre is None:
         low, high = (0, 1) if is_probability(value) else (np.nanmin(z), np.nanmax(z))
     else:
-        reach = max(np.nanmax(np.abs(z - centre)), 1e-12)
+        reach = np.nanmax(np.abs(z - centre))
+        reach = reach if reach > 1e-9 else (0.01 if is_probability(value) else 1.0)  # all 0
         low, high = centre - reach, centre + reach
     cmap = "RdBu" if centre is not None or is_probability(value) else "viridis"
     mesh = ax.pcolormesh(xs, ys, z, shading="nearest", cmap=cmap, vmin=low, vmax=high)
@@ -244,14 +249,98 @@ def heatmap(df, x: str, y: str, value: str = "attacker_win", ax=None, where: str
             and np.nanmin(z) < 0.5 < np.nanmax(z)):
         contour = ax.contour(xs, ys, z, levels=[0.5], colors="black", linewidths=1.5)
         ax.clabel(contour, fmt={0.5: "50%"})
-    ax.figure.colorbar(mesh, ax=ax, label=_label(value))
-    ax.set_xlabel(_label(x))
-    ax.set_ylabel(_label(y))
+    bar = ax.figure.colorbar(mesh, ax=ax, label=_label(value))
+    if is_probability(value):  # the cells' numbers are percent (a change: percentage points)
+        from matplotlib.ticker import FuncFormatter
+
+        bar.ax.yaxis.set_major_formatter(FuncFormatter(
+            (lambda t, _: signed(100 * t, ".0f")) if centre is not None else (lambda t, _: f"{100 * t:.0f}%")))
+        bar.set_label(_label(value) + (" (percentage points)" if centre is not None else ""))
+    if marked is not None:
+        _hatch(ax, xs, ys, df.pivot(index=y, columns=x, values=marked).to_numpy(bool))
+    if labels:
+        _numbers_in_cells(ax, mesh, xs, ys, z, lambda v: _cell_text(value, v, centre is not None))
+    ax.set_xlabel(_name(x))
+    ax.set_ylabel(_name(y))
     _whole_ticks(ax, df, x, y)
-    ax.set_title(_sweep_title(f"{_label(value)} by {_label(x)} and {_label(y)}",
+    ax.set_title(_sweep_title(f"{_label(value)} by {_name(x)} and {_name(y)}",
                               df if context is None else context, (x, y, value), where),
                  fontsize="medium")
+    footnote(ax, said(df if context is None else context)["notes"])
     return ax
+
+
+def _cell_text(value: str, v: float, change: bool) -> str:
+    """A heatmap cell's number: a probability in whole percent (a change in signed points),
+    anything else to two significant digits."""
+    if v != v:
+        return ""
+    if is_probability(value):
+        if change:
+            return signed(100 * v, ".1f" if abs(v) < 0.01 else ".0f")
+        return f"{100 * v:.0f}"
+    return signed(v, ".2g") if change else f"{v:.2g}"
+
+
+def _edges(values) -> np.ndarray:
+    """Cell edges around sorted centres, as pcolormesh's 'nearest' shading draws them."""
+    v = np.asarray(values, float)
+    if len(v) == 1:
+        return np.array([v[0] - 0.5, v[0] + 0.5])
+    mid = (v[1:] + v[:-1]) / 2
+    return np.concatenate([[v[0] - (mid[0] - v[0])], mid, [v[-1] + (v[-1] - mid[-1])]])
+
+
+def _hatch(ax, xs, ys, marks):
+    """Hatch the cells where `marks` is true (a difference whose interval covers 0)."""
+    from matplotlib.patches import Rectangle
+
+    ex, ey = _edges(xs), _edges(ys)
+    for i, j in zip(*np.nonzero(marks)):
+        ax.add_patch(Rectangle((ex[j], ey[i]), ex[j + 1] - ex[j], ey[i + 1] - ey[i], fill=False,
+                               hatch="///", edgecolor="0.35", linewidth=0))
+
+
+def _numbers_in_cells(ax, mesh, xs, ys, z, text):
+    """Each cell's number in it, dark on light cells and light on dark ones, in a font that
+    fits the cell (none when the cells are too small to read)."""
+    fig = ax.figure
+    width, height = fig.get_size_inches() * 72 * np.array([0.7, 0.7])
+    shown = [[text(v) for v in row] for row in z]
+    chars = max((len(t) for row in shown for t in row), default=1) or 1
+    size = min(9.0, width / len(xs) / (0.62 * chars), height / len(ys) * 0.55)
+    if size < 5:
+        return
+    for i, yv in enumerate(ys):
+        for j, xv in enumerate(xs):
+            if not shown[i][j]:
+                continue
+            r, g, b, _ = mesh.cmap(mesh.norm(z[i, j]))
+            dark = 0.299 * r + 0.587 * g + 0.114 * b < 0.5
+            ax.text(xv, yv, shown[i][j], ha="center", va="center", fontsize=size,
+                    color="white" if dark else "black")
+
+
+NOTES_GID = "odds-notes"  # the figure's one footnote (every Axes adds its notes to it)
+
+
+def footnote(ax, notes, width: int = 110):
+    """The notes under the figure, each once (one footnote per figure, whatever its Axes add),
+    wrapped; at most 8 lines, then how many more."""
+    import textwrap
+
+    fig = ax.figure
+    text = next((t for t in fig.texts if t.get_gid() == NOTES_GID), None)
+    seen = dict.fromkeys([*getattr(fig, "_odds_notes", ()), *map(str, notes)])
+    fig._odds_notes = list(seen)
+    lines = [line for note in seen for line in textwrap.wrap(note, width)]
+    if len(lines) > 8:
+        lines = lines[:8] + [f"(and {len(lines) - 8} more lines of notes: df.attrs['notes'])"]
+    if text is None and lines:
+        text = fig.text(0.01, -0.01, "", ha="left", va="top", fontsize=6.5, color="0.25",
+                        transform=fig.transFigure, gid=NOTES_GID)
+    if text is not None:
+        text.set_text("\n".join(lines))
 
 
 def _where(df, where: str):
@@ -264,11 +353,17 @@ def _where(df, where: str):
 
 
 def _sweep_title(head, df, on_axes, where) -> str:
-    """Title: what is shown, then the parameters held fixed and the filter (each once)."""
-    filtered = tuple(part.partition("=")[0].strip() for part in where.split(",") if "=" in part)
-    fixed = _fixed_title(df, on_axes + filtered)
-    parts = [p for p in (fixed, f"where {where}" if where else "") if p]
-    return head + ("\n" + "; ".join(parts) if parts else "")
+    """Title: what is shown, then the parameters held fixed and those the filter picked, in
+    words (each once, wrapped)."""
+    import textwrap
+
+    from .where import conditions
+
+    picked = conditions([where]) if where else []
+    fixed = _fixed_title(df, on_axes + tuple(k for k, _ in picked))
+    chosen = "; ".join(words(k, list(v) if isinstance(v, tuple) else v) for k, v in picked)
+    parts = [p for p in (fixed, chosen) if p]
+    return "\n".join([textwrap.fill(head, 70)] + ([textwrap.fill("; ".join(parts), 70)] if parts else []))
 
 
 def lines(df, x: str, by: str | None = None, value: str = "attacker_win", ax=None,
@@ -288,37 +383,80 @@ def lines(df, x: str, by: str | None = None, value: str = "attacker_win", ax=Non
                     label=f"{by} = {name}" if by else None)
     if is_probability(value):
         ax.set_ylim(0, 1)
-    ax.set_xlabel(_label(x))
+    ax.set_xlabel(_name(x))
     ax.set_ylabel(_label(value))
     _whole_ticks(ax, df, x)
     ax.grid(alpha=0.3)
     if by:
         ax.legend(loc="best", fontsize="small", framealpha=0.8)
-    ax.set_title(_sweep_title(f"{_label(value)} by {_label(x)}", df, (x, by, value), where),
+    ax.set_title(_sweep_title(f"{_label(value)} by {_name(x)}", df, (x, by, value), where),
                  fontsize="medium")
+    footnote(ax, said(df)["notes"])
     return ax
 
 
 def difference(df, x: str, y: str, column: str, a, b, value: str = "attacker_win", ax=None,
                where: str = ""):
-    """`value` where `column` == a minus where `column` == b, over x and y (centred on 0);
-    `where` selects the rows first (as in heatmap)."""
+    """`value` where `column` == a minus where `column` == b, over x and y (centred on 0),
+    each cell labelled with its number where it fits and hatched where its 95% interval
+    covers 0 (odds.differences: exact, paired Monte Carlo runs or independent ones; the title
+    says which); `where` selects the rows first (as in heatmap)."""
+    from .differences import difference as differences
+
     df = _where(df, where)
     _check_columns(df, x, y, column, value, axes=(x, y))
     check_size(df, x, y)
-    keep = [c for c in (x, y) if c]
-    pair = []
-    for v in (a, b):
-        part = df[df[column].astype(str) == str(v)]
-        if part.empty:
-            raise OddsError(f"{column}: no rows with {shown(v)} (allowed: "
-                            f"{', '.join(sorted(df[column].astype(str).unique()))})")
-        _one_per_cell(part, keep, value)
-        pair.append(part.set_index(keep)[value])
-    diff = (pair[0] - pair[1]).dropna().reset_index()
-    label = f"{value}: {column} {a} minus {b}"
-    diff = diff.rename(columns={value: label})
-    return heatmap(diff, x, y, label, ax=ax, where=where, centre=0.0, context=df.drop(columns=column))
+    diff = differences(df, column, a, b, value, keys=[x, y])
+    shown = f"{_label(value)}: {column} {diff.attrs['a']} minus {diff.attrs['b']}"
+    diff = diff.rename(columns={"difference": shown})
+    engines = sorted(set(diff["engine"]))
+    mc = any(e != "exact" for e in engines)
+    ax = heatmap(diff, x, y, shown, ax=ax, where=where, centre=0.0,
+                 context=df.drop(columns=column), marked="covers_zero" if mc else None)
+    hatched = int(diff["covers_zero"].sum())
+    how = "; ".join(engines) + (f"; hatched: the 95% interval covers 0 ({hatched} of {len(diff)} cells)"
+                                if mc else "")
+    ax.set_title(ax.get_title() + "\n" + textwrap.fill(how, 70), fontsize="medium")
+    return ax
+
+
+def difference_lines(df, x: str, column: str = "variant", a=None, b=None, by: str | None = None,
+                     value: str = "attacker_win", ax=None, where: str = ""):
+    """`value` where `column` == a minus where it is b (default: its second value minus its
+    first, a variant minus the rules) against `x`, one line per value of `by`, each point with
+    its 95% interval (odds.differences: exact points have none to draw), the 0 line, the
+    engines in the title and the frame's notes below; `where` selects the rows first."""
+    from .differences import difference as differences
+
+    df = _where(df, where)
+    keys = [x, *([by] if by else [])]
+    _check_columns(df, *keys, column, value, axes=(x,))
+    check_size(df, by=by)
+    diff = differences(df, column, a, b, value, keys=keys)
+    ax = _axes(ax, (6, 4))
+    scale = 1.0 if not is_probability(value) else 100.0
+    groups = diff.groupby(diff[by].astype(str), sort=False) if by else [(None, diff)]
+    for name, part in groups:
+        part = part.sort_values(x)
+        d = part["difference"].to_numpy(float) * scale
+        err = np.vstack([d - part["low"].to_numpy(float) * scale,
+                         part["high"].to_numpy(float) * scale - d])
+        ax.errorbar(part[x], d, yerr=np.clip(err, 0, None), fmt="o-", capsize=3, markersize=4,
+                    label=f"{_name(by)} {name}" if by else None)
+    ax.axhline(0, color="black", linewidth=0.8)
+    unit = " (percentage points)" if scale != 1 else ""
+    ax.set_ylabel(f"{_label(value)}: {diff.attrs['a']} minus {diff.attrs['b']}{unit}")
+    ax.set_xlabel(_name(x))
+    _whole_ticks(ax, df, x)
+    ax.grid(alpha=0.3)
+    if by:
+        ax.legend(loc="best", fontsize="small", framealpha=0.8)
+    engines = "; ".join(sorted(set(diff["engine"])))
+    head = f"{_label(value)}: {column} {diff.attrs['a']} minus {diff.attrs['b']}, 95% intervals"
+    ax.set_title(_sweep_title(head, df.drop(columns=column), (x, by, value), where) + "\n"
+                 + textwrap.fill(engines, 70), fontsize="medium")
+    footnote(ax, said(df)["notes"])
+    return ax
 
 
 def card_value(df, size: str, cards: str, value: str = "attacker_win", ax=None):

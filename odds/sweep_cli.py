@@ -1,4 +1,5 @@
-"""`odds sweep SPEC.toml` and `odds plot RESULTS --x P --y Q`."""
+"""`odds sweep SPEC.toml`, `odds plot RESULTS --x P --y Q` and `odds table RESULTS`: a sweep, its
+pictures, and the designer's table of a variant against the rules (odds.differences)."""
 from __future__ import annotations
 
 import logging
@@ -14,6 +15,7 @@ from .files import check_input, check_output, replaced, write_csv
 from .processes import sigint_ignored
 from .texts import counted, printable
 from .where import as_in, conditions, select, split
+from .differences import FORMATS
 
 def _client(args):
     if args.scheduler and args.workers is not None:
@@ -94,13 +96,16 @@ def run_sweep(args):
     spec = sweep.read_spec(args.spec)
     if args.out:
         check_out(args.out)
+    variants = isinstance(spec.get("grid"), dict) and sweep.VARIANT in spec["grid"]
+    if args.table and not variants:
+        raise OddsError(f"--table: {args.spec} has no variants (allowed: a spec with "
+                        "[grid.variant.NAME] tables; for another column: odds sweep ... --out "
+                        "R.parquet, then odds table R.parquet --column COLUMN)")
     client, cluster = _client(args)
     if client is not None:
         print(f"dask dashboard: {client.dashboard_link}", file=sys.stderr, flush=True)
     try:
-        df = sweep.sweep(spec["procedure"], spec.get("grid", {}), spec.get("fixed", {}),
-                         method=spec.get("method", "auto"), trials=spec.get("trials"),
-                         seed=spec.get("seed", 0), seeds=spec.get("seeds", "cell"), client=client)
+        df = sweep.run_spec(spec, client=client)
     finally:
         with sigint_ignored():  # a second Ctrl-C does not lose the finished cells
             if client is not None:
@@ -108,18 +113,52 @@ def run_sweep(args):
             if cluster is not None:
                 cluster.close()
     partial, total = df.attrs["partial"], len(df) + df.attrs.get("missing", 0)
-    for note in df.attrs.get("notes", ()):
+    for note in said_on_stderr(df):
         print(f"odds: note: {printable(note)}", file=sys.stderr)
     if args.out and (len(df) or not partial):
         write_frame(df, args.out)
         print(f"{counted(len(df), 'cell')} -> {args.out}")
-    elif not args.out and len(df):
-        print(df.to_string(index=False))
+    elif not args.out and len(df) and not args.table:
+        print(df.drop(columns=[sweep.REPLICATES_COLUMN, sweep.NOTES], errors="ignore").to_string(index=False))
+    if variants and len(df) and (args.table or not args.out):
+        _print_table(df, args.value, sweep.VARIANT, None, args.table or "markdown", blank=not args.table)
     if partial:
         nothing = ", nothing written" if args.out and not len(df) else ""
         print(f"odds: interrupted: partial result, {len(df)} of {total} cells "
               f"({df.attrs['missing']} cells missing{nothing})", file=sys.stderr)
         return 130
+    return 0
+
+
+def said_on_stderr(df) -> list:
+    """The notes `odds sweep` says on stderr: why the engine is not the one asked (the exact
+    budget's) and what the answers assume and read; the engines and each answer's own notes
+    are in the frame (its attrs and `notes` column) and under the table and the pictures."""
+    return [*df.attrs.get("budget", ()),
+            *(n for n in df.attrs.get("notes", ()) if n.startswith(("assumes:", "reading:")))]
+
+
+def _print_table(df, value, column, base, fmt, blank=False):
+    """The designer's table (odds.differences.table) on stdout; a table no cell pairs (an
+    interrupted sweep) says so on stderr."""
+    from .differences import table
+
+    try:
+        text = table(df, value, column, base, fmt)
+    except OddsError as e:
+        if df.attrs.get("partial"):
+            print(f"odds: note: no table: {e}", file=sys.stderr)
+            return
+        raise
+    if blank:
+        print()
+    print(text, end="")
+
+
+def run_table(args):
+    df = read_frame(args.results)
+    df = select(df, conditions(args.where))
+    _print_table(df, args.value, args.column, args.base, args.format)
     return 0
 
 
@@ -195,7 +234,25 @@ def register(games):
     sweep.add_argument("--out", help="results file (.parquet or .csv)")
     sweep.add_argument("--scheduler", help="address of a dask scheduler, e.g. tcp://host:8786")
     sweep.add_argument("--workers", type=whole, help="start a local dask cluster of N workers")
+    sweep.add_argument("--table", nargs="?", const="markdown", choices=FORMATS, metavar="FORMAT",
+                       help="print the variants side by side, each against the first with its "
+                            "difference and 95%% interval: markdown (default) or csv")
+    sweep.add_argument("--value", default=None,
+                       help="the column of --table (default: the procedure's main event)")
     sweep.set_defaults(handler=run_sweep)
+    table = games.add_parser("table", help="a sweep's results as a rules document's table: "
+                                           "each value of a column against the first, with its "
+                                           "difference and 95% interval")
+    table.add_argument("results", help="a .parquet or .csv written by odds sweep")
+    table.add_argument("--column", default="variant", help="the column compared (default variant)")
+    table.add_argument("--base", help="the value the others are compared with (default: the first)")
+    table.add_argument("--value", default=None,
+                       help="the column shown (default: the procedure's main event)")
+    table.add_argument("--format", default="markdown", choices=FORMATS,
+                       help="markdown (default) or csv")
+    table.add_argument("--where", action="append", default=[], metavar="COLUMN=VALUE",
+                       help="keep only these rows (repeatable, as odds plot --where)")
+    table.set_defaults(handler=run_table)
     plot = games.add_parser("plot", help="a sweep's results: heatmap (--x --y), lines (--x [--by]) "
                                          "or a difference map (--x --y --diff COLUMN=A,B)")
     plot.add_argument("results", help="a .parquet or .csv written by odds sweep")

@@ -278,7 +278,7 @@ def test_plot_draws_a_line_per_matchup_and_the_50_percent_line():
                              battles=40, seed=0, threads=1, progress=False)
     fig = crusades.plot_balance(frame)
     ax = fig.axes[0]
-    lines = {line.get_label(): line for line in ax.get_lines()}
+    lines = {line.get_label(): line for line in ax.get_lines() if not line.get_label().startswith("_")}
     assert set(lines) == {"spearmen against militia (6 upkeep)", "knights against militia (6 upkeep)",
                           "knights against spearmen (6 upkeep)", "50%", "equal budget"}
     assert list(lines["50%"].get_ydata()) == [0.5, 0.5]
@@ -290,7 +290,8 @@ def test_plot_draws_a_line_per_matchup_and_the_50_percent_line():
         assert list(line.get_xdata()) == pytest.approx(list(points["ratio"]))
         assert list(line.get_ydata()) == pytest.approx(list(points["b_score"]))
         assert 1.0 in list(points["ratio"]) or row.b_upkeep != row.a_upkeep  # the equal point
-    assert "50/50 upkeep" in [c.get_label() for c in ax.collections]
+    crosses = [c for c in ax.containers if c.get_label() == "50/50 upkeep (95% interval)"]
+    assert crosses and crosses[0].has_xerr  # each 50/50 point with its interval
 
 
 def test_a_verdict_per_entrant_from_the_50_50_points():

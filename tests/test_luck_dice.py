@@ -75,6 +75,9 @@ FIELD = [
          attacker_cards=["field-artillery"], attacker_power="france"),
     dict(attacker=1, defender=1, attacker_power="ottoman",
          attacker_cards=["surprise-attack", "janissaries:if-needed"]),
+    dict(attacker=2, defender=2, attacker_hit_on=4, defender_hit_on=6),  # a variant's hit numbers
+    dict(attacker=2, defender=1, defender_bonus_dice=0, defender_hit_on=3,
+         attacker_cards=["surprise-attack"]),
 ]
 
 
@@ -153,6 +156,16 @@ def test_dice_that_do_not_fit_the_rules_are_refused_by_field(fields, message):
                     defender_cards=["janissaries:if-needed"])
     rolls = [_roll("his.field", keywords, **fields), _roll("his.field", keywords, winner="A")]
     assert luck(rolls).attrs["refused"] == [f"line 1: {message}"]
+
+
+def test_a_naval_roll_of_several_hit_numbers_is_refused_in_one_line():
+    keywords = dict(attacker_galleys=1, attacker_galleons=1, defender_galleys=2,
+                    location="mediterranean", hit_on=["galley=4"])
+    rolls = [_roll("vq.naval", keywords, attacker_dice=[6, 5, 4, 1], defender_dice=[1, 2, 3, 4]),
+             _roll("his.field", dict(attacker=3, defender=2), winner="A")]
+    assert luck(rolls).attrs["refused"] == [
+        "line 1: hit_on: the attacker's dice hit on 4-6 and 5-6: a record gives one list of a "
+        "side's dice (allowed: one hit number for all of a side's main roll)"]
 
 
 def test_a_procedure_whose_dice_are_not_read_says_why():
@@ -259,6 +272,10 @@ NAVAL = [
                       location="mediterranean", dice_per=["galleasses=2"])),
     ("vq.naval", dict(attacker_galleys=2, defender_galleons=1, location="mediterranean",
                       hits_per_ship=3, port=True)),
+    ("vq.naval", dict(attacker_galleys=1, defender_galleys=1, location="mediterranean",
+                      hit_on=["galley=4", "defender_leader=3"])),  # hit numbers of a variant
+    ("vq.naval", dict(attacker_race_built=1, attacker_power="england", defender_galleons=1,
+                      location="atlantic", hit_on=["race_built=4", "defender_galleon=3"])),
 ]
 
 

@@ -393,5 +393,7 @@ def test_common_seeds_make_equal_cells_equal_and_cell_seeds_do_not():
     grid = {"turn_limit": [30, 40]}
     common = sweep("crusades.battle", grid, {"scenario": field}, trials=500, seed=3, seeds="common")
     assert common.attacker_win[0] == common.attacker_win[1]
-    cell = sweep("crusades.battle", grid, {"scenario": field}, trials=500, seed=3)
-    assert cell.attacker_win[0] != cell.attacker_win[1]
+    # (a seed per cell: two cells may still agree by chance, seeds depending on the scenario's
+    # path among the parameters; three seldom do)
+    cell = sweep("crusades.battle", {"turn_limit": [30, 40, 50]}, {"scenario": field}, trials=500, seed=3)
+    assert cell.attacker_win.nunique() > 1

@@ -126,10 +126,10 @@ def draw_row(pmf, width: int = 8) -> tuple:
     return table[0], base[0], table.shape[1]
 
 
-def hit_rows(top: int, width: int = 8) -> tuple:
-    """(rows, bases, width) for `rng.draw`: row n samples the hits of n dice hitting on 5-6
-    (n = 0 .. top) from one word."""
-    table, base = inverse_cdf_table([binomial_pmf(n) for n in range(top + 1)], width)
+def hit_rows(top: int, width: int = 8, threshold: int = 5) -> tuple:
+    """(rows, bases, width) for `rng.draw`: row n samples the hits of n dice hitting on
+    `threshold` or more (5: 5-6; n = 0 .. top) from one word."""
+    table, base = inverse_cdf_table([binomial_pmf(n, threshold) for n in range(top + 1)], width)
     return table, base, table.shape[1]
 
 

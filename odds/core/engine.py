@@ -258,11 +258,13 @@ def checkpoint():
 
 class Estimated(Exception):
     """Raised by solve() inside `estimating()`: the exact work the call would take (0 for a
-    Monte Carlo call) and its Procedure, before any engine work."""
+    Monte Carlo call), its Procedure, the engine it would pick ('exact' or 'mc') and its
+    Monte Carlo options (the trials it would run), before any engine work."""
 
-    def __init__(self, work: float, proc: Procedure):
+    def __init__(self, work: float, proc: Procedure, method: str | None = None,
+                 mc: McOptions | None = None):
         super().__init__(work)
-        self.work, self.proc = work, proc
+        self.work, self.proc, self.method, self.mc = work, proc, method, mc
 
 
 _ESTIMATING: ContextVar = ContextVar("odds_estimating", default=False)
@@ -287,6 +289,20 @@ def estimated(call: Callable) -> tuple[float, Procedure | None]:
     return 0.0, None
 
 
+def planned(call: Callable) -> Estimated | None:
+    """What `call()` (a procedure call) would do, none of it done: its Estimated (work,
+    Procedure, the engine it picks, its Monte Carlo options), or None when it hands no
+    Procedure to solve()."""
+    token = _ESTIMATING.set(True)
+    try:
+        call()
+    except Estimated as e:
+        return e
+    finally:
+        _ESTIMATING.reset(token)
+    return None
+
+
 def events(proc: Procedure) -> tuple:
     """The names of the probabilities `proc`'s Result has, from its summary of an empty joint
     (summarise is linear: no engine work)."""
@@ -302,7 +318,8 @@ def solve(proc: Procedure, method: str, mc: McOptions) -> Result:
         if asked == "exact":
             exact_or_mc(asked, cost)
             check_memory(proc.shape, method, mc.threads)
-        raise Estimated(cost.work if cost else 0.0, proc)
+        picked = method if cost is None or cost.refusal(memory_budget()) is None else "mc"
+        raise Estimated(cost.work if cost else 0.0, proc, picked, mc)
     notes, cost = proc.notes, None
     if method == "exact":
         cost = exact_cost(proc)

@@ -78,7 +78,7 @@ def plot(frame, ax=None):
     """Win rate against budget ratio: for each matchup (and budget) the second entrant's score
     (P(win) + half P(undecided)) against its upkeep / the first's (a colour per matchup, a line
     style per budget), 95% error bars, the 50% line, the equal-budget line and the 50/50 points
-    (x). Returns the Figure."""
+    (x) with their 95% intervals. Returns the Figure."""
     from ..plot import _axes
 
     ax = _axes(ax, (9, 4.5))
@@ -94,9 +94,10 @@ def plot(frame, ax=None):
     ax.axhline(0.5, color="grey", ls="--", lw=1, label="50%")
     ax.axvline(1, color="grey", ls=":", lw=1, label="equal budget")
     done = frame[frame["even_ratio"].notna()]
-    if len(done):
-        ax.scatter(done["even_ratio"], [0.5] * len(done), marker="x", color="black", zorder=3,
-                   label="50/50 upkeep")
+    if len(done):  # each 50/50 point with its 95% interval (Monte Carlo and whole units)
+        ax.errorbar(done["even_ratio"], [0.5] * len(done),
+                    xerr=Z * done["even_se"] / done["a_upkeep"], fmt="x", color="black",
+                    capsize=4, zorder=3, label="50/50 upkeep (95% interval)")
     ax.set_xlabel("budget ratio: the second entrant's upkeep / the first's")
     ax.set_ylabel("second entrant's win rate (undecided = half)")
     ax.set_ylim(-0.02, 1.02)

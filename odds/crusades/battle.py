@@ -152,8 +152,12 @@ def brief(res: Result) -> str:
     what = "sieges" if res.procedure == "crusades.siege" else "battles"
     how = f"Monte Carlo, {res.trials:,} {what}, seed {res.seed}{', PARTIAL' if res.partial else ''}"
     if res.procedure == "crusades.sensitivity":
-        lines = [f"P(attacker wins) {res.p:.1%} with the scenario's settings ({how})"]
-        lines += [f"  {r['label']}: {signed(r['change'], '.1%')}" for r in res.rows if r.get("p") is not None]
+        lines = [f"P(attacker wins) {res.p:.1%} with the scenario's settings ({how}); each "
+                 "setting flipped (95% intervals as for independent runs: the common seed "
+                 "usually narrows them):"]
+        lines += [f"  {r['label']}: {signed(r['change'], '.1%')}" + (
+            f" (95% interval {signed(r['change_low'], '.1%')} to {signed(r['change_high'], '.1%')})"
+            if r.get("change_low") is not None else "") for r in res.rows if r.get("p") is not None]
         return "\n".join(lines)
     keys = [k for k in ("attacker_win", "defender_win", "undecided") if k in res.probabilities] \
         or list(res.probabilities)

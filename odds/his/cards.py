@@ -36,13 +36,14 @@ class Side:
     units: int
     mercenaries: int
     cavalry: int
-    dice: int = 0  # dice hitting on 5-6 beyond one per unit: leader, defender's die, cards
+    dice: int = 0  # dice hitting on `hit_on` beyond one per unit: leader, defender's die, cards
     extra: list = field(default_factory=list)  # further (count, threshold) groups from cards
     penalty: int = 0  # dice removed (Tercios against a Hapsburg force)
     surprise: bool = False
     after: list = field(default_factory=list)  # AfterRoll entries, in play order
     notes: list = field(default_factory=list)  # what a card did not do, in words
     parts: list = field(default_factory=list)  # (why, dice) of every change to the dice
+    hit_on: int = 5  # the number the main roll's dice hit on (a field battle's setting)
 
     @property
     def regulars(self) -> int:
@@ -56,7 +57,8 @@ class Side:
 
     def story(self, rolled: str) -> str:
         """The dice this side rolls and why, in words: `rolled` says the main roll's dice."""
-        words = [rolled] + [f"{'+' if n > 0 else '-'} {why} {abs(n)}" for why, n in self.parts]
+        on = "" if self.hit_on == 5 else f" (hitting on {self.hit_on}{'-6' if self.hit_on < 6 else 's'})"
+        words = [rolled + on] + [f"{'+' if n > 0 else '-'} {why} {abs(n)}" for why, n in self.parts]
         words += [f"+ tercios {n} dice on {t}-6" for n, t in self.extra]  # the only such group
         text = f"{self.role} rolls " + " ".join(words)
         for card in self.after:

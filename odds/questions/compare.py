@@ -21,7 +21,7 @@ from ..errors import OddsError
 from ..registry import get
 from ..texts import signed
 from .budget import within
-from .plans import applied
+from .plans import applied, split_engine
 
 BASE = "base"
 
@@ -143,7 +143,8 @@ def compare(procedure: str, base: dict | None = None, plans: dict | None = None,
     trials, seed, ...) apply to every plan; the seed is the base's for all (common random
     numbers). `where` names a plan in errors (the CLI passes '--compare')."""
     spec = get(procedure)
-    base = spec.check_given(dict(base or {}))
+    base, engine = split_engine(base, engine)
+    base = spec.check_given(base)
     plans = dict(plans or {})
     if not plans:
         raise OddsError(f"{where}: none given (allowed: 1 to {QUESTION_MAX_PLANS} plans)")

@@ -25,7 +25,7 @@ from ..errors import OddsError, check_probability
 from ..registry import get
 from ..texts import counted
 from .budget import check_event, over_budget
-from .plans import Vary, vary as parse_vary
+from .plans import Vary, split_engine, vary as parse_vary
 
 NAMES = {"target": "target", "vary": "vary", "event": "event"}  # how errors name the inputs
 EXACT_TOLERANCE = 1e-9
@@ -123,7 +123,7 @@ def need(procedure: str, base: dict | None = None, *, vary, target: float, event
     apply to every value; `names` renames the inputs in errors (the CLI passes its flags)."""
     names = {**NAMES, **(names or {})}
     spec = get(procedure)
-    base = dict(base or {})
+    base, engine = split_engine(base, engine)
     target = check_probability(names["target"], target)
     v = vary if isinstance(vary, Vary) else parse_vary(spec, vary, names["vary"])
     spec.check_given(v.assign(base, v.low))
@@ -174,9 +174,15 @@ def held(spec, base: dict, varied: str) -> tuple:
             continue
         if p.kind in ("leader", "cards") and not value:
             out.append(f"no {p.name.replace('_', ' ')}")
-        elif p.name in base and _shown(value) != _shown(defaults[p.name]):
+        elif p.name in base and _shown(value) != _shown(defaults[p.name]) and not (
+                _none(value) and _none(defaults[p.name])):
             out.append(f"{p.name}={_shown(value)}")
     return tuple(out)
+
+
+def _none(value) -> bool:
+    """None or an empty list: a list keyword left at nothing (the command line's [])."""
+    return value is None or (isinstance(value, (list, tuple)) and not value)
 
 
 def _shown(value) -> str:

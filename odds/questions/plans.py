@@ -3,8 +3,11 @@
 A key is a keyword (`attacker_cards`) or its flag (`attacker-card`); a value is parsed by the
 Param's kind exactly as the HTTP API parses a query (`odds.texts.value`: lists comma-separated,
 an empty value an empty list). A plan's value replaces the base's. What to vary is an integer
-keyword (`attacker`, `attacker_leader` as a rating), or one entry of a `KEY=N` list
-(`dice_per.galley`), with an optional range `=LOW..HIGH` inside the Param's.
+keyword (`attacker`, `attacker_leader` as a rating, `attacker_hit_on`), or one entry of a
+`KEY=N` list (`dice_per.galley`, `hit_on.race_built`), with an optional range `=LOW..HIGH`
+inside the Param's. A procedure whose `overrides` list takes dotted keys of its own (a
+crusades scenario's `units.knights.attack`, `attacker.army.knights`) takes them without the
+`overrides.` in front.
 """
 from __future__ import annotations
 
@@ -16,6 +19,21 @@ from ..registry import Param, Spec
 from ..texts import value
 
 INTEGER = ("int", "leader")  # kinds whose value is a whole number (a leader as its rating)
+ENTRIES = "overrides"  # a KEY=VALUE list whose keys are dotted paths (a crusades scenario's)
+
+
+def split_engine(base: dict | None, engine: dict) -> tuple[dict, dict]:
+    """(the procedure's keywords, the engine options): an engine option given among the
+    keywords (`odds.need(..., {"seed": 1})`) is taken as one; given both ways, refused."""
+    from ..registry import ENGINE
+
+    base, engine = dict(base or {}), dict(engine)
+    for key in [k for k in base if k in ENGINE]:
+        if key in engine:
+            raise OddsError(f"{key}: given twice, among the keywords and as an engine option "
+                            "(allowed: one of them)")
+        engine[key] = base.pop(key)
+    return base, engine
 
 
 def param_of(spec: Spec, key: str) -> Param:
@@ -40,7 +58,7 @@ def plan(spec: Spec, words) -> dict:
             raise OddsError(f"{word!r} is not KEY=VALUE (e.g. attacker=8)")
         if "." in key:  # one entry of a KEY=N list, as --vary names it: dice_per.galley=1
             v = vary(spec, f"{key.strip()}={text.strip()}..{text.strip()}", "plan")
-            name, given = v.label, v.low
+            name, given = v.key, v.low
         else:
             p = param_of(spec, key.strip())
             name, given = p.name, value(p.name, p.kind, [text.strip()])
@@ -70,8 +88,14 @@ class Vary:
     high: int
 
     @property
-    def label(self) -> str:
+    def key(self) -> str:
+        """The keyword, or KEYWORD.ENTRY (`dice_per.galley`): as plans and `applied` take it."""
         return f"{self.name}.{self.entry}" if self.entry else self.name
+
+    @property
+    def label(self) -> str:
+        """As the answer says it: the key (a scenario's dotted key without `overrides.`)."""
+        return self.entry if self.name == ENTRIES and self.entry else self.key
 
     def values(self) -> range:
         return range(self.low, self.high + 1)
@@ -96,7 +120,10 @@ def vary(spec: Spec, text: str, field: str = "vary") -> Vary:
     try:
         p = param_of(spec, key)
     except OddsError as e:
-        raise OddsError(f"{field}: {e}") from None
+        p = _entries(spec) if dot else None
+        if p is None:
+            raise OddsError(f"{field}: {e}") from None
+        entry = what.strip()  # a scenario's dotted key: an entry of its overrides
     if dot and p.kind != "pairs":
         raise OddsError(f"{field}: {what!r}: {p.name} has no entries (only a KEY=N list has, "
                         f"e.g. dice_per.galley)")
@@ -111,6 +138,11 @@ def vary(spec: Spec, text: str, field: str = "vary") -> Vary:
         raise OddsError(f"{field}: {what}: give a range (e.g. {what}=0..6): an entry of "
                         f"{p.name} has no range of its own")
     return Vary(p.name, entry if dot else None, int(low), int(high))
+
+
+def _entries(spec: Spec) -> Param | None:
+    """The procedure's KEY=VALUE list of dotted keys (ENTRIES), or None."""
+    return next((p for p in spec.params if p.name == ENTRIES and p.kind == "pairs"), None)
 
 
 RANGE = re.compile(r"^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*$")  # LOW..HIGH, whole numbers

@@ -67,7 +67,7 @@ def _pair_args(a, d, fa, fd, extras):
 def _tables(s, width=8):
     """Inverse-CDF tables of one side: 5-6 dice by count, card dice groups, after-roll card."""
     top = dice(s.units, s.dice - s.penalty, 0, False)[0]
-    t56, b56, _ = hit_rows(top, width)
+    t56, b56, _ = hit_rows(top, width, s.hit_on)
     tx, bx = inverse_cdf_table([np.ones(1), pool_pmf(s.extra)], width)
     after = [pool_pmf([(c.count, c.threshold)]) for c in s.after] or [np.ones(1)]
     tj, bj = inverse_cdf_table(after, width)

@@ -31,13 +31,18 @@ WORDS = Words(within={"siege_begins": ("attacker_win",)}, why={
     "siege_begins": "the attacker won and has more units left than withdrew inside"})
 
 
-def setup(attacker: Force, defender: Force, procedure: str = "field", allowed=None):
-    """Both sides' Side records after every card: leader dice, the defender's +1, card effects."""
+DEFENDING = 1  # HIS §14.3: the defender rolls one die more
+
+
+def setup(attacker: Force, defender: Force, procedure: str = "field", allowed=None,
+          defending: int = DEFENDING):
+    """Both sides' Side records after every card: leader dice, the defender's +1 (`defending`
+    dice: a field battle's setting), card effects."""
     a = Side("attacker", attacker.power, attacker.units, attacker.mercenaries, attacker.cavalry)
     d = Side("defender", defender.power, defender.units, defender.mercenaries, defender.cavalry)
     for side, force in ((a, attacker), (d, defender)):
         side.add_dice(f"leader {force.leader_name or ''}".rstrip(), force.leader)
-    d.add_dice("defending", 1)
+    d.add_dice("defending", defending)
     play(procedure, a, d, attacker.cards, defender.cards, allowed)
     return a, d
 
@@ -48,8 +53,17 @@ def roll_pmf(side: Side, lost=0, surprised=False):
     if not rolls:
         return np.ones(1), 0
     if not side.extra:
-        return binomial_pmf(n), n
-    return pool_pmf([(n, 5)] + side.extra), n + sum(c for c, _ in side.extra)
+        return binomial_pmf(n, side.hit_on), n
+    return pool_pmf([(n, side.hit_on)] + side.extra), n + sum(c for c, _ in side.extra)
+
+
+HIT_ON = 5  # HIS §14.3: every die hits on 5 or 6
+
+
+def hit_numbers(a: Side, d: Side, attacker_hit_on=HIT_ON, defender_hit_on=HIT_ON):
+    """Set each side's hit number (its main roll hits on N-6; card dice keep their own)."""
+    a.hit_on = check_int("attacker_hit_on", attacker_hit_on, 2, 6)
+    d.hit_on = check_int("defender_hit_on", defender_hit_on, 2, 6)
 
 
 def max_hits(side: Side) -> int:
@@ -142,16 +156,20 @@ def field_battle(attacker, defender, *, attacker_mercenaries=0, attacker_cavalry
                  attacker_leader=0, attacker_power="other", attacker_cards=(),
                  defender_mercenaries=0, defender_cavalry=0, defender_leader=0,
                  defender_power="other", defender_cards=(), fortified=False,
-                 withdraw_inside=None, method="auto", trials=None, seed=None, precision=None,
+                 withdraw_inside=None, attacker_hit_on=HIT_ON, defender_hit_on=HIT_ON,
+                 defender_bonus_dice=DEFENDING, method="auto", trials=None, seed=None, precision=None,
                  max_trials=10**9, threads=None, progress=None):
     """Odds of a Here I Stand field battle.
 
     `attacker`/`defender` are land unit counts (mercenaries and cavalry included); leaders
     are the best battle rating (0-6); cards are names, with ':always' or ':if-needed' for
     Janissaries. `fortified` with `withdraw_inside` (default: every defending survivor) adds
-    P(siege begins). Returns a Result: attacker_win, attacker/defender_eliminated (= leaders
-    captured), both_eliminated_rule, and the pmfs of units each side loses; settings include
-    each side's dice in the main roll (after-roll cards such as Janissaries add theirs).
+    P(siege begins). `attacker_hit_on`/`defender_hit_on`: the number a side's main roll hits
+    on (the rule: 5, hits on 5-6; a designer's variant: 4 for 4-6); `defender_bonus_dice` the
+    dice the defender adds for defending (the rule: 1). Returns a Result:
+    attacker_win, attacker/defender_eliminated (= leaders captured), both_eliminated_rule,
+    and the pmfs of units each side loses; settings include each side's dice in the main roll
+    (after-roll cards such as Janissaries add theirs).
     """
     att, dfn = forces(attacker, defender, attacker_mercenaries, attacker_cavalry, attacker_leader,
                       attacker_power, attacker_cards, defender_mercenaries, defender_cavalry,
@@ -162,9 +180,13 @@ def field_battle(attacker, defender, *, attacker_mercenaries=0, attacker_cavalry
                                     min(MAX_WITHDRAW, dfn.units))
         fortified = True
     mc = McOptions.make(trials, seed, precision, max_trials, threads, progress)
-    a, d = setup(att, dfn)
+    a, d = setup(att, dfn, defending=check_int("defender_bonus_dice", defender_bonus_dice, 0, 6))
+    hit_numbers(a, d, attacker_hit_on, defender_hit_on)
     settings = {**force_settings(att, dfn),
                 "attacker_units_at_roll": a.units, "defender_units_at_roll": d.units}
+    settings.update({f"{s.role}_hit_on": s.hit_on for s in (a, d) if s.hit_on != HIT_ON})
+    if defender_bonus_dice != DEFENDING:
+        settings["defender_bonus_dice"] = defender_bonus_dice
     if fortified:
         settings["withdraw_inside"] = (f"survivors, at most {MAX_WITHDRAW}" if withdraw_inside is None
                                        else withdraw_inside)
@@ -186,7 +208,12 @@ SPEC = register(Spec(
         Param("fortified", "bool", "the battle is in a fortified space: adds P(siege begins)"),
         Param("withdraw_inside", "int", "defending survivors that withdraw inside (default: all "
               f"of them, at most {MAX_WITHDRAW}); implies --fortified", low=0, high=MAX_WITHDRAW,
-              metavar="K")),
+              metavar="K"),
+        *(Param(f"{role}_hit_on", "int", f"the number the {role}'s dice hit on (N: N-6; the rule: "
+                f"{HIT_ON}; card dice keep their own)", low=2, high=6, metavar="N")
+          for role in ("attacker", "defender")),
+        Param("defender_bonus_dice", "int", f"dice the defender adds for defending (the rule: "
+              f"{DEFENDING})", low=0, high=6, metavar="N")),
     "field battle", ("his", "field"), "attacker_win", kernels=("odds.core.pair_kernel", "odds.his.field.kernel"),
     table="odds.his.field.table:field_battle_table", rolled="odds.his.field.rolled:read",
     start={"attacker": 5, "defender": 4},

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ...core.rolled import Outcome
 from ..rolls.reading import battle
-from .procedure import forces, setup
+from .procedure import DEFENDING, HIT_ON, forces, hit_numbers, setup
 from .rules import dice, needs_help, resolve
 
 FORCES = ("attacker", "attacker_mercenaries", "attacker_cavalry", "attacker_leader",
@@ -23,7 +23,9 @@ def count(side, lost, surprised):
 def read(keywords: dict, record) -> Outcome:
     """attacker_dice, defender_dice (hits on 5-6; or attacker_hits, defender_hits); Tercios:
     {role}_tercios_dice (4-6); an after-roll card played: {role}_janissaries_dice."""
-    a, d = setup(*forces(**{k: v for k, v in keywords.items() if k in FORCES}))
+    a, d = setup(*forces(**{k: v for k, v in keywords.items() if k in FORCES}),
+                 defending=keywords.get("defender_bonus_dice", DEFENDING))
+    hit_numbers(a, d, keywords.get("attacker_hit_on", HIT_ON), keywords.get("defender_hit_on", HIT_ON))
     rolled = battle(a, d, record, count, needs_help)
     code, a_loss, d_loss = resolve(*rolled.columns(), a.units, d.units)
     return Outcome(bool(code & 1), {"attacker_losses": int(a_loss), "defender_losses": int(d_loss)})

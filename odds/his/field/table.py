@@ -15,23 +15,34 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.dice import binomial_rows
-from .procedure import forces, roll_pmf, setup
+from ..forces import assumptions, leader_notes
+from ...errors import check_int
+from .procedure import DEFENDING, forces, hit_numbers, roll_pmf, setup
 
 FORCE_KEYS = ("attacker", "defender", "attacker_mercenaries", "attacker_cavalry", "attacker_leader",
               "attacker_power", "attacker_cards", "defender_mercenaries", "defender_cavalry",
               "defender_leader", "defender_power", "defender_cards")
+HIT_KEYS = ("attacker_hit_on", "defender_hit_on")  # and the defender's dice for defending:
+BONUS = "defender_bonus_dice"
 
 
-def plain_sides(cells):
-    """Set up every cell's sides, or None if any cell is not plain (then loop over cells)."""
+def plain_sides(cells, told=None):
+    """Set up every cell's sides, or None if any cell is not plain (then loop over cells);
+    `told` (a list) gets each cell's notes and assumptions, as field_battle's answer has them."""
     sides = []
     for cell in cells:
-        if set(cell) - set(FORCE_KEYS) - {"method"} or cell.get("method", "auto") not in ("auto", "exact"):
+        if set(cell) - set(FORCE_KEYS) - set(HIT_KEYS) - {BONUS, "method"} or \
+                cell.get("method", "auto") not in ("auto", "exact"):
             return None
-        a, d = setup(*forces(**{k: v for k, v in cell.items() if k != "method"}))
+        att, dfn = forces(**{k: v for k, v in cell.items() if k in FORCE_KEYS})
+        a, d = setup(att, dfn, defending=check_int(BONUS, cell.get(BONUS, DEFENDING), 0, 6))
+        hit_numbers(a, d, **{k: v for k, v in cell.items() if k in HIT_KEYS})
         if a.surprise or d.surprise or a.after or d.after:
             return None
         sides.append((a, d))
+        if told is not None:
+            told.append({"notes": [*a.notes, *d.notes, *leader_notes(att, dfn)],
+                         "assumptions": list(assumptions(att, dfn))})
     return sides
 
 
@@ -62,10 +73,11 @@ def table(sides):
 
 
 def field_battle_table(cells):
-    """(probabilities, padded pmfs) as arrays over `cells` (dicts of field_battle keywords), or
-    None when some cell is not plain."""
-    sides = plain_sides(cells)
-    return None if sides is None else table(sides)
+    """(probabilities, padded pmfs, each cell's notes and assumptions) as arrays over `cells`
+    (dicts of field_battle keywords), or None when some cell is not plain."""
+    told = []
+    sides = plain_sides(cells, told)
+    return None if sides is None else (*table(sides), told)
 
 
 def _hit_pmfs(sides):
@@ -74,7 +86,7 @@ def _hit_pmfs(sides):
     dice = np.array([max(0, s.units + s.dice - s.penalty) for s in sides])
     rows = binomial_rows(dice)
     for i, s in enumerate(sides):
-        if s.extra:
+        if s.extra or s.hit_on != 5:
             pmf, dice[i] = roll_pmf(s)
             rows = np.pad(rows, ((0, 0), (0, max(0, len(pmf) - rows.shape[1]))))
             rows[i] = 0

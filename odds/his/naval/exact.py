@@ -1,6 +1,7 @@
 """The exact naval engine: every roll of both sides (hits and, where race-built galleons
-cancel them, the 5s among the hits), expanded by each after-roll card under its policy, mapped
-to the outcome joint through the battle's casualty table."""
+cancel them, the 5s among the hits; a roll of dice of several hit numbers is the convolution
+of its groups'), expanded by each after-roll card under its policy, mapped to the outcome joint
+through the battle's casualty table."""
 from __future__ import annotations
 
 from functools import lru_cache
@@ -34,6 +35,24 @@ def hits_fives(n: int, threshold: int = 5, fives: bool = True) -> np.ndarray:
     return out
 
 
+@lru_cache(maxsize=1024)
+def roll_joint(groups: tuple, fives: bool = True) -> np.ndarray:
+    """Joint pmf [hits, fives among them] of a roll of (dice, hit number) `groups` (one fives
+    column if `fives` is False): each group's `hits_fives`, convolved."""
+    out = np.ones((1, 1))
+    for n, threshold in groups:
+        table = hits_fives(n, threshold, fives)
+        if out.shape[1] == 1 and table.shape[1] == 1:
+            out = np.convolve(out[:, 0], table[:, 0])[:, None]
+            continue
+        grown = np.zeros((out.shape[0] + table.shape[0] - 1, out.shape[1] + table.shape[1] - 1))
+        for i, j in zip(*np.nonzero(out)):
+            grown[i:i + table.shape[0], j:j + table.shape[1]] += out[i, j] * table
+        out = grown
+    out.setflags(write=False)
+    return out
+
+
 def _merge(cols, p):
     """Add up rows with equal columns (keeps the row count small between card expansions)."""
     keys, inv = np.unique(np.stack(cols), axis=1, return_inverse=True)
@@ -53,8 +72,8 @@ def _after(cols, p, card: AfterRoll, is_attacker: bool, fives: bool, bit: int):
 def exact_joint(b: Battle) -> np.ndarray:
     """The joint outcome distribution, enumerated."""
     a_fives, d_fives = b.d_race > 0, b.a_race > 0  # whose 5s matter: the enemy of race-built
-    pa = hits_fives(b.a_dice, 5, a_fives)
-    pd = hits_fives(b.d_dice, 5, d_fives)
+    pa = roll_joint(b.groups(0), a_fives)
+    pd = roll_joint(b.groups(1), d_fives)
     ia, ja = np.nonzero(pa)
     idd, jd = np.nonzero(pd)
     ah, dh = np.repeat(ia, len(idd)), np.tile(idd, len(ia))

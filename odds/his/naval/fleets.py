@@ -13,7 +13,7 @@ from ...errors import OddsError, check_choice, check_int, check_list
 from .. import leaders
 from ..cards import Side, canonical, parse, play
 from .rules import settle_grid
-from .ruleset import CORSAIR, PORT, Ruleset
+from .ruleset import CORSAIR, LEADER, PORT, Ruleset
 
 MAX_SHIPS = 50  # ships (or corsairs) of one kind on one side
 
@@ -67,7 +67,7 @@ def _plural(kind):
 class Battle:
     """Everything both engines need, after the cards: dice pools and casualty parameters."""
 
-    a_dice: int  # main pool (hits on 5-6) of each side
+    a_dice: int  # dice in the main roll of each side
     d_dice: int
     a_after: tuple  # AfterRoll entries in play order
     d_after: tuple
@@ -79,6 +79,13 @@ class Battle:
     d_race: int
     hits_per_ship: int
     hits_per_corsair: int
+    a_groups: tuple = ()  # the main roll as (dice, hit number) groups, one per hit number
+    d_groups: tuple = ()  # (empty: all of a_dice / d_dice hit on 5-6)
+
+    def groups(self, side: int) -> tuple:
+        """Side 0's (attacker's) or 1's main roll as (dice, hit number) groups."""
+        given = (self.a_groups, self.d_groups)[side]
+        return given or (((self.a_dice, self.d_dice)[side], 5),)
 
     @property
     def caps(self):
@@ -100,13 +107,15 @@ class Battle:
 
 
 def setup(att: Fleet, dfn: Fleet, rules: Ruleset, location: str, port: bool) -> Battle:
-    """Count dice, apply the cards in game order and fix their numbers from the ruleset."""
-    sides = []
+    """Count dice, apply the cards in game order and fix their numbers from the ruleset: each
+    side's main roll as dice per hit number (`Battle.groups`)."""
+    sides, groups = [], []
     for fleet in (att, dfn):
-        dice = sum(n * rules.dice_per[k] for k, n in fleet.ships.items())
-        dice += fleet.corsairs * rules.dice_per[CORSAIR] + fleet.leader
+        kinds = [(n * rules.dice_per[k], k) for k, n in fleet.ships.items()]
+        kinds += [(fleet.corsairs * rules.dice_per[CORSAIR], CORSAIR), (fleet.leader, LEADER)]
         if fleet.side == "defender" and port:
-            dice += rules.dice_per[PORT]
+            kinds.append((rules.dice_per[PORT], PORT))
+        dice = sum(n for n, _ in kinds)
         for spec in fleet.cards:
             card, _ = parse(spec, f"{fleet.side}_cards")
             if card.name not in rules.cards:
@@ -116,18 +125,32 @@ def setup(att: Fleet, dfn: Fleet, rules: Ruleset, location: str, port: bool) -> 
                 raise OddsError(f"{fleet.side}_cards: 'galleasses' in the {location} "
                                 f"(allowed: only in the mediterranean)")
         sides.append(Side(fleet.side, fleet.power, 0, 0, 0, dice=dice))
+        groups.append(kinds)
     a, d = sides
     play("naval", a, d, att.cards, dfn.cards)
-    for s, fleet in zip(sides, (att, dfn)):
+    for s, fleet, kinds in zip(sides, (att, dfn), groups):
         # Arquebusiers added its fixed 2 dice in cards.py; use the ruleset's number instead.
         if any(parse(c, "")[0].name == "arquebusiers" for c in fleet.cards):
             s.dice += rules.dice_per["arquebusiers"] - 2
-        s.after = [replace(x, count=rules.dice_per[x.card], threshold=rules.card_hit_on.get(x.card, 5))
+            kinds.append((rules.dice_per["arquebusiers"], "arquebusiers"))
+        s.after = [replace(x, count=rules.dice_per[x.card], threshold=rules.hit(s.role, x.card))
                    for x in s.after]
     race = lambda f: f.ships.get(rules.race_built, 0) if (location == "atlantic" and not port) else 0
+    a_groups, d_groups = (_by_hit_number(kinds, rules, s.role) for kinds, s in zip(groups, sides))
     return Battle(a.dice, d.dice, tuple(a.after), tuple(d.after), att.n_ships, dfn.n_ships,
                   att.corsairs, dfn.corsairs, race(att), race(dfn),
-                  rules.hits_per_ship, rules.hits_per_corsair)
+                  rules.hits_per_ship, rules.hits_per_corsair, a_groups, d_groups)
+
+
+def _by_hit_number(kinds, rules: Ruleset, side: str) -> tuple:
+    """(dice, hit number) groups of a main roll given as (dice, kind) pairs: dice of one hit
+    number added up, in order of hit number; () when every die hits on 5-6 (the plain roll)."""
+    by = {}
+    for n, kind in kinds:
+        if n:
+            t = rules.hit(side, kind)
+            by[t] = by.get(t, 0) + n
+    return () if set(by) <= {5} else tuple(sorted(((n, t) for t, n in by.items()), key=lambda g: g[1]))
 
 
 @lru_cache(maxsize=256)

@@ -1,9 +1,11 @@
 """Numba Monte Carlo kernel of naval combat (fills the joint of naval/procedure.py).
 
 Pools: 0 the attacker's main roll, 1 the defender's, then the after-roll cards in play order
-(the attacker's first). A pool's hits come from one word (inverse CDF over its dice); where
-the enemy has race-built galleons that cancel 5s, a second word splits the hits into 5s and
-others (Binomial(hits, P(a hit is a 5)), one table row per hit count). The casualty rule is
+(the attacker's first). A pool's hits come from one word (inverse CDF over its dice, of
+several hit numbers where its groups have them: naval.exact.roll_joint); where the enemy has
+race-built galleons that cancel 5s, a second word splits the hits into 5s and others (the 5s
+given the hits, one table row per hit count; Binomial(hits, P(a hit is a 5)) for one hit
+number). The casualty rule is
 not re-coded here: naval.rules.settle_grid evaluates naval.rules.settle for every (winner,
 who rolled more dice, hits on each side) and the kernel looks the joint cell up with
 naval.rules.outcome_index, compiled, as the exact engine does with numpy arrays; whether an
@@ -11,16 +13,15 @@ after-roll card is played comes from sequence_kernel.after_roll. Table width and
 sides' 5s matter are compile-time (core.rng.static); the after-roll pools are read at run time.
 """
 from collections import namedtuple
-from math import comb
-
 import numpy as np
 from numba import njit
 
-from ...core.dice import binomial_pmf, inverse_cdf_table
+from ...core.dice import inverse_cdf_table
 from ...core.jit import rule
 from ...core.rng import draw, seed_stream, static
 from ..cards import NO_CARD, POLICY_CODES
-from .rules import five_share, needs_help, outcome_index
+from .exact import roll_joint
+from .rules import needs_help, outcome_index
 from ..rolls.sequence_kernel import after_roll
 
 _needs = rule(needs_help)
@@ -33,20 +34,23 @@ Pools = namedtuple("Pools", ["hit_t", "hit_b", "five_t", "five_b", "owner", "pol
 Settle = namedtuple("Settle", ["ra", "rd", "cap_a", "cap_d", "table", "rest"])
 
 
-def _binomial_q(h, q):
-    k = np.arange(h + 1)
-    return np.array([comb(h, int(i)) for i in k]) * q**k * (1 - q) ** (h - k)
+def _fives_given(joint, h):
+    """The pmf of the 5s among `h` hits of a roll's joint [hits, fives] (no 5: [1])."""
+    if h >= joint.shape[0] or joint[h].sum() <= 0:
+        return np.ones(1)
+    row = joint[h, : h + 1]
+    return row / row.sum()
 
 
 def kernel_args(b):
     """(mode literals, Pools, Settle) for naval_lane from a naval.fleets.Battle."""
-    pools = [(0, NO_CARD, b.a_dice, 5), (1, NO_CARD, b.d_dice, 5)]
-    pools += [(0, POLICY_CODES[c.policy], c.count, c.threshold) for c in b.a_after]
-    pools += [(1, POLICY_CODES[c.policy], c.count, c.threshold) for c in b.d_after]
+    pools = [(0, NO_CARD, b.a_dice, b.groups(0)), (1, NO_CARD, b.d_dice, b.groups(1))]
+    pools += [(0, POLICY_CODES[c.policy], c.count, ((c.count, c.threshold),)) for c in b.a_after]
+    pools += [(1, POLICY_CODES[c.policy], c.count, ((c.count, c.threshold),)) for c in b.d_after]
     top = max(n for _, _, n, _ in pools)
-    hit_pmfs = [binomial_pmf(n, t) for _, _, n, t in pools]
-    five_pmfs = [_binomial_q(h, five_share(t)) if h <= n else np.ones(1)
-                 for _, _, n, t in pools for h in range(top + 1)]
+    joints = [roll_joint(groups) for _, _, _, groups in pools]
+    hit_pmfs = [j.sum(axis=1) for j in joints]
+    five_pmfs = [_fives_given(j, h) for j in joints for h in range(top + 1)]
     width = 8
     for pmfs in (hit_pmfs, five_pmfs):
         width = max(width, inverse_cdf_table(pmfs, width)[0].shape[1])

@@ -41,7 +41,7 @@ from ..leaders import MAX_LEADER, Leader
 from .exact import exact_joint
 from .fleets import MAX_SHIPS, Battle, Fleet, setup
 from .result import NavalResult, summarise
-from .ruleset import CORSAIR, PORT, RULESETS, Ruleset, _dice_items, get_ruleset
+from .ruleset import CORSAIR, HIT, LEADER, PORT, RULESETS, Ruleset, _dice_items, get_ruleset
 from .cost import cost as naval_cost
 
 MAX_NAVAL_DICE = 300  # dice one side rolls in a naval combat, cards included (~3 s exact)
@@ -116,7 +116,7 @@ def naval_battle(*, attacker_galleys=0, attacker_galleons=0, attacker_race_built
                  defender_squadrons=0, defender_corsairs=0, defender_leader=0,
                  defender_power="other", defender_cards=(),
                  location="mediterranean", port=False, ruleset="vq", dice_per=None,
-                 hits_per_ship=None, hits_per_corsair=None,
+                 hit_on=None, hits_per_ship=None, hits_per_corsair=None,
                  method="auto", trials=None, seed=None, precision=None, max_trials=10**9,
                  threads=None, progress=None):
     """Odds of a Virgin Queen (`ruleset="vq"`) or Here I Stand (`"his"`) naval combat.
@@ -125,11 +125,14 @@ def naval_battle(*, attacker_galleys=0, attacker_galleons=0, attacker_race_built
     corsairs (Ottomans only); leaders are the best naval rating; cards are names with
     ':always' or ':if-needed' for those played after the roll. `location` is the sea zone
     (or the zone of the port, with `port=True`). `dice_per` ({"galley": 1} or ["galley=1"])
-    overrides dice per ship type, corsair, port bonus or card. Returns a Result:
+    overrides dice per ship type, corsair, port bonus or card; `hit_on` ({"race_built": 4}:
+    race-built galleons hit on 4-6; {"attacker_galley": 6}: the attacker's galleys on 6s
+    only) the number a ship type's, corsair's, port's, leader's or card's dice hit on, for
+    both sides or one (default 5, a card's own). Returns a Result:
     attacker_win, attacker/defender_destroyed (leaders to the turn track), both_destroyed_rule,
     attacker/defender_retreats, and pmfs of ships and of corsairs each side loses.
     """
-    rules = get_ruleset(ruleset).override(dice_per, hits_per_ship, hits_per_corsair)
+    rules = get_ruleset(ruleset).override(dice_per, hits_per_ship, hits_per_corsair, hit_on)
     location = check_choice("location", location, LOCATIONS)
     port = check_bool("port", port)
     att = Fleet.make("attacker", rules, {"galley": attacker_galleys, "galleon": attacker_galleons,
@@ -168,15 +171,17 @@ def explain(b: Battle, rules: Ruleset, att: Fleet, dfn: Fleet, port: bool) -> tu
     """The dice each side rolls and why, in words."""
     lines = []
     for fleet, dice, after in ((att, b.a_dice, b.a_after), (dfn, b.d_dice, b.d_after)):
-        words = [f"{n} {kind.replace('_', '-')} x {rules.dice_per[kind]}"
+        on = lambda kind: {5: "", 6: " on 6s"}.get(rules.hit(fleet.side, kind), f" on {rules.hit(fleet.side, kind)}-6")
+        words = [f"{n} {kind.replace('_', '-')} x {rules.dice_per[kind]}{on(kind)}"
                  for kind, n in fleet.ships.items() if n]
-        words += [f"{fleet.corsairs} corsairs x {rules.dice_per[CORSAIR]}"] if fleet.corsairs else []
-        words += [f"leader {fleet.leader_name or ''} {fleet.leader}".replace("  ", " ")] if fleet.leader else []
-        words += [f"port {rules.dice_per[PORT]}"] if port and fleet.side == "defender" else []
-        words += [f"{c} {rules.dice_per[c]}" for c in fleet.cards if parse(c, "")[0].timing != "after"]
+        words += [f"{fleet.corsairs} corsairs x {rules.dice_per[CORSAIR]}{on(CORSAIR)}"] if fleet.corsairs else []
+        words += [f"leader {fleet.leader_name or ''} {fleet.leader}{on(LEADER)}".replace("  ", " ")] if fleet.leader else []
+        words += [f"port {rules.dice_per[PORT]}{on(PORT)}"] if port and fleet.side == "defender" else []
+        words += [f"{c} {rules.dice_per[c]}{on(c)}" for c in fleet.cards if parse(c, "")[0].timing != "after"]
         text = f"{fleet.side} rolls {dice} dice: " + " + ".join(words)
         for card in after:
-            text += f"; then {card.card} ({card.count} dice) {card.policy.replace('-', ' ')}"
+            text += (f"; then {card.card} ({card.count} dice{on(card.card)}) "
+                     f"{card.policy.replace('-', ' ')}")
         lines.append(text)
     return tuple(lines)
 
@@ -214,6 +219,10 @@ def naval_params(ruleset: str) -> tuple:
         Param("dice_per", "pairs", "dice per ship type, corsair, port bonus or card, "
               "repeatable: " + ", ".join(f"{k}={v}" for k, v in rules.dice_per.items()),
               metavar="TYPE=N"),
+        Param("hit_on", "pairs", "the number a die hits on (N: N-6), per ship type, corsair, "
+              "port, leader or card, for both sides or one (attacker_TYPE=N, defender_TYPE=N), "
+              "repeatable: " + ", ".join(f"{k}={rules.card_hit_on.get(k, HIT)}" for k in (
+                  *rules.ships, CORSAIR, PORT, LEADER, *rules.cards)), metavar="TYPE=N"),
         Param("hits_per_ship", "int", f"hits that sink a ship (default {rules.hits_per_ship})",
               low=1, high=20, metavar="K"),
         Param("hits_per_corsair", "int", f"hits that sink a corsair (default "

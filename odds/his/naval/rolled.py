@@ -8,9 +8,9 @@ engines (hits beyond what sinks a fleet change nothing)."""
 from __future__ import annotations
 
 from ...core.rolled import Outcome, hit_die
-from ...errors import check_bool, check_choice
+from ...errors import OddsError, check_bool, check_choice
 from ..cards import POLICY_CODES, plays
-from ..rolls.reading import BATTLE_DIE, card_field
+from ..rolls.reading import BATTLE_DIE, HIT_ON, card_field
 from .fleets import Fleet, setup
 from .procedure import LOCATIONS
 from .rules import needs_help, settle
@@ -23,7 +23,8 @@ SHIPS = {"galley": "galleys", "galleon": "galleons", "race_built": "race_built",
 def battle(keywords: dict):
     """The Battle of a naval combat's keywords, as `naval_battle` sets it up."""
     kw = keywords
-    rules = get_ruleset(kw["ruleset"]).override(kw["dice_per"], kw["hits_per_ship"], kw["hits_per_corsair"])
+    rules = get_ruleset(kw["ruleset"]).override(kw["dice_per"], kw["hits_per_ship"], kw["hits_per_corsair"],
+                                                kw.get("hit_on"))
     location = check_choice("location", kw["location"], LOCATIONS)
     port = check_bool("port", kw["port"])
     fleets = [Fleet.make(side, rules, {kind: kw[f"{side}_{word}"] for kind, word in SHIPS.items()},
@@ -40,14 +41,27 @@ def _roll(record, name, role, count, die, fives_matter) -> tuple:
     return sum(f in die.hits for f in faces), sum(f == 5 and f in die.hits for f in faces)
 
 
+def _main_die(b, side: int):
+    """The die of a side's main roll: 5-6, or the one hit number a variant gives all of it; a
+    roll of several hit numbers (hit_on for some kinds of die) is not one list of dice."""
+    groups = b.groups(side)
+    if len(groups) > 1:
+        role = ("attacker", "defender")[side]
+        raise OddsError(f"hit_on: the {role}'s dice hit on {' and '.join(f'{t}-6' for _, t in groups)}: "
+                        "a record gives one list of a side's dice (allowed: one hit number for "
+                        "all of a side's main roll)")
+    return BATTLE_DIE if groups[0][1] == HIT_ON else hit_die(groups[0][1])
+
+
 def read(keywords: dict, record) -> Outcome:
     """attacker_dice, defender_dice (hits on 5-6; the faces where race-built galleons cancel
     5s); a card played after the roll: {role}_{card}_dice."""
     b = battle(keywords)
     fives = {"attacker": b.d_race > 0, "defender": b.a_race > 0}  # whose 5s the enemy cancels
     hits, five, dice = {}, {}, {"attacker": b.a_dice, "defender": b.d_dice}
-    for role in ("attacker", "defender"):
-        hits[role], five[role] = _roll(record, f"{role}_dice", role, dice[role], BATTLE_DIE, fives[role])
+    for side, role in enumerate(("attacker", "defender")):
+        hits[role], five[role] = _roll(record, f"{role}_dice", role, dice[role], _main_die(b, side),
+                                       fives[role])
     for role, after in (("attacker", b.a_after), ("defender", b.d_after)):
         for card in after:
             if not plays(POLICY_CODES[card.policy], needs_help(role == "attacker", hits["attacker"],

@@ -2,7 +2,8 @@
 sequence as sequence.py, one roll at a time, the dice asked of the record in the order the
 rules roll them.
 
-1. Main roll: each side's dice hitting on 5-6 (`{role}_dice`), and a group of dice of another
+1. Main roll: each side's dice hitting on 5-6 (`{role}_dice`; on its hit number where a
+   variant sets one: field.procedure.hit_numbers), and a group of dice of another
    kind (Tercios' dice hitting on 4-6, `{role}_tercios_dice`); with Surprise Attack the side
    that played it rolls first and the other counts its dice after those losses.
 2. After-roll cards, the attacker's first, each under its policy as the engines play it
@@ -50,7 +51,8 @@ def main_roll(a, d, record, count, round: int = 0) -> Rolled:
         surprised = bool(first) and i == 1
         lost = rolled.hits[order[0].role] if surprised else 0
         n, rolls = count(side, lost, surprised)
-        hits = record.hits(f"{side.role}_dice", side.role, int(n) if rolls else 0, BATTLE_DIE, round)
+        die = BATTLE_DIE if side.hit_on == HIT_ON else hit_die(side.hit_on)  # a variant's hit number
+        hits = record.hits(f"{side.role}_dice", side.role, int(n) if rolls else 0, die, round)
         total = int(n) if rolls else 0
         for extra, threshold in (side.extra if rolls else ()):
             hits += record.hits(f"{side.role}_tercios_dice", side.role, extra, hit_die(threshold), round)
