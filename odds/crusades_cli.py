@@ -11,6 +11,7 @@ import sys
 from .cli_common import emit, number, whole
 from .config import MAX_TRIALS
 from .errors import check_int
+from .questions.cli import need_flags
 from .texts import printable
 
 
@@ -218,12 +219,9 @@ def register(games):
     _common(run)
     run.add_argument("--dice", type=_dice, metavar="D,D,...",
                      help="play ONE battle with these morale dice (scripted mode)")
-    run.add_argument("--need", type=number, metavar="P",
-                     help="the target probability: prints the value of --vary that reaches it")
-    run.add_argument("--vary", metavar="KEY=LOW..HIGH",
-                     help="with --need: a rule setting (turn_limit), a unit statistic "
-                          "(units.knights.attack=1..8) or an army count (attacker.army.knights=0..10)")
-    run.add_argument("--event", help="with --need: the event (default attacker_win)")
+    need_flags(run, "KEY=LOW..HIGH", "a rule setting (turn_limit), a unit statistic "
+               "(units.knights.attack=1..8) or an army count (attacker.army.knights=0..10)",
+               "attacker_win")
     run.set_defaults(handler=_run)
     sens = cmds.add_parser("sensitivity", help="flip each rule setting: how P(attacker wins) and "
                                                "the units lost move, the biggest change first")

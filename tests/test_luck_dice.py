@@ -103,13 +103,6 @@ ASSAULT = [
 ]
 
 
-@pytest.mark.parametrize("keywords", ASSAULT, ids=str)
-def test_assault_reading_is_the_exact_engine_over_every_roll(keywords):
-    spec, full = _read("his.assault")
-    table = outcomes(spec.reader(), full(keywords))
-    check(spec.call(**keywords, method="exact"), table)
-
-
 def test_every_face_of_a_small_field_battle_is_read_as_the_engine():
     """Faces, not hit counts: 6^5 rolls of a 2-unit attacker with a leader against 1 unit."""
     spec, full = _read("his.field")
@@ -234,9 +227,10 @@ SIEGE = [
 ]
 
 
-@pytest.mark.parametrize("keywords", SIEGE, ids=str)
-def test_siege_reading_is_the_exact_engine_over_every_roll(keywords):
-    spec, full = _read("his.siege")
+@pytest.mark.parametrize("name, keywords", [("his.assault", k) for k in ASSAULT]
+                         + [("his.siege", k) for k in SIEGE], ids=str)
+def test_assault_and_siege_readings_are_the_exact_engine_over_every_roll(name, keywords):
+    spec, full = _read(name)
     table = outcomes(spec.reader(), full(keywords))
     check(spec.call(**keywords, method="exact"), table)
 

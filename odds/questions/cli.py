@@ -16,6 +16,15 @@ from .plans import Vary, plan, vary
 FLAGS = {"target": "--need", "vary": "--vary", "event": "--event"}
 
 
+def need_flags(group, vary_metavar: str, vary_help: str, event_default: str):
+    """--need P, --vary and --event on `group`: "what do I need?" on the command line (a
+    procedure's, and the crusades run's)."""
+    group.add_argument("--need", type=number, metavar="P",
+                       help="the target probability: prints the value of --vary that reaches it")
+    group.add_argument("--vary", metavar=vary_metavar, help="with --need: " + vary_help)
+    group.add_argument("--event", help=f"with --need: the event (default: {event_default})")
+
+
 def add_flags(p: argparse.ArgumentParser, spec: Spec, flags: dict):
     """Add the question flags to a procedure's parser `p` and wrap its `run`; `flags` are the
     Actions of its parameters (the required ones are checked by `run` instead)."""
@@ -24,12 +33,9 @@ def add_flags(p: argparse.ArgumentParser, spec: Spec, flags: dict):
                    help="a plan: keywords replacing the ones above (e.g. attacker=8 "
                         "attacker_cards=siege-artillery; a list comma-separated); repeat for "
                         "more plans: prints one table against the base, the same seed for all")
-    q.add_argument("--need", type=number, metavar="P",
-                   help="the target probability: prints the value of --vary that reaches it")
-    q.add_argument("--vary", metavar="NAME[=LOW..HIGH]",
-                   help="with --need: the integer keyword to vary (attacker, attacker_leader, "
-                        "assaults, dice_per.galley=0..6, ...), within its range or LOW..HIGH")
-    q.add_argument("--event", help="with --need: the event (default: the main probability)")
+    need_flags(q, "NAME[=LOW..HIGH]", "the integer keyword to vary (attacker, attacker_leader, "
+               "assaults, dice_per.galley=0..6, ...), within its range or LOW..HIGH",
+               "the main probability")
     required = [name for name, action in flags.items() if action.required]
     for name in required:
         flags[name].required = False
