@@ -11,7 +11,7 @@ import numpy as np
 
 from common import ROUND_START, USER_ENV, Row, best_of, extract, rate, table
 from odds.his import field_battle
-from odds.sweep import sweep
+from odds.tools.sweep import sweep
 
 # 7 dice against 6: 5 units + leader 2 against 5 units (+1 defender die)
 BATTLE = dict(attacker=5, defender=5, attacker_leader=2)
@@ -64,7 +64,7 @@ def cli_seconds(*extra, repeat=3):
     """Best whole-process time of `odds his field ...`, with this code and with the code of
     ROUND_START, timed alternately (the machine's speed drifts): (now, then or None). They run
     in an empty folder: `python -m` puts the working folder before PYTHONPATH."""
-    cmd = [sys.executable, "-m", "odds.cli", "his", "field", "--attacker", "5", "--defender", "5",
+    cmd = [sys.executable, "-m", "odds.frontends.cli.main", "his", "field", "--attacker", "5", "--defender", "5",
            "--attacker-leader", "2", "--json", *extra]
     with tempfile.TemporaryDirectory() as tmp:
         then = extract(ROUND_START, Path(tmp) / "then")

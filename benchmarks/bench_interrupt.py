@@ -37,7 +37,7 @@ def ctrl_c_seconds(argv, ready: bytes) -> float:
     """Seconds from one SIGINT, sent when `ready` shows on the command's terminal, to its exit."""
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))  # 0 wide: no bar
-    proc = subprocess.Popen([sys.executable, "-m", "odds.cli", *argv], cwd=ROOT, env=USER_ENV,
+    proc = subprocess.Popen([sys.executable, "-m", "odds.frontends.cli.main", *argv], cwd=ROOT, env=USER_ENV,
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=slave)
     os.close(slave)
     seen, end = b"", time.monotonic() + 600
@@ -56,7 +56,7 @@ def ctrl_c_seconds(argv, ready: bytes) -> float:
 
 def whole_process() -> float:
     return best_of(lambda: subprocess.run(
-        [sys.executable, "-m", "odds.cli", "his", "field", "--attacker", "5", "--defender", "4"],
+        [sys.executable, "-m", "odds.frontends.cli.main", "his", "field", "--attacker", "5", "--defender", "4"],
         cwd=ROOT, env=USER_ENV, capture_output=True, check=True), 3)
 
 

@@ -13,11 +13,11 @@ import time
 from pathlib import Path
 
 from common import ROOT, Row, table
-from odds.records import report, situations
-from odds.records.report import luck
+from odds.tools.luck import report, situations
+from odds.tools.luck.report import luck
 
 ROLLS = 10_000
-SAMPLE = ROOT / "odds/records/samples/his_1532.toml"
+SAMPLE = ROOT / "odds/tools/luck/samples/his_1532.toml"
 
 
 def record(rolls: int) -> str:
@@ -144,7 +144,7 @@ def mixed_record(rolls: int, seed: int = 51) -> str:
     import numpy as np
 
     from odds import registry
-    from odds.records.situations import defaults
+    from odds.tools.luck.situations import defaults
 
     rng = np.random.default_rng(seed)
     blocks = []

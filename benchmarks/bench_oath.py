@@ -12,8 +12,8 @@ import numpy as np
 
 from common import Row, best_of, rate, table
 from odds.oath import campaign
-from odds.oath.rules import resolve
-from odds.oath.dice import ATTACK_DIE, DEFENSE_DIE
+from odds.oath.campaigns.rules import resolve
+from odds.oath.campaigns.dice import ATTACK_DIE, DEFENSE_DIE
 
 SCENARIO = dict(warbands=6, defense_dice=4, defenders=2)
 

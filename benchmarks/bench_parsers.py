@@ -25,10 +25,10 @@ from urllib.parse import parse_qsl
 from odds import registry
 from odds.files import parse_toml, toml_value
 from odds.his.religion.ranking import parse_targets
-from odds.questions.plans import plan
-from odds.records.record import read
-from odds.web.api import keywords
-from odds.where import conditions
+from odds.tools.questions.plans import plan
+from odds.tools.luck.record import read
+from odds.frontends.web.api import keywords
+from odds.tools.where import conditions
 
 SPEC = registry.get("his.field")
 PARSERS = {

@@ -42,7 +42,7 @@ FAST = [("first Monte Carlo field battle", FIELD), ("first crusades run (2,000 b
 
 def seconds(argv, cache: str, env: dict, where: str) -> float:
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "odds.cli", *argv], check=True, capture_output=True,
+    subprocess.run([sys.executable, "-m", "odds.frontends.cli.main", *argv], check=True, capture_output=True,
                    env={**env, "NUMBA_CACHE_DIR": cache}, cwd=where)
     return time.perf_counter() - start
 

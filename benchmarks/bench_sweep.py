@@ -4,7 +4,7 @@ import os
 import sys
 
 from common import Row, best_of, table
-from odds.sweep import sweep
+from odds.tools.sweep import sweep
 
 GRID = {"attacker": list(range(2, 14)), "defender": list(range(2, 8))}  # 72 cells
 

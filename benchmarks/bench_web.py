@@ -130,9 +130,9 @@ def serving(measure_with):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
     from web_server import free_port, wait_listening
 
-    subprocess.run([sys.executable, "-m", "odds.cli", "warmup"], check=True, capture_output=True)
+    subprocess.run([sys.executable, "-m", "odds.frontends.cli.main", "warmup"], check=True, capture_output=True)
     port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "odds.cli", "serve", "--port", str(port)],
+    server = subprocess.Popen([sys.executable, "-m", "odds.frontends.cli.main", "serve", "--port", str(port)],
                               stdout=subprocess.DEVNULL)
     try:
         wait_listening(port)

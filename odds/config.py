@@ -34,13 +34,13 @@ SWEEP_REPLICATES = 20  # runs of a Monte Carlo cell that shares its seed with ot
 MAX_CELLS = 100_000  # cells in one sweep
 MAX_CELL_TRIALS = 10**12  # cells x Monte Carlo trials in one sweep
 MAX_WORKERS = 64  # processes of a local dask cluster
-# plots of a sweep's frame (odds plot, odds.plot): refused before anything is drawn
+# plots of a sweep's frame (odds plot, odds.tools.plot): refused before anything is drawn
 PLOT_MAX_ROWS = MAX_CELLS  # rows of a results file or frame (as many as one sweep makes)
 PLOT_MAX_CELLS = 250_000  # heatmap cells: distinct x values x distinct y values (500 x 500, < 1 s)
 PLOT_MAX_LINES = 20  # lines of one plot (values of --by, card lists): more make no readable legend
 SCHEDULER_TIMEOUT = 10.0  # s a dask scheduler (--scheduler) has to answer; then one line, exit 2
 
-# questions (odds.questions: compare plans, what do I need)
+# questions (odds.tools.questions: compare plans, what do I need)
 QUESTION_MAX_PLANS = 12  # plans compared in one table (each is one call)
 NEED_MAX_VALUES = 201  # values in the range one need search may scan
 NEED_MAX_TRIALS = 10**9  # Monte Carlo trials in one need search (evaluations x trials)

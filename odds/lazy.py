@@ -1,6 +1,9 @@
 """Public names imported on first use (PEP 562), so importing a package costs nothing until
 one of its names is used: `odds.his.assault` imports only the assault's modules; and the
-subpackages that declare what they add (the games, a game's concepts), found by pkgutil."""
+subpackages that declare what they add (the games, a game's concepts), found by pkgutil; and
+the modules' former names (Renamed)."""
+import importlib.abc
+import importlib.machinery
 import pkgutil
 from importlib import import_module
 
@@ -31,3 +34,32 @@ def declaring(package: str, attribute: str) -> list:
     found = [import_module(f"{package}.{m.name}")
              for m in pkgutil.iter_modules(import_module(package).__path__) if m.ispkg]
     return sorted((sub for sub in found if hasattr(sub, attribute)), key=lambda sub: sub.ORDER)
+
+
+class Renamed(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """A module's former name (`odds.sweep`, `odds.records.report`) imported as the module it
+    names now (`odds.tools.sweep`, `odds.tools.luck.report`): the same object, so code written
+    against the former layout keeps working. `moved` maps a former module or package to its
+    place now; a package's submodules follow it."""
+
+    def __init__(self, moved: dict):
+        self.moved = moved
+        self.specs = {}  # former name -> the module's own spec, put back once imported
+
+    def now(self, name: str) -> str | None:
+        """Where the module formerly called `name` is now, or None if it did not move."""
+        for old in sorted(self.moved, key=len, reverse=True):
+            if name == old or name.startswith(old + "."):
+                return self.moved[old] + name[len(old):]
+        return None
+
+    def find_spec(self, name, path=None, target=None):
+        return importlib.machinery.ModuleSpec(name, self) if self.now(name) else None
+
+    def create_module(self, spec):
+        module = import_module(self.now(spec.name))
+        self.specs[spec.name] = module.__spec__
+        return module
+
+    def exec_module(self, module):
+        module.__spec__ = self.specs.pop(module.__spec__.name)  # the import set the former's

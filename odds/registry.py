@@ -67,6 +67,12 @@ class Param:
         if self.kind not in KINDS:
             raise ValueError(f"Param {self.name}: kind {self.kind!r} (allowed: {', '.join(KINDS)})")
 
+    @property
+    def option(self) -> str:
+        """The command line's word for this keyword: `flag`, else the name with dashes (the
+        flag without its `--`; a chart's axis says it)."""
+        return self.flag or self.name.replace("_", "-")
+
     def allowed(self) -> str:
         """The allowed values as the --help and the docstrings say them: ' (1 to 200)', ' (0 to
         6, or one of: ...)' or nothing (a choice's are said with its default by each)."""

@@ -1,6 +1,6 @@
 """A keyword's value from its texts, by its Param kind, as a query string or a plan gives it:
 lists comma-separated (or the text repeated), whole numbers, numbers, true/false words; any
-other kind is the text itself. Read by the HTTP API (odds.web.api) and plans (odds.questions)."""
+other kind is the text itself. Read by the HTTP API (odds.frontends.web.api) and plans (odds.tools.questions)."""
 from __future__ import annotations
 
 from .errors import OddsError, signed_zero

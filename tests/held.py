@@ -10,7 +10,7 @@ from pathlib import Path
 from uuid import uuid4
 
 from hang import GUARD, poll
-from odds.web.api import call as answer  # the real one, kept before a test replaces api.call
+from odds.frontends.web.api import call as answer  # the real one, kept before a test replaces api.call
 
 SPIN = 20_000  # additions between a spinning call's looks at the go file (well under 1 ms)
 
@@ -69,7 +69,7 @@ def answering(hold: Hold, procedures) -> partial:
 def holding(monkeypatch, folder, procedures, spin: bool = False) -> Hold:
     """The Hold in `folder` of a server in this process: its answers of `procedures` (exact in
     its workers, Monte Carlo in its threads) are held until `release()`."""
-    from odds.web import api
+    from odds.frontends.web import api
 
     hold = Hold(folder, spin)
     monkeypatch.setattr(api, "call", answering(hold, procedures))
@@ -94,7 +94,7 @@ def serve(argv):
     from odds import cli
     from odds.config import MAX_TRIALS
     from odds.core import montecarlo
-    from odds.web import api, app, limits
+    from odds.frontends.web import api, app, limits
 
     folder = Path(argv[0])
     arrived = app.answer
@@ -120,12 +120,12 @@ def holding_bodies(monkeypatch, folder) -> Hold:
     """The Hold in `folder` of a server in this process: its parses of request bodies (a
     procedure's TOML scenario, a luck record) are held until `release()`, in the worker that
     parses them, or on the event loop if a body were parsed there."""
-    from odds.web import api, luck
+    from odds.frontends.web import api, luck
 
     hold = Hold(folder)
-    monkeypatch.setattr(api, "parsed", partial(_held, hold, "odds.web.api:parsed"), raising=False)
+    monkeypatch.setattr(api, "parsed", partial(_held, hold, "odds.frontends.web.api:parsed"), raising=False)
     monkeypatch.setattr(api, "keywords", partial(_keywords, hold, api.keywords))
-    monkeypatch.setattr(luck, "report", partial(_held, hold, "odds.web.luck:report"))
+    monkeypatch.setattr(luck, "report", partial(_held, hold, "odds.frontends.web.luck:report"))
     return hold
 
 

@@ -19,8 +19,8 @@ def limit(memory, file_size=None):
 
 
 def odds_cli(argv, memory, timeout, cwd=None, env=None, file_size=None):
-    """`python -m odds.cli ARGV` with at most `memory` bytes of address space (and files of
+    """`python -m odds.frontends.cli.main ARGV` with at most `memory` bytes of address space (and files of
     at most `file_size` bytes): CompletedProcess."""
-    return subprocess.run([sys.executable, "-m", "odds.cli", *argv], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "odds.frontends.cli.main", *argv], capture_output=True,
                           text=True, timeout=timeout, cwd=cwd, preexec_fn=limit(memory, file_size),
                           env={**os.environ, **(env or {})}, stdin=subprocess.DEVNULL)

@@ -19,7 +19,7 @@ ROOT = Path(__file__).parents[1]
 
 
 class Run:
-    """`python -m odds.cli *args`, stdout a pipe, stderr a terminal read in the background;
+    """`python -m odds.frontends.cli.main *args`, stdout a pipe, stderr a terminal read in the background;
     `memory`: bytes of address space (limited.py); `group`: the run leads a process group and
     a Ctrl-C reaches the whole group, its children too, as one at a terminal does."""
 
@@ -27,7 +27,7 @@ class Run:
         master, slave = pty.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))  # 0 wide: no bar
         env = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
-        self.proc = subprocess.Popen([sys.executable, "-m", "odds.cli", *map(str, args)], env=env,
+        self.proc = subprocess.Popen([sys.executable, "-m", "odds.frontends.cli.main", *map(str, args)], env=env,
                                      stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                      stderr=slave, text=True, start_new_session=group,
                                      preexec_fn=memory and limit(memory))

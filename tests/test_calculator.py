@@ -8,7 +8,7 @@ import pytest  # noqa: E402
 pytest.importorskip("ipywidgets")
 
 from odds import registry  # noqa: E402
-from odds.calculator import Calculator  # noqa: E402
+from odds.frontends.calculator import Calculator  # noqa: E402
 
 
 @pytest.mark.parametrize("name", list(registry.specs()))

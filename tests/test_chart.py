@@ -5,8 +5,8 @@ from fractions import Fraction
 
 import pytest
 
-from odds.chart import cell_text, grid
-from odds.cli import main
+from odds.tools.chart import cell_text, grid
+from odds.frontends.cli.main import main
 from odds.registry import get
 
 

@@ -6,7 +6,7 @@ import sys
 import pytest
 
 import odds
-from odds.cli import main
+from odds.frontends.cli.main import main
 
 
 def run(capsys, *argv):
@@ -62,10 +62,10 @@ def test_bad_input_is_one_line_and_exit_2(capsys, argv, words):
 
 
 def test_console_script_exit_code_and_demo():
-    bad = subprocess.run([sys.executable, "-m", "odds.cli", "his", "field", "--attacker", "1",
+    bad = subprocess.run([sys.executable, "-m", "odds.frontends.cli.main", "his", "field", "--attacker", "1",
                           "--defender", "-1"], capture_output=True, text=True, timeout=600)
     assert bad.returncode == 2 and bad.stderr.startswith("odds: error: --defender: -1")
-    demo = subprocess.run([sys.executable, "-m", "odds.cli", "demo"], capture_output=True, text=True,
+    demo = subprocess.run([sys.executable, "-m", "odds.frontends.cli.main", "demo"], capture_output=True, text=True,
                           timeout=600)  # it may compile kernels
     assert demo.returncode == 0 and "field battle" in demo.stdout
 
@@ -126,7 +126,7 @@ def test_warmup_runs_every_kernel_once(capsys):
 
     from numba import types
 
-    from odds.crusades.kernel import kernel
+    from odds.crusades.simulator.kernel import kernel
 
     names = list(inspect.signature(kernel.py_func).parameters)
     at = [names.index(name) for name in ("siege", "final", "LOG")]

@@ -120,8 +120,8 @@ def test_a_value_the_user_typed_is_not_a_reading(typed, shown):
 
 def test_the_sample_record_says_it_is_invented_wherever_it_is_described(capsys):
     """Issue 48: the shipped record was written with the feature, not kept from a game."""
-    from odds.demo import _sample_game
-    from odds.records.report import SAMPLE
+    from odds.frontends.cli.demo import _sample_game
+    from odds.tools.luck.report import SAMPLE
 
     text = SAMPLE.read_text(encoding="utf-8")
     assert text.startswith("# INVENTED FOR ILLUSTRATION") and "kept them" not in text

@@ -4,9 +4,9 @@ with exit code 2, never kept silently (the last value) or ignored."""
 import pytest
 
 from odds import OddsError, registry
-from odds.cli import main
-from odds.cli_common import flag
-from odds.web import api
+from odds.frontends.cli.main import main
+from odds.frontends.cli.common import flag
+from odds.frontends.web import api
 
 SPECS = [s for s in registry.specs().values() if s.command]
 LISTS = ("cards", "ints", "pairs")

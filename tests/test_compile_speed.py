@@ -49,7 +49,7 @@ def loops(n, xs):  # break, continue, while-else, nested loops, a variable defin
 
 def functions_to_check():
     yield loops
-    for module in ("odds.crusades.kernel", "odds.his.field.kernel"):
+    for module in ("odds.crusades.simulator.kernel", "odds.his.field.kernel"):
         kernel_cache.load(module, "__name__")
         for value in vars(sys.modules[module]).values():
             if hasattr(value, "py_func"):

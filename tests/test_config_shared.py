@@ -8,7 +8,7 @@ import ast
 from pathlib import Path
 
 import odds
-from test_imports import modules
+from test_layers import modules
 
 ROOT = Path(odds.__file__).parent
 GAMES = ("odds.his", "odds.oath", "odds.crusades")
@@ -44,8 +44,9 @@ def reads(path: Path) -> set:
 
 def area(module: str) -> str:
     """The game a module belongs to (its package, or a front end of that game alone such as
-    odds.crusades_cli), or 'shared'."""
-    return next((g for g in GAMES if module.startswith(g)), "shared")
+    odds.frontends.cli.crusades), or 'shared'."""
+    return next((g for g in GAMES if module.startswith(g)
+                 or module == "odds.frontends.cli." + g.split(".")[1]), "shared")
 
 
 def readers(mods: dict) -> dict:
@@ -80,7 +81,7 @@ def test_the_check_finds_a_constant_of_one_game(tmp_path):
     game.write_text("from ...config import MAX_X, SHARED\nfrom .. import config\nn = config.MAX_Y\n")
     front = tmp_path / "web.py"
     front.write_text("from .config import SHARED\n")
-    by = readers({"odds.oath.kernel": game, "odds.web": front, "odds.crusades_cli": front})
+    by = readers({"odds.oath.campaigns.kernel": game, "odds.frontends.web": front, "odds.frontends.cli.crusades": front})
     assert by == {"MAX_X": {"odds.oath"}, "MAX_Y": {"odds.oath"},
                   "SHARED": {"odds.oath", "shared", "odds.crusades"}}
     assert one_game(by, {"MAX_X", "MAX_Y", "SHARED"}) == {"MAX_X": ["odds.oath"],

@@ -9,9 +9,9 @@ import pytest
 
 from agreement import assert_agree, assert_pmfs_sum_to_one
 from odds import OddsError, Result, crusades
-from odds.cli import main
+from odds.frontends.cli.main import main
 from odds.crusades import battle as B
-from odds.crusades.state import cap_counts
+from odds.crusades.simulator.state import cap_counts
 
 EXAMPLES = sorted(crusades.EXAMPLES.glob("*.toml"))
 

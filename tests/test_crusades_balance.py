@@ -9,11 +9,11 @@ import pytest
 from agreement import Z
 
 from odds import OddsError, crusades
-from odds.cli import main
-from odds.crusades.upkeep import bisect_even, buy, falls, match, search_points
-from odds.crusades.balance_report import summary
+from odds.frontends.cli.main import main
+from odds.crusades.upkeep.table import bisect_even, buy, falls, match, search_points
+from odds.crusades.upkeep.report import summary
 
-B = importlib.import_module("odds.crusades.upkeep")  # the module (crusades.balance: the function)
+B = importlib.import_module("odds.crusades.upkeep.table")  # the module (crusades.balance: the function)
 FIELD = str(crusades.EXAMPLES / "field.toml")
 FOOT = dict(health=6, attack=2, speed=2, morale=4, range=1)  # two hits (4 damage) test morale
 
@@ -237,7 +237,7 @@ def test_cli_error_from_the_real_command():
     import subprocess
     import sys
 
-    p = subprocess.run([sys.executable, "-m", "odds.cli", "crusades", "balance", FIELD, "--budget", "0"],
+    p = subprocess.run([sys.executable, "-m", "odds.frontends.cli.main", "crusades", "balance", FIELD, "--budget", "0"],
                        capture_output=True, text=True, timeout=600)
     assert p.returncode == 2 and p.stdout == ""
     assert p.stderr == "odds: error: --budget: 0 is out of range (allowed: 1 to 2000)\n"
@@ -298,7 +298,7 @@ def test_a_verdict_per_entrant_from_the_50_50_points():
     """b even at 5 upkeep against 10 of a: b is worth 2x its upkeep, a 0.5x; c even at 10
     against 10 of a: both at 1x (a's verdict over two matchups: the geometric mean, 1/sqrt 2)."""
     import pandas as pd
-    from odds.crusades.balance_report import verdicts
+    from odds.crusades.upkeep.report import verdicts
     frame = pd.DataFrame([
         {"a": "a", "b": "b", "a_upkeep": 10, "even_upkeep": 5.0, "even_se": 0.05},
         {"a": "a", "b": "c", "a_upkeep": 10, "even_upkeep": 10.0, "even_se": 0.1},

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from odds import OddsError, crusades
-from odds.cli import main
+from odds.frontends.cli.main import main
 from odds.crusades.scenario import SETTINGS
 
 
@@ -139,7 +139,7 @@ turn_limit = 1
 
 def test_trace_seeded_matches_play():
     """The trace of battle 3 of seed 5 ends as `play` of that battle does."""
-    from odds.crusades.narration import trace
+    from odds.crusades.battles.narration import trace
 
     path = crusades.EXAMPLES / "field.toml"
     b = crusades.play(path, seed=5, index=3)

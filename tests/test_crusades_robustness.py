@@ -17,10 +17,10 @@ FIELD = crusades.EXAMPLES / "field.toml"
 
 
 def cli(*args, timeout=600):
-    """Run `python -m odds.cli ...` in a subprocess: (exit code, stdout, stderr); `timeout`
+    """Run `python -m odds.frontends.cli.main ...` in a subprocess: (exit code, stdout, stderr); `timeout`
     guards against a hang only."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    p = subprocess.run([sys.executable, "-m", "odds.cli", *map(str, args)], env=env,
+    p = subprocess.run([sys.executable, "-m", "odds.frontends.cli.main", *map(str, args)], env=env,
                        capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
     return p.returncode, p.stdout, p.stderr
 
@@ -88,7 +88,7 @@ def test_one_line_terrain_rows_are_not_nesting(tmp_path):
 
 def test_partial_json_is_strict():
     """No battle completed: every probability is undefined, so null (never NaN)."""
-    from odds.crusades.battle import BattleResult
+    from odds.crusades.battles.battle import BattleResult
 
     r = BattleResult("crusades.battle", "mc", {"attacker_win": float("nan")},
                      {"attacker_units_lost": [float("nan")] * 2}, "attacker_win", trials=0,

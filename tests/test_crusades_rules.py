@@ -5,7 +5,7 @@ note that says a result rests on assumed numbers."""
 import pytest
 
 from odds import OddsError, crusades
-from odds.crusades.siege_turns import sortie_scenario
+from odds.crusades.battles.siege_turns import sortie_scenario
 
 FOOT = dict(health=10, attack=0, speed=0, morale=6, range=1, upkeep=1)  # never flees (d6 > 6)
 ARCHER = dict(health=5, attack=2, speed=1, morale=6, range=4, upkeep=1)

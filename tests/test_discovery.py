@@ -46,8 +46,8 @@ register(Spec("his.coin_toss", coin_toss, (Param("coins", "int", "coins tossed",
 CHECK = '''
 import odds.his
 from odds import registry
-from odds.cli import main
-from odds.web.app import catalogue
+from odds.frontends.cli.main import main
+from odds.frontends.web.app import catalogue
 print(odds.his.coin_toss(coins=2, method="exact").summary())
 print(list(registry.specs("his"))[-1])
 print([p["headline"] for p in catalogue()["procedures"] if p["name"] == "his.coin_toss"])

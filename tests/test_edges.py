@@ -5,7 +5,7 @@ import odds
 from odds.his import assault, field_battle, naval_battle
 from odds.his.forces import MAX_LEADER, MAX_UNITS
 from odds.oath import campaign
-from odds.oath.procedure import MAX_WARBANDS
+from odds.oath.campaigns.procedure import MAX_WARBANDS
 from agreement import assert_pmfs_sum_to_one
 
 

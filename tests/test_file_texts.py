@@ -9,8 +9,8 @@ import pytest
 
 from odds import OddsError
 from odds.files import FORMULA, parse_toml, write_csv
-from odds.records import record
-from odds.records.record import MAX_ROLLS, read
+from odds.tools.luck import record
+from odds.tools.luck.record import MAX_ROLLS, read
 from odds.texts import CONTROLS, printable
 
 TITLE = "\x1b]0;X\x07\x1b[2J"  # retitles and clears a terminal
@@ -26,7 +26,7 @@ defender_hits = 1
 
 
 def odds(*argv, cwd=None):
-    return subprocess.run([sys.executable, "-m", "odds.cli", *map(str, argv)], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "odds.frontends.cli.main", *map(str, argv)], capture_output=True,
                           text=True, timeout=600, cwd=cwd, stdin=subprocess.DEVNULL)
 
 

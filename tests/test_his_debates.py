@@ -191,7 +191,7 @@ def test_the_debaters_values_are_required(missing):
     with pytest.raises(OddsError, match=f"^{missing}: missing \\(required by his.debate\\)$"):
         registry.get("his.debate").call(**kwargs)
     flags = [f"--{k.replace('_', '-')}={v}" for k, v in kwargs.items()]
-    out = subprocess.run([sys.executable, "-m", "odds.cli", "his", "debate", *flags],
+    out = subprocess.run([sys.executable, "-m", "odds.frontends.cli.main", "his", "debate", *flags],
                          capture_output=True, text=True, timeout=600)
     assert out.returncode == 2
     flag = "--" + missing.replace("_", "-")

@@ -26,7 +26,7 @@ def test_a_need_answer_names_what_it_held_fixed():
 
 def test_compare_takes_an_entry_as_vary_does():
     import odds
-    from odds.questions.plans import plan
+    from odds.tools.questions.plans import plan
     from odds.registry import get
     base = {"attacker_galleys": 3, "defender_galleys": 3, "location": "atlantic",
             "dice_per": ["galleon=3"]}

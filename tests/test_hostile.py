@@ -116,10 +116,10 @@ def test_python_values_nested_too_deep_are_one_line_not_a_recursion_error():
                                              r"\(allowed: at most 16\)$"):
         get("crusades.battle").call(scenario=field, overrides=deep)
     with pytest.raises(odds.OddsError, match=r"^fixed.overrides: nested more than 16 levels"):
-        odds.sweep("crusades.battle", {"turn_limit": [10, 12]},
+        odds.tools.sweep("crusades.battle", {"turn_limit": [10, 12]},
                    {"scenario": field, "overrides": deep}, progress=False)
     with pytest.raises(odds.OddsError, match=r"^grid.attacker_cards: nested more than 16"):
-        odds.sweep("his.field", {"attacker_cards": deep}, {"attacker": 3, "defender": 2})
+        odds.tools.sweep("his.field", {"attacker_cards": deep}, {"attacker": 3, "defender": 2})
 
 
 # --- fuzzing: a sweep spec or its TOML text never ends in anything but OddsError -----------
@@ -141,7 +141,7 @@ FUZZ = settings(max_examples=150, deadline=None, derandomize=True,
        method=st.sampled_from(["auto", "exact", 3, None]), seed=LEAF)
 def test_fuzzed_sweeps_raise_only_odds_errors(grid, fixed, procedure, method, seed):
     try:
-        odds.sweep(procedure, grid, fixed, method=method, trials=100, seed=seed, progress=False)
+        odds.tools.sweep(procedure, grid, fixed, method=method, trials=100, seed=seed, progress=False)
     except odds.OddsError as e:
         assert "\n" not in str(e)
 

@@ -239,7 +239,7 @@ OUTPUTS = [[*argv, f"r.{kind}"] for argv, kinds in WRITERS.items() for kind in k
 
 @pytest.mark.parametrize("argv", OUTPUTS, ids=[f"{a[0]}-{a[-1]}" for a in OUTPUTS])
 def test_an_output_that_fails_mid_write_leaves_the_old_file_whole(tmp_path, argv):
-    from odds.records.report import SAMPLE
+    from odds.tools.luck.report import SAMPLE
 
     (tmp_path / "spec.toml").write_text('procedure = "his.field"\n[grid]\nattacker = {start = 1, '
                                         'stop = 100}\n[fixed]\ndefender = 3\n')
@@ -360,7 +360,7 @@ def test_a_request_cancelled_by_the_stopping_server_is_a_503_not_a_500():
     import json
 
     from odds.config import WEB_RETRY_AFTER
-    from odds.web.app import StoppingIs503
+    from odds.frontends.web.app import StoppingIs503
 
     async def cut_short(scope, receive, send):
         raise asyncio.CancelledError  # what uvicorn does to a request still running at the end

@@ -151,14 +151,14 @@ def test_check_takes_the_keywords_of_every_procedure():
                                   ["his", "field", "--help"], ["sweep", "spec.toml"]])
 def test_a_full_stdout_is_one_line_and_exit_1(files, argv):
     with open("/dev/full", "w") as full:
-        out = subprocess.run([sys.executable, "-m", "odds.cli", *argv], stdout=full,
+        out = subprocess.run([sys.executable, "-m", "odds.frontends.cli.main", *argv], stdout=full,
                              stderr=subprocess.PIPE, text=True, timeout=60, cwd=files)
     assert out.returncode == 1, out.stderr[-1000:]
     assert out.stderr == "odds: error: stdout: cannot be written (No space left on device)\n"
 
 
 def test_a_closed_stdout_is_one_line_and_exit_1(files):
-    out = subprocess.run([sys.executable, "-m", "odds.cli", "his", "field", "--attacker", "3",
+    out = subprocess.run([sys.executable, "-m", "odds.frontends.cli.main", "his", "field", "--attacker", "3",
                           "--defender", "3"], stderr=subprocess.PIPE, text=True, timeout=60,
                          preexec_fn=lambda: os.close(1))
     assert out.returncode == 1 and out.stderr == "odds: error: stdout: closed (allowed: a " \
@@ -166,7 +166,7 @@ def test_a_closed_stdout_is_one_line_and_exit_1(files):
 
 
 def test_a_reader_that_stops_early_is_quiet(files):
-    p = subprocess.Popen([sys.executable, "-m", "odds.cli", "sweep", "wide.toml"], cwd=files,
+    p = subprocess.Popen([sys.executable, "-m", "odds.frontends.cli.main", "sweep", "wide.toml"], cwd=files,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert "attacker" in p.stdout.readline()  # as `| head -1`: 3,600 rows are far more than a pipe holds
     p.stdout.close()
@@ -208,7 +208,7 @@ def test_a_nan_cell_of_the_value_is_left_blank(files):
 
 
 def test_trace_refuses_a_negative_battle_from_python():
-    from odds.crusades.narration import trace
+    from odds.crusades.battles.narration import trace
 
     with pytest.raises(OddsError, match=r"^index: -1 is out of range \(allowed: 0 to"):
         trace(EXAMPLE, index=-1)

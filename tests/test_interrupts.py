@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from agreement import Z, assert_pmfs_sum_to_one
-from odds.cli import main
+from odds.frontends.cli.main import main
 from odds.his.attacks.procedure import ROUND_FIRST, ROUND_GROWTH, ROUND_MOST
 from odds.core import montecarlo
 from odds.core.result import Result

@@ -31,7 +31,7 @@ def test_newcombe_against_published_values(a, n, b, m, low, high):
 
 def test_one_trial_is_not_certainty():
     """The issue's run: one trial of an exploration."""
-    out = subprocess.run([sys.executable, "-m", "odds.cli", "his", "exploration", "--explorer",
+    out = subprocess.run([sys.executable, "-m", "odds.frontends.cli.main", "his", "exploration", "--explorer",
                           "2", "--method", "mc", "--trials", "1"], capture_output=True, text=True,
                          timeout=600)
     assert out.returncode == 0, out.stderr

@@ -190,7 +190,7 @@ odds.oath.campaign(6, defense_dice=4, method='mc', trials=1000, seed=2)
 after = (analysis.compute_live_map, functions.BaseFunction.get_call_type,
          caching.Cache.load_overload, dispatcher.Dispatcher._compilation_chain_init_hook)
 import sys
-kernels = [v for m in ("odds.core.pair_kernel", "odds.oath.kernel")
+kernels = [v for m in ("odds.core.pair_kernel", "odds.oath.campaigns.kernel")
            for v in vars(sys.modules[m]).values() if isinstance(v, dispatcher.Dispatcher)]
 plain = all("_compilation_chain_init_hook" not in vars(k) for k in kernels) and len(kernels) > 1
 print(json.dumps([before == after, plain, numba.config.CACHE_DIR]))

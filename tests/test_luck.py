@@ -11,9 +11,9 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import odds
 from odds import OddsError
-from odds.cli import main
-from odds.records.percentiles import percentile
-from odds.records.report import SAMPLE, luck, whole_game
+from odds.frontends.cli.main import main
+from odds.tools.luck.percentiles import percentile
+from odds.tools.luck.report import SAMPLE, luck, whole_game
 
 
 def _field(ah, dh, adice, ddice, ua, ud):

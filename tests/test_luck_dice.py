@@ -1,7 +1,7 @@
 """A roll read from its dice (issue 51): each procedure declares how its roll is read, beside
-its rules (core.rolled; Spec.rolled), and odds.records knows no game.
+its rules (core.rolled; Spec.rolled), and odds.tools.luck knows no game.
 
-- Structure: odds/records imports no game module and reads no explanation text.
+- Structure: odds/tools/luck imports no game module and reads no explanation text.
 - Every reader against its procedure's exact Result: every roll of small situations
   enumerated (tests/rolled_enumeration.py), the chances of the outcomes it reads summed, equal
   to the Result's main probability and pmfs (cards, surprise, after-roll policies included).
@@ -19,15 +19,15 @@ from scipy import stats
 
 import odds
 from odds import registry
-from odds.records.report import dice as dice_frame, luck
+from odds.tools.luck.report import dice as dice_frame, luck
 from rolled_enumeration import check, outcomes
 
-RECORDS = Path(odds.__file__).parent / "records"
+RECORDS = Path(odds.__file__).parent / "tools" / "luck"
 GAMES = ("odds.his", "odds.oath", "odds.crusades")
 
 
 def _imports(path: Path) -> set:
-    package = "odds.records"
+    package = "odds.tools.luck"
     out = set()
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.ImportFrom):
@@ -52,13 +52,13 @@ def test_records_imports_no_game_and_reads_no_explanation():
 
 def test_the_structure_check_sees_a_game_import(tmp_path):
     bad = tmp_path / "x.py"
-    bad.write_text("from ..his.field.rules import resolve\nimport odds.oath.rules\n")
-    assert {"odds.his.field.rules", "odds.oath.rules"} <= _imports(bad)
+    bad.write_text("from ..his.field.rules import resolve\nimport odds.oath.campaigns.rules\n")
+    assert {"odds.his.field.rules", "odds.oath.campaigns.rules"} <= _imports(bad)
 
 
 def _read(name):
     spec = registry.get(name)
-    from odds.records.situations import defaults
+    from odds.tools.luck.situations import defaults
     return spec, lambda kw: {**defaults(spec.function), **spec.preset, **kw}
 
 
@@ -199,7 +199,7 @@ def test_the_dice_s_own_percentiles_are_binomial_sums():
 
 def test_many_dice_percentiles_are_binomial_sums():
     """100,000 dice (far past what math.comb sums quickly): log-gamma terms, scipy's values."""
-    from odds.records import percentiles as pc
+    from odds.tools.luck import percentiles as pc
 
     for n, k in ((100_000, 33_500), (100_000, 33_000), (3, 0)):
         pmf = pc.binomial(n, 1 / 3)
@@ -493,7 +493,7 @@ def test_a_csv_record_gives_rounds_apart_and_choices_as_words(tmp_path):
 
 
 def test_the_help_says_what_a_record_gives_each_procedure_or_why_not(capsys):
-    from odds.cli import main
+    from odds.frontends.cli.main import main
 
     with pytest.raises(SystemExit):
         main(["luck", "--help"])

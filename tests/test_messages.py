@@ -3,8 +3,8 @@ nearest one, and a leader given to a power he never commanded gets a note."""
 import pytest
 
 from odds import OddsError, registry
-from odds.cli import main
-from odds.cli_common import flag, in_flags
+from odds.frontends.cli.main import main
+from odds.frontends.cli.common import flag, in_flags
 from odds.errors import check_choice, nearest
 from odds.his import assault, attack, field_battle, naval_battle, siege
 

@@ -8,7 +8,7 @@ import pytest
 
 from agreement import assert_pmfs_sum_to_one
 from odds import OddsError
-from odds.cli import main
+from odds.frontends.cli.main import main
 from odds.core.dice import trinomial_pmf
 from odds.his import naval_battle
 from odds.his.naval.exact import hits_fives

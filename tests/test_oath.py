@@ -7,11 +7,11 @@ import pytest
 from agreement import assert_pmfs_sum_to_one
 
 from odds import OddsError
-from odds.cli import main
+from odds.frontends.cli.main import main
 from odds.oath import campaign
-from odds.oath.procedure import target_dice
-from odds.oath.dice import DEFENSE_DIE, defense_total, defense_values
-from odds.oath.plans import PLANS, Plan, Setup, apply_plans, register
+from odds.oath.campaigns.procedure import target_dice
+from odds.oath.campaigns.dice import DEFENSE_DIE, defense_total, defense_values
+from odds.oath.campaigns.plans import PLANS, Plan, Setup, apply_plans, register
 
 # ---------------------------------------------------------------- independent reference
 # Faces written out again, as (swords, hollow swords, skulls) and (shields, x2 count).

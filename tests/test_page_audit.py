@@ -14,7 +14,7 @@ import pytest
 
 from odds import registry
 from odds.config import QUESTION_MAX_PLANS
-from odds.web.app import STATIC
+from odds.frontends.web.app import STATIC
 from chromium import SETTLED, SIZES, needed, opened
 
 pytestmark = needed

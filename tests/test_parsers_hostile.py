@@ -12,13 +12,13 @@ from odds import OddsError, registry
 from odds.crusades import scenario
 from odds.files import parse_toml, toml_value
 from odds.his.religion.ranking import parse_targets
-from odds.questions.plans import plan, vary
-from odds.records.record import OUTCOMES, read
-from odds.records.report import luck
-from odds.records.text import summary
-from odds.sweep import read_spec
-from odds.web.api import keywords
-from odds.where import conditions
+from odds.tools.questions.plans import plan, vary
+from odds.tools.luck.record import OUTCOMES, read
+from odds.tools.luck.report import luck
+from odds.tools.luck.text import summary
+from odds.tools.sweep import read_spec
+from odds.frontends.web.api import keywords
+from odds.tools.where import conditions
 
 SPECS = registry.specs()
 NAMES = sorted(SPECS)

@@ -10,7 +10,7 @@ import pytest  # noqa: E402
 import odds  # noqa: E402
 from odds import plot  # noqa: E402
 from odds.core.result import Result  # noqa: E402
-from odds.sweep import sweep  # noqa: E402
+from odds.tools.sweep import sweep  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -147,10 +147,10 @@ def test_the_attacker_has_one_colour_on_the_page_in_the_pictures_and_the_noteboo
     import re
     from pathlib import Path
 
-    import odds.plot
-    root = Path(odds.plot.__file__).parent
-    css = (root / "web" / "static" / "style.css").read_text()
+    import odds.tools.plot
+    root = Path(odds.__file__).parent
+    css = (root / "frontends" / "web" / "static" / "style.css").read_text()
     page = dict(re.findall(r"--(attacker|defender):\s*(#[0-9a-fA-F]{6})", css))
-    assert (page["attacker"], page["defender"]) == (odds.plot.ATTACKER, odds.plot.DEFENDER)
+    assert (page["attacker"], page["defender"]) == (odds.tools.plot.ATTACKER, odds.tools.plot.DEFENDER)
     for notebook in (root.parent / "notebooks").glob("*.ipynb"):
         assert not re.search(r"tab:(blue|red)|#1f77b4|#d62728", notebook.read_text()), notebook

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import odds
-from odds.cli import main
-from odds.crusades.battle import battle as crusades_battle
+from odds.frontends.cli.main import main
+from odds.crusades.battles.battle import battle as crusades_battle
 from odds.his import assault, naval_battle, siege
 from odds.oath import campaign
 

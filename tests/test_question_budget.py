@@ -1,4 +1,4 @@
-"""One budget of exact work over every call a question makes (odds/questions/budget.py): a
+"""One budget of exact work over every call a question makes (odds/tools/questions/budget.py): a
 compare's plans, a need's steps and a sweep's cells are estimated together before any runs;
 over the bound, 'exact' is refused in one line and 'auto' answers by Monte Carlo with a note.
 The bound is lowered here so the questions stay small and the tests quick."""
@@ -7,7 +7,7 @@ import pytest
 import odds
 from odds.core import engine as E
 from odds.registry import get
-from odds.sweep import sweep
+from odds.tools.sweep import sweep
 
 SIEGE = {"defender": 5, "assaults": 6}
 

@@ -1,4 +1,4 @@
-"""odds.compare and odds.need (odds.questions): against each plan's own call, hand-computed
+"""odds.compare and odds.need (odds.tools.questions): against each plan's own call, hand-computed
 field battles, a brute-force loop over the range, a non-monotone event, Monte Carlo with a
 fixed seed; the CLI's one-line errors."""
 import json
@@ -9,7 +9,7 @@ import pytest
 import odds
 from odds.core.interval import wilson
 from odds import OddsError
-from odds.cli import main
+from odds.frontends.cli.main import main
 from odds.config import NEED_MAX_VALUES
 from odds.registry import get
 

@@ -12,7 +12,7 @@ import pytest
 
 import odds
 from odds import OddsError, registry
-from odds.cli import main
+from odds.frontends.cli.main import main
 from odds.core.flips import WIDE
 from odds.his import diet_of_worms, foreign_war, piracy, rank_targets, reformation_attempt
 from odds.his.worms.diet import Game

@@ -13,7 +13,7 @@ import pytest
 
 from agreement import assert_pmfs_sum_to_one, assert_thread_count_free, engines_agree
 from odds import OddsError, registry
-from odds.cli import main
+from odds.frontends.cli.main import main
 
 SPECS = registry.specs()
 EXAMPLES = [(s, e) for s in SPECS.values() for e in s.examples]
@@ -159,7 +159,7 @@ def test_a_command_imports_only_its_game_and_the_listing_order_is_fixed():
     import subprocess
     import sys
 
-    code = ("import sys; from odds import registry; from odds.cli import main; "
+    code = ("import sys; from odds import registry; from odds.frontends.cli.main import main; "
             "main(['oath', 'campaign', '--warbands', '3', '--defense-dice', '2']); "
             "print(sorted(m for m in sys.modules if m.startswith(('odds.his.', 'odds.crusades.', "
             "'odds.oath.')) and not hasattr(sys.modules[m], '__path__'))); "
@@ -168,7 +168,7 @@ def test_a_command_imports_only_its_game_and_the_listing_order_is_fixed():
                          timeout=120)
     modules, names = out.stdout.strip().splitlines()[-2:]
     # another game's package and folder `__init__`s (they only declare; pkgutil finds them) may load
-    assert "his." not in modules and "crusades." not in modules and "odds.oath.procedure" in modules
+    assert "his." not in modules and "crusades." not in modules and "odds.oath.campaigns.procedure" in modules
     assert names == str(list(SPECS))
     assert [registry.get(n).name for n in SPECS] == list(SPECS)
 
@@ -180,7 +180,7 @@ def test_a_command_imports_only_its_procedure_and_the_functions_keep_their_names
     import subprocess
     import sys
 
-    code = ("import sys; from odds import registry; from odds.cli import main; "
+    code = ("import sys; from odds import registry; from odds.frontends.cli.main import main; "
             "main(['his', 'naval', '--attacker-squadrons', '3', '--defender-squadrons', '2']); "
             "print(sorted(m for m in sys.modules if m.startswith('odds.his.'))); "
             "main(['his', 'field', '--attacker', '3', '--defender', '2', "

@@ -65,7 +65,7 @@ def test_ctrl_c_on_ten_billion_trials_prints_the_partial_json():
 
 def test_no_progress_bar_when_stderr_is_not_a_terminal():
     """A run long enough for a bar, its stderr a pipe (a log file, CI): nothing on stderr."""
-    out = subprocess.run([sys.executable, "-m", "odds.cli", "his", "field", "--attacker", "5",
+    out = subprocess.run([sys.executable, "-m", "odds.frontends.cli.main", "his", "field", "--attacker", "5",
                           "--defender", "4", "--method", "mc", "--trials", str(2 * 10**8)],
                          capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
     assert out.returncode == 0 and out.stderr == ""
@@ -78,11 +78,11 @@ def test_crusades_loads_its_kernel_through_the_cache_check():
     from odds.core import kernel_cache
     from odds.crusades import EXAMPLES, play, run
 
-    kernel_cache._folders.pop("odds.crusades.kernel", None)
+    kernel_cache._folders.pop("odds.crusades.simulator.kernel", None)
     play(EXAMPLES / "field.toml", seed=1)
-    assert "odds.crusades.kernel" in kernel_cache._folders
-    kernel_cache._folders.pop("odds.crusades.kernel", None)
+    assert "odds.crusades.simulator.kernel" in kernel_cache._folders
+    kernel_cache._folders.pop("odds.crusades.simulator.kernel", None)
     run(EXAMPLES / "field.toml", battles=100, seed=1, progress=False)
-    assert "odds.crusades.kernel" in kernel_cache._folders
-    files = {os.path.basename(f) for f in kernel_cache.sources("odds.crusades.kernel")}
+    assert "odds.crusades.simulator.kernel" in kernel_cache._folders
+    files = {os.path.basename(f) for f in kernel_cache.sources("odds.crusades.simulator.kernel")}
     assert {"kernel.py", "ai.py", "state.py"} <= files

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from odds import OddsError
-from odds.cli import main
+from odds.frontends.cli.main import main
 from odds.his import assault, field_battle, interception, naval_battle, siege
 from odds.his.leaders import ARMY, ASSUMPTION, NAVAL
 

@@ -22,10 +22,10 @@ from urllib.parse import urlencode
 import pytest
 
 from odds import cli, registry
-from odds.cli_common import flag
-from odds.web.app import create_app
+from odds.frontends.cli.common import flag
+from odds.frontends.web.app import create_app
 from odds.texts import LISTS
-from odds.web.limits import Gate
+from odds.frontends.web.limits import Gate
 
 SPECS = registry.specs()
 MALFORMED = ("3e", "1..", "-0", "")  # besides low - 1 and high + 1

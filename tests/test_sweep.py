@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 
 import odds
-from odds.cli import main
-from odds.sweep import row, sweep
+from odds.frontends.cli.main import main
+from odds.tools.sweep import row, sweep
 
 GRID = {"attacker": [2, 5, 9], "defender": [1, 4]}
 
@@ -224,12 +224,12 @@ def test_spec_with_variants(tmp_path, capsys):
 
 
 def test_ranges_include_stop_and_module_is_callable(tmp_path):
-    df = odds.sweep("his.field", {"attacker": {"start": 2, "stop": 6, "step": 2}}, {"defender": 3})
+    df = odds.tools.sweep("his.field", {"attacker": {"start": 2, "stop": 6, "step": 2}}, {"defender": 3})
     assert list(df.attacker) == [2, 4, 6]
     spec = tmp_path / "spec.toml"
     spec.write_text('procedure = "his.field"\n[grid]\nattacker = {start = 1, stop = 3}\n'
                     '[fixed]\ndefender = 2\n')
-    loaded = odds.sweep.load(spec, progress=False)
+    loaded = odds.tools.sweep.load(spec, progress=False)
     assert list(loaded.attacker) == [1, 2, 3]
     assert loaded.attacker_win[2] == pytest.approx(odds.his.field_battle(3, 2).p)
 
@@ -357,7 +357,7 @@ def test_diff_accepts_list_values_in_where_spellings(tmp_path, capsys):
 ])
 def test_every_cell_is_checked_before_the_first_runs(monkeypatch, grid, fixed, words):
     procedure = "vq.naval" if "location" in fixed else "his.field"
-    monkeypatch.setattr(odds.sweep, "row", lambda *a, **k: pytest.fail("a cell ran"))
+    monkeypatch.setattr(odds.tools.sweep, "row", lambda *a, **k: pytest.fail("a cell ran"))
     with pytest.raises(odds.OddsError, match=re.escape(words)):
         sweep(procedure, grid, fixed, method="mc", trials=1000, progress=False)
 
@@ -373,13 +373,13 @@ def test_a_bad_last_cell_writes_nothing_and_names_the_cell(tmp_path, capsys):
 
 
 def test_a_bad_cell_of_a_vectorised_exact_grid_is_named_too(monkeypatch):
-    monkeypatch.setattr(odds.sweep, "row", lambda *a, **k: pytest.fail("a cell ran"))
+    monkeypatch.setattr(odds.tools.sweep, "row", lambda *a, **k: pytest.fail("a cell ran"))
     with pytest.raises(odds.OddsError, match=re.escape("cell 3 of 3 (attacker=500): attacker: 500")):
         sweep("his.field", {"attacker": [1, 2, 500]}, {"defender": 1})
 
 
 def test_a_long_sweep_draws_no_bar_when_stderr_is_not_a_terminal(capsys):
-    odds.sweep("his.field", {"attacker": range(1, 11), "defender": range(1, 7)}, method="mc",
+    odds.tools.sweep("his.field", {"attacker": range(1, 11), "defender": range(1, 7)}, method="mc",
                trials=100)  # 60 cells: a bar on a terminal
     assert capsys.readouterr().err == ""
 
@@ -388,7 +388,7 @@ def test_common_seeds_make_equal_cells_equal_and_cell_seeds_do_not():
     """A turn limit no battle reaches changes nothing: with one seed for every cell the two
     cells agree exactly; with a seed per cell they differ by seed noise."""
     from odds import crusades
-    from odds.sweep import sweep
+    from odds.tools.sweep import sweep
     field = str(crusades.EXAMPLES / "field.toml")
     grid = {"turn_limit": [30, 40]}
     common = sweep("crusades.battle", grid, {"scenario": field}, trials=500, seed=3, seeds="common")

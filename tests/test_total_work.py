@@ -1,4 +1,4 @@
-"""The whole work of a run bounded before it starts (odds/questions/budget.py): a luck record's
+"""The whole work of a run bounded before it starts (odds/tools/questions/budget.py): a luck record's
 distinct situations and a chart's cells are checked and estimated together before the first
 is computed, refused in one line over MAX_TOTAL_WORK saying how many fit; every name (an event,
 a keyword, a procedure) is checked first; the "solving exactly" line is said once per run with
@@ -10,13 +10,13 @@ from contextlib import contextmanager
 import pytest
 
 import odds
-from odds.chart import grid
-from odds.cli import main
+from odds.tools.chart import grid
+from odds.frontends.cli.main import main
 from odds.core import engine as E
 from odds.core import montecarlo
-from odds.questions import budget
-from odds.records.report import SAMPLE, luck
-from odds.records.situations import Situations
+from odds.tools.questions import budget
+from odds.tools.luck.report import SAMPLE, luck
+from odds.tools.luck.situations import Situations
 from odds.registry import get
 from terminal import Run
 

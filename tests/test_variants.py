@@ -20,8 +20,8 @@ import pytest  # noqa: E402
 
 import odds  # noqa: E402
 from odds import crusades, plot  # noqa: E402
-from odds.cli import main  # noqa: E402
-from odds.sweep import sweep  # noqa: E402
+from odds.frontends.cli.main import main  # noqa: E402
+from odds.tools.sweep import sweep  # noqa: E402
 
 README = Path(__file__).parents[1] / "README.md"
 NAVAL = {"attacker_galleys": [2, 3, 4], "defender_galleys": [2, 3],
@@ -60,12 +60,12 @@ def test_the_readme_variant_example_gives_the_same_frame_in_process_and_on_two_w
     assert list(a.variant.unique()) == ["vq", "galleys-roll-1"] and len(a) == 8
     if engine:  # the variants of a grid cell share its seed: common random numbers
         assert (a[a.variant == "vq"].seed.to_numpy() == a[a.variant != "vq"].seed.to_numpy()).all()
-        again = odds.sweep.load(spec, progress=False)
+        again = odds.tools.sweep.load(spec, progress=False)
         pd.testing.assert_frame_equal(a, again)
 
 
 def test_cells_are_plain_data():
-    cells = odds.sweep.cells("vq.naval", {"attacker_galleys": [2, 3], **{"variant": NAVAL["variant"]}},
+    cells = odds.tools.sweep.cells("vq.naval", {"attacker_galleys": [2, 3], **{"variant": NAVAL["variant"]}},
                              {"defender_galleys": 3, **MEDITERRANEAN})
     assert pickle.loads(pickle.dumps(cells)) == cells
     assert json.loads(json.dumps(cells)) == cells  # no identity markers: plain data only
@@ -88,14 +88,14 @@ def test_a_variant_sweep_on_a_given_cluster_is_the_in_process_one():
 def test_monte_carlo_variants_are_paired_and_their_intervals_cover_the_exact_difference():
     mc = sweep("vq.naval", NAVAL, MEDITERRANEAN, method="mc", trials=20_000, seed=3)
     exact = sweep("vq.naval", NAVAL, MEDITERRANEAN)
-    d, truth = odds.sweep.difference(mc), odds.sweep.difference(exact)
+    d, truth = odds.tools.sweep.difference(mc), odds.tools.sweep.difference(exact)
     assert (d.attrs["a"], d.attrs["b"]) == ("galleys-roll-1", "vq")
     assert set(d.engine) == {"Monte Carlo, paired (20 runs of common random numbers)"}
     assert set(truth.engine) == {"exact"} and (truth.se == 0).all()
     assert (truth.low == truth.difference).all() and (truth.high == truth.difference).all()
     covered = (d.low <= truth.difference) & (truth.difference <= d.high)
     assert covered.sum() >= len(d) - 1
-    from odds.differences import t975
+    from odds.tools.differences import t975
     assert (d.high - d.difference).to_numpy() == pytest.approx(t975(19) * d.se.to_numpy())
     # common random numbers: the paired error is below that of two independent runs
     rows = mc.set_index(["variant", "attacker_galleys", "defender_galleys"])
@@ -104,13 +104,13 @@ def test_monte_carlo_variants_are_paired_and_their_intervals_cover_the_exact_dif
     assert (d.se.to_numpy() < independent).all()
     apart = sweep("vq.naval", NAVAL, MEDITERRANEAN, method="mc", trials=20_000, seed=3,
                   seeds="independent")
-    assert set(odds.sweep.difference(apart).engine) == {"Monte Carlo, independent runs"}
+    assert set(odds.tools.sweep.difference(apart).engine) == {"Monte Carlo, independent runs"}
     assert apart.seed.nunique() == len(apart) and apart.replicates.isna().all()
 
 
 def test_a_variant_that_changes_nothing_differs_by_exactly_nothing():
     grid = {"attacker_galleys": [2, 3], "variant": {"vq": {}, "same": {"dice_per": {"galley": 2}}}}
-    d = odds.sweep.difference(sweep("vq.naval", grid, {"defender_galleys": 2, **MEDITERRANEAN},
+    d = odds.tools.sweep.difference(sweep("vq.naval", grid, {"defender_galleys": 2, **MEDITERRANEAN},
                                     method="mc", trials=4000, seed=1))
     assert (d.difference == 0).all() and (d.se == 0).all() and d.covers_zero.all()
 
@@ -135,7 +135,7 @@ def test_every_difference_odds_prints_or_draws_carries_its_interval(tmp_path, ca
                              "variant": {"vq": {}, "a": {"dice_per": {"corsair": 2}}}},
                 MEDITERRANEAN, method="mc", trials=2000, seed=1)
     ax = plot.difference(df2, "attacker_galleys", "defender_galleys", "variant", "a", "vq")
-    d = odds.sweep.difference(df2, a="a", b="vq")
+    d = odds.tools.sweep.difference(df2, a="a", b="vq")
     hatched = [p for p in ax.patches if p.get_hatch()]
     assert d.covers_zero.all() and len(hatched) == len(d)  # no corsairs: nothing changes
     assert "95% interval covers 0" in ax.get_title() and "paired" in ax.get_title()
@@ -158,7 +158,7 @@ def test_race_built_hit_on_4_6_is_one_spec_line_and_its_50_50_number_one_need(tm
                     '[grid.variant.rules]\n[grid.variant.race-built-4]\n'
                     'hit_on = { race_built = 4 }\n'  # the one line
                     '[fixed]\nattacker_power = "england"\ndefender_galleons = 4\nlocation = "atlantic"\n')
-    df = odds.sweep.load(spec, progress=False)
+    df = odds.tools.sweep.load(spec, progress=False)
     for r in df.itertuples():
         hit_on = {"race_built": 4} if r.variant == "race-built-4" else None
         direct = odds.his.naval_battle(attacker_race_built=r.attacker_race_built,
@@ -268,7 +268,7 @@ def test_a_sweeps_frame_parquet_plot_and_chart_keep_the_readings_of_their_answer
     assert pd.read_parquet(path).attrs["notes"] == df.attrs["notes"]
     csv = tmp_path / "r.csv"
     df.to_csv(csv, index=False)
-    from odds.frames import said
+    from odds.tools.frames import said
     assert said(pd.read_csv(csv))["notes"] == df.attrs["notes"]  # each row keeps its own
     for variant, shown in (("vq", True), ("galleys-roll-1", False)):  # the rows drawn, not the others
         ax = plot.heatmap(df, "attacker_galleys", "defender_galleys", where=f"variant={variant}")
@@ -277,7 +277,7 @@ def test_a_sweeps_frame_parquet_plot_and_chart_keep_the_readings_of_their_answer
                  {"defense_dice": 3})
     assert any("the New Foundations commitment" in n and "(2 of 4 cells)" in n
                for n in oath.attrs["notes"])
-    from odds.chart import footnote
+    from odds.tools.chart import footnote
     piracy = odds.his.piracy(corsairs=2, adjacent_squadrons=1, andrea_doria=True)
     assert "reading: doria_dice=3" in footnote([[piracy]])
 
@@ -287,13 +287,13 @@ def test_a_sweeps_frame_parquet_plot_and_chart_keep_the_readings_of_their_answer
 def test_the_table_needs_no_optional_dependency(monkeypatch):
     monkeypatch.setitem(sys.modules, "tabulate", None)  # `import tabulate` fails
     df = sweep("vq.naval", NAVAL, MEDITERRANEAN)
-    text = odds.sweep.table(df)
+    text = odds.tools.sweep.table(df)
     head = "| attacker galleys | defender galleys | vq | galleys-roll-1 | galleys-roll-1 − vq | 95% interval |"
     assert head in text and text.count("| exact |") == 6
-    csv = pd.read_csv(__import__("io").StringIO(odds.sweep.table(df, fmt="csv")))
+    csv = pd.read_csv(__import__("io").StringIO(odds.tools.sweep.table(df, fmt="csv")))
     assert len(csv) == 6 and (csv.difference == csv["galleys-roll-1"] - csv.vq).all()
     with pytest.raises(odds.OddsError, match="format"):
-        odds.sweep.table(df, fmt="html")
+        odds.tools.sweep.table(df, fmt="html")
 
 
 def test_heatmap_cells_carry_their_numbers_and_titles_are_words():

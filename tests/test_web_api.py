@@ -13,11 +13,11 @@ from urllib.parse import urlencode
 import pytest
 
 from odds import OddsError, cli
-from odds.cli_common import in_flags
+from odds.frontends.cli.common import in_flags
 from odds.config import MAX_TRIALS, WEB_EXACT_WORKERS
 from odds.crusades import EXAMPLES
 from odds.registry import REQUIRED, specs
-from odds.web.limits import Gate
+from odds.frontends.web.limits import Gate
 from hang import GUARD, poll
 from held import holding
 from test_registry import argv_of

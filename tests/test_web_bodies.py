@@ -18,7 +18,7 @@ from hang import GUARD, poll
 from held import Hold, alive, holding_bodies
 from odds import Interrupted
 from odds.config import (WEB_LUCK_BUDGET, WEB_LUCK_MAX_BODY, WEB_LUCK_MAX_ROLLS, WEB_MAX_BODY)
-from odds.web import luck
+from odds.frontends.web import luck
 from web_server import running
 
 SMALL = "/api/his.field?attacker=3&defender=2"
@@ -107,10 +107,10 @@ def test_a_body_that_stops_arriving_is_cut_with_a_408_and_its_connection_closed(
 @pytest.mark.parametrize("route", ROUTES)
 def test_a_client_that_leaves_mid_body_is_one_quiet_log_line(server, caplog, route):
     """Not a traceback at ERROR and a 500 (any client could fill the log)."""
-    caplog.set_level(logging.INFO, logger="odds.web")
+    caplog.set_level(logging.INFO, logger="odds.frontends.web")
     path, _ = ROUTES[route]
     posting(server, path, 2000, b"x" * 10).close()
-    said = poll(lambda: [r for r in caplog.records if r.name == "odds.web"],
+    said = poll(lambda: [r for r in caplog.records if r.name == "odds.frontends.web"],
                 "the server's line on the client that left")
     assert [(r.levelno, r.exc_info, r.getMessage()) for r in said] == [(
         logging.INFO, None, f"{path[5:]}: the client left before its request's body arrived")]
@@ -175,8 +175,8 @@ def loaded(names) -> list:
 
 def test_workers_import_what_luck_and_the_questions_need_before_they_say_they_started():
     """Import time is not a call's work: a fresh worker is not counted long (or busy) for it."""
-    names = ["odds.web.luck", "odds.records.report", "odds.records.cli",
-             "odds.questions.compare", "odds.questions.need"]
+    names = ["odds.frontends.web.luck", "odds.tools.luck.report", "odds.frontends.cli.luck",
+             "odds.tools.questions.compare", "odds.tools.questions.need"]
     with running() as server:  # its workers started, none has answered anything
         workers = server.config.app.state.exact.pool
         fresh = asyncio.run_coroutine_threadsafe(workers.run(loaded, names), workers.loop)

@@ -8,9 +8,9 @@ import urllib.request
 import pytest
 
 from odds import Interrupted, OddsError
-from odds.web import api
-from odds.web.limits import Busy
-from odds.web.workers import OverDeadline, OverMemory, TooManyLong, WorkerStopped
+from odds.frontends.web import api
+from odds.frontends.web.limits import Busy
+from odds.frontends.web.workers import OverDeadline, OverMemory, TooManyLong, WorkerStopped
 from web_server import running
 
 ROUTES = {  # a route's path and query (Monte Carlo: it runs in this process's threads)

@@ -7,9 +7,9 @@ import urllib.request
 
 import pytest
 
-from odds.records.cli import as_json
-from odds.records.report import SAMPLE, dice, luck, whole_game
-from odds.records.text import ordinal
+from odds.tools.luck.report import to_json as as_json
+from odds.tools.luck.report import SAMPLE, dice, luck, whole_game
+from odds.tools.luck.text import ordinal
 
 SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
 BAD = SAMPLE.read_text() + '\n[[roll]]\nprocedure = "his.field"\nkeywords = { attacker = 2, defender = 2 }\nside = "Ottoman"\nattacker_hits = 5\ndefender_hits = 0\n'

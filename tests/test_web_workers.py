@@ -12,7 +12,7 @@ from hang import GUARD, poll
 from held import Hold, alive
 from odds import OddsError
 from odds.errors import check_int
-from odds.web.workers import OverDeadline, OverMemory, TooManyLong, Workers, WorkerStopped
+from odds.frontends.web.workers import OverDeadline, OverMemory, TooManyLong, Workers, WorkerStopped
 
 
 def in_workers(size, body, **options):

@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from hang import poll
-from odds.web.app import server
+from odds.frontends.web.app import server
 
 
 def free_port() -> int:
@@ -55,7 +55,7 @@ def serve_process(port: int, log, held=None, **popen):
     the file `log`; printed when the block fails (pytest shows it with the failure), the
     server (and its process group, when it leads one) killed after the block. `held`: a
     folder shared with the server, whose work is then held for the test (held.serve)."""
-    argv, env = ["-m", "odds.cli", "serve"], None
+    argv, env = ["-m", "odds.frontends.cli.main", "serve"], None
     if held is not None:
         tests = Path(__file__).parent
         argv = ["-c", "import held, sys; held.serve(sys.argv[1:])", str(held)]

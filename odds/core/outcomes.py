@@ -1,7 +1,7 @@
 """What a result's events mean in words. A procedure declares its own `Words` (the headline of
 its main probability, the events that partition its outcome, the events that are parts of one,
 what an event means where its name does not say it) and hands them to its Procedure and its
-Spec; Result.summary, the page and the pictures (odds.plot) read them from there, so no table
+Spec; Result.summary, the page and the pictures (odds.tools.plot) read them from there, so no table
 here names a procedure's events. The only words here are the common attacker/defender ones."""
 from __future__ import annotations
 

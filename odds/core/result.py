@@ -200,12 +200,6 @@ class Result:
         text = f"{'':{indent}}{label(name)}"
         return f"{text:<32} {p:8.2%}{pm}  {_bar(p, width)}"
 
-    def plot(self, ax=None):
-        """The natural picture of this result (see odds.plot); returns the Axes."""
-        from ..plot import plot_result
-
-        return plot_result(self, ax=ax)
-
 
 def _clip(p):
     """A probability clipped to [0, 1]; NaN (no trials yet) stays NaN."""

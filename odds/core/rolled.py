@@ -8,7 +8,7 @@ rules roll them, saying whose dice they are, how many and what kind of die (`Die
 what a face means), and for any choice the dice cannot show (a debater drawn for a second
 round, the cards played for the Diet of Worms), by name with what is allowed. The faces and
 the choices become the outcome through the same rule functions the engines use. The record
-(odds.records implements `Record`) refuses what it cannot give in one line naming the field,
+(odds.tools.luck implements `Record`) refuses what it cannot give in one line naming the field,
 and tallies every die for the dice's own luck; it knows no game.
 
 The outcome is in the Result's own terms: whether its main event happened, and the count of
@@ -119,7 +119,7 @@ class Outcome:
 
 
 class Record:
-    """What a roll's record gives, asked for by a procedure's reader (odds.records implements
+    """What a roll's record gives, asked for by a procedure's reader (odds.tools.luck implements
     it). Every method refuses what the record cannot give with an OddsError whose message
     starts with the field's name, says what is wrong and what is allowed."""
 

@@ -12,11 +12,12 @@ from ..lazy import exports
 
 TITLES = {"crusades": "Crusades (homebrew tactical battle)"}  # the game's name, by first word
 ORDER = 30  # this game's place in listings
-PROCEDURES = {"crusades.battle": "battle"}  # procedure -> the module that registers it
+PROCEDURES = {"crusades.battle": "battles.battle"}  # procedure -> the module that registers it
 EXAMPLES = Path(__file__).parent / "examples"
-EXPORTS = {"balance": "upkeep", "plot_balance": "balance_report:plot", "Battle": "battle",
-           "play": "battle", "run": "battle", "sensitivity": "battle", "POLICIES": "scenario",
-           "SETTINGS": "scenario", "Scenario": "scenario", "load": "scenario", "siege": "siege_turns",
-           "trace": "narration"}
+EXPORTS = {"balance": "upkeep.table", "plot_balance": "upkeep.report:plot",
+           "Battle": "battles.battle", "play": "battles.battle", "run": "battles.battle",
+           "sensitivity": "battles.battle", "POLICIES": "scenario", "SETTINGS": "scenario",
+           "Scenario": "scenario", "load": "scenario", "siege": "battles.siege_turns",
+           "trace": "battles.narration"}
 __all__ = sorted([*EXPORTS, "EXAMPLES"])
 __getattr__, __dir__ = exports(__name__, EXPORTS)

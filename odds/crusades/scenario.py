@@ -14,7 +14,7 @@ import numpy as np
 
 from ..errors import OddsError, check_list, check_nesting, shown
 from ..files import parse_toml, read_text, toml_value
-from . import state as S
+from .simulator import state as S
 
 # name: (default, allowed: tuple of choices | (low, high) for ints | bool, what it means)
 SETTINGS = {

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import html
 
-from . import registry
-from .errors import OddsError
+from .. import registry
+from ..errors import OddsError
 
 ENGINE = tuple(o for o in registry.ENGINE_OPTIONS if o.name in ("method", "trials", "seed"))
 ENGINE_START = {"method": "auto", "trials": 200_000, "seed": 0}

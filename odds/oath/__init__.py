@@ -6,8 +6,8 @@ from ..lazy import exports
 
 TITLES = {"oath": "Oath: Chronicles of Empire and Exile"}  # the game's name, by first word
 ORDER = 20  # this game's place in listings
-PROCEDURES = {"oath.campaign": "procedure"}  # procedure -> the module that registers it
-EXPORTS = {"CampaignResult": "procedure", "campaign": "procedure", "PLANS": "plans",
-           "Plan": "plans", "register": "plans"}
+PROCEDURES = {"oath.campaign": "campaigns.procedure"}  # procedure -> the module that registers it
+EXPORTS = {"CampaignResult": "campaigns.procedure", "campaign": "campaigns.procedure",
+           "PLANS": "campaigns.plans", "Plan": "campaigns.plans", "register": "campaigns.plans"}
 __all__ = sorted(EXPORTS)
 __getattr__, __dir__ = exports(__name__, EXPORTS)

@@ -4,7 +4,7 @@ them as Markdown or CSV.
 
 How each difference's uncertainty is found, by the engines that made its two numbers:
 - both exact: the difference is exact (standard error 0, the interval the point itself);
-- both Monte Carlo with the same seed and the same replicate runs (odds.sweep: a cell's
+- both Monte Carlo with the same seed and the same replicate runs (odds.tools.sweep: a cell's
   variants by default, every cell under seeds = "common"): paired. Each replicate run gives a
   difference; the standard error is their standard deviation over sqrt(runs), the interval the
   difference ± Student's t quantile (runs - 1 degrees of freedom) times it: the batch means
@@ -20,11 +20,11 @@ import math
 
 import numpy as np
 
-from .core.interval import newcombe
-from .core.outcomes import label
-from .errors import OddsError, check_choice, shown
+from ..core.interval import newcombe
+from ..core.outcomes import label
+from ..errors import OddsError, check_choice, shown
 from .frames import name as _name, parameters, said, text as _text, words
-from .texts import signed
+from ..texts import signed
 from .where import normal
 
 FORMATS = ("markdown", "csv")
@@ -279,7 +279,7 @@ def _merged(diffs, keys, base, others):
 def _csv(diffs, keys, base, others) -> str:
     import pandas as pd
 
-    from .files import csv_text
+    from ..files import csv_text
 
     two = len(others) == 1
     rows = []

@@ -15,7 +15,7 @@ import json
 
 import numpy as np
 
-from .core.outcomes import label
+from ..core.outcomes import label
 from .where import normal
 
 VARIANT = "variant"

@@ -6,7 +6,7 @@
 - `lines`: a sweep's value against one parameter, one line per value of another.
 - `difference`: the difference between two values of a column (two variants, two card
   settings) over two parameters, on a colour scale centred on 0, each cell labelled with its
-  number where it fits; cells whose 95% interval covers 0 are hatched (odds.differences:
+  number where it fits; cells whose 95% interval covers 0 are hatched (odds.tools.differences:
   exact, paired Monte Carlo runs or independent ones, said in the title).
 - `difference_lines`: the same difference against one parameter, a line per value of another,
   each point with its 95% interval.
@@ -24,11 +24,11 @@ import textwrap
 
 import numpy as np
 
-from .config import PLOT_MAX_CELLS, PLOT_MAX_LINES, PLOT_MAX_ROWS
-from .core.outcomes import label as _label
+from ..config import PLOT_MAX_CELLS, PLOT_MAX_LINES, PLOT_MAX_ROWS
+from ..core.outcomes import label as _label
 from .frames import name as _name, parameters, said, words
-from .errors import OddsError, check_choice, shown
-from .texts import signed
+from ..errors import OddsError, check_choice, shown
+from ..texts import signed
 
 VIEWS = ("pmf", "at_least", "at_most")
 ATTACKER, DEFENDER = "#c0392b", "#2c6fbb"  # the page's --attacker and --defender (static/style.css)
@@ -344,7 +344,7 @@ def footnote(ax, notes, width: int = 110):
 
 
 def _where(df, where: str):
-    """The rows of a sweep's frame that `where` selects (odds.where)."""
+    """The rows of a sweep's frame that `where` selects (odds.tools.where)."""
     if not where:
         return df
     from .where import conditions, select
@@ -399,7 +399,7 @@ def difference(df, x: str, y: str, column: str, a, b, value: str = "attacker_win
                where: str = ""):
     """`value` where `column` == a minus where `column` == b, over x and y (centred on 0),
     each cell labelled with its number where it fits and hatched where its 95% interval
-    covers 0 (odds.differences: exact, paired Monte Carlo runs or independent ones; the title
+    covers 0 (odds.tools.differences: exact, paired Monte Carlo runs or independent ones; the title
     says which); `where` selects the rows first (as in heatmap)."""
     from .differences import difference as differences
 
@@ -424,7 +424,7 @@ def difference_lines(df, x: str, column: str = "variant", a=None, b=None, by: st
                      value: str = "attacker_win", ax=None, where: str = ""):
     """`value` where `column` == a minus where it is b (default: its second value minus its
     first, a variant minus the rules) against `x`, one line per value of `by`, each point with
-    its 95% interval (odds.differences: exact points have none to draw), the 0 line, the
+    its 95% interval (odds.tools.differences: exact points have none to draw), the 0 line, the
     engines in the title and the frame's notes below; `where` selects the rows first."""
     from .differences import difference as differences
 

@@ -9,15 +9,15 @@ a cell's numbers do not depend on the grid it is in, the order, or where it ran,
 variants of one grid cell share it (common random numbers: their difference is the rules',
 not the dice's). Where cells share a seed (variants; `seeds="common"`), each Monte Carlo cell
 runs as REPLICATES runs of a seed each, derived from its own: the paired runs give each
-difference its standard error (odds.differences). With a dask.distributed `client` the cells
+difference its standard error (odds.tools.differences). With a dask.distributed `client` the cells
 are submitted to the cluster in batches (lost workers' batches are retried by dask); without
 one they run in this process. Ctrl-C stops the sweep at once and returns the finished cells
 (`df.attrs["partial"]`, `df.attrs["missing"]`). `df.attrs["notes"]` says which engine made
 the numbers and every note, assumption and reading of the answers the frame holds (once each,
 with the cells it concerns where it is not all of them).
 
-The module is callable: `odds.sweep(...)` is `odds.sweep.sweep(...)`; `odds.sweep.load(path)`
-runs a TOML spec; `odds.sweep.difference` and `odds.sweep.table` read a frame's differences.
+The module is callable: `odds.tools.sweep(...)` is `odds.tools.sweep.sweep(...)`; `odds.tools.sweep.load(path)`
+runs a TOML spec; `odds.tools.sweep.difference` and `odds.tools.sweep.table` read a frame's differences.
 """
 from __future__ import annotations
 
@@ -31,16 +31,16 @@ from importlib import import_module
 
 import numpy as np
 
-from . import registry
-from .core.engine import planned
-from .core.flips import text as flip_text
-from .core.readings import alone, split
+from .. import registry
+from ..core.engine import planned
+from ..core.flips import text as flip_text
+from ..core.readings import alone, split
 from .frames import NOTES, REPLICATES as REPLICATES_COLUMN, VARIANT, row_notes, said
-from .errors import OddsError, check_choice, check_int, check_nesting, shown
+from ..errors import OddsError, check_choice, check_int, check_nesting, shown
 from .questions.budget import bar as _bar, within
 from .questions.plans import ENTRIES, Vary
-from .texts import counted
-from .config import MAX_CELL_TRIALS, MAX_CELLS, SWEEP_BATCH as BATCH, SWEEP_REPLICATES as REPLICATES
+from ..texts import counted
+from ..config import MAX_CELL_TRIALS, MAX_CELLS, SWEEP_BATCH as BATCH, SWEEP_REPLICATES as REPLICATES
 
 QUANTILES = (0.5, 0.9)
 
@@ -151,7 +151,7 @@ def check_cells(procedure: str, todo: list[dict]) -> None:
             raise OddsError(f"cell {i + 1:,} of {len(todo):,}{f' ({where})' if where else ''}: {e}") from None
 
 
-_NONE = ("odds.sweep", "not given")  # a key a cell does not name, in comparisons (plain data)
+_NONE = ("odds.tools.sweep", "not given")  # a key a cell does not name, in comparisons (plain data)
 
 
 def _check_type(field: str, value, default):
@@ -388,7 +388,7 @@ def sweep(procedure: str, grid: dict, fixed: dict | None = None, *, method="auto
     from its own) so that `difference` can give each difference its standard error.
     `df.attrs`: procedure, main (its main event), seed, seeds, method, partial, missing, budget (the exact budget's
     notes), notes (the engines that made the numbers, every note, assumption and reading of
-    the answers: odds.frames.said), assumptions, readings; each row's own are its `notes`
+    the answers: odds.tools.frames.said), assumptions, readings; each row's own are its `notes`
     (JSON text).
     """
     import pandas as pd
@@ -440,7 +440,7 @@ def sweep(procedure: str, grid: dict, fixed: dict | None = None, *, method="auto
 
 def _cell_columns(columns, bases) -> list:
     """The columns that tell one grid cell from another (its grid and fixed parameters), in
-    the frame's order: what a variant's row is matched on (odds.differences)."""
+    the frame's order: what a variant's row is matched on (odds.tools.differences)."""
     named = {k for b in bases for k in b}
     return [c for c in columns if c in named]
 
@@ -471,7 +471,7 @@ SPEC_KEYS = ("procedure", "grid", "fixed", "method", "trials", "seed", "seeds")
 
 def read_spec(path) -> dict:
     """A sweep spec (TOML): procedure, [grid], optional [fixed], method, trials, seed."""
-    from .files import read_toml
+    from ..files import read_toml
 
     spec = read_toml(path, "spec")
     for key in spec:
@@ -521,7 +521,7 @@ def _on_cluster(client, procedure, todo, bar, done):
 
 def difference(df, column: str = VARIANT, a=None, b=None, value: str | None = None, keys=None):
     """Each cell's `value` where `column` is `a` minus where it is `b`, with its standard error
-    and 95% interval (odds.differences.difference)."""
+    and 95% interval (odds.tools.differences.difference)."""
     from .differences import difference as _difference
 
     return _difference(df, column, a, b, value, keys)
@@ -530,14 +530,14 @@ def difference(df, column: str = VARIANT, a=None, b=None, value: str | None = No
 def table(df, value: str | None = None, column: str = VARIANT, base=None, fmt: str = "markdown"):
     """The designer's table: each cell's value under every value of `column` side by side,
     each against `base` with its difference and 95% interval, as Markdown or CSV text
-    (odds.differences.table)."""
+    (odds.tools.differences.table)."""
     from .differences import table as _table_text
 
     return _table_text(df, value, column, base, fmt)
 
 
 class _CallableModule(types.ModuleType):
-    """Lets `odds.sweep(...)` call `sweep` while `odds.sweep.load` etc. stay reachable."""
+    """Lets `odds.tools.sweep(...)` call `sweep` while `odds.tools.sweep.load` etc. stay reachable."""
 
     def __call__(self, *args, **kwargs):
         return sweep(*args, **kwargs)

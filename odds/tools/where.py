@@ -1,9 +1,9 @@
 """Selecting rows of a sweep's frame: `--where` texts ('a=1', 'a=1,b=2', 'cards=[]') as
 (column, value) pairs, values in one comparable form, the matching rows. Read by `odds plot`
-(sweep_cli) and the pictures (odds.plot)."""
+(sweep_cli) and the pictures (odds.tools.plot)."""
 from __future__ import annotations
 
-from .errors import OddsError, shown
+from ..errors import OddsError, shown
 
 
 def conditions(texts) -> list:

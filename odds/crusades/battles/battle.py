@@ -14,20 +14,21 @@ from pathlib import Path
 
 import numpy as np
 
-from ..core.engine import McOptions, Procedure
-from ..core.outcomes import Words
-from ..core.flips import text
-from ..core.readings import Reading, Sensitivity, settle, sensitivity as flipped
-from ..core.result import Result
-from ..errors import OddsError
-from ..registry import Example, Param, Spec, register
-from ..texts import signed
-from . import state as S
+from ...core.engine import McOptions, Procedure
+from ...core.outcomes import Words
+from ...core.flips import text
+from ...core.readings import Reading, Sensitivity, settle, sensitivity as flipped
+from ...core.result import Result
+from ...errors import OddsError
+from ...registry import Example, Param, Spec, register
+from ...texts import signed
+from ..simulator import state as S
 from .inputs import kernel_args, scenario_of
 from .results import BattleResult, settings_of, with_warnings
 from .runner import simulate
-from .scenario import INT_ALTERNATIVES, SETTINGS, SIDES, Scenario, _override_items
+from ..scenario import INT_ALTERNATIVES, SETTINGS, SIDES, Scenario, _override_items
 from .siege_turns import siege
+from .. import EXAMPLES
 
 ROWS_HEAD = 8
 
@@ -81,7 +82,7 @@ def lanchester(sc: Scenario) -> str:
             f"{int(n[w])} units left (ignores morale, terrain and movement)")
 
 
-KERNEL = ("odds.crusades.kernel", "kernel")  # loaded by kernel_cache: its cache follows ai.py too
+KERNEL = ("odds.crusades.simulator.kernel", "kernel")  # loaded by kernel_cache: its cache follows ai.py too
 
 WORDS = Words(partitions=(("attacker_win", "defender_win", "undecided"),),
               within={"ended_by_turn_limit": ("undecided",)})
@@ -199,7 +200,7 @@ def script(dice) -> np.ndarray:
 def one_battle(sc: Scenario, dice, seed, index, check=True, events=0):
     """Run battle `index` of `seed` (morale dice from the array `dice` if it is not empty):
     its histogram row, final units (kernel `final`) and trace events (kernel `note`)."""
-    from ..core.kernel_cache import call, compile_note, load
+    from ...core.kernel_cache import call, compile_note, load
 
     kernel = load(*KERNEL)
     out = np.zeros((1,) + shape(sc), np.int64)
@@ -330,31 +331,30 @@ def _setting_param(key: str) -> Param:
     return Param(key, "int", text, low=allowed[0], high=allowed[1])
 
 
-_EXAMPLES = Path(__file__).parent / "examples"
 
 
 def _warm():
     """Compile the kernel's siege and single-battle modes (a run of battles compiles only its
     own): one short siege, one `play`."""
-    siege(_EXAMPLES / "assault.toml", sieges=100, seed=0, progress=False)
-    play(_EXAMPLES / "assault.toml")
+    siege(EXAMPLES / "assault.toml", sieges=100, seed=0, progress=False)
+    play(EXAMPLES / "assault.toml")
 
 SPEC = register(Spec(
     "crusades.battle", battle, (
         Param("scenario", "scenario", "a scenario TOML file (units, armies, board, siege, settings)",
-              metavar="SCENARIO.toml", folder=_EXAMPLES),
+              metavar="SCENARIO.toml", folder=EXAMPLES),
         Param("overrides", "pairs", "override a scenario key, e.g. attacker.army.knights=4",
               metavar="KEY=VALUE"),
         *(_setting_param(key) for key in SETTINGS)),
-    "crusades tactical battle on a grid", (), "attacker_win", kernels=("odds.crusades.kernel",),
+    "crusades tactical battle on a grid", (), "attacker_win", kernels=("odds.crusades.simulator.kernel",),
     words=WORDS, not_rolled="a simulated battle of many rolls a turn, with no exact engine to "
                             "score a roll against", web_max_trials=5_000,  # battles per web request (~2 s on one core)
-    exact=False, start={"scenario": str(_EXAMPLES / "field.toml"), "trials": 2000}, warm=_warm,
+    exact=False, start={"scenario": str(EXAMPLES / "field.toml"), "trials": 2000}, warm=_warm,
     readings=tuple(_reading(key) for key in SETTINGS), means=("attacker_units_lost", "defender_units_lost"),
     examples=(
-        Example("assault", {"scenario": str(_EXAMPLES / "assault.toml")},
+        Example("assault", {"scenario": str(EXAMPLES / "assault.toml")},
                 "Crusades: assault on a walled city (illustrative units)", demo=True,
                 mc={"trials": 20000}),
-        Example("field", {"scenario": str(_EXAMPLES / "field.toml")}),
-        Example("sortie", {"scenario": str(_EXAMPLES / "sortie.toml")}),
+        Example("field", {"scenario": str(EXAMPLES / "field.toml")}),
+        Example("sortie", {"scenario": str(EXAMPLES / "sortie.toml")}),
     )))

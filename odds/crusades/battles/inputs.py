@@ -13,8 +13,8 @@ from collections import deque, namedtuple
 
 import numpy as np
 
-from . import state as S
-from .scenario import POLICIES, SETTINGS, SIDES, Scenario, deployment_cells, load, type_order
+from ..simulator import state as S
+from ..scenario import POLICIES, SETTINGS, SIDES, Scenario, deployment_cells, load, type_order
 
 # where and how one battle is fought: terrain[y, x], deployment cells[side, mounted, k],
 # type order[side, k], headquarters cell[side], hqf[side, climbs, cell] steps to the enemy

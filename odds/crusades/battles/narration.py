@@ -2,11 +2,11 @@
 leaves the board), from the events the kernel records when asked (kernel.note)."""
 from __future__ import annotations
 
-from ..config import MAX_TRIALS
-from ..errors import check_int
-from . import state as S
+from ...config import MAX_TRIALS
+from ...errors import check_int
+from ..simulator import state as S
 from .battle import one_battle, scenario_of, script
-from .scenario import SIDES
+from ..scenario import SIDES
 
 MAX_EVENTS = 200_000
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import math
 
-from ..core.result import Result
-from .scenario import SIDES, Scenario
+from ...core.result import Result
+from ..scenario import SIDES, Scenario
 
 
 class BattleResult(Result):

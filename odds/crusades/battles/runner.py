@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..core import montecarlo
-from ..core.engine import McOptions, Procedure, solve
-from ..core.result import Result
+from ...core import montecarlo
+from ...core.engine import McOptions, Procedure, solve
+from ...core.result import Result
 
 SLICE_SECONDS = 0.3
 FIRST_SLICE = 2048
@@ -29,7 +29,7 @@ def simulate(proc: Procedure, method: str, mc: McOptions) -> Result:
 
 
 def _slices(proc: Procedure, mc: McOptions) -> montecarlo.Run:
-    from ..core.kernel_cache import load
+    from ...core.kernel_cache import load
 
     kernel = load(*proc.kernel)
     args = proc.kernel_args()

@@ -21,13 +21,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.engine import McOptions, Procedure
-from ..errors import OddsError
+from ...core.engine import McOptions, Procedure
+from ...errors import OddsError
 from .inputs import kernel_args, scenario_of
 from .results import BattleResult, settings_of, with_warnings
 from .runner import simulate
-from .scenario import SIEGE_ACTIONS, load
-from .state import C_BESIEGED
+from ..scenario import SIEGE_ACTIONS, load
+from ..simulator.state import C_BESIEGED
 
 ENDS = ("holds", "falls_by_assault", "capitulates", "lifted_by_sortie", "besieger_destroyed")
 
@@ -78,7 +78,7 @@ def siege(scenario, *, sieges=None, seed=None, overrides=(), threads=None, preci
                     capitulate_after=sc.siege["capitulate_after"],
                     sortie="garrison advance, moves first; besieger hold-line; open board")
     proc = Procedure("crusades.siege", (len(ENDS), len(plan) + 1), summarise, "falls_by_assault",
-                     None, ("odds.crusades.kernel", "kernel"), args, settings, BattleResult)
+                     None, ("odds.crusades.simulator.kernel", "kernel"), args, settings, BattleResult)
     res = simulate(proc, "mc", mc)
     notes = ("the unit numbers of this scenario are illustrative",) if sc.illustrative else ()
     return with_warnings(res.with_changes(notes=tuple(res.notes) + notes))

@@ -15,7 +15,7 @@ cell]``, steps to the enemy headquarters, static). Class ``cls`` 0 climbs walls,
 import numpy as np
 from numba import njit
 
-from ..core.rng import next_u64
+from ...core.rng import next_u64
 from .state import (ACTIVE, C_LOF, C_METRIC, C_SHOOT_MELEE, C_SHOOT_OUT, C_TIE, CITY, FLEEING,
                     OPEN, TCLIMB, TRANGE, TSPARES, UHP, USIDE, UST, UTYPE, UX, UY, WALL)
 

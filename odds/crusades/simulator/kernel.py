@@ -39,8 +39,8 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from ..core.montecarlo import CHUNK
-from ..core.rng import next_u64, seed_stream
+from ...core.montecarlo import CHUNK
+from ...core.rng import next_u64, seed_stream
 from .ai import (ADVANCE, ATTACK, DX, DY, EMPTY_WALLS, ENEMIES, HEADQUARTERS, HOLD_WALLS, INF, INNER,
                  MOVE, SHOOT, STOP, _i, best_adjacent, best_shot, friends_in_line,
                  next_to_enemy, step_down)

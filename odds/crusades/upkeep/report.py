@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from .upkeep import Z
+from .table import Z
 
 
 def summary(frame) -> str:
@@ -79,9 +79,10 @@ def plot(frame, ax=None):
     (P(win) + half P(undecided)) against its upkeep / the first's (a colour per matchup, a line
     style per budget), 95% error bars, the 50% line, the equal-budget line and the 50/50 points
     (x) with their 95% intervals. Returns the Figure."""
-    from ..plot import _axes
+    if ax is None:
+        import matplotlib.pyplot as plt
 
-    ax = _axes(ax, (9, 4.5))
+        _, ax = plt.subplots(figsize=(9, 4.5), layout="constrained")
     curve = frame.attrs["curve"]
     colour = {m: f"C{i % 10}" for i, m in enumerate(dict.fromkeys(curve["matchup"]))}
     style = {b: ("-", "--", ":", "-.")[i % 4] for i, b in enumerate(dict.fromkeys(curve["budget"]))}

@@ -24,10 +24,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import OddsError, check_int
-from . import state as S
-from .battle import run, scenario_of, settings_of
-from .scenario import SIDES, UNIT_LIMITS, deployment_cells, load
+from ...errors import OddsError, check_int
+from ..simulator import state as S
+from ..battles.battle import run, scenario_of, settings_of
+from ..scenario import SIDES, UNIT_LIMITS, deployment_cells, load
 
 Z = 1.96  # the half-width of a 95% interval in standard errors
 # `odds crusades balance`: its bounds and default

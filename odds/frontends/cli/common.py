@@ -6,9 +6,9 @@ import json
 import re
 import sys
 
-from .errors import OddsError, signed_zero
-from .registry import ENGINE_OPTIONS, Spec
-from .texts import printable
+from ...errors import OddsError, signed_zero
+from ...registry import ENGINE_OPTIONS, REQUIRED, Param, Spec
+from ...texts import printable
 
 
 def whole(text: str) -> int:
@@ -94,7 +94,34 @@ ENGINE = ("method", "trials", "seed", "precision", "max_trials", "threads")
 
 def flag(param) -> str:
     """A Param's command-line flag: `--name` with dashes, or its own `flag`."""
-    return "--" + (param.flag or param.name.replace("_", "-"))
+    return "--" + param.option
+
+
+_TYPES = {"int": whole, "ints": whole, "float": number}
+
+
+def add_param(p: argparse.ArgumentParser, param: Param, default):
+    """One flag for `param` (`default` from the function's signature); returns its Action. A
+    list is a repeated flag; any other flag is given once (Once)."""
+    kw = dict(dest=param.name, help=_help(param, default), metavar=param.metavar, action=Once)
+    if param.kind == "bool":
+        return p.add_argument(flag(param), action=Once, switch=True, help=kw["help"], dest=param.name)
+    if param.kind in ("cards", "ints", "pairs"):
+        kw.update(action="append", default=[])
+    if param.kind in _TYPES:
+        kw["type"] = _TYPES[param.kind]
+    return p.add_argument(flag(param), **kw, **param.cli)
+
+
+def _help(param, default) -> str:
+    """The flag's help; a required one says so (Spec.call refuses it missing, in the same
+    line for the command line, Python, sweeps and the web)."""
+    text = param.help + (" (required)" if default is REQUIRED else "")
+    if param.needs:
+        text += f" (only with {' or '.join('--' + n.replace('_', '-') for n in param.needs)})"
+    if param.kind == "choice":
+        text += f" ({', '.join(param.choices)}; default {default})"
+    return (text + param.allowed()).replace("%", "%%")
 
 
 JOINS = ("and", "or")  # words that join fields in an error's head

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import sys
 
-from .cli_common import emit, number, whole
-from .config import MAX_TRIALS
-from .errors import check_int
-from .questions.cli import need_flags
-from .texts import printable
+from .common import emit, number, whole
+from ...config import MAX_TRIALS
+from ...errors import check_int
+from .questions import need_flags
+from ...texts import printable
 
 
 def _common(p, battles_help="battles to simulate (default: the scenario's)"):
@@ -34,8 +34,8 @@ def _set(p):
 
 def _show(result, args) -> int:
     """Print the result and its warnings; 130 if it was interrupted, else 0."""
-    from .crusades.battle import brief
-    from .crusades.results import degenerate
+    from ...crusades.battles.battle import brief
+    from ...crusades.battles.results import degenerate
 
     if args.brief:
         print(brief(result))
@@ -53,7 +53,7 @@ def _show(result, args) -> int:
 
 
 def _run(args):
-    from .crusades.battle import run
+    from ...crusades.battles.battle import run
 
     if args.need is not None or args.vary is not None or args.event is not None:
         return _need(args)
@@ -64,9 +64,9 @@ def _run(args):
 def _need(args) -> int:
     """`--need P --vary KEY=LOW..HIGH`: the value of a rule setting, unit statistic
     (units.knights.attack) or army count (attacker.army.knights) at which P(event) reaches P."""
-    from .errors import OddsError, check_probability
-    from .questions.cli import FLAGS
-    from .questions.need import need
+    from ...errors import OddsError, check_probability
+    from .questions import FLAGS
+    from ...tools.questions.need import need
 
     if args.need is None:
         raise OddsError(f"--{'vary' if args.vary is not None else 'event'}: only with --need")
@@ -91,7 +91,7 @@ def _need(args) -> int:
 
 
 def _sensitivity(args):
-    from .crusades.battle import sensitivity
+    from ...crusades.battles.battle import sensitivity
 
     alternatives = {" ".join(words): list(words) for words in args.alternative}
     return _show(sensitivity(args.scenario, battles=args.battles, seed=args.seed,
@@ -100,14 +100,14 @@ def _sensitivity(args):
 
 
 def _siege(args):
-    from .crusades.siege_turns import siege
+    from ...crusades.battles.siege_turns import siege
 
     return _show(siege(args.scenario, sieges=args.battles, seed=args.seed,
                        overrides=args.overrides, threads=args.threads), args)
 
 
 def _trace(args):
-    from .crusades.narration import trace
+    from ...crusades.battles.narration import trace
 
     check_int("--battle", args.battle, 0, MAX_TRIALS - 1)
     print(trace(args.scenario, seed=args.seed, index=args.battle, overrides=args.overrides,
@@ -116,7 +116,7 @@ def _trace(args):
 
 
 def _settings(args):
-    from .crusades.scenario import settings_text
+    from ...crusades.scenario import settings_text
 
     print(settings_text())
     return 0
@@ -149,16 +149,16 @@ def _army(text):
 
 
 def _balance(args):
-    from .crusades.upkeep import balance
-    from .crusades.balance_report import plot, summary, to_json
+    from ...crusades.upkeep.table import balance
+    from ...crusades.upkeep.report import plot, summary, to_json
 
     if args.plot:
-        from .files import check_output
+        from ...files import check_output
 
         check_output(args.plot, "--plot", (".png",))
     armies = dict(args.army) if args.army else None
     if args.army and len(armies) < len(args.army):
-        from .errors import OddsError
+        from ...errors import OddsError
 
         raise OddsError("--army: a name is given twice (each army once)")
     frame = balance(args.scenario, types=args.types, armies=armies, budgets=args.budget,
@@ -174,7 +174,7 @@ def _balance(args):
         import matplotlib
 
         matplotlib.use("Agg")
-        from .files import replaced
+        from ...files import replaced
 
         with replaced(args.plot, "--plot") as temporary:
             plot(frame).savefig(temporary, dpi=120, bbox_inches="tight")
@@ -186,7 +186,7 @@ def _balance(args):
 
 
 def _register_balance(cmds):
-    from .crusades.upkeep import BALANCE_MAX_RATIO, BALANCE_RATIO
+    from ...crusades.upkeep.table import BALANCE_MAX_RATIO, BALANCE_RATIO
 
     p = cmds.add_parser("balance", help="unit types and armies against each other at equal upkeep: "
                                         "win rates and the upkeep at which each matchup is 50/50")

@@ -10,8 +10,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from . import registry
-from .errors import OddsError
+from ... import registry
+from ...errors import OddsError
 
 
 def demo_specs(names=()) -> list:
@@ -39,7 +39,7 @@ def _second_process(specs):
     """`odds demo` of `specs` in a child process (its notes go straight to stderr), or None."""
     if not specs:
         return None
-    return subprocess.Popen([sys.executable, "-m", "odds.cli", "demo", "--alone",
+    return subprocess.Popen([sys.executable, "-m", "odds.frontends.cli.main", "demo", "--alone",
                              *(s.name for s in specs)], stdout=subprocess.PIPE, text=True)
 
 
@@ -71,10 +71,10 @@ def run(args) -> int:
 
 
 def _sample_game():
-    """The summary of the sample record (`odds luck` on odds/records/samples): rolls invented
+    """The summary of the sample record (`odds luck` on odds/tools/luck/samples): rolls invented
     for illustration, and said to be."""
-    from .records.report import SAMPLE, luck
-    from .records.text import summary
+    from ...tools.luck.report import SAMPLE, luck
+    from ...tools.luck.text import summary
 
     print(f"== How lucky was each side? `odds luck {SAMPLE.name}` (the sample record shipped "
           "with odds: rolls invented for illustration, not a real game's)")

@@ -1,4 +1,4 @@
-"""`odds luck RECORD`: how lucky each side of a game's record was (odds.records.report)."""
+"""`odds luck RECORD`: how lucky each side of a game's record was (odds.tools.luck.report)."""
 from __future__ import annotations
 
 import argparse
@@ -7,9 +7,10 @@ import sys
 import textwrap
 from pathlib import Path
 
-from ..errors import OddsError
-from ..files import check_output, replaced, write_csv
-from ..texts import printable
+from ...errors import OddsError
+from ...files import check_output, replaced, write_csv
+from ...texts import printable
+from ...tools.luck.report import to_json
 
 EXAMPLE = """record (TOML; CSV has the same fields as columns, keywords as KEY=VALUE words):
   [[roll]]
@@ -35,7 +36,7 @@ PROCEDURES = "{procedures}"  # in the epilog: what a record gives each procedure
 def procedures() -> str:
     """Each procedure a record can score, what its roll's record gives (its reader's own words:
     core.rolled, Spec.rolled) or why its dice are not read, from the registry."""
-    from .. import registry
+    from ... import registry
 
     lines = ["the dice as rolled, procedure by procedure (or give the losses and the winner):"]
     for name, spec in registry.specs().items():
@@ -56,8 +57,8 @@ class _Help(argparse.RawDescriptionHelpFormatter):
 
 
 def run(args) -> int:
-    from .report import SAMPLE, luck
-    from .text import summary
+    from ...tools.luck.report import SAMPLE, luck
+    from ...tools.luck.text import summary
 
     if args.sample:
         print(SAMPLE.read_text(encoding="utf-8"), end="")
@@ -72,7 +73,7 @@ def run(args) -> int:
         check_output(args.out, "--out", (".csv",))
     frame = luck(Path(args.record))
     if args.json:
-        print(json.dumps(as_json(frame)))
+        print(json.dumps(to_json(frame)))
     else:
         print(summary(frame, rolls=not args.brief))
     if args.out:
@@ -81,7 +82,7 @@ def run(args) -> int:
         import matplotlib
 
         matplotlib.use("Agg")
-        from .plot import cumulative
+        from ...tools.luck.plot import cumulative
 
         with replaced(args.plot, "--plot") as temporary:
             cumulative(frame).savefig(temporary, dpi=120, format=args.plot.rsplit(".", 1)[1])
@@ -92,15 +93,6 @@ def run(args) -> int:
               f"{printable(refused[0])}",
               file=sys.stderr)
     return 2 if refused else 0
-
-
-def as_json(frame) -> dict:
-    """The frame as strict JSON: rolls, game, dice (the dice's own luck), refused, situations
-    (NaN -> null)."""
-    def records(df):
-        return json.loads(df.to_json(orient="records"))
-    return {"rolls": records(frame), "game": frame.attrs["game"], "dice": frame.attrs["dice"],
-            "refused": frame.attrs["refused"], "situations": frame.attrs["situations"]}
 
 
 def register(games):

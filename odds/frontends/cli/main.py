@@ -9,50 +9,21 @@ time); help and unknown words build them all.
 """
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from contextlib import redirect_stdout
 from importlib import import_module
 
-from . import registry
-from .cli_common import (Once, Parser, add_engine_flags, emit, engine_kwargs, fail, given,
-                         in_flags, number, whole)
-from .errors import Interrupted, OddsError
-from .processes import COMMAND_LINE
-from .texts import printable
-from .questions import cli as questions
+from ... import registry
+from .common import Parser, add_engine_flags, add_param, emit, engine_kwargs, fail, given, in_flags
+from ...errors import Interrupted, OddsError
+from ...processes import COMMAND_LINE
+from ...texts import printable
+from . import questions as questions
 
-_TYPES = {"int": whole, "ints": whole, "float": number}
-TOOLS = {"demo": "demo", "warmup": "warmup", "crusades": "crusades_cli", "sweep": "sweep_cli",
-         "plot": "sweep_cli", "table": "sweep_cli", "serve": "serve", "luck": "records.cli",
-         "chart": "chart", "sensitivity": "questions.sensitivity"}  # command -> the module that
-# registers it
-
-
-def add_param(p: argparse.ArgumentParser, param: registry.Param, default):
-    """One flag for `param` (`default` from the function's signature); returns its Action. A
-    list is a repeated flag; any other flag is given once (Once)."""
-    flag = "--" + (param.flag or param.name.replace("_", "-"))
-    kw = dict(dest=param.name, help=_help(param, default), metavar=param.metavar, action=Once)
-    if param.kind == "bool":
-        return p.add_argument(flag, action=Once, switch=True, help=kw["help"], dest=param.name)
-    if param.kind in ("cards", "ints", "pairs"):
-        kw.update(action="append", default=[])
-    if param.kind in _TYPES:
-        kw["type"] = _TYPES[param.kind]
-    return p.add_argument(flag, **kw, **param.cli)
-
-
-def _help(param, default) -> str:
-    """The flag's help; a required one says so (Spec.call refuses it missing, in the same
-    line for the command line, Python, sweeps and the web)."""
-    text = param.help + (" (required)" if default is registry.REQUIRED else "")
-    if param.needs:
-        text += f" (only with {' or '.join('--' + n.replace('_', '-') for n in param.needs)})"
-    if param.kind == "choice":
-        text += f" ({', '.join(param.choices)}; default {default})"
-    return (text + param.allowed()).replace("%", "%%")
+TOOLS = {"demo": "demo", "warmup": "warmup", "crusades": "crusades", "sweep": "sweep",
+         "plot": "sweep", "table": "sweep", "serve": "serve", "luck": "luck", "chart": "chart",
+         "sensitivity": "sensitivity"}  # command -> the module of this package that registers it
 
 
 def run_procedure(spec: registry.Spec, args) -> "odds.Result":  # noqa: F821

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import argparse
 
-from ..cli_common import engine_kwargs, given, in_flags, number
-from ..errors import OddsError, check_probability
-from ..registry import Spec
-from .plans import Vary, plan, vary
+from .common import engine_kwargs, given, in_flags, number
+from ...errors import OddsError, check_probability
+from ...registry import Spec
+from ...tools.questions.plans import Vary, plan, vary
 
 FLAGS = {"target": "--need", "vary": "--vary", "event": "--event"}
 
@@ -67,10 +67,10 @@ def ask(spec: Spec, args, run, required: dict, prog: str):
     base, engine = given(spec, args), engine_kwargs(args)
     try:
         if asked == "compare":
-            from .compare import compare
+            from ...tools.questions.compare import compare
 
             return compare(spec.name, base, plans, where="--compare", **engine)
-        from .need import need
+        from ...tools.questions.need import need
 
         return need(spec.name, base, vary=varied, target=check_probability("--need", args.need),
                     event=args.event, names=FLAGS, **engine)

@@ -1,11 +1,11 @@
-"""`odds serve`: the web calculator (odds.web) on a local port, or shared with --host 0.0.0.0."""
+"""`odds serve`: the web calculator (odds.frontends.web) on a local port, or shared with --host 0.0.0.0."""
 from __future__ import annotations
 
 import sys
 
-from .cli_common import whole
-from .errors import OddsError
-from .processes import quit_now
+from .common import whole
+from ...errors import OddsError
+from ...processes import quit_now
 
 
 def _check_free(host: str, port: int):
@@ -30,7 +30,7 @@ def run(args):
     import numba  # noqa: F401  (imported here, once: two threads importing it at once break it)
 
     from .warmup import warm
-    from .web.app import server
+    from ..web.app import server
 
     print(f"odds calculator on http://{args.host}:{args.port}/ (Ctrl-C stops it)", flush=True)
     # the Monte Carlo kernels load (or compile, once) while the first visitors ask exact questions

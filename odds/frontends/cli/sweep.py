@@ -1,5 +1,5 @@
 """`odds sweep SPEC.toml`, `odds plot RESULTS --x P --y Q` and `odds table RESULTS`: a sweep, its
-pictures, and the designer's table of a variant against the rules (odds.differences)."""
+pictures, and the designer's table of a variant against the rules (odds.tools.differences)."""
 from __future__ import annotations
 
 import logging
@@ -8,14 +8,14 @@ import sys
 from pathlib import Path
 from urllib.parse import urlparse
 
-from .cli_common import whole
-from .config import MAX_WORKERS, PLOT_MAX_ROWS, SCHEDULER_TIMEOUT
-from .errors import OddsError, shown
-from .files import check_input, check_output, replaced, write_csv
-from .processes import sigint_ignored
-from .texts import counted, printable
-from .where import as_in, conditions, select, split
-from .differences import FORMATS
+from .common import whole
+from ...config import MAX_WORKERS, PLOT_MAX_ROWS, SCHEDULER_TIMEOUT
+from ...errors import OddsError, shown
+from ...files import check_input, check_output, replaced, write_csv
+from ...processes import sigint_ignored
+from ...texts import counted, printable
+from ...tools.where import as_in, conditions, select, split
+from ...tools.differences import FORMATS
 
 def _client(args):
     if args.scheduler and args.workers is not None:
@@ -91,7 +91,7 @@ def check_out(path, kinds=(".parquet", ".csv"), flag="--out") -> str:
 
 
 def run_sweep(args):
-    from . import sweep
+    from ...tools import sweep
 
     spec = sweep.read_spec(args.spec)
     if args.out:
@@ -139,9 +139,9 @@ def said_on_stderr(df) -> list:
 
 
 def _print_table(df, value, column, base, fmt, blank=False):
-    """The designer's table (odds.differences.table) on stdout; a table no cell pairs (an
+    """The designer's table (odds.tools.differences.table) on stdout; a table no cell pairs (an
     interrupted sweep) says so on stderr."""
-    from .differences import table
+    from ...tools.differences import table
 
     try:
         text = table(df, value, column, base, fmt)
@@ -202,7 +202,7 @@ def run_plot(args):
     import matplotlib
 
     matplotlib.use("Agg")
-    from . import plot
+    from ...tools import plot
 
     out = args.out or str(Path(args.results).with_suffix(".png"))
     check_out(out, (".png",))

@@ -12,8 +12,8 @@ from __future__ import annotations
 import sys
 import time
 
-from . import registry
-from .core.readings import alone
+from ... import registry
+from ...core.readings import alone
 
 WARM_TRIALS = 1_000
 

@@ -13,13 +13,13 @@ import json
 from functools import partial
 from pathlib import Path
 
-from ..config import DEFAULT_TRIALS, WEB_EXACT_MEMORY
-from ..core.engine import memory_cap
-from ..errors import OddsError, check_choice, check_int
-from ..files import parse_toml
-from ..texts import value
-from .. import registry
-from ..registry import ENGINE_OPTIONS, METHODS, Spec
+from ...config import DEFAULT_TRIALS, WEB_EXACT_MEMORY
+from ...core.engine import memory_cap
+from ...errors import OddsError, check_choice, check_int
+from ...files import parse_toml
+from ...texts import value
+from ... import registry
+from ...registry import ENGINE_OPTIONS, METHODS, Spec
 from .limits import STOPPING, max_trials, within
 
 SERVER_SET = ("threads", "progress")  # engine options the server sets (see `call`)
@@ -140,7 +140,7 @@ def describe(spec: Spec) -> dict:
     return out
 
 
-# ---- questions (odds.questions): /api/{procedure}/compare and /api/{procedure}/need ----
+# ---- questions (odds.tools.questions): /api/{procedure}/compare and /api/{procedure}/need ----
 
 QUESTIONS = {"compare": ("plan",), "need": ("need", "vary", "event")}  # their own query keys
 
@@ -149,7 +149,7 @@ def question(spec: Spec, kind: str, query: list[tuple[str, str]]) -> tuple[dict,
     """(the procedure's keywords, the question's) from a compare or need request's query: a
     `plan` is `KEY=VALUE` words (repeated: one plan each); need takes `need` (the target),
     `vary` (NAME[=LOW..HIGH]) and `event`."""
-    from ..questions.plans import plan
+    from ...tools.questions.plans import plan
 
     own = [(k, t) for k, t in query if k in QUESTIONS[kind]]
     kw = keywords(spec, [(k, t) for k, t in query if k not in QUESTIONS[kind]])
@@ -180,9 +180,9 @@ def ask(kind: str, procedure: str, kw: dict, extra: dict, budget: float) -> tupl
     after `budget` seconds (then the answer is marked partial). Runs in worker processes too."""
     import time
 
-    from ..core.montecarlo import stop_when
-    from ..questions.compare import compare
-    from ..questions.need import need
+    from ...core.montecarlo import stop_when
+    from ...tools.questions.compare import compare
+    from ...tools.questions.need import need
 
     engine = {k: v for k, v in kw.items() if k in ENGINE}
     base = {k: v for k, v in kw.items() if k not in ENGINE}

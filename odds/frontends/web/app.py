@@ -4,7 +4,7 @@ Routes: `/` the page and `/static/*` its files; `GET /api/procedures` every proc
 parameters; `GET /api/{procedure}?...` (POST for a TOML scenario body) the Result as the CLI's
 `--json` prints it; `/luck` and `POST /api/luck` a game's record scored (web/luck.py);
 `GET /api/{procedure}/compare?...&plan=KEY=VALUE` and `/need?...&need=P&vary=NAME`
-the questions (odds.questions). One server process with a few threads (Monte Carlo) and worker processes
+the questions (odds.tools.questions). One server process with a few threads (Monte Carlo) and worker processes
 (exact answers), all started with the server; nothing started per visitor.
 """
 from __future__ import annotations
@@ -23,16 +23,16 @@ from starlette.responses import FileResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from .. import registry
-from ..config import (WEB_BODY_SECONDS, WEB_CACHED_ANSWERS, WEB_EXACT_DEADLINE,
+from ... import registry
+from ...config import (WEB_BODY_SECONDS, WEB_CACHED_ANSWERS, WEB_EXACT_DEADLINE,
                       WEB_EXACT_DEPTH, WEB_EXACT_LONG_AFTER, WEB_EXACT_LONG_CALLS,
                       WEB_EXACT_MEMORY, WEB_EXACT_REQUEUE, WEB_EXACT_WAITING, WEB_EXACT_WORKERS,
                       WEB_EXACT_YOUNG, WEB_LUCK_BUDGET, WEB_MAX_BODY, WEB_MC_RUNNING,
                       WEB_MC_WAITING, WEB_PARSE_SECONDS, WEB_RETRY_AFTER, WEB_SWITCH_INTERVAL,
                       WEB_TIME_BUDGET)
-from ..core.lru import LRU
-from ..core.engine import OverBudget
-from ..errors import Interrupted, OddsError
+from ...core.lru import LRU
+from ...core.engine import OverBudget
+from ...errors import Interrupted, OddsError
 from . import api, luck
 from .limits import STOPPING, Busy, Gate, TooLarge, TooSlow, body
 from .workers import OverDeadline, OverMemory, TooManyLong, Workers, WorkerStopped
@@ -43,11 +43,11 @@ EXACT = {"deadline": WEB_EXACT_DEADLINE, "memory": WEB_EXACT_MEMORY,
          "requeue": WEB_EXACT_REQUEUE}
 INSTEAD = "allowed: a smaller question, or method=mc"
 # imported by each exact worker before it says it has started: import time is not a call's work
-WARM = ("odds.web.api", "odds.web.luck", "odds.records.report", "odds.records.cli",
-        "odds.questions.compare", "odds.questions.need")
+WARM = ("odds.frontends.web.api", "odds.frontends.web.luck", "odds.tools.luck.report", "odds.frontends.cli.luck",
+        "odds.tools.questions.compare", "odds.tools.questions.need")
 
 STATIC = Path(__file__).parent / "static"
-LOG = logging.getLogger("odds.web")
+LOG = logging.getLogger("odds.frontends.web")
 
 
 def reply(data, status: int = 200, headers=None) -> Response:
@@ -185,7 +185,7 @@ def _gib(size: int) -> str:
 
 
 async def ask(request: Request) -> Response:
-    """A question about a procedure (/compare, /need: odds.questions), through the same gates;
+    """A question about a procedure (/compare, /need: odds.tools.questions), through the same gates;
     exact answers are kept like the procedure's own."""
     try:
         spec = registry.get(request.path_params["procedure"])

@@ -16,8 +16,8 @@ import asyncio
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-from ..config import WEB_MAX_QUERY, WEB_MAX_TRIALS
-from ..core.montecarlo import stop_when
+from ...config import WEB_MAX_QUERY, WEB_MAX_TRIALS
+from ...core.montecarlo import stop_when
 
 STOPPING = threading.Event()  # set on SIGTERM / SIGINT: running Monte Carlo stops at its next chunk
 

@@ -1,7 +1,7 @@
 """The page's "How lucky was I?": `GET /luck` the page (static/luck.html), `POST /api/luck` a
 record's text (TOML or CSV, as `odds luck` reads it; never a path) -> `odds luck --json`'s
 object, computed in an exact worker like any exact answer; `GET /luck/sample.toml` the
-sample record (odds/records/samples: rolls invented for illustration). Its bounds are
+sample record (odds/tools/luck/samples: rolls invented for illustration). Its bounds are
 config.py's WEB_LUCK_*: the body's bytes, its rolls (counted before it is parsed) and the
 seconds of the whole answer (the worker is stopped at them, whatever it is doing)."""
 from __future__ import annotations
@@ -14,9 +14,9 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 from starlette.routing import Route
 
-from ..config import WEB_EXACT_MEMORY, WEB_LUCK_MAX_BODY, WEB_LUCK_MAX_ROLLS
-from ..core.engine import memory_cap
-from ..errors import OddsError
+from ...config import WEB_EXACT_MEMORY, WEB_LUCK_MAX_BODY, WEB_LUCK_MAX_ROLLS
+from ...core.engine import memory_cap
+from ...errors import OddsError
 from .limits import body
 
 INSTEAD = "allowed: fewer rolls, or odds luck FILE on your own machine"
@@ -26,10 +26,10 @@ def report(data: bytes, budget: float, most: int = WEB_LUCK_MAX_ROLLS) -> tuple[
     """("exact", the JSON text) of odds.luck on a record's bytes (UTF-8, at most `most` rolls);
     the exact engines stop at their checkpoints once `budget` seconds are spent (an
     Interrupted: 503). Runs in a worker, whose call has the same deadline."""
-    from ..core.montecarlo import stop_when
-    from ..records.cli import as_json
-    from ..records.record import rolls_in
-    from ..records.report import luck
+    from ...core.montecarlo import stop_when
+    from ...tools.luck.report import to_json
+    from ...tools.luck.record import rolls_in
+    from ...tools.luck.report import luck
     from .limits import STOPPING
 
     deadline = time.monotonic() + budget
@@ -43,13 +43,13 @@ def report(data: bytes, budget: float, most: int = WEB_LUCK_MAX_ROLLS) -> tuple[
     with memory_cap(WEB_EXACT_MEMORY), stop_when(
             lambda sampling: STOPPING.is_set() or time.monotonic() > deadline):
         frame = luck(text, paths=False)
-    return "exact", json.dumps(as_json(frame))
+    return "exact", json.dumps(to_json(frame))
 
 
 def routes(reply, refusal, static) -> list:
     """The page's routes; `reply` and `refusal` answer as every route of the app does (passed
     in by web/app.py, which imports this module), `static` the folder of luck.html."""
-    from ..records.report import SAMPLE
+    from ...tools.luck.report import SAMPLE
 
     class Answer(HTTPEndpoint):
         """POST only: Starlette's 405 for any other method (before /api/{procedure} took a

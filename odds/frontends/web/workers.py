@@ -30,7 +30,7 @@ from collections import deque
 from contextlib import contextmanager
 from multiprocessing.connection import Connection
 
-from ..processes import sigint_ignored
+from ...processes import sigint_ignored
 
 TICK = 0.05  # s between the watchdog's looks at running calls
 LONG_NICE = 10  # a long call's process yields the cores to the others' (its CPU weight about 1/10)
@@ -85,7 +85,7 @@ def _serve(conn: Connection, skip, memory: int | None, warm: tuple = ()):
     os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")  # pyarrow's own allocators
     # reserve address space in large steps, which a capped call's first pandas string column
     # could not get (a 413 for a small answer)
-    from .. import registry
+    from ... import registry
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's; it ends the workers
     registry.specs()

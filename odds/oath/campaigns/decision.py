@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import OddsError
+from ...errors import OddsError
 
 SACRIFICES = {"law": ("never", "at-most:1", "at-most:2", "as-needed"),
               "new-foundations": ("never", "to-beat:25", "to-beat:50", "to-beat:75",

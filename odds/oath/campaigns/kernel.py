@@ -14,8 +14,8 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from ..core.jit import rule
-from ..core.rng import next_u64, seed_stream, static
+from ...core.jit import rule
+from ...core.rng import next_u64, seed_stream, static
 from .rules import MULTIPLIER_CAP, attack_total
 
 GROUP = 4

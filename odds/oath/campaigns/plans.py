@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Callable
 
-from ..errors import OddsError
+from ...errors import OddsError
 from .dice import ATTACK_DIE, DEFENSE_DIE, rewrite
 
 EDITIONS = ("law", "new-foundations")

@@ -16,14 +16,14 @@ from functools import cached_property, lru_cache
 
 import numpy as np
 
-from ..core.engine import Cost, McOptions, Procedure, checkpoint, exact_clock, memory_budget, solve
-from ..core.outcomes import Words
-from ..core.readings import Reading
-from ..core.result import Result
-from ..errors import OddsError, check_bool, check_choice, check_int, check_list, shown
+from ...core.engine import Cost, McOptions, Procedure, checkpoint, exact_clock, memory_budget, solve
+from ...core.outcomes import Words
+from ...core.readings import Reading
+from ...core.result import Result
+from ...errors import OddsError, check_bool, check_choice, check_int, check_list, shown
 from . import decision
 from .dice import attack_pmf, defense_values
-from ..registry import Example, Param, Spec, register
+from ...registry import Example, Param, Spec, register
 from .plans import EDITIONS, PLANS, Setup, apply_plans
 from .rules import outcome_grid
 
@@ -309,7 +309,7 @@ def campaign(warbands, *, attack_dice=None, defense_dice=None, sites=(), relics=
     `defenders`: defending warbands (bandits if `bandits`, which never die). `sacrifice`:
     'as-needed', 'never', 'at-most:K' or, in new-foundations, 'to-beat:P' (see
     parse_sacrifice). `plans`: names with optional ':ARG' (see
-    odds.oath.plans.PLANS). `edition`: 'law' or 'new-foundations' (attacker rolls first and
+    odds.oath.campaigns.plans.PLANS). `edition`: 'law' or 'new-foundations' (attacker rolls first and
     commits its sacrifice before the defense roll: by default what beats the median
     defense). `optimise`: add the decision table (decision.py: every attack dice count and
     sacrifice policy, exact P(win), expected losses, losses per win, P(win within k losses)),
@@ -365,7 +365,7 @@ def campaign(warbands, *, attack_dice=None, defense_dice=None, sites=(), relics=
     if rules.committed and rules.sac_cap:
         settings["commitment"] = f"what beats the defense's {round(100 * rules.commit_quantile)}th percentile"
     proc = Procedure("oath.campaign", rules.shape, summarise, "attacker_win",
-                     lambda: exact_joint(rules), ("odds.oath.kernel", "campaign_lane"),
+                     lambda: exact_joint(rules), ("odds.oath.campaigns.kernel", "campaign_lane"),
                      lambda: _kernel_args(rules), settings, CampaignResult,
                      explain=explain,
                      cost=rules.cost, words=WORDS)
@@ -433,9 +433,9 @@ SPEC = register(Spec(
         Param("goal", "text", "the best row of the decision table: " + decision.GOALS,
               metavar="GOAL", needs=("optimise",))),
     "campaign: attack and defense dice, sacrifice, battle plans", ("oath", "campaign"),
-    "attacker_win", kernels=("odds.oath.kernel",), start={"warbands": 6, "defense_dice": 4},
+    "attacker_win", kernels=("odds.oath.campaigns.kernel",), start={"warbands": 6, "defense_dice": 4},
     readings=READINGS,
-    rolled="odds.oath.rolled:read",
+    rolled="odds.oath.campaigns.rolled:read",
     examples=(
         Example("optimise two sites", dict(warbands=8, sites=[1, 1], defenders=2,
                                            sacrifice="at-most:1", optimise=True,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..core.rolled import Die, Outcome
+from ...core.rolled import Die, Outcome
 from .dice import ATTACK_DIE, DEFENSE_DIE
 from .procedure import make_rules, target_dice
 from .rules import attack_total, defense_total, resolve

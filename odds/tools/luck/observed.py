@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..core.rolled import Outcome, Record
-from ..errors import OddsError, shown
+from ...core.rolled import Outcome, Record
+from ...errors import OddsError, shown
 from .record import ROLES, Entry, dice_field, rounds
 
 IMPOSSIBLE = 1e-12  # a probability below this is 0 (an exact sum of terms can leave 1e-16)

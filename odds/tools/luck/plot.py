@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import OddsError
+from ...errors import OddsError
 
 MAX_SIDES = 12  # panels in one figure
 WORDS = {"hits": "hits dealt", "wins": "wins"}

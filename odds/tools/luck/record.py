@@ -21,8 +21,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import OddsError, shown
-from ..files import parse_toml, read_text
+from ...errors import OddsError, shown
+from ...files import parse_toml, read_text
 
 MAX_RECORD_BYTES = 16 << 20  # 16 MiB: a 10,000-roll record in TOML is ~2 MiB
 MAX_ROLLS = 100_000

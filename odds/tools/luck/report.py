@@ -3,18 +3,19 @@
 Each roll is scored for each side it names from its situation's exact distributions: the
 losses it dealt (`hits`: more is luckier), the losses it took (fewer is luckier) and whether
 it won (the procedure's headline event for the attacker, its complement for the defender).
-A roll's `percentile` is its mid-p percentile (odds.records.percentiles) on its hits when
+A roll's `percentile` is its mid-p percentile (odds.tools.luck.percentiles) on its hits when
 recorded, else on the win, else on the losses taken. The whole game sums each measure per
 side over the rolls that record it: the sum's exact distribution is the convolution of the
 rolls' (they are independent), its percentile is the game's luck.
 """
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
 
-from ..errors import OddsError
+from ...errors import OddsError
 from . import dice as own
 from . import percentiles as pc
 from .observed import observe
@@ -91,6 +92,15 @@ def dice(frame):
     import pandas as pd
 
     return pd.DataFrame(frame.attrs["dice"], columns=own.DICE)
+
+
+def to_json(frame) -> dict:
+    """A luck frame as strict JSON (odds luck --json, the web's /api/luck): rolls, game, dice (the dice's own luck), refused, situations
+    (NaN -> null)."""
+    def records(df):
+        return json.loads(df.to_json(orient="records"))
+    return {"rolls": records(frame), "game": frame.attrs["game"], "dice": frame.attrs["dice"],
+            "refused": frame.attrs["refused"], "situations": frame.attrs["situations"]}
 
 
 def _field(error: OddsError, entry) -> str | None:

@@ -6,13 +6,13 @@ from __future__ import annotations
 import inspect
 import json
 
-from .. import registry
-from ..core.engine import estimate
-from ..core.readings import alone
-from ..errors import OddsError, nearest, shown
+from ... import registry
+from ...core.engine import estimate
+from ...core.readings import alone
+from ...errors import OddsError, nearest, shown
 from ..questions.budget import under_way
 from ..questions.plans import param_of, plan
-from ..texts import counted, value
+from ...texts import counted, value
 
 TEXT_KINDS = ("text", "choice", "leader", "scenario")  # kinds whose text is the value itself
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import math
 
-from ..texts import counted, printable
+from ...texts import counted, printable
 from .report import dice, whole_game
 
 WORDS = {"hits": "hits dealt", "wins": "won", "losses": "losses taken"}

@@ -14,10 +14,10 @@ from __future__ import annotations
 import math
 from contextlib import contextmanager
 
-from ..config import PROGRESS_AFTER_SECONDS
-from ..core import engine as E
-from ..core import montecarlo
-from ..errors import OddsError
+from ...config import PROGRESS_AFTER_SECONDS
+from ...core import engine as E
+from ...core import montecarlo
+from ...errors import OddsError
 
 MAX_TOTAL_WORK = 30_000_000  # work units of a luck record's or a chart's exact answers (~30 s)
 CALL_WORK = 1000  # work units of one call beside its engine (measured: 100,000 distinct field

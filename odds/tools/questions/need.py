@@ -16,14 +16,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 
-from ..config import DEFAULT_MAX_TRIALS, DEFAULT_TRIALS, NEED_MAX_TRIALS, NEED_MAX_VALUES
-from ..core.engine import estimate, estimated
-from ..core.readings import alone
-from ..core.interval import trials_text, wilson
-from ..core.outcomes import label as _label
-from ..errors import OddsError, check_probability
-from ..registry import get
-from ..texts import counted
+from ...config import DEFAULT_MAX_TRIALS, DEFAULT_TRIALS, NEED_MAX_TRIALS, NEED_MAX_VALUES
+from ...core.engine import estimate, estimated
+from ...core.readings import alone
+from ...core.interval import trials_text, wilson
+from ...core.outcomes import label as _label
+from ...errors import OddsError, check_probability
+from ...registry import get
+from ...texts import counted
 from .budget import check_event, over_budget
 from .plans import Vary, split_engine, vary as parse_vary
 

@@ -14,9 +14,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..errors import OddsError
-from ..registry import Param, Spec
-from ..texts import value
+from ...errors import OddsError
+from ...registry import Param, Spec
+from ...texts import value
 
 INTEGER = ("int", "leader")  # kinds whose value is a whole number (a leader as its rating)
 ENTRIES = "overrides"  # a KEY=VALUE list whose keys are dotted paths (a crusades scenario's)
@@ -25,7 +25,7 @@ ENTRIES = "overrides"  # a KEY=VALUE list whose keys are dotted paths (a crusade
 def split_engine(base: dict | None, engine: dict) -> tuple[dict, dict]:
     """(the procedure's keywords, the engine options): an engine option given among the
     keywords (`odds.need(..., {"seed": 1})`) is taken as one; given both ways, refused."""
-    from ..registry import ENGINE
+    from ...registry import ENGINE
 
     base, engine = dict(base or {}), dict(engine)
     for key in [k for k in base if k in ENGINE]:

@@ -1,16 +1,13 @@
-"""`odds sensitivity PROCEDURE [flags]` and `odds.sensitivity(...)`: how far an answer moves
+"""`odds.sensitivity(...)` (the command `odds sensitivity`): how far an answer moves
 with the readings it rests on (core.readings: each reading the call uses flipped to each of its
 alternatives, the others held, and a designer's own alternatives), one table ordered by
 effect. The same table as `odds crusades sensitivity SCENARIO`."""
 from __future__ import annotations
 
-import argparse
-
-from ..cli_common import Parser, add_engine_flags, emit, engine_kwargs, given, in_flags
-from ..config import QUESTION_MAX_PLANS
-from ..core import readings as R
-from ..errors import OddsError
-from ..registry import get, specs
+from ...config import QUESTION_MAX_PLANS
+from ...core import readings as R
+from ...errors import OddsError
+from ...registry import get, specs
 from .budget import within
 from .plans import applied, plan
 
@@ -60,52 +57,3 @@ def designer(spec, base: dict, alternatives) -> dict:
         new = applied(base, words)
         out[str(label)] = {k: v for k, v in new.items() if k not in base or base[k] != v}
     return out
-
-
-def run(args) -> int:
-    """`odds sensitivity PROCEDURE [flags]`: the procedure's own flags, --alternative, --json."""
-    spec = get(args.procedure)
-    parser = Parser(prog=f"odds sensitivity {spec.name}",
-                    description=f"{spec.help}: each reading it rests on flipped, the answer and "
-                                "its means side by side, ordered by effect")
-    from ..cli import add_param  # the procedure's own flags, as `odds GAME PROCEDURE` has them
-
-    for p, default in zip(spec.params, spec.defaults().values()):
-        add_param(parser, p, default)
-    add_engine_flags(parser, spec.exact)
-    parser.add_argument("--alternative", action="append", nargs="+", metavar="KEY=VALUE",
-                        default=[], help="a designer's alternative, repeatable: keywords replacing "
-                        "the call's (e.g. doria_dice=5, or dice_per.galleon=3)")
-    chosen = parser.parse_args(args.rest)
-    try:
-        engine = {k: v for k, v in engine_kwargs(chosen).items() if spec.takes(k)}
-        result = sensitivity(spec.name, given(spec, chosen), chosen.alternative, **engine)
-    except OddsError as e:  # the flags the user typed, not the Python keywords
-        message = str(e)
-        raise OddsError(message if message.startswith("--alternative") else
-                        in_flags(message, spec.params)) from None
-    emit(result, chosen.json)
-    if result.partial:
-        import sys
-
-        print("odds: interrupted: partial result", file=sys.stderr)
-        return 130
-    return 0
-
-
-def register(games):
-    p = games.add_parser("sensitivity", help="how far an answer moves with the readings it rests "
-                                             "on: each flipped, side by side",
-                         usage="odds sensitivity PROCEDURE [flags] [--alternative KEY=VALUE ...]",
-                         description="Each reading (a choice odds makes where the rules are "
-                                     "silent: docs/rules.md) a procedure's answer uses, flipped to "
-                                     "each of its alternatives, the others held: the headline and "
-                                     "the main means with their changes, ordered by effect. Flags "
-                                     "after PROCEDURE: its own (odds GAME PROCEDURE --help), the "
-                                     "engine's, --alternative KEY=VALUE (a designer's variant, "
-                                     "repeatable), --json.",
-                         formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("procedure", help="a procedure's name, e.g. his.diet_of_worms, his.piracy, "
-                                     "vq.naval, oath.campaign, crusades.battle")
-    p.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
-    p.set_defaults(handler=run)

@@ -1,0 +1,114 @@
+"""The layers of docs/architecture.md hold: import-linter's contracts (pyproject.toml,
+[tool.importlinter]) are kept by odds/, and broken by each kind of import they exist to stop.
+
+The graph is grimp's, read from the source: imports inside functions count (they run later
+in the same process), `import_module` with a computed name does not (test_string_links.py
+resolves those strings). What no contract can say is checked here too: in odds/his an import
+inside a function is of a kernel only (numba is imported on the Monte Carlo path alone).
+"""
+import ast
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import tomllib
+
+import odds
+
+PACKAGE = Path(odds.__file__).parent
+PROJECT = PACKAGE.parent
+CONFIG = PROJECT / "pyproject.toml"
+
+
+def modules() -> dict:
+    """Module name -> path of every module of the package."""
+    out = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = path.relative_to(PROJECT).with_suffix("").parts
+        out[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return out
+
+
+def lint(project: Path) -> subprocess.CompletedProcess:
+    """`lint-imports` on the odds/ and pyproject.toml of `project`, uncached."""
+    command = [sys.executable, "-c", "import sys; from importlinter.cli import lint_imports_command;"
+               " sys.exit(lint_imports_command())", "--config", str(project / "pyproject.toml"),
+               "--no-cache", "--no-logo"]
+    env = {**os.environ, "PYTHONPATH": str(project)}
+    return subprocess.run(command, cwd=project, env=env, capture_output=True, text=True)
+
+
+def test_odds_keeps_every_contract():
+    done = lint(PROJECT)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "broken" in done.stdout and " 0 broken" in done.stdout
+
+
+def test_no_contract_ignores_an_import():
+    assert "ignore_imports" not in CONFIG.read_text()
+
+
+BREAKS = {  # contract id -> (file under odds/, the line that breaks it)
+    "tools-ask-the-registry": ("tools/sweep.py", "from ..his.field import procedure as _broken\n"),
+    "layers": ("core/result.py", "from ..tools import plot as _broken\n"),
+    "his-concepts": ("his/rolls/sequence.py", "from ..field import rules as _broken\n"),
+    "no-circles": ("core/flips.py", "from . import result as _broken\n"),
+}
+NAMES = {c["id"]: c["name"] for c in tomllib.loads(CONFIG.read_text())["tool"]["importlinter"]["contracts"]}
+
+
+@pytest.fixture(scope="module")
+def copy(tmp_path_factory):
+    """A copy of the project's odds/ and pyproject.toml, to break."""
+    root = tmp_path_factory.mktemp("layers")
+    shutil.copytree(PACKAGE, root / "odds", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(CONFIG, root / "pyproject.toml")
+    return root
+
+
+@pytest.mark.parametrize("contract", sorted(BREAKS))
+def test_each_contract_is_broken_by_the_import_it_forbids(copy, contract):
+    path, line = BREAKS[contract]
+    target = copy / "odds" / path
+    before = target.read_text()
+    target.write_text(before + line)
+    try:
+        done = lint(copy)
+    finally:
+        target.write_text(before)
+    assert done.returncode == 1, done.stdout
+    broken = " ".join(done.stdout.split()).split(" BROKEN")  # a long name is wrapped
+    assert any(part.endswith(NAMES[contract]) for part in broken), done.stdout
+
+
+def test_a_loose_module_at_the_top_must_be_placed(copy):
+    loose = copy / "odds" / "helpers.py"
+    loose.write_text("X = 1\n")
+    try:
+        done = lint(copy)
+    finally:
+        loose.unlink()
+    assert done.returncode == 1 and "odds.helpers" in done.stdout, done.stdout
+
+
+def call_time_imports(source: str) -> list:
+    """The modules imported inside functions of the source, as written (dots kept)."""
+    return ["." * n.level + (n.module or "") for f in ast.walk(ast.parse(source))
+            if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+            for n in ast.walk(f) if isinstance(n, ast.ImportFrom)]
+
+
+def test_his_imports_only_kernels_at_call_time():
+    his = PACKAGE / "his"
+    found = {f"{p.relative_to(his)}: {m}" for p in his.rglob("*.py")
+             for m in call_time_imports(p.read_text())
+             if not (m.endswith("kernel_cache") or m.endswith("kernel") or m.endswith("_kernel"))}
+    assert not found, "call-time imports in odds/his that are not kernels: " + str(sorted(found))
+
+
+def test_the_call_time_check_reads_imports_inside_functions():
+    source = "from .a import b\ndef f():\n    from ..sieges.advice import x\n    from .kernel import y\n"
+    assert call_time_imports(source) == ["..sieges.advice", ".kernel"]
