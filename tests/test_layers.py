@@ -38,7 +38,7 @@ def lint(project: Path) -> subprocess.CompletedProcess:
                " sys.exit(lint_imports_command())", "--config", str(project / "pyproject.toml"),
                "--no-cache", "--no-logo"]
     env = {**os.environ, "PYTHONPATH": str(project)}
-    return subprocess.run(command, cwd=project, env=env, capture_output=True, text=True)
+    return subprocess.run(command, cwd=project, env=env, capture_output=True, text=True, timeout=300)
 
 
 def test_odds_keeps_every_contract():
