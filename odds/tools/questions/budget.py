@@ -6,9 +6,10 @@ The questions (compare's plans, need's steps, a sweep's cells) hold the calls to
 bound one exact answer has (MAX_EXACT_WORK): over it, method 'exact' is refused in one line
 naming the total and the bound, and 'auto' answers every call by Monte Carlo, with a note.
 The exact-only tools (a luck record's situations, a chart's cells) hold them to
-MAX_TOTAL_WORK, each call counted with CALL_WORK more (its setup, Result, scoring): over it they are
-refused in one line saying how many calls would fit; within it, `under_way` says the whole
-work once on a terminal and shows a bar over the calls."""
+MAX_TOTAL_WORK, each call counted with CALL_WORK more (its setup, Result, scoring): over it
+they are refused in one line saying what would fit (the first calls, or the tool's own room:
+a chart's smaller ranges); within it, `under_way` says the whole work once on a terminal and
+shows a bar over the calls."""
 from __future__ import annotations
 
 import math
