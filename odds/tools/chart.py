@@ -52,7 +52,7 @@ def grid(spec, rows: tuple, cols: tuple, fixed: dict, event: str | None):
     works = [work, *estimates(calls[1:], lambda i, fn: named(i + 1, fn))]
     flat = []
     with under_way(works, f"chart: {counted(len(cells), 'cell')}", "cell",
-                   lambda works, bound: fits(works, bound, rows, cols)) as done:
+                   lambda each, bound: fits(each, bound, rows, cols)) as done:
         for call in calls:
             with alone():  # a cell's readings are marked, not flipped
                 flat.append(call())
