@@ -120,10 +120,10 @@ def test_avoid_battle_reads_the_cavalry_modifiers(kw, ways):
 
 
 def test_kept_sieges_give_the_same_answer():
-    from odds.his.attacks.procedure import SIEGES
+    from odds.his.sieges.stage import JOINTS
 
-    SIEGES.clear()
+    JOINTS.clear()
     kw = dict(attacker=9, defender=4, assaults=3, siege_cards=["siege-artillery:optimal"])
     cold = attack(**kw).to_json()
-    assert len(SIEGES) > 1
+    assert len(JOINTS) > 1
     assert attack(**kw).to_json() == cold
