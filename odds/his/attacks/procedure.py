@@ -2,15 +2,17 @@
 
 avoid battle (if the defender tries: 2d6 + its leader >= 9) -> field battle (every card and
 policy) -> the attacker lost: it retreats, the chain ends; the attacker won: the defending
-survivors withdraw inside (at most `withdraw_inside`, at most 4, in the casualty order's
-reverse), the others retreat; a siege begins when the attacker's survivors outnumber those
-inside -> up to K assaults (first-assault `siege_cards`, one held Siege Artillery under its
-timing). A battle avoided leaves the space empty: the
-whole stack besieges it. `foreign_war`: the field battle only, the defender without its +1
-die and nobody retreating; the space counts as captured when the battle is won.
-Readings in docs/rules.md. Each stage is its folder's declared interface, `stage.py`
-(interceptions, field, sieges; the casualty order from assaults): this module imports no other
-module of those folders and runs no kernel of its own (pyproject.toml, "attacks-use-stages").
+survivors withdraw inside (at most `withdraw_inside`, at most 4, non-cavalry first), the
+others retreat; a siege begins when the attacker's survivors outnumber those inside -> up to
+K assaults (first-assault `siege_cards`, one held Siege Artillery under its timing). A battle
+avoided leaves the space empty: the whole stack besieges it. `foreign_war`: the field battle
+only, the defender without its +1 die and nobody retreating; the space counts as captured
+when the battle is won. Readings in docs/rules.md.
+
+Each stage comes from its folder's declared interface, `stage.py` (interceptions: the avoid
+roll; field: the battle; sieges: the siege and its kept joints; assaults: the casualty
+order): this module imports no other module of those folders and runs no kernel itself
+(pyproject.toml, contract "attacks-use-stages"; tests/test_layers.py).
 
 Outcome joint: ``joint[path, assaults made, attacker losses, defender losses, card kept]``,
 path 0 avoided and captured, 1 avoided and not captured, 2 battle lost, 3 battle won and no
@@ -114,8 +116,8 @@ class AttackChain:
         out = {self.after_avoid()} if self.avoid else set()
         if self.s.foreign_war:
             return out
-        most = [min(side.units, field.max_hits(enemy)) for side, enemy in ((self.a, self.d),
-                                                                     (self.d, self.a))]
+        most = [min(side.units, field.max_hits(enemy))
+                for side, enemy in ((self.a, self.d), (self.d, self.a))]
         besiegers = {self._besiegers(al) for al in range(min(most[0], self.a.units - 1) + 1)}
         inside = {self._inside(dl) for dl in range(most[1] + 1)}
         return out | {(ai, ac, di, dc, leader) for ai, ac in besiegers
@@ -152,6 +154,7 @@ class AttackChain:
         joint[(path + 1, *cell)] += sj[1] + sj[2]
 
     def exact(self) -> np.ndarray:
+        """The attack joint (probabilities): the exact stages composed by `fill`."""
         p_avoid = avoiding.success(self.avoid_modifier(), AVOID_ON) if self.avoid else 0.0
         return self.fill(p_avoid, field.joint(self.a, self.d) * (1 - p_avoid),
                          lambda start, w: self.siege(start) * w)
@@ -162,10 +165,10 @@ class AttackChain:
 
     def sample(self, mc: McOptions) -> montecarlo.Run:
         """Monte Carlo through the chain in rounds of whole trials (montecarlo.rounds): in each,
-        every stage's kernel runs as many times as the round's trials reach it, with a seed
-        per stage and round (so the answer does not depend on the threads). A round that a
-        Ctrl-C or the caller's stop test cuts short is dropped whole: a partial answer counts
-        only chains that ran to their end."""
+        every stage's counts (its folder's stage, on its own kernel) run for as many trials as
+        reach it, with a seed per stage and round (so the answer does not depend on the
+        threads). A round that a Ctrl-C or the caller's stop test cuts short is dropped whole:
+        a partial answer counts only chains that ran to their end."""
         started = {}  # start -> its sieges.Siege (the kernel's arguments made once)
         stages = [0]  # stage runs so far: each has a seed of its own
 

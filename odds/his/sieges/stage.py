@@ -86,7 +86,7 @@ class Siege:
         return chain_cost(self.chain, 1, self.terms.timing == "optimal", forces)
 
     def joint(self) -> np.ndarray:
-        """The exact joint (probabilities), solved now: see `joint(terms, start)` for the kept one."""
+        """The exact joint (probabilities), solved now (`joint(terms, start)`: the kept one)."""
         checkpoint()
         return exact_joint(self.chain, decider(self.chain, self.terms.timing or "first"))
 
