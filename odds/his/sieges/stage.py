@@ -25,8 +25,8 @@ from ..forces import Force
 from .advice import field_or_siege
 from .model import plan
 from .procedure import MAX_ASSAULTS, siege
-from .timing import HELD_POLICIES, Chain, check_optimal, cost as chain_cost, decider, exact_joint, \
-    held, optimal_table
+from .timing import (HELD_POLICIES, Chain, check_optimal, cost as chain_cost, decider,
+                     exact_joint, held, optimal_table)
 
 __all__ = ("HELD_POLICIES", "JOINTS", "KERNELS", "MAX_ASSAULTS", "Siege", "Terms", "check_optimal",
            "cost", "field_or_siege", "first_assault", "joint", "siege")
