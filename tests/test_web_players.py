@@ -2,10 +2,13 @@
 what-do-I-need in the form's names, each refused plan's message beside it while the other plans
 are answered, values typed kept per procedure for the visit, targets entered as rows, and
 nothing cut or broken on a phone."""
+import contextlib
+import re
 from urllib.parse import parse_qs, urlparse
 
 import pytest
 
+from odds.frontends.web.app import STATIC
 from odds.registry import get
 from chromium import SETTLED, SIZES, needed, opened
 
@@ -190,3 +193,32 @@ def test_the_headline_says_what_its_number_leaves_out_and_how_sure_it_is(browser
     assert page.inner_text("#method").startswith("Monte Carlo, 1 trial, seed ")
     assert "±" not in page.inner_text("#answer")
     page.close()
+
+
+PAUSE = int(re.search(r"const DEBOUNCE_MS = (\d+);", (STATIC / "app.js").read_text())[1])
+LATER = (f"(() => {{ const later = window.setTimeout; window.setTimeout = (f, ms, ...a) =>"
+         f" later(f, ms === {PAUSE} ? (window.pauseMs ?? ms) : ms, ...a); }})()")
+
+
+def test_an_answer_to_an_older_question_never_lands(browser):
+    """A change drops the question in flight at once (issue 52's run: the targets test read
+    an older question's answer, shown as settled, because it landed during the newer one's
+    pause). The pause is made endless for the newer question, so only the change itself can
+    drop the older: on the old page its request was never aborted and this waited in vain."""
+    width, height = SIZES["desktop"]
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.add_init_script(LATER)
+    page.goto(browser.base + "?procedure=his.field&attacker=5&defender=4")
+    settled(page)
+    held = []
+    page.route(lambda url: "api/his.field?" in url and "attacker=6" in url,
+               lambda route: held.append(route))
+    with page.expect_request(lambda r: "attacker=6" in r.url):
+        page.fill("#f-attacker", "6")
+    page.evaluate("window.pauseMs = 600000")
+    with page.expect_event("requestfailed", lambda r: "attacker=6" in r.url, timeout=30_000):
+        page.fill("#f-attacker", "7")
+    with contextlib.suppress(Exception):  # the page has dropped it: nobody reads the answer
+        held[0].continue_()
+    assert page.eval_on_selector("#answer", "a => a.classList.contains('busy')")
+    assert "attacker=7" in page.url

@@ -314,6 +314,8 @@ function changed() {
   $("copy").textContent = COPY;  // "Link copied" was of the link before this change
   $("answer").classList.add("busy");
   clearTimeout(timer);
+  // a question in flight is no longer the form's: its answer must not land as this one's
+  ["answer", "compare", "need"].forEach(cancel);
   timer = setTimeout(() => { ask(q); compare(q); need(q); }, DEBOUNCE_MS);
 }
 
