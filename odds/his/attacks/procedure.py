@@ -37,8 +37,9 @@ from ..interceptions import procedure as intercept
 from ..assaults.procedure import CASUALTIES, check_settings
 from ..assaults.rules import infantry_left
 from ..cards import help_for, names_for
-from ..field.procedure import (MAX_WITHDRAW, exact_joint as field_joint, forces,
-                    joint_shape as field_shape, kernel as field_kernel, max_hits, setup)
+from ..field.procedure import (HIT_ON, MAX_WITHDRAW, exact_joint as field_joint, forces,
+                    hit_numbers, hit_params, hit_settings, joint_shape as field_shape,
+                    kernel as field_kernel, max_hits, setup)
 from ..forces import Force, assumptions, land_params, leader_notes, settings as force_settings
 from ..sieges.advice import field_or_siege
 from ..sieges.model import plan
@@ -74,6 +75,7 @@ class Setup:
     inside_cap: int
     foreign_war: bool
     siege_units: int = 0  # units the siege's first-assault cards add (Landsknechts: 2 or 4)
+    hit_on: tuple = (HIT_ON, HIT_ON)  # (attacker's, defender's) hit number, battle and assaults
 
 
 class AttackChain:
@@ -100,8 +102,8 @@ class AttackChain:
                          s.siege_cards, min_units=1, procedure="assault")
         dfn = Force.make("defender", di + dc, 0, dc, defender_leader, s.defender.power, (),
                          procedure="assault")
-        return Chain(plan(att, dfn, (), (), att.leader, None), s.assaults, s.cavalry_first,
-                     bool(self.held))
+        return Chain(plan(att, dfn, (), (), att.leader, None, s.hit_on), s.assaults,
+                     s.cavalry_first, bool(self.held))
 
     def after_avoid(self):
         """The siege of the empty space by the whole stack."""
@@ -193,7 +195,7 @@ class AttackChain:
         sieges)."""
         s = self.s
         key = (start, s.attacker.leader, s.attacker.power, s.defender.power, s.siege_cards,
-               s.timing, s.assaults, s.cavalry_first)
+               s.timing, s.assaults, s.cavalry_first, s.hit_on)
         joint = SIEGES.get(key)
         if joint is None:
             checkpoint()
@@ -306,8 +308,9 @@ def attack(attacker, defender, *, assaults, attacker_mercenaries=0, attacker_cav
            attacker_leader=0, attacker_power="other", attacker_cards=(), defender_mercenaries=0,
            defender_cavalry=0, defender_leader=0, defender_power="other", defender_cards=(),
            avoid_battle=False, withdraw_inside=None, siege_cards=(), foreign_war=False,
-           besieged=False, casualties="cavalry-first", method="auto", trials=None, seed=None,
-           precision=None, max_trials=10**9, threads=None, progress=None):
+           besieged=False, casualties="cavalry-first", attacker_hit_on=HIT_ON,
+           defender_hit_on=HIT_ON, method="auto", trials=None, seed=None, precision=None,
+           max_trials=10**9, threads=None, progress=None):
     """Odds of the whole attack on a fortified space (see the module doc).
 
     Forces and `*_cards` as in `field_battle` (the battle's cards); `avoid_battle`: the
@@ -317,7 +320,8 @@ def attack(attacker, defender, *, assaults, attacker_mercenaries=0, attacker_cav
     siege-artillery:TIMING held); `assaults`: at most K; `foreign_war`: battle only, no
     defender +1 die, no retreat; `casualties` as in a siege (also which units the battle
     kills); `besieged`: the defenders are already inside, no field battle: the siege (his.siege,
-    `siege_cards` as its attacker cards) starts at once. Returns a Result: captured, battle_avoided, battle_lost, battle_won,
+    `siege_cards` as its attacker cards) starts at once; `attacker_hit_on`/`defender_hit_on`:
+    one pair of hit numbers for the field battle and every assault. Returns a Result: captured, battle_avoided, battle_lost, battle_won,
     siege_begins, card_kept (the held Siege Artillery still in hand at the end; 0 without
     one), pmfs attacker_losses, defender_losses (units, whole chain) and assaults (made);
     `advice`: for a card playable in the battle or the siege, where to play it (exact only).
@@ -343,16 +347,18 @@ def attack(attacker, defender, *, assaults, attacker_mercenaries=0, attacker_cav
     cards, timing, added = _siege_cards(siege_cards, att, dfn)
     mc = McOptions.make(trials, seed, precision, max_trials, threads, progress)
     a, d = setup(att, dfn)
+    hit_numbers(a, d, attacker_hit_on, defender_hit_on)
     if foreign_war:
         d = replace(d, dice=d.dice - 1)
     chain = AttackChain(Setup(att, dfn, cards, timing, assaults, cavalry_first, cap, foreign_war,
-                              added), a, d, avoid)
+                              added, (a.hit_on, d.hit_on)), a, d, avoid)
     settings = {**force_settings(att, dfn), "assaults": assaults, "avoid_battle": avoid,
                 "avoid_battle_on": AVOID_ON, "withdraw_inside": f"survivors, at most {cap}",
                 "siege_cards": [c if not c.startswith("siege-artillery") else
                                 f"siege-artillery:{timing}" for c in cards],
                 "foreign_war": foreign_war, "casualties": casualties,
-                "attacker_units_at_roll": a.units, "defender_units_at_roll": d.units}
+                "attacker_units_at_roll": a.units, "defender_units_at_roll": d.units,
+                **hit_settings(a, d)}
     notes = tuple(a.notes + d.notes) + leader_notes(att, dfn)
     if precision is not None and method != "exact":
         notes += ("precision: the chain runs each stage for the trials that reach it; "
@@ -377,7 +383,8 @@ def _besieged(given):
                             f"(allowed: {allowed})")
     keep = ("attacker", "defender", "assaults", "attacker_mercenaries", "attacker_cavalry",
             "attacker_leader", "attacker_power", "defender_mercenaries", "defender_cavalry",
-            "defender_leader", "defender_power", "casualties", "method", "trials", "seed",
+            "defender_leader", "defender_power", "casualties", "attacker_hit_on",
+            "defender_hit_on", "method", "trials", "seed",
             "precision", "max_trials", "threads", "progress")
     r = siege(**{k: given[k] for k in keep}, attacker_cards=given["siege_cards"])
     return r.with_changes(procedure="his.attack", settings={**r.settings, "besieged": True},
@@ -434,7 +441,8 @@ SPEC = register(Spec(
               "no retreat"),
         Param("besieged", "bool", "the defenders are already inside (a besieged space): no "
               "field battle, the siege starts at once"),
-        Param("casualties", "choice", "which units each side loses first", choices=CASUALTIES)),
+        Param("casualties", "choice", "which units each side loses first", choices=CASUALTIES),
+        *hit_params("; one pair for the whole chain: the field battle and every assault")),
     "the whole attack: avoid battle, field battle, withdrawal, siege", ("his", "attack"),
     "captured", kernels=("odds.core.pair_kernel", "odds.his.field.kernel",
                          "odds.his.interceptions.kernel", "odds.his.sieges.timing_kernel"),
