@@ -120,10 +120,34 @@ def test_avoid_battle_reads_the_cavalry_modifiers(kw, ways):
 
 
 def test_kept_sieges_give_the_same_answer():
-    from odds.his.attacks.procedure import SIEGES
+    from odds.his.sieges.stage import JOINTS
 
-    SIEGES.clear()
+    JOINTS.clear()
     kw = dict(attacker=9, defender=4, assaults=3, siege_cards=["siege-artillery:optimal"])
     cold = attack(**kw).to_json()
-    assert len(SIEGES) > 1
+    assert len(JOINTS) > 1
     assert attack(**kw).to_json() == cold
+
+
+def test_the_exact_sieges_are_kept_by_the_sieges_folder_not_by_the_attack(monkeypatch):
+    """The sieges an attack solves exactly are kept in the sieges folder's store
+    (sieges.stage.JOINTS), which another query, or anyone asking sieges.stage.joint, reads
+    solved; the attack module keeps no cache of its own. (his.siege solves its one siege per
+    query, with its own plan and every timing compared: it has no use for the store.)"""
+    from odds.core.lru import LRU
+    from odds.his.attacks import procedure
+    from odds.his.sieges import stage
+
+    assert [name for name, value in vars(procedure).items()
+            if isinstance(value, LRU) or hasattr(value, "cache_info")] == []
+    stage.JOINTS.clear()
+    kw = dict(attacker=8, attacker_leader=1, defender=4, assaults=3,
+              siege_cards=["siege-artillery:if-needed"])
+    cold = attack(**kw).to_json()
+    kept = dict(stage.JOINTS.items)
+    assert len(kept) > 1
+    solved = []
+    monkeypatch.setattr(stage.Siege, "joint", lambda siege: solved.append(siege.start))
+    assert attack(**kw).to_json() == cold
+    assert all(stage.joint(*key) is joint for key, joint in kept.items())
+    assert solved == []

@@ -66,3 +66,157 @@ def test_help_shows_three_examples(capsys):
         main(["chart", "--help"])
     out = capsys.readouterr().out
     assert all(f"odds chart {name}" in out for name in ("his.field", "his.assault", "oath.campaign"))
+
+
+@pytest.fixture
+def cells(monkeypatch):
+    """Every procedure call in order: 'estimated' (stopped where its engine would start) or
+    'computed' (it returned a Result)."""
+    from odds.registry import Spec
+
+    seen, call = [], Spec.call
+
+    def counted(self, **kwargs):
+        try:
+            result = call(self, **kwargs)
+        except BaseException:
+            seen.append("estimated")
+            raise
+        seen.append("computed")
+        return result
+
+    monkeypatch.setattr(Spec, "call", counted)
+    return seen
+
+
+ISSUE = ["chart", "his.siege", "--attacker", "71..100", "--defender", "71..100", "--assaults", "20"]
+
+
+def test_the_issue_s_chart_is_refused_before_any_cell_naming_a_chart_that_fits(cells, capsys):
+    """900 sieges of 1.4 billion units against a bound of 30 million: every cell estimated,
+    none computed, one line naming the cells, the bound and the largest chart from the low
+    ends that fits (which does fit)."""
+    from odds.tools.questions import budget
+
+    assert main(ISSUE) == 2
+    assert cells == ["estimated"] * 900
+    err = capsys.readouterr().err
+    m = re.fullmatch(r"odds: error: chart: 900 cells: the exact answers would need about [\d,]+ "
+                     r"work units together \(allowed: at most 30,000,000, about 30 s; (\d+) of "
+                     r"the 900 cells fit: --attacker 71\.\.(\d+) with --defender 71\.\.(\d+)\)\n", err)
+    assert m, err
+    rows, cols = range(71, int(m[2]) + 1), range(71, int(m[3]) + 1)
+    assert int(m[1]) == len(rows) * len(cols) >= 30  # at least a whole row of 30
+    spec = get("his.siege")
+    work = sum(budget.estimates([lambda a=a, d=d: spec.call(attacker=a, defender=d, assaults=20,
+                                                            method="exact") for a in rows for d in cols]))
+    assert work + budget.CALL_WORK * len(rows) * len(cols) <= budget.MAX_TOTAL_WORK
+
+
+def test_a_cell_over_one_answer_s_bound_is_named_before_any_cell(monkeypatch, cells, capsys):
+    from odds.core import engine
+
+    spec = get("his.siege")
+    pairs = [(a, d) for a in (2, 3, 4) for d in (2, 3)]
+    works = [engine.estimate(lambda a=a, d=d: spec.call(attacker=a, defender=d, assaults=2,
+                                                        method="exact")) for a, d in pairs]
+    monkeypatch.setattr(engine, "MAX_EXACT_WORK", max(works[:4]))  # the cells of 2 and 3 fit
+    a, d = next(pair for pair, work in zip(pairs, works) if work > max(works[:4]))
+    cells.clear()
+    assert main(["chart", "his.siege", "--attacker", "2..4", "--defender", "2..3",
+                 "--assaults", "2"]) == 2
+    assert cells == ["estimated"] * (pairs.index((a, d)) + 1)
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("odds: error: --method: 'exact': the exact answer")
+    assert err.endswith(f"(the cell --attacker {a}, --defender {d})\n"), err
+
+
+def test_a_chart_within_the_bound_estimates_every_cell_first_then_draws_its_png(cells, tmp_path,
+                                                                                capsys):
+    out = tmp_path / "chart.png"
+    assert main(["chart", "his.field", "--attacker=1..3", "--defender", "2..3", "--out", str(out)]) == 0
+    assert cells == ["estimated"] * 6 + ["computed"] * 6
+    head = out.read_bytes()[:24]
+    assert head[:8] == b"\x89PNG\r\n\x1a\n" and head[12:16] == b"IHDR"
+    width, height = int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+    assert (width, height) == (int(8.27 * 150), int(11.69 * 150))  # A4 at 150 dpi
+    assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("terminal", [True, False])
+def test_a_bar_over_the_cells_on_a_terminal_and_nothing_on_a_pipe(terminal, monkeypatch, capsys,
+                                                                  tmp_path):
+    from odds.core import engine, montecarlo
+    from odds.tools.questions import budget
+
+    monkeypatch.setattr(montecarlo, "terminal", lambda: terminal)
+    monkeypatch.setattr(engine, "PROGRESS_AFTER_SECONDS", 0)  # every chart long enough
+    monkeypatch.setattr(budget, "PROGRESS_AFTER_SECONDS", 0)
+    assert main(["chart", "his.field", "--attacker", "1..2", "--defender", "1..3",
+                 "--out", str(tmp_path / "c.pdf")]) == 0
+    err = capsys.readouterr().err
+    if terminal:
+        assert err.count("odds: solving exactly") == 1 and " 0/6 [" in err and "cell/s]" in err, err
+    else:
+        assert err == ""
+
+
+def test_ctrl_c_among_the_cells_ends_in_one_line_with_130_and_no_file(monkeypatch, cells,
+                                                                       tmp_path, capsys):
+    from odds.registry import Spec
+
+    counting = Spec.call
+
+    def interrupted(self, **kwargs):
+        if cells.count("computed") == 2:
+            raise KeyboardInterrupt
+        return counting(self, **kwargs)
+
+    monkeypatch.setattr(Spec, "call", interrupted)
+    out = tmp_path / "c.png"
+    assert main(["chart", "his.field", "--attacker", "1..2", "--defender", "1..3",
+                 "--out", str(out)]) == 130
+    assert cells == ["estimated"] * 6 + ["computed"] * 2 and not out.exists()
+    assert capsys.readouterr().err == "odds: interrupted\n"
+
+
+HUGE = "1.." + "9" * 100_000
+
+
+@pytest.mark.parametrize("text", ["1..", "..5", "5..1", "1..2..3", "1...5", "a..b", "1..1000000",
+                                  pytest.param(HUGE, id="1..(100,000 nines)"),
+                                  pytest.param("1" * 100_000 + "..", id="(100,000 ones)..")])
+def test_a_malformed_range_is_refused_as_vary_refuses_it(text, capsys):
+    """The chart reads its ranges as --vary does (questions.plans.span): the same line after
+    the field, in both flag forms; a range of 100,000 digits too (read in linear time, never
+    as a number: int() of over 4,300 digits raises)."""
+    assert main(["his", "field", "--attacker", "3", "--defender", "2", "--need", "0.5",
+                 "--vary", f"attacker={text}"]) == 2
+    vary = capsys.readouterr().err
+    assert vary.startswith("odds: error: --vary: attacker: ") and vary.count("\n") == 1, vary
+    for form in (["--attacker", text], [f"--attacker={text}"]):
+        assert main(["chart", "his.field", *form, "--defender", "1..3"]) == 2
+        err = capsys.readouterr().err
+        assert err == vary.replace("--vary: attacker: ", "--attacker: "), err
+
+
+def test_a_path_with_dots_is_no_range(tmp_path, monkeypatch, capsys):
+    (tmp_path / "here").mkdir()
+    monkeypatch.chdir(tmp_path / "here")
+    assert main(["chart", "his.field", "--attacker", "1..2", "--defender", "1..2",
+                 "--out", "../up.pdf"]) == 0
+    assert (tmp_path / "up.pdf").read_bytes()[:5] == b"%PDF-"
+
+
+@pytest.mark.parametrize("bound, said", [
+    (100, "; 6 of the 6 cells fit: a=1..2 with b=5..7"),
+    (20, "; 3 of the 6 cells fit: a=1..1 with b=5..7"),  # a whole row beats 2 x 1
+    (9, "; 2 of the 6 cells fit: a=1..2 with b=5..5"),  # 2 x 1 beats 1 x 1 when 1 x 2 is over
+    (0.5, "; not even its first cell fits"),
+])
+def test_what_fits_is_the_largest_chart_from_the_low_ends(bound, said):
+    from odds.tools.chart import fits
+
+    works = [1, 10, 5,
+             7, 20, 30]  # rows a=1, 2; columns b=5, 6, 7
+    assert fits(works, bound, ("a", (1, 2)), ("b", (5, 6, 7))) == said

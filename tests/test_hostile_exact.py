@@ -141,9 +141,10 @@ def test_no_registered_example_comes_near_the_bounds(spec, monkeypatch):
 def test_the_attack_estimate_covers_every_siege_it_solves(kw, monkeypatch):
     """Every siege a chain solves is among the starts its estimate counted (an answer with
     advice solves a second chain, the card placed the other way: each against its own)."""
-    from odds.his.attacks.procedure import SIEGES, AttackChain
+    from odds.his.attacks.procedure import AttackChain
+    from odds.his.sieges.stage import JOINTS
 
-    SIEGES.clear()
+    JOINTS.clear()
     solved, bounds = [], {}
     siege_of, starts = AttackChain.siege, AttackChain.starts
     monkeypatch.setattr(AttackChain, "siege", lambda c, s: solved.append((c, s)) or siege_of(c, s))

@@ -4,10 +4,13 @@
 The graph is grimp's, read from the source: imports inside functions count (they run later
 in the same process), `import_module` with a computed name does not (test_string_links.py
 resolves those strings). What no contract can say is checked here too: in odds/his an import
-inside a function is of a kernel only (numba is imported on the Monte Carlo path alone).
+inside a function is of a kernel only (numba is imported on the Monte Carlo path alone), a
+concept folder names no other concept's module in a string (a kernel it would load), and
+"attacks-use-stages" forbids every module of the stage folders but their stage.py.
 """
 import ast
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -38,7 +41,7 @@ def lint(project: Path) -> subprocess.CompletedProcess:
                " sys.exit(lint_imports_command())", "--config", str(project / "pyproject.toml"),
                "--no-cache", "--no-logo"]
     env = {**os.environ, "PYTHONPATH": str(project)}
-    return subprocess.run(command, cwd=project, env=env, capture_output=True, text=True)
+    return subprocess.run(command, cwd=project, env=env, capture_output=True, text=True, timeout=300)
 
 
 def test_odds_keeps_every_contract():
@@ -56,6 +59,7 @@ BREAKS = {  # contract id -> (file under odds/, the line that breaks it)
     "layers": ("core/result.py", "from ..tools import plot as _broken\n"),
     "his-concepts": ("his/rolls/sequence.py", "from ..field import rules as _broken\n"),
     "no-circles": ("core/flips.py", "from . import result as _broken\n"),
+    "attacks-use-stages": ("his/attacks/procedure.py", "from ..sieges import timing as _broken\n"),
 }
 NAMES = {c["id"]: c["name"] for c in tomllib.loads(CONFIG.read_text())["tool"]["importlinter"]["contracts"]}
 
@@ -112,3 +116,44 @@ def test_his_imports_only_kernels_at_call_time():
 def test_the_call_time_check_reads_imports_inside_functions():
     source = "from .a import b\ndef f():\n    from ..sieges.advice import x\n    from .kernel import y\n"
     assert call_time_imports(source) == ["..sieges.advice", ".kernel"]
+
+
+STAGES = ("field", "interceptions", "assaults", "sieges")  # the folders his.attacks composes
+
+
+def test_attacks_may_import_only_the_stage_module_of_each_stage_folder():
+    """The forbidden list of "attacks-use-stages" is every module of the stage folders but
+    stage.py and __init__.py: a module added to one is forbidden until it is listed."""
+    contract = next(c for c in tomllib.loads(CONFIG.read_text())["tool"]["importlinter"]["contracts"]
+                    if c["id"] == "attacks-use-stages")
+    internals = {name for name in modules() if not name.endswith(".stage")
+                 and name.rpartition(".")[0] in {f"odds.his.{f}" for f in STAGES}}
+    assert contract["source_modules"] == ["odds.his.attacks"]
+    assert set(contract["forbidden_modules"]) == internals
+    assert {f"odds.his.{f}.stage" for f in STAGES} <= set(modules())
+
+
+HIS_MODULE = re.compile(r"odds\.his\.(\w+)")
+
+
+def foreign_names(source: str, concept: str) -> list:
+    """String constants of `source` (a module of odds/his/`concept`/) naming a module of
+    another concept folder ("odds.his.field.kernel" outside field/: a kernel to load)."""
+    return [n.value for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Constant)
+            and isinstance(n.value, str) and (m := HIS_MODULE.match(n.value))
+            and m.group(1) != concept]
+
+
+def test_no_concept_names_another_concepts_module_in_a_string():
+    """A folder runs its own kernels: a composition asks the other folder's stage to run
+    theirs (import-linter cannot see a module named in a string)."""
+    his = PACKAGE / "his"
+    found = {f"{p.relative_to(his)}: {name}" for folder in his.iterdir() if folder.is_dir()
+             for p in folder.rglob("*.py") for name in foreign_names(p.read_text(), folder.name)}
+    assert not found, sorted(found)
+
+
+def test_the_string_check_finds_a_planted_kernel_name():
+    source = ('def f():\n    return load("odds.his.sieges.timing_kernel", "held_lane")\n'
+              'K = "odds.his.attacks.procedure"\n')
+    assert foreign_names(source, "attacks") == ["odds.his.sieges.timing_kernel"]

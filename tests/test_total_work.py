@@ -47,7 +47,8 @@ def test_chart_over_the_total_bound_is_refused_before_any_cell(monkeypatch, no_w
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and re.match(
         r"odds: error: chart: 12 cells: the exact answers would need about [\d,]+ work units "
-        r"together \(allowed: at most 4,500, a few seconds; the first [1-4] of 12 fit\)", err), err
+        r"together \(allowed: at most 4,500, a few seconds; [1-4] of the 12 cells fit: "
+        r"--attacker 1\.\.\d with --defender 1\.\.\d\)", err), err
 
 
 def test_a_misspelt_event_is_refused_before_any_cell_or_value(no_work, capsys):

@@ -9,7 +9,7 @@ import textwrap
 
 from .. import registry
 from ..core.readings import alone
-from ..errors import check_choice
+from ..errors import OddsError, check_choice
 from ..core.engine import estimated
 from .questions.budget import check_event, estimates, under_way
 from ..texts import counted
@@ -34,16 +34,25 @@ def cell_text(p: float) -> str:
 def grid(spec, rows: tuple, cols: tuple, fixed: dict, event: str | None):
     """(values [row][col], the event's name, one Result per cell in row order), each exact.
     Every cell is checked and its work estimated, and the event named, before the first is
-    computed; the whole work is bounded (questions.budget.under_way: one line saying what
-    fits, a bar over the cells on a terminal)."""
+    computed; the whole work is bounded (questions.budget.under_way: one line saying the
+    largest chart from the ranges' low ends that fits, a bar over the cells on a terminal)."""
     (rname, rvalues), (cname, cvalues) = rows, cols
     cells = [{**fixed, rname: r, cname: c} for r in rvalues for c in cvalues]
     calls = [lambda kw=kw: spec.call(**kw, method="exact", progress=False) for kw in cells]
-    work, proc = estimated(calls[0])
+
+    def named(i, fn):  # a cell refused (a value, or its answer alone over the bounds) is named
+        try:
+            return fn()
+        except OddsError as e:
+            raise OddsError(f"{e} (the cell {rname}={cells[i][rname]}, "
+                            f"{cname}={cells[i][cname]})") from None
+
+    work, proc = named(0, lambda: estimated(calls[0]))
     name = check_event(proc, event, "--event", spec.name) if proc else event or spec.main
-    works = [work, *estimates(calls[1:])]
+    works = [work, *estimates(calls[1:], lambda i, fn: named(i + 1, fn))]
     flat = []
-    with under_way(works, f"chart: {counted(len(cells), 'cell')}", "cell") as done:
+    with under_way(works, f"chart: {counted(len(cells), 'cell')}", "cell",
+                   lambda each, bound: fits(each, bound, rows, cols)) as done:
         for call in calls:
             with alone():  # a cell's readings are marked, not flipped
                 flat.append(call())
@@ -52,13 +61,36 @@ def grid(spec, rows: tuple, cols: tuple, fixed: dict, event: str | None):
     return [[res.probabilities[name] for res in row] for row in results], name, results
 
 
+def fits(works, bound: float, rows: tuple, cols: tuple) -> str:
+    """The largest chart from both ranges' low ends whose cells (estimated `works`, in row
+    order) fit `bound` together, as a refusal says it (a cell's work grows with the counts:
+    the low ends are the cheap corner)."""
+    import numpy as np
+
+    (rname, rvalues), (cname, cvalues) = rows, cols
+    spent = np.cumsum(np.cumsum(np.reshape(works, (len(rvalues), len(cvalues))), 0), 1)
+    # spent[i, j]: the cells of the first i + 1 rows and j + 1 columns; each row nondecreasing
+    n, m = max(((i + 1, int(np.searchsorted(spent[i], bound, side="right")))
+                for i in range(len(rvalues))), key=lambda nm: (nm[0] * nm[1], min(nm)))
+    if n * m == 0:
+        return "; not even its first cell fits"
+    return (f"; {n * m:,} of the {len(works):,} cells fit: {rname}={rvalues[0]}.."
+            f"{rvalues[n - 1]} with {cname}={cvalues[0]}..{cvalues[m - 1]}")
+
+
 def draw(spec, rows, cols, fixed: dict, event: str | None = None, paper: str = "a4"):
-    """The chart's matplotlib figure, one page of `paper`."""
+    """The chart's matplotlib figure, one page of `paper` (`grid`, then `figure`)."""
+    paper = check_choice("paper", paper, tuple(PAPER))
+    return figure(spec, rows, cols, fixed, grid(spec, rows, cols, fixed, event), paper)
+
+
+def figure(spec, rows, cols, fixed: dict, answers: tuple, paper: str = "a4"):
+    """The figure of `grid`'s `answers` (matplotlib is imported here: a refused chart never
+    loads it)."""
     import matplotlib.pyplot as plt
     import numpy as np
 
-    paper = check_choice("paper", paper, tuple(PAPER))
-    values, name, results = grid(spec, rows, cols, fixed, event)
+    values, name, results = answers
     p = np.array(values, dtype=float)
     (rname, rvalues), (cname, cvalues) = rows, cols
     fig = plt.figure(figsize=PAPER[paper])

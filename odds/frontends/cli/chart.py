@@ -9,7 +9,7 @@ from ... import registry
 from ...errors import OddsError
 from ...files import check_output, replaced
 from ...texts import counted
-from ...tools.chart import MAX_VALUES, PAPER, draw
+from ...tools.chart import MAX_VALUES, PAPER, figure, grid
 from ...tools.questions.plans import INTEGER, is_range, span
 from .common import Parser, add_param, given, in_flags
 
@@ -22,19 +22,23 @@ The first LOW..HIGH keyword runs down the page, the second across; every other f
 procedure (see `odds GAME PROCEDURE --help`) is fixed for the whole chart."""
 
 
-def _ranges(words: list) -> tuple[list, dict]:
-    """The words with each `FLAG LOW..HIGH` (or `FLAG=LOW..HIGH`) replaced by FLAG LOW, and
-    flag -> its LOW..HIGH text (checked by `span` once the flag's keyword is known)."""
-    out, ranges = [], {}
+def _ranges(words: list, params: dict, procedure: str) -> tuple[list, dict]:
+    """The words with each `FLAG LOW..HIGH` (or `FLAG=LOW..HIGH`) of a flag in `params` (flag
+    -> its Param) replaced by FLAG LOW, and keyword -> its values (plans.span reads the range,
+    as --vary's, or refuses it in one line)."""
+    out, axes = [], {}
     for word in words:
         key, eq, text = word.partition("=") if word.startswith("--") else ("", "", word)
-        previous = key if eq else (out[-1] if out and out[-1].startswith("--") else None)
-        if previous and is_range(text):
-            ranges[previous] = text
-            low = text.split("..")[0].strip()
-            word = f"{key}={low}" if eq else low
+        flag = key if eq else (out[-1] if out and out[-1].startswith("--") else None)
+        p = params.get(flag)
+        if p is not None and is_range(text):
+            if p.kind not in INTEGER:
+                raise OddsError(f"{flag}: LOW..HIGH is for a whole-number keyword of {procedure}")
+            low, high = span(flag, text, p.low, p.high, MAX_VALUES)
+            axes[p.name] = tuple(range(low, high + 1))
+            word = f"{key}={low}" if eq else str(low)
         out.append(word)
-    return out, ranges
+    return out, axes
 
 
 def run(args) -> int:
@@ -47,31 +51,25 @@ def run(args) -> int:
     parser.add_argument("--out", default="chart.pdf", help="the chart: .pdf or .png (default chart.pdf)")
     parser.add_argument("--paper", default="a4", choices=tuple(PAPER), help="a4 or letter (default a4)")
     parser.add_argument("--event", help=f"the probability shown (default {spec.main})")
-    words, ranges = _ranges(args.rest)
+    params = {s: spec.param(name) for name, a in actions.items() for s in a.option_strings}
+    words, ranges = _ranges(args.rest, params, spec.name)
     chosen = parser.parse_args(words)
     check_output(chosen.out, "--out", (".pdf", ".png"))
-    by_flag = {s: name for name, a in actions.items() for s in a.option_strings}
-    axes = []
-    for text, raw in ranges.items():
-        name = by_flag.get(text)
-        if name is None or spec.param(name).kind not in INTEGER:
-            raise OddsError(f"{text}: LOW..HIGH is for a whole-number keyword of {spec.name}")
-        p = spec.param(name)
-        low, high = span(text, raw, p.low, p.high, MAX_VALUES)
-        axes.append((name, tuple(range(low, high + 1))))
+    axes = list(ranges.items())
     if len(axes) != 2:
         raise OddsError(f"chart: {counted(len(axes), 'keyword')} given as LOW..HIGH (allowed: exactly 2, "
                         "e.g. --attacker 1..12 --defender 1..12)")
     defaults = spec.defaults()
     fixed = {k: v for k, v in given(spec, chosen).items()
              if k not in (axes[0][0], axes[1][0]) and v not in ([], defaults[k])}
+    try:
+        answers = grid(spec, axes[0], axes[1], fixed, chosen.event)  # refused before matplotlib loads
+    except OddsError as e:  # the flags the user typed, not the Python keywords
+        raise OddsError(in_flags(str(e), spec.params)) from None
     import matplotlib
 
     matplotlib.use("Agg")
-    try:
-        fig = draw(spec, axes[0], axes[1], fixed, chosen.event, chosen.paper)
-    except OddsError as e:  # the flags the user typed, not the Python keywords
-        raise OddsError(in_flags(str(e), spec.params)) from None
+    fig = figure(spec, axes[0], axes[1], fixed, answers, chosen.paper)
     with replaced(chosen.out, "--out") as temporary:
         fig.savefig(temporary, format=chosen.out.rsplit(".", 1)[1], dpi=150)
     print(f"{spec.name}: {len(axes[0][1])} x {len(axes[1][1])} cells, {chosen.paper} -> {chosen.out}")

@@ -242,7 +242,7 @@ def register(games):
     sweep.set_defaults(handler=run_sweep)
     table = games.add_parser("table", help="a sweep's results as a rules document's table: "
                                            "each value of a column against the first, with its "
-                                           "difference and 95% interval")
+                                           "difference and 95%% interval")
     table.add_argument("results", help="a .parquet or .csv written by odds sweep")
     table.add_argument("--column", default="variant", help="the column compared (default variant)")
     table.add_argument("--base", help="the value the others are compared with (default: the first)")

@@ -1,14 +1,18 @@
 """The whole attack on a fortified space (Here I Stand §13.3, §14, §15): one chain.
 
-avoid battle (if the defender tries: 2d6 + its leader >= 9, interceptions/procedure.py) -> field battle
-(field/procedure.py, every card and policy) -> the attacker lost: it retreats, the chain ends; the
-attacker won: the defending survivors withdraw inside (at most `withdraw_inside`, at most 4,
-non-cavalry first), the others retreat; a siege begins when the attacker's survivors
-outnumber those inside -> up to K assaults (sieges/timing.py: first-assault `siege_cards`,
-one held Siege Artillery under its timing). A battle avoided leaves the space empty: the
-whole stack besieges it. `foreign_war`: the field battle only, the defender without its +1
-die and nobody retreating; the space counts as captured when the battle is won.
-Readings in docs/rules.md.
+avoid battle (if the defender tries: 2d6 + its leader >= 9) -> field battle (every card and
+policy) -> the attacker lost: it retreats, the chain ends; the attacker won: the defending
+survivors withdraw inside (at most `withdraw_inside`, at most 4, non-cavalry first), the
+others retreat; a siege begins when the attacker's survivors outnumber those inside -> up to
+K assaults (first-assault `siege_cards`, one held Siege Artillery under its timing). A battle
+avoided leaves the space empty: the whole stack besieges it. `foreign_war`: the field battle
+only, the defender without its +1 die and nobody retreating; the space counts as captured
+when the battle is won. Readings in docs/rules.md.
+
+Each stage comes from its folder's declared interface, `stage.py` (interceptions: the avoid
+roll; field: the battle; sieges: the siege and its kept joints; assaults: the casualty
+order): this module imports no other module of those folders and runs no kernel itself
+(pyproject.toml, contract "attacks-use-stages"; tests/test_layers.py).
 
 Outcome joint: ``joint[path, assaults made, attacker losses, defender losses, card kept]``,
 path 0 avoided and captured, 1 avoided and not captured, 2 battle lost, 3 battle won and no
@@ -16,45 +20,35 @@ siege, 4 won and captured, 5 won and not captured (siege broken or still besiege
 are units over the whole chain (the defender's: in the battle, then inside). Exact: the
 field battle's joint, each winning cell composed with the exact siege from its survivors.
 Monte Carlo: the same composition of samples, in rounds of whole trials: the avoid-battle
-kernel's count, the field kernel's counts, and for each siege start the held-siege kernel run
-that many times (a round cut short by Ctrl-C or a time budget is dropped).
+stage's count, the field stage's counts, and for each siege start the siege stage run that
+many times (a round cut short by Ctrl-C or a time budget is dropped).
 """
 from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, replace
+from functools import partial
 
 import numpy as np
 
-from ...config import MAX_EXACT_WORK
 from ...core import montecarlo
-from ...core.engine import Cost, McOptions, Procedure, checkpoint, memory_budget, solve
-from ...core.lru import LRU
+from ...core.engine import Cost, McOptions, Procedure, solve
 from ...core.outcomes import Words
 from ...errors import OddsError, check_bool, check_int, check_list
 from ...registry import Example, Param, Spec, register
-from ..interceptions import procedure as intercept
-from ..assaults.procedure import CASUALTIES, check_settings
-from ..assaults.rules import infantry_left
+from ..assaults import stage as casualty
 from ..cards import help_for, names_for
-from ..field.procedure import (HIT_ON, MAX_WITHDRAW, exact_joint as field_joint, forces,
-                    hit_numbers, hit_params, hit_settings, joint_shape as field_shape,
-                    kernel as field_kernel, max_hits, setup)
+from ..field import stage as field
 from ..forces import Force, assumptions, land_params, leader_notes, settings as force_settings
-from ..sieges.advice import field_or_siege
-from ..sieges.model import plan
-from ..sieges.procedure import MAX_ASSAULTS, siege
-from ..sieges.timing import (HELD_POLICIES, Chain, check_optimal, cost as siege_cost, decider,
-                           exact_joint as siege_joint, held, optimal_table)
+from ..interceptions import stage as avoiding
+from ..sieges import stage as sieges
 
 AVOID_ON = 9  # an avoid-battle roll succeeds on 9 or more (HIS §13.3)
-ATTACK_SIEGES_KEPT = 1024  # exact siege joints an attack keeps for later queries (< 50 KB each)
 # a composed run goes in rounds of whole trials: 4,096, then 16x more a round up to 2^20 (a
 # Ctrl-C or a stop drops the round under way; each round pays its stages' set-up)
 ROUND_FIRST, ROUND_GROWTH, ROUND_MOST = 1 << 12, 16, 1 << 20
 PATHS = ("avoided_captured", "avoided_not_captured", "battle_lost", "won_no_siege",
          "won_captured", "won_not_captured")
-SIEGES = LRU(ATTACK_SIEGES_KEPT)  # exact siege joints by start and everything they depend on
 
 WORDS = Words("Captured", (("captured", "siege_broken", "still_besieged"), ("battle_avoided", "battle_lost", "battle_won")),
               within={"siege_begins": ("attacker_win",)},
@@ -68,23 +62,19 @@ class Setup:
 
     attacker: Force  # as given (a battle avoided: the whole stack besieges)
     defender: Force
-    siege_cards: tuple
-    timing: str | None
-    assaults: int
-    cavalry_first: bool
+    siege: sieges.Terms  # what every siege of the chain depends on besides its start
     inside_cap: int
     foreign_war: bool
     siege_units: int = 0  # units the siege's first-assault cards add (Landsknechts: 2 or 4)
-    hit_on: tuple = (HIT_ON, HIT_ON)  # (attacker's, defender's) hit number, battle and assaults
 
 
 class AttackChain:
-    """The field battle's sides, the sieges that may follow (cached), and the composition."""
+    """The field battle's sides, the sieges that may follow, and the composition."""
 
     def __init__(self, s: Setup, a, d, avoid: bool):
         self.s, self.a, self.d, self.avoid = s, a, d, avoid
-        self.held = int(s.timing is not None)
-        self.shape = (len(PATHS), s.assaults + 1,
+        self.held = int(s.siege.timing is not None)
+        self.shape = (len(PATHS), s.siege.assaults + 1,
                       max(a.units, s.attacker.units) + s.siege_units + 1,
                       d.units + 1, 2)
 
@@ -94,16 +84,6 @@ class AttackChain:
         att, dfn = self.s.attacker, self.s.defender
         return (dfn.leader + (dfn.power == "ottoman" and dfn.cavalry > 0)
                 - (dfn.power != "ottoman" and att.power == "ottoman" and att.cavalry > 0))
-
-    def chain(self, ai, ac, di, dc, defender_leader) -> Chain:
-        """The siege from these forces at its first roll."""
-        s = self.s
-        att = Force.make("attacker", ai + ac, 0, ac, s.attacker.leader, s.attacker.power,
-                         s.siege_cards, min_units=1, procedure="assault")
-        dfn = Force.make("defender", di + dc, 0, dc, defender_leader, s.defender.power, (),
-                         procedure="assault")
-        return Chain(plan(att, dfn, (), (), att.leader, None, s.hit_on), s.assaults,
-                     s.cavalry_first, bool(self.held))
 
     def after_avoid(self):
         """The siege of the empty space by the whole stack."""
@@ -118,13 +98,15 @@ class AttackChain:
     def _besiegers(self, al):
         """(infantry, cavalry) of the attacker after losing `al` in the battle."""
         a = self.a
-        ai = int(infantry_left(a.units - a.cavalry, a.cavalry, al, self.s.cavalry_first))
+        ai = int(casualty.infantry_left(a.units - a.cavalry, a.cavalry, al,
+                                        self.s.siege.cavalry_first))
         return ai, a.units - al - ai
 
     def _inside(self, dl):
         """(infantry, cavalry, leader) withdrawn inside after the defender lost `dl`."""
         d = self.d
-        di = int(infantry_left(d.units - d.cavalry, d.cavalry, dl, self.s.cavalry_first))
+        di = int(casualty.infantry_left(d.units - d.cavalry, d.cavalry, dl,
+                                        self.s.siege.cavalry_first))
         inside = min(d.units - dl, self.s.inside_cap)
         i_in = min(di, inside)
         return i_in, inside - i_in, self.s.defender.leader if inside else 0
@@ -134,41 +116,27 @@ class AttackChain:
         out = {self.after_avoid()} if self.avoid else set()
         if self.s.foreign_war:
             return out
-        most = [min(side.units, max_hits(enemy)) for side, enemy in ((self.a, self.d),
-                                                                     (self.d, self.a))]
+        most = [min(side.units, field.max_hits(enemy))
+                for side, enemy in ((self.a, self.d), (self.d, self.a))]
         besiegers = {self._besiegers(al) for al in range(min(most[0], self.a.units - 1) + 1)}
         inside = {self._inside(dl) for dl in range(most[1] + 1)}
         return out | {(ai, ac, di, dc, leader) for ai, ac in besiegers
                       for di, dc, leader in inside if ai + ac > di + dc}
 
     def cost(self) -> Cost:
-        """The exact chain's cost: a siege (siege_timing.cost: one pass, and the dynamic
-        programme for `optimal`) from every start, the kept joints (SIEGES) and the field
-        battle beside them (small). A bound over the largest siege first; summed per start
-        when that bound is too high."""
-        starts = self.starts()
-        if not starts:
-            return Cost(0, 0, "no siege")
-        largest = max(starts, key=lambda s: (s[0] + s[1], s[2] + s[3], s[4]))
-        chain = self.chain(*largest)
-        optimal = self.s.timing == "optimal"
-        kept = min(len(starts), ATTACK_SIEGES_KEPT) * np.prod(chain.shape) * 8
-        one = siege_cost(chain, 1, optimal)
-        work = one.work * len(starts)
-        if work > MAX_EXACT_WORK or one.bytes + kept > memory_budget():
-            work = sum(siege_cost(chain, 1, optimal, s[:4]).work for s in starts)
-        return Cost(work, one.bytes + kept, f"{len(starts):,} sieges, the largest {one.what}",
-                    "fewer units or assaults")
+        """The exact chain's cost: the sieges from every start and their kept joints
+        (sieges.stage.cost); the field battle beside them is small."""
+        return sieges.cost(self.s.siege, self.starts())
 
-    def fill(self, avoided, field, siege_of) -> np.ndarray:
+    def fill(self, avoided, battles, siege_of) -> np.ndarray:
         """The attack joint from the weight of a battle avoided (probability or count), the
-        field battle's joint[code, al, dl] (ditto) and siege_of(start, weight) -> that
-        siege's joint (sieges/timing.py) times the weight, or its counts."""
+        field battles' joint[code, al, dl] (ditto) and siege_of(start, weight) -> that
+        siege's joint (sieges.stage) times the weight, or its counts."""
         joint = np.zeros(self.shape)
         if avoided:
             self._siege(joint, 0, 0, 0, siege_of(self.after_avoid(), avoided))
-        for code, al, dl in zip(*np.nonzero(field)):
-            w = field[code, al, dl]
+        for code, al, dl in zip(*np.nonzero(battles)):
+            w = battles[code, al, dl]
             start = None if self.s.foreign_war or not code & 1 else self.after_battle(al, dl)
             if start is None:
                 path = 4 if self.s.foreign_war and code & 1 else 2 if not code & 1 else 3
@@ -186,72 +154,52 @@ class AttackChain:
         joint[(path + 1, *cell)] += sj[1] + sj[2]
 
     def exact(self) -> np.ndarray:
-        p_avoid = avoid_probability(self.avoid_modifier()) if self.avoid else 0.0
-        return self.fill(p_avoid, field_joint(self.a, self.d) * (1 - p_avoid),
+        """The attack joint (probabilities): the exact stages composed by `fill`."""
+        p_avoid = avoiding.success(self.avoid_modifier(), AVOID_ON) if self.avoid else 0.0
+        return self.fill(p_avoid, field.joint(self.a, self.d) * (1 - p_avoid),
                          lambda start, w: self.siege(start) * w)
 
     def siege(self, start) -> np.ndarray:
-        """The exact siege joint from `start`, kept in SIEGES (queries share most of their
-        sieges)."""
-        s = self.s
-        key = (start, s.attacker.leader, s.attacker.power, s.defender.power, s.siege_cards,
-               s.timing, s.assaults, s.cavalry_first, s.hit_on)
-        joint = SIEGES.get(key)
-        if joint is None:
-            checkpoint()
-            joint = siege_joint(self.chain(*start), self._decide(start))
-            joint.setflags(write=False)
-            SIEGES.put(key, joint)
-        return joint
-
-    def _decide(self, start):
-        return decider(self.chain(*start), self.s.timing or "first")
+        """The exact siege joint from `start`, kept by the sieges folder (sieges.stage.JOINTS)."""
+        return sieges.joint(self.s.siege, start)
 
     def sample(self, mc: McOptions) -> montecarlo.Run:
         """Monte Carlo through the chain in rounds of whole trials (montecarlo.rounds): in each,
-        every stage's kernel runs as many times as the round's trials reach it, with a seed
-        per stage and round (so the answer does not depend on the threads). A round that a
-        Ctrl-C or the caller's stop test cuts short is dropped whole: a partial answer counts
-        only chains that ran to their end."""
-        from ...core.kernel_cache import load
-
-        field_args = load("odds.his.field.kernel", "kernel_args")
-        avoid_args = load("odds.his.interceptions.kernel", "kernel_args")
-        siege_args = load("odds.his.sieges.timing_kernel", "kernel_args")
-        sieges = {}  # start -> (its Chain's joint shape, held_lane's arguments), made once
+        every stage's counts (its folder's stage, on its own kernel) run for as many trials as
+        reach it, with a seed per stage and round (so the answer does not depend on the
+        threads). A round that a Ctrl-C or the caller's stop test cuts short is dropped whole:
+        a partial answer counts only chains that ran to their end."""
+        started = {}  # start -> its sieges.Siege (the kernel's arguments made once)
         stages = [0]  # stage runs so far: each has a seed of its own
 
-        def run(module, name, args, shape, n, first):
+        def run(counts, shape, n, first):
+            """counts(n, seed, threads, progress) of a stage, its next seed; zeros if n is 0."""
             if not n:
                 return np.zeros(shape, np.int64)
             if montecarlo.stopping():
                 raise _Stopped
             seed = (mc.seed + 0x9E3779B97F4A7C15 * stages[0]) % 2**63
             stages[0] += 1
-            r = montecarlo.run(load(module, name), args, shape, int(n), seed, threads=mc.threads,
-                               progress=mc.progress if first == 0 else False)
+            r = counts(int(n), seed, mc.threads, mc.progress if first == 0 else False)
             if r.partial:
                 raise _Stopped
             return r.hist
 
         def siege_of(start, n, first):
-            if start not in sieges:
-                c = self.chain(*start)
-                table = optimal_table(c)[0] if self.s.timing == "optimal" else {}
-                sieges[start] = c.shape, siege_args(c, self.s.timing or "first", table)
-            shape, args = sieges[start]
-            return run("odds.his.sieges.timing_kernel", "held_lane", args, shape, n, first)
+            if start not in started:
+                started[start] = sieges.Siege(self.s.siege, start)
+            siege = started[start]
+            return run(siege.counts, siege.shape, n, first)
 
         def step(first, n):
             try:
                 avoided = 0
                 if self.avoid:
-                    avoided = int(run("odds.his.interceptions.kernel", "intercept_lane", avoid_args(
-                        intercept.TWO_DICE, self.avoid_modifier(), AVOID_ON, 0, 0),
-                        (2, 2, 2, len(intercept.TWO_DICE)), n, first)[1].sum())
-                field = run(*field_kernel(self.a, self.d), field_args(self.a, self.d),
-                            field_shape(self.a, self.d), n - avoided, first)
-                hist = self.fill(avoided, field, lambda start, k: siege_of(start, k, first))
+                    avoided = int(run(partial(avoiding.successes, self.avoid_modifier(), AVOID_ON),
+                                      (2,), n, first)[1])
+                battles = run(partial(field.counts, self.a, self.d), field.shape(self.a, self.d),
+                              n - avoided, first)
+                hist = self.fill(avoided, battles, lambda start, k: siege_of(start, k, first))
             except _Stopped:
                 return montecarlo.Run(np.zeros(self.shape, np.int64), 0, True, None)
             return montecarlo.Run(hist.astype(np.int64), n, False, None)
@@ -267,11 +215,6 @@ def _round_size(n, seconds):
     """The composed run's rounds: ROUND_FIRST trials, then ROUND_GROWTH times more, at most
     ROUND_MOST (fixed sizes: the seeds of a round's stages follow from them)."""
     return ROUND_FIRST if n is None else min(n * ROUND_GROWTH, ROUND_MOST)
-
-
-def avoid_probability(modifier: int) -> float:
-    """P(2d6 + modifier >= 9), exact."""
-    return float(intercept.exact_joint(modifier, AVOID_ON, 0, 0)[1].sum())
 
 
 def summarise(joint):
@@ -292,24 +235,12 @@ def summarise(joint):
     return probabilities, pmfs
 
 
-def _siege_cards(cards, att: Force, dfn: Force, field_name="siege_cards"):
-    """(siege cards for the plan, held timing, units they add to the first assault); legality
-    checked as the attacker's in an assault, refusals naming `siege_cards`."""
-    cards, timing = held(cards, field_name)
-    try:
-        a, _ = setup(Force.make("attacker", 1, 0, 0, 0, att.power, cards, procedure="assault"),
-                     Force.make("defender", 1, power=dfn.power, procedure="assault"), "assault")
-    except OddsError as e:
-        raise OddsError(str(e).replace("attacker_cards", field_name)) from None
-    return cards, timing, a.units - 1
-
-
 def attack(attacker, defender, *, assaults, attacker_mercenaries=0, attacker_cavalry=0,
            attacker_leader=0, attacker_power="other", attacker_cards=(), defender_mercenaries=0,
            defender_cavalry=0, defender_leader=0, defender_power="other", defender_cards=(),
            avoid_battle=False, withdraw_inside=None, siege_cards=(), foreign_war=False,
-           besieged=False, casualties="cavalry-first", attacker_hit_on=HIT_ON,
-           defender_hit_on=HIT_ON, method="auto", trials=None, seed=None, precision=None,
+           besieged=False, casualties="cavalry-first", attacker_hit_on=field.HIT_ON,
+           defender_hit_on=field.HIT_ON, method="auto", trials=None, seed=None, precision=None,
            max_trials=10**9, threads=None, progress=None):
     """Odds of the whole attack on a fortified space (see the module doc).
 
@@ -321,7 +252,8 @@ def attack(attacker, defender, *, assaults, attacker_mercenaries=0, attacker_cav
     defender +1 die, no retreat; `casualties` as in a siege (also which units the battle
     kills); `besieged`: the defenders are already inside, no field battle: the siege (his.siege,
     `siege_cards` as its attacker cards) starts at once; `attacker_hit_on`/`defender_hit_on`:
-    one pair of hit numbers for the field battle and every assault. Returns a Result: captured, battle_avoided, battle_lost, battle_won,
+    one pair of hit numbers for the field battle and every assault.
+    Returns a Result: captured, battle_avoided, battle_lost, battle_won,
     siege_begins, card_kept (the held Siege Artillery still in hand at the end; 0 without
     one), pmfs attacker_losses, defender_losses (units, whole chain) and assaults (made);
     `advice`: for a card playable in the battle or the siege, where to play it (exact only).
@@ -333,38 +265,38 @@ def attack(attacker, defender, *, assaults, attacker_mercenaries=0, attacker_cav
     given = dict(locals())
     if check_bool("besieged", besieged):
         return _besieged(given)
-    assaults = check_int("assaults", assaults, 1, MAX_ASSAULTS)
-    att, dfn = forces(attacker, defender, attacker_mercenaries, attacker_cavalry, attacker_leader,
-                      attacker_power, attacker_cards, defender_mercenaries, defender_cavalry,
-                      defender_leader, defender_power, defender_cards)
+    assaults = check_int("assaults", assaults, 1, sieges.MAX_ASSAULTS)
+    att, dfn = field.forces(attacker, defender, attacker_mercenaries, attacker_cavalry,
+                            attacker_leader, attacker_power, attacker_cards, defender_mercenaries,
+                            defender_cavalry, defender_leader, defender_power, defender_cards)
     avoid, foreign_war = check_bool("avoid_battle", avoid_battle), check_bool("foreign_war", foreign_war)
     if avoid and foreign_war:
         raise OddsError("avoid_battle: a foreign war's defender does not avoid battle "
                         "(allowed: False with foreign_war=True)")
-    cap = MAX_WITHDRAW if withdraw_inside is None else check_int(
-        "withdraw_inside", withdraw_inside, 0, MAX_WITHDRAW)
-    cavalry_first, _ = check_settings(casualties, False)
-    cards, timing, added = _siege_cards(siege_cards, att, dfn)
+    cap = field.MAX_WITHDRAW if withdraw_inside is None else check_int(
+        "withdraw_inside", withdraw_inside, 0, field.MAX_WITHDRAW)
+    cavalry_first = casualty.cavalry_first(casualties)
+    cards, timing, added = sieges.first_assault(siege_cards, att.power, dfn.power)
     mc = McOptions.make(trials, seed, precision, max_trials, threads, progress)
-    a, d = setup(att, dfn)
-    hit_numbers(a, d, attacker_hit_on, defender_hit_on)
+    a, d = field.sides(att, dfn, attacker_hit_on, defender_hit_on)
     if foreign_war:
         d = replace(d, dice=d.dice - 1)
-    chain = AttackChain(Setup(att, dfn, cards, timing, assaults, cavalry_first, cap, foreign_war,
-                              added, (a.hit_on, d.hit_on)), a, d, avoid)
+    terms = sieges.Terms(att.leader, att.power, dfn.power, cards, timing, assaults, cavalry_first,
+                         (a.hit_on, d.hit_on))
+    chain = AttackChain(Setup(att, dfn, terms, cap, foreign_war, added), a, d, avoid)
     settings = {**force_settings(att, dfn), "assaults": assaults, "avoid_battle": avoid,
                 "avoid_battle_on": AVOID_ON, "withdraw_inside": f"survivors, at most {cap}",
                 "siege_cards": [c if not c.startswith("siege-artillery") else
                                 f"siege-artillery:{timing}" for c in cards],
                 "foreign_war": foreign_war, "casualties": casualties,
                 "attacker_units_at_roll": a.units, "defender_units_at_roll": d.units,
-                **hit_settings(a, d)}
+                **field.hit_settings(a, d)}
     notes = tuple(a.notes + d.notes) + leader_notes(att, dfn)
     if precision is not None and method != "exact":
         notes += ("precision: the chain runs each stage for the trials that reach it; "
                   "the precision target is not applied",)
     if timing == "optimal":
-        check_optimal("siege_cards", chain.cost())
+        sieges.check_optimal("siege_cards", chain.cost())
     proc = Procedure("his.attack", chain.shape, summarise, "captured", chain.exact, (),
                      lambda: (), settings, assumptions=assumptions(att, dfn), notes=notes,
                      sample=chain.sample, cost=chain.cost, words=WORDS)
@@ -386,7 +318,7 @@ def _besieged(given):
             "defender_leader", "defender_power", "casualties", "attacker_hit_on",
             "defender_hit_on", "method", "trials", "seed",
             "precision", "max_trials", "threads", "progress")
-    r = siege(**{k: given[k] for k in keep}, attacker_cards=given["siege_cards"])
+    r = sieges.siege(**{k: given[k] for k in keep}, attacker_cards=given["siege_cards"])
     return r.with_changes(procedure="his.attack", settings={**r.settings, "besieged": True},
                           notes=("besieged: the defenders are inside, no field battle: the "
                                  "siege starts at once",) + r.notes)
@@ -412,7 +344,7 @@ def _advised(result, given):
                     other = attack(**{**given, **moved})
                 except OddsError:  # not playable there by this power
                     continue
-                lines.append(field_or_siege(card, *((result, other) if here == "attacker_cards"
+                lines.append(sieges.field_or_siege(card, *((result, other) if here == "attacker_cards"
                                                     else (other, result))))
     finally:
         ADVISING.on = False
@@ -426,26 +358,26 @@ ADVISING = threading.local()  # on while _advised computes the other placements 
 SPEC = register(Spec(
     "his.attack", attack,
     land_params("field", help_for("field") + " (the field battle's cards)") + (
-        Param("assaults", "int", "at most K assaults, one per impulse", low=1, high=MAX_ASSAULTS,
+        Param("assaults", "int", "at most K assaults, one per impulse", low=1, high=sieges.MAX_ASSAULTS,
               metavar="K"),
         Param("avoid_battle", "bool", "the defender tries to avoid battle (2d6 + its leader "
               f">= {AVOID_ON})"),
         Param("withdraw_inside", "int", "defending survivors that withdraw inside after a lost "
-              f"battle (default: all of them, at most {MAX_WITHDRAW})", low=0, high=MAX_WITHDRAW,
+              f"battle (default: all of them, at most {field.MAX_WITHDRAW})", low=0,
+              high=field.MAX_WITHDRAW,
               metavar="K"),
         Param("siege_cards", "cards", "an attacker card in the siege, repeatable: siege-mining "
               "(first assault), siege-artillery[:first|always|if-needed|if-it-helps|optimal] "
               "(one copy held)", flag="siege-card", metavar="CARD[:TIMING]",
-              choices=names_for("assault", "attacker"), policies=HELD_POLICIES),
+              choices=names_for("assault", "attacker"), policies=sieges.HELD_POLICIES),
         Param("foreign_war", "bool", "a foreign war: the field battle only, no defender +1 die, "
               "no retreat"),
         Param("besieged", "bool", "the defenders are already inside (a besieged space): no "
               "field battle, the siege starts at once"),
-        Param("casualties", "choice", "which units each side loses first", choices=CASUALTIES),
-        *hit_params("; one pair for the whole chain: the field battle and every assault")),
+        Param("casualties", "choice", "which units each side loses first", choices=casualty.CASUALTIES),
+        *field.hit_params("; one pair for the whole chain: the field battle and every assault")),
     "the whole attack: avoid battle, field battle, withdrawal, siege", ("his", "attack"),
-    "captured", kernels=("odds.core.pair_kernel", "odds.his.field.kernel",
-                         "odds.his.interceptions.kernel", "odds.his.sieges.timing_kernel"),
+    "captured", kernels=field.KERNELS + avoiding.KERNELS + sieges.KERNELS,
     start={"attacker": 8, "defender": 4, "assaults": 3},
     not_rolled="an attack chains several rolls (avoid battle, the field battle, the siege's "
                "assaults): record each as its own roll (his.avoid_battle, his.field, his.siege)",

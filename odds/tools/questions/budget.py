@@ -6,9 +6,10 @@ The questions (compare's plans, need's steps, a sweep's cells) hold the calls to
 bound one exact answer has (MAX_EXACT_WORK): over it, method 'exact' is refused in one line
 naming the total and the bound, and 'auto' answers every call by Monte Carlo, with a note.
 The exact-only tools (a luck record's situations, a chart's cells) hold them to
-MAX_TOTAL_WORK, each call counted with CALL_WORK more (its setup, Result, scoring): over it they are
-refused in one line saying how many calls would fit; within it, `under_way` says the whole
-work once on a terminal and shows a bar over the calls."""
+MAX_TOTAL_WORK, each call counted with CALL_WORK more (its setup, Result, scoring): over it
+they are refused in one line saying what would fit (the first calls, or the tool's own room:
+a chart's smaller ranges); within it, `under_way` says the whole work once on a terminal and
+shows a bar over the calls."""
 from __future__ import annotations
 
 import math
@@ -31,21 +32,25 @@ def estimates(calls, named=None) -> list[float]:
     return [named(i, lambda c=c: E.estimate(c)) for i, c in enumerate(calls)]
 
 
-def refusal(works, what: str, bound: float, fits: bool = False) -> str | None:
-    """Why the calls of estimated `works` are over `bound` together, or None; `fits`: say how
-    many of the first calls would fit."""
+def refusal(works, what: str, bound: float, room=None) -> str | None:
+    """Why the calls of estimated `works` are over `bound` together, or None; `room(works,
+    bound)`: what would fit, said after the bound (e.g. `first_fit`)."""
     total = math.fsum(works)
     if total <= bound:
         return None
+    return (f"{what}: the exact answers would need about {total:,.0f} work units together "
+            f"(allowed: at most {bound:,.0f}, {_seconds(bound)}{room(works, bound) if room else ''})")
+
+
+def first_fit(works, bound: float) -> str:
+    """How many of the first calls of estimated `works` fit `bound`, as a refusal says it."""
     first, spent = 0, 0.0
     for work in works:
         spent += work
         if spent > bound:
             break
         first += 1
-    room = f"; the first {first:,} of {len(works):,} fit" if fits else ""
-    return (f"{what}: the exact answers would need about {total:,.0f} work units together "
-            f"(allowed: at most {bound:,.0f}, {_seconds(bound)}{room})")
+    return f"; the first {first:,} of {len(works):,} fit"
 
 
 def _seconds(bound: float) -> str:
@@ -93,12 +98,13 @@ def check_event(proc, event: str | None, field: str, procedure: str) -> str:
 
 
 @contextmanager
-def under_way(works, what: str, unit: str):
+def under_way(works, what: str, unit: str, room=first_fit):
     """Exact-only calls of estimated `works`: refused in one line over MAX_TOTAL_WORK (with
-    CALL_WORK each); else their whole work said once (a terminal's "solving exactly" line)
-    and, with that line, a bar over the calls. Yields the bar's step (a call done)."""
+    CALL_WORK each; `room` says what would fit, see `refusal`); else their whole work said
+    once (a terminal's "solving exactly" line) and, with that line, a bar over the calls.
+    Yields the bar's step (a call done)."""
     works = [w + CALL_WORK for w in works]
-    why = refusal(works, what, MAX_TOTAL_WORK, fits=True)
+    why = refusal(works, what, MAX_TOTAL_WORK, room)
     if why is not None:
         raise OddsError(why)
     total = math.fsum(works)

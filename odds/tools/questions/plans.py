@@ -146,23 +146,28 @@ def _entries(spec: Spec) -> Param | None:
 
 
 RANGE = re.compile(r"^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*$")  # LOW..HIGH, whole numbers
+DIGITS = 18  # digits of a range's end at most: more is beyond every keyword's range (and int()
+# of over 4,300 digits raises)
 
 
 def is_range(text: str) -> bool:
-    """Whether `text` has the form LOW..HIGH (whole numbers)."""
-    return RANGE.match(text.strip()) is not None
+    """Whether `text` is given as a range (it has `..`): `span` then reads it or refuses it."""
+    return ".." in text
 
 
 def span(field: str, text: str, low=None, high=None, most: int | None = None) -> tuple[int, int]:
     """LOW..HIGH as whole numbers, LOW <= HIGH, within [low, high] (where given) and of at
     most `most` values; else one line naming `field` (--vary and odds chart share it)."""
     m = RANGE.match(text.strip())
+    allowed = f"{low:g} to {high:g}" if low is not None else f"ends of at most {DIGITS} digits"
+    if m and max(len(m[1].lstrip("-")), len(m[2].lstrip("-"))) > DIGITS:
+        raise OddsError(f"{field}: {text} is out of range (allowed: {allowed})")
     start, stop = (int(m[1]), int(m[2])) if m else (None, None)
     if start is None or start > stop:
         raise OddsError(f"{field}: {text} is not a range (allowed: LOW..HIGH, whole numbers, "
                         "LOW <= HIGH)")
     if (low is not None and start < low) or (high is not None and stop > high):
-        raise OddsError(f"{field}: {text} is out of range (allowed: {low:g} to {high:g})")
+        raise OddsError(f"{field}: {text} is out of range (allowed: {allowed})")
     if most is not None and stop - start + 1 > most:
         raise OddsError(f"{field}: {text} has {stop - start + 1} values (allowed: at most {most})")
     return start, stop
