@@ -59,7 +59,8 @@ def kernel_args(a, d, cavalry_first, pair=None):
     else (mode literals, Siege Artillery policy code, attacker Fighter, defender Fighter,
     AssaultDice) for assault_lane (`pair` False: assault_lane's in any case)."""
     fa, fd = fighters(a, d)
-    n = [dice(f.infantry, f.cavalry, f.bonus, f.halved, 0, cavalry_first, False)[0] for f in (fa, fd)]
+    n = [dice(f.infantry, f.cavalry, f.bonus, f.halved, 0, cavalry_first, False)[0]
+         for f in (fa, fd)]
     width, tables = dice_tables(max(n), cavalry_first, (a.hit_on, d.hit_on))
     if fixed_dice(a, d) if pair is None else pair:
         ah, dh = np.meshgrid(np.arange(n[0] + 1), np.arange(n[1] + 1), indexing="ij")

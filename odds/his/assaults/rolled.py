@@ -27,7 +27,8 @@ def sides(keywords: dict):
                       allow_bribed_surprise=keywords["allow_bribed_surprise"])
     cavalry_first, allowed = check_settings(keywords["casualties"], keywords["allow_bribed_surprise"])
     a, d = setup(att, dfn, "assault", allowed)
-    hit_numbers(a, d, keywords.get("attacker_hit_on", HIT_ON), keywords.get("defender_hit_on", HIT_ON))
+    hit_numbers(a, d, keywords.get("attacker_hit_on", HIT_ON),
+                keywords.get("defender_hit_on", HIT_ON))
     return a, d, cavalry_first, restless_breaks(a, d, dfn.cards)
 
 
