@@ -100,6 +100,10 @@ ASSAULT = [
          allow_bribed_surprise=True, attacker_cards=["siege-artillery:if-needed"]),
     dict(attacker=3, attacker_mercenaries=2, defender=2, defender_cards=["mercenaries-grow-restless"]),
     dict(attacker=2, defender=1, attacker_cards=["siege-mining"], gout=0, attacker_leader=2),
+    dict(attacker=3, defender=1, attacker_hit_on=4, defender_hit_on=6,  # a variant's hit numbers
+         attacker_cards=["siege-artillery:if-needed"]),
+    dict(attacker=3, defender=2, defender_cards=["surprise-attack"], allow_bribed_surprise=True,
+         attacker_hit_on=6, defender_hit_on=3),
 ]
 
 
@@ -224,6 +228,9 @@ SIEGE = [
          allow_bribed_surprise=True, attacker_cards=["siege-artillery:optimal"]),
     dict(attacker=4, attacker_mercenaries=2, defender=1, assaults=2,
          defender_cards=["mercenaries-grow-restless"], attacker_fresh_cards=["siege-mining"]),
+    dict(attacker=3, defender=1, assaults=3, attacker_hit_on=4, defender_hit_on=3),  # a variant's
+    dict(attacker=4, defender=2, assaults=3, attacker_cards=["siege-artillery:optimal"],
+         attacker_hit_on=3, defender_hit_on=6),
 ]
 
 

@@ -10,7 +10,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from ...core.dice import binomial_pmf, inverse_cdf_table, pool_pmf
+from ...core.dice import hit_rows, inverse_cdf_table, pool_pmf
 from ...core.jit import rule
 from ...core.pair_kernel import pair_args
 from ...core.rng import draw, seed_stream, static
@@ -24,20 +24,22 @@ _fails = rule(fails)
 _resolve = rule(resolve)
 
 # one side at an assault: non-cavalry units, cavalry, dice beyond one per non-cavalry unit,
-# halved (1: an attacker facing a defending unit)
-Fighter = namedtuple("Fighter", ["infantry", "cavalry", "bonus", "halved"])
-# inverse-CDF rows of 0.. dice on 5-6 and of Siege Artillery's dice; the casualty order
-AssaultDice = namedtuple("AssaultDice", ["t56", "b56", "art", "art_base", "cavalry_first"])
+# halved (1: an attacker facing a defending unit), role (0 attacker, 1 defender: its rows)
+Fighter = namedtuple("Fighter", ["infantry", "cavalry", "bonus", "halved", "role"])
+# inverse-CDF rows [role, 0.. dice] of each side's main roll (on its hit number), their bases,
+# and Siege Artillery's dice (3-6); the casualty order
+AssaultDice = namedtuple("AssaultDice", ["rows", "bases", "art", "art_base", "cavalry_first"])
 
 
-def dice_tables(top, cavalry_first):
-    """(table width, AssaultDice) for up to `top` dice hitting on 5-6 and Siege Artillery."""
-    t56, b56 = inverse_cdf_table([binomial_pmf(n) for n in range(top + 1)])
-    tart, bart = inverse_cdf_table([pool_pmf([(2, 3)])])
-    width = max(t56.shape[1], tart.shape[1])
-    t56, b56 = inverse_cdf_table([binomial_pmf(n) for n in range(top + 1)], width)
-    tart, bart = inverse_cdf_table([pool_pmf([(2, 3)])], width)
-    return width, AssaultDice(t56, b56, tart[0], bart[0], int(cavalry_first))
+def dice_tables(top, cavalry_first, hit_on=(5, 5)):
+    """(table width, AssaultDice) for up to `top` dice of each side hitting on its number
+    (`hit_on`: attacker's, defender's; N: N-6) and Siege Artillery (2 dice on 3-6 always)."""
+    art = [pool_pmf([(2, 3)])]
+    width = max(inverse_cdf_table(art)[0].shape[1], *(hit_rows(top, 8, h)[2] for h in hit_on))
+    sides = [hit_rows(top, width, h)[:2] for h in hit_on]
+    tart, bart = inverse_cdf_table(art, width)
+    return width, AssaultDice(np.stack([t for t, _ in sides]), np.stack([b for _, b in sides]),
+                              tart[0], bart[0], int(cavalry_first))
 
 
 def artillery_policy(side):
@@ -48,8 +50,8 @@ def artillery_policy(side):
 def fighters(a, d):
     """Both sides of an assault as Fighter records."""
     halved = int(d.units > 0)
-    return (Fighter(a.units - a.cavalry, a.cavalry, a.dice - a.penalty, halved),
-            Fighter(d.units - d.cavalry, d.cavalry, d.dice - d.penalty, 0))
+    return (Fighter(a.units - a.cavalry, a.cavalry, a.dice - a.penalty, halved, 0),
+            Fighter(d.units - d.cavalry, d.cavalry, d.dice - d.penalty, 0, 1))
 
 
 def kernel_args(a, d, cavalry_first, pair=None):
@@ -57,13 +59,14 @@ def kernel_args(a, d, cavalry_first, pair=None):
     else (mode literals, Siege Artillery policy code, attacker Fighter, defender Fighter,
     AssaultDice) for assault_lane (`pair` False: assault_lane's in any case)."""
     fa, fd = fighters(a, d)
-    n = [dice(*f, 0, cavalry_first, False)[0] for f in (fa, fd)]
-    width, tables = dice_tables(max(n), cavalry_first)
+    n = [dice(f.infantry, f.cavalry, f.bonus, f.halved, 0, cavalry_first, False)[0]
+         for f in (fa, fd)]
+    width, tables = dice_tables(max(n), cavalry_first, (a.hit_on, d.hit_on))
     if fixed_dice(a, d) if pair is None else pair:
         ah, dh = np.meshgrid(np.arange(n[0] + 1), np.arange(n[1] + 1), indexing="ij")
         hit, al, dl = resolve(ah, dh, a.units, d.units)
         cells = np.ravel_multi_index((hit, al, dl), (2, a.units + 1, d.units + 1))
-        return pair_args(tables.t56[n], tables.b56[n], cells)
+        return pair_args(tables.rows[[0, 1], n], tables.bases[[0, 1], n], cells)
     return (static(width), static(surprise(a, d))), artillery_policy(a), fa, fd, tables
 
 
@@ -71,7 +74,7 @@ def kernel_args(a, d, cavalry_first, pair=None):
 def _roll(st, s, lost, surprised, t, width):
     """(hits, dice rolled, state) of Fighter `s` after losing `lost` units before its roll."""
     n, _ = _dice(s.infantry, s.cavalry, s.bonus, s.halved, lost, t.cavalry_first, surprised)
-    hits, st = draw(st, t.t56[n], t.b56[n], width)
+    hits, st = draw(st, t.rows[s.role, n], t.bases[s.role, n], width)
     return hits, n, st
 
 

@@ -30,7 +30,8 @@ from ...errors import OddsError, check_bool, check_choice, check_int, check_prob
 from ...registry import Example, Param, Spec, register
 from .rules import dice, fails, resolve
 from ..cards import help_for
-from ..field.procedure import forces as field_forces, setup
+from ..field.procedure import (HIT_ON, forces as field_forces, hit_numbers, hit_params,
+                               hit_settings, setup)
 from ..forces import assumptions, land_params, leader_notes, settings as force_settings
 from ..leaders import leader
 from ..rolls.sequence import fixed_dice, main_roll, play_after, rows_cost, surprise
@@ -68,7 +69,7 @@ def roll_pmf(side, halved, cavalry_first, lost=0, surprised=False):
         raise OddsError(f"{side.role}_cards: a card adding special dice cannot be played in an assault")
     n, rolls = dice(side.units - side.cavalry, side.cavalry, side.dice - side.penalty, halved, lost,
                     cavalry_first, surprised)
-    return (pool_pmf([(n, 5)]), n) if rolls else (np.ones(1), 0)
+    return (pool_pmf([(n, side.hit_on)]), n) if rolls else (np.ones(1), 0)
 
 
 def rows_after(a, d, cavalry_first):
@@ -189,16 +190,18 @@ def assault(attacker, defender, *, attacker_mercenaries=0, attacker_cavalry=0,
             attacker_leader=0, attacker_power="other", attacker_cards=(), gout=None,
             defender_mercenaries=0, defender_cavalry=0, defender_leader=0,
             defender_power="other", defender_cards=(), cancel_probability=0.0,
-            casualties="cavalry-first", allow_bribed_surprise=False, method="auto",
-            trials=None, seed=None, precision=None, max_trials=10**9, threads=None,
-            progress=None):
+            casualties="cavalry-first", allow_bribed_surprise=False, attacker_hit_on=HIT_ON,
+            defender_hit_on=HIT_ON, method="auto", trials=None, seed=None, precision=None,
+            max_trials=10**9, threads=None, progress=None):
     """Odds of one Here I Stand assault (docs/rules.md, Assault).
 
     `attacker`/`defender` are land units (mercenaries and cavalry among them); leaders are the
     best battle rating; `gout` is the attacker's next-best rating when Gout keeps the best
     leader out. Cards by name; 'siege-artillery:always' or ':if-needed'. `cancel_probability`
     is the chance Foul Weather cancels the assault. Settings: `casualties` ('cavalry-first' or
-    'infantry-first'), `allow_bribed_surprise` (Mercenaries Bribed / Surprise Attack allowed).
+    'infantry-first'), `allow_bribed_surprise` (Mercenaries Bribed / Surprise Attack allowed),
+    `attacker_hit_on`/`defender_hit_on` (a side's main roll hits on N-6; the rule: 5; Siege
+    Artillery keeps its 3-6).
     Returns a Result: success, siege_continues, withdraw, cancelled (these four sum to 1),
     attacker_eliminated, leaders_captured, leaders_displaced, and each side's loss pmf.
     """
@@ -210,12 +213,14 @@ def assault(attacker, defender, *, attacker_mercenaries=0, attacker_cavalry=0,
     cavalry_first, allowed = check_settings(casualties, allow_bribed_surprise)
     mc = McOptions.make(trials, seed, precision, max_trials, threads, progress)
     a, d = setup(att, dfn, "assault", allowed)
+    hit_numbers(a, d, attacker_hit_on, defender_hit_on)
     notes = ((BREAKS,) if restless_breaks(a, d, dfn.cards) else ()) + leader_notes(att, dfn)
     settings = {**force_settings(att, dfn), "gout": gout is not None,
                 "cancel_probability": cancel, "casualties": casualties,
                 "allow_bribed_surprise": allow_bribed_surprise,
                 "siege_artillery_if_needed": "played whenever the assault would otherwise fail",
-                "attacker_units_at_roll": a.units, "defender_units_at_roll": d.units}
+                "attacker_units_at_roll": a.units, "defender_units_at_roll": d.units,
+                **hit_settings(a, d)}
     present = leader("attacker_leader", attacker_leader).present  # Gout or not
     summary = lambda j: summarise(j, cancel, present, dfn.has_leader)
     proc = Procedure("his.assault", joint_shape(a, d), summary, "success",
@@ -229,14 +234,14 @@ def assault(attacker, defender, *, attacker_mercenaries=0, attacker_cavalry=0,
     return solve(proc, method, mc)
 
 
-def setting_params() -> tuple:
-    """Keywords an assault and a siege share beyond the forces."""
+def setting_params(hits_scope: str = "") -> tuple:
+    """Keywords an assault and a siege share beyond the forces (`hits_scope`: hit_params')."""
     return (
         Param("gout", "int", "Gout keeps the best attacking leader out: the next-best rating "
               "(in a siege: first assault only)", low=0, high=6, metavar="R"),
         Param("casualties", "choice", "which units the attacker loses first", choices=CASUALTIES),
         Param("allow_bribed_surprise", "bool", "allow Mercenaries Bribed and Surprise Attack "
-              "in an assault (as the seed does)"))
+              "in an assault (as the seed does)")) + hit_params(hits_scope)
 
 
 SPEC = register(Spec(

@@ -1,6 +1,7 @@
 """An assault's roll as a game's record gives it (core.rolled; rolls/reading.py): the
 attacker's dice (one per non-cavalry unit, halved rounded up against any defending unit, plus
-its leader and cards) and the defender's, both hitting on 5-6 (`attacker_dice`,
+its leader and cards) and the defender's, both hitting on 5-6 or on a variant's hit numbers
+(`attacker_hit_on`, `defender_hit_on`: field.procedure.hit_numbers) (`attacker_dice`,
 `defender_dice`, or their hits); Siege Artillery, played under its policy, rolls 2 dice
 hitting on 3-6 (`attacker_siege_artillery_dice`). Success and the losses follow from
 assaults/rules.py, as in both engines. An assault that Mercenaries Grow Restless breaks rolls
@@ -10,7 +11,7 @@ from __future__ import annotations
 from ...core.rolled import Outcome
 from ...errors import OddsError
 from ..rolls.reading import battle
-from ..field.procedure import setup
+from ..field.procedure import HIT_ON, hit_numbers, setup
 from .procedure import check_settings, forces, restless_breaks
 from .rules import dice, fails, resolve, succeeds
 
@@ -26,6 +27,8 @@ def sides(keywords: dict):
                       allow_bribed_surprise=keywords["allow_bribed_surprise"])
     cavalry_first, allowed = check_settings(keywords["casualties"], keywords["allow_bribed_surprise"])
     a, d = setup(att, dfn, "assault", allowed)
+    hit_numbers(a, d, keywords.get("attacker_hit_on", HIT_ON),
+                keywords.get("defender_hit_on", HIT_ON))
     return a, d, cavalry_first, restless_breaks(a, d, dfn.cards)
 
 
@@ -46,8 +49,8 @@ def assault(a, d, cavalry_first, record, round: int = 0) -> tuple:
 
 
 def read(keywords: dict, record) -> Outcome:
-    """attacker_dice, defender_dice (hits on 5-6, or their hits); Siege Artillery played:
-    attacker_siege_artillery_dice (3-6)."""
+    """attacker_dice, defender_dice (hits on 5-6 or the variant's numbers, or their hits);
+    Siege Artillery played: attacker_siege_artillery_dice (3-6)."""
     if keywords["cancel_probability"]:
         raise OddsError(f"attacker_dice: rolled, so Foul Weather did not cancel this assault "
                         f"(allowed: cancel_probability = 0 with the dice, the odds of an assault "

@@ -16,8 +16,8 @@ def infantry_left(infantry, cavalry, losses, cavalry_first):
 
 
 def dice(infantry, cavalry, bonus, halved, lost, cavalry_first, surprised):
-    """(dice hitting on 5-6, rolls?) of a side after losing `lost` units before its roll
-    (Surprise Attack); cavalry rolls nothing, and a surprised side wiped out rolls nothing."""
+    """(dice of the main roll, hitting on the side's number (the rule: 5-6), rolls?) of a side
+    after losing `lost` units before its roll (Surprise Attack); cavalry rolls nothing, and a surprised side wiped out rolls nothing."""
     rolls = lost < infantry + cavalry or not surprised
     left = infantry_left(infantry, cavalry, lost, cavalry_first)
     return max(0, roll_dice(left, bonus, halved)) * rolls, rolls

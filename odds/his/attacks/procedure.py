@@ -239,8 +239,9 @@ def attack(attacker, defender, *, assaults, attacker_mercenaries=0, attacker_cav
            attacker_leader=0, attacker_power="other", attacker_cards=(), defender_mercenaries=0,
            defender_cavalry=0, defender_leader=0, defender_power="other", defender_cards=(),
            avoid_battle=False, withdraw_inside=None, siege_cards=(), foreign_war=False,
-           besieged=False, casualties="cavalry-first", method="auto", trials=None, seed=None,
-           precision=None, max_trials=10**9, threads=None, progress=None):
+           besieged=False, casualties="cavalry-first", attacker_hit_on=field.HIT_ON,
+           defender_hit_on=field.HIT_ON, method="auto", trials=None, seed=None, precision=None,
+           max_trials=10**9, threads=None, progress=None):
     """Odds of the whole attack on a fortified space (see the module doc).
 
     Forces and `*_cards` as in `field_battle` (the battle's cards); `avoid_battle`: the
@@ -250,7 +251,9 @@ def attack(attacker, defender, *, assaults, attacker_mercenaries=0, attacker_cav
     siege-artillery:TIMING held); `assaults`: at most K; `foreign_war`: battle only, no
     defender +1 die, no retreat; `casualties` as in a siege (also which units the battle
     kills); `besieged`: the defenders are already inside, no field battle: the siege (his.siege,
-    `siege_cards` as its attacker cards) starts at once. Returns a Result: captured, battle_avoided, battle_lost, battle_won,
+    `siege_cards` as its attacker cards) starts at once; `attacker_hit_on`/`defender_hit_on`:
+    one pair of hit numbers for the field battle and every assault.
+    Returns a Result: captured, battle_avoided, battle_lost, battle_won,
     siege_begins, card_kept (the held Siege Artillery still in hand at the end; 0 without
     one), pmfs attacker_losses, defender_losses (units, whole chain) and assaults (made);
     `advice`: for a card playable in the battle or the siege, where to play it (exact only).
@@ -275,17 +278,19 @@ def attack(attacker, defender, *, assaults, attacker_mercenaries=0, attacker_cav
     cavalry_first = casualty.cavalry_first(casualties)
     cards, timing, added = sieges.first_assault(siege_cards, att.power, dfn.power)
     mc = McOptions.make(trials, seed, precision, max_trials, threads, progress)
-    a, d = field.sides(att, dfn)
+    a, d = field.sides(att, dfn, attacker_hit_on, defender_hit_on)
     if foreign_war:
         d = replace(d, dice=d.dice - 1)
-    terms = sieges.Terms(att.leader, att.power, dfn.power, cards, timing, assaults, cavalry_first)
+    terms = sieges.Terms(att.leader, att.power, dfn.power, cards, timing, assaults, cavalry_first,
+                         (a.hit_on, d.hit_on))
     chain = AttackChain(Setup(att, dfn, terms, cap, foreign_war, added), a, d, avoid)
     settings = {**force_settings(att, dfn), "assaults": assaults, "avoid_battle": avoid,
                 "avoid_battle_on": AVOID_ON, "withdraw_inside": f"survivors, at most {cap}",
                 "siege_cards": [c if not c.startswith("siege-artillery") else
                                 f"siege-artillery:{timing}" for c in cards],
                 "foreign_war": foreign_war, "casualties": casualties,
-                "attacker_units_at_roll": a.units, "defender_units_at_roll": d.units}
+                "attacker_units_at_roll": a.units, "defender_units_at_roll": d.units,
+                **field.hit_settings(a, d)}
     notes = tuple(a.notes + d.notes) + leader_notes(att, dfn)
     if precision is not None and method != "exact":
         notes += ("precision: the chain runs each stage for the trials that reach it; "
@@ -310,7 +315,8 @@ def _besieged(given):
                             f"(allowed: {allowed})")
     keep = ("attacker", "defender", "assaults", "attacker_mercenaries", "attacker_cavalry",
             "attacker_leader", "attacker_power", "defender_mercenaries", "defender_cavalry",
-            "defender_leader", "defender_power", "casualties", "method", "trials", "seed",
+            "defender_leader", "defender_power", "casualties", "attacker_hit_on",
+            "defender_hit_on", "method", "trials", "seed",
             "precision", "max_trials", "threads", "progress")
     r = sieges.siege(**{k: given[k] for k in keep}, attacker_cards=given["siege_cards"])
     return r.with_changes(procedure="his.attack", settings={**r.settings, "besieged": True},
@@ -368,7 +374,8 @@ SPEC = register(Spec(
               "no retreat"),
         Param("besieged", "bool", "the defenders are already inside (a besieged space): no "
               "field battle, the siege starts at once"),
-        Param("casualties", "choice", "which units each side loses first", choices=casualty.CASUALTIES)),
+        Param("casualties", "choice", "which units each side loses first", choices=casualty.CASUALTIES),
+        *field.hit_params("; one pair for the whole chain: the field battle and every assault")),
     "the whole attack: avoid battle, field battle, withdrawal, siege", ("his", "attack"),
     "captured", kernels=field.KERNELS + avoiding.KERNELS + sieges.KERNELS,
     start={"attacker": 8, "defender": 4, "assaults": 3},

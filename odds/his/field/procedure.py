@@ -61,9 +61,23 @@ HIT_ON = 5  # HIS §14.3: every die hits on 5 or 6
 
 
 def hit_numbers(a: Side, d: Side, attacker_hit_on=HIT_ON, defender_hit_on=HIT_ON):
-    """Set each side's hit number (its main roll hits on N-6; card dice keep their own)."""
+    """Set each side's hit number (its main roll hits on N-6; card dice keep their own): a
+    field battle's, an assault's and a siege's setting."""
     a.hit_on = check_int("attacker_hit_on", attacker_hit_on, 2, 6)
     d.hit_on = check_int("defender_hit_on", defender_hit_on, 2, 6)
+
+
+def hit_settings(a: Side, d: Side) -> dict:
+    """What a result records of the hit numbers: each one a variant changed from the rule's."""
+    return {f"{s.role}_hit_on": s.hit_on for s in (a, d) if s.hit_on != HIT_ON}
+
+
+def hit_params(scope: str = "") -> tuple:
+    """The Params `attacker_hit_on` and `defender_hit_on` (`scope`: what they apply to, in
+    words, for a procedure of several rolls)."""
+    return tuple(Param(f"{role}_hit_on", "int", f"the number the {role}'s dice hit on (N: N-6; "
+                       f"the rule: {HIT_ON}; card dice keep their own{scope})", low=2, high=6,
+                       metavar="N") for role in ROLES)
 
 
 def max_hits(side: Side) -> int:
@@ -184,7 +198,7 @@ def field_battle(attacker, defender, *, attacker_mercenaries=0, attacker_cavalry
     hit_numbers(a, d, attacker_hit_on, defender_hit_on)
     settings = {**force_settings(att, dfn),
                 "attacker_units_at_roll": a.units, "defender_units_at_roll": d.units}
-    settings.update({f"{s.role}_hit_on": s.hit_on for s in (a, d) if s.hit_on != HIT_ON})
+    settings.update(hit_settings(a, d))
     if defender_bonus_dice != DEFENDING:
         settings["defender_bonus_dice"] = defender_bonus_dice
     if fortified:
@@ -209,9 +223,7 @@ SPEC = register(Spec(
         Param("withdraw_inside", "int", "defending survivors that withdraw inside (default: all "
               f"of them, at most {MAX_WITHDRAW}); implies --fortified", low=0, high=MAX_WITHDRAW,
               metavar="K"),
-        *(Param(f"{role}_hit_on", "int", f"the number the {role}'s dice hit on (N: N-6; the rule: "
-                f"{HIT_ON}; card dice keep their own)", low=2, high=6, metavar="N")
-          for role in ("attacker", "defender")),
+        *hit_params(),
         Param("defender_bonus_dice", "int", f"dice the defender adds for defending (the rule: "
               f"{DEFENDING})", low=0, high=6, metavar="N")),
     "field battle", ("his", "field"), "attacker_win", kernels=("odds.core.pair_kernel", "odds.his.field.kernel"),

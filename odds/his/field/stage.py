@@ -11,19 +11,23 @@ from __future__ import annotations
 import numpy as np
 
 from ...core import montecarlo
-from .procedure import (MAX_WITHDRAW, exact_joint, forces, joint_shape, kernel, max_hits,
-                        setup)
+from .procedure import (HIT_ON, MAX_WITHDRAW, exact_joint, forces, hit_numbers, hit_params,
+                        hit_settings, joint_shape, kernel, max_hits, setup)
 
-__all__ = ("KERNELS", "MAX_WITHDRAW", "counts", "forces", "joint", "max_hits", "shape", "sides")
+__all__ = ("HIT_ON", "KERNELS", "MAX_WITHDRAW", "counts", "forces", "hit_params", "hit_settings",
+           "joint", "max_hits", "shape", "sides")
 
 KERNEL = "odds.his.field.kernel"  # field_lane and every battle's kernel_args
 KERNELS = (montecarlo.PAIR_LANE[0], KERNEL)  # the kernel modules `counts` may run
 
 
-def sides(attacker, defender):
+def sides(attacker, defender, attacker_hit_on=HIT_ON, defender_hit_on=HIT_ON):
     """(attacker Side, defender Side) of a field battle between two validated Forces
-    (`forces`): leader dice, the defender's +1 die, every card played."""
-    return setup(attacker, defender)
+    (`forces`): leader dice, the defender's +1 die, every card played, each side's hit number
+    (validated: hit_numbers)."""
+    a, d = setup(attacker, defender)
+    hit_numbers(a, d, attacker_hit_on, defender_hit_on)
+    return a, d
 
 
 def shape(a, d) -> tuple:

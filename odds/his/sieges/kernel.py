@@ -33,7 +33,7 @@ def kernel_args(p, assaults, cavalry_first):
     ua = a0.units + (assaults - 1) * p.add[0]
     ud = d0.units + (assaults - 1) * p.add[1]
     top = max(max(ua + a.dice - a.penalty, ud + d.dice - d.penalty, 0) for a, d in p.sides)
-    width, tables = dice_tables(top, cavalry_first)
+    width, tables = dice_tables(top, cavalry_first, (a0.hit_on, d0.hit_on))  # every assault's
     phases = lambda f: np.array([f(a, d) for a, d in p.sides], dtype=np.int64)
     siege = Siege(assaults, *p.start(), artillery_policy(a0), int(p.artillery_every), *p.add,
                   phases(lambda a, d: a.dice - a.penalty), phases(lambda a, d: d.dice - d.penalty))
@@ -49,8 +49,8 @@ def at_assault(s, k, ai, ac, di, dc):
     if k > 0:
         ai += s.add_a
         di += s.add_d
-    return (ph, ai, di, Fighter(ai, ac, s.bonus_a[ph], (di + dc > 0) * 1),
-            Fighter(di, dc, s.bonus_d[ph], 0))
+    return (ph, ai, di, Fighter(ai, ac, s.bonus_a[ph], (di + dc > 0) * 1, 0),
+            Fighter(di, dc, s.bonus_d[ph], 0, 1))
 
 
 @njit(cache=True, inline="always")

@@ -16,7 +16,7 @@ from ...core.result import Result
 from ...errors import OddsError
 from ..assaults.procedure import check_seed_cards, restless_breaks
 from ..cards import Side, parse, play
-from ..field.procedure import setup
+from ..field.procedure import HIT_ON, hit_numbers, setup
 
 FIRST_ONLY = ("mercenaries-grow-restless", "mercenaries-bribed")
 
@@ -40,8 +40,9 @@ class Plan:
                 int(self.artillery is not None))
 
 
-def plan(att, dfn, every_a, every_d, leader, allowed) -> Plan:
-    """Apply first-assault + every-assault cards to the forces, every-assault cards to templates."""
+def plan(att, dfn, every_a, every_d, leader, allowed, hit_on=(HIT_ON, HIT_ON)) -> Plan:
+    """Apply first-assault + every-assault cards to the forces, every-assault cards to templates;
+    `hit_on`: the (attacker's, defender's) hit number of every assault (the rule: 5, 5-6)."""
     for side, power, specs in (("attacker", att.power, every_a), ("defender", dfn.power, every_d)):
         check_seed_cards(f"{side}_fresh_cards", specs, allowed)
         for spec in specs:
@@ -54,6 +55,8 @@ def plan(att, dfn, every_a, every_d, leader, allowed) -> Plan:
     ta = Side("attacker", att.power, 0, 0, 0, dice=leader)
     td = Side("defender", dfn.power, 0, 0, 0, dice=dfn.leader + 1)
     play("assault", ta, td, every_a, every_d, allowed)
+    for sides in ((a0, d0), (ta, td)):
+        hit_numbers(*sides, *hit_on)
     breaks = restless_breaks(a0, d0, dfn.cards)
     artillery = a0.after[0] if a0.after else None
     return Plan(((a0, d0), (ta, td)), (ta.units, td.units), artillery, bool(ta.after), breaks)

@@ -31,6 +31,7 @@ from ...core.lru import LRU
 from ...errors import check_int, check_list
 from ...registry import Example, Param, Spec, register
 from ..assaults.procedure import BREAKS, check_settings, forces, rows_after, setting_params
+from ..field.procedure import HIT_ON, hit_settings
 from ..assaults.rules import infantry_left, resolve, succeeds
 from . import advice
 from ..cards import help_for, names_for
@@ -41,7 +42,8 @@ from .timing import HELD, HELD_POLICIES, held, held_siege
 
 MAX_ASSAULTS = 100  # assaults in one siege
 SIEGE_TRANSITIONS_KEPT = 10_000  # later assaults (one state each) sieges share (~1 KB each)
-TRANSITIONS = LRU(SIEGE_TRANSITIONS_KEPT)  # later assaults' transitions, by templates and state
+TRANSITIONS = LRU(SIEGE_TRANSITIONS_KEPT)  # later assaults' transitions, by templates (hit
+# numbers included) and state
 
 
 RADIX = 1 << 15  # above any count of units a siege reaches (MAX_UNITS + assaults x fresh units)
@@ -100,6 +102,7 @@ def exact_joint(p: Plan, assaults, cavalry_first):
     """Markov chain over the states before each assault (after the first, which has its own
     cards): breadth-first search of the states reachable in K assaults, a dense transition
     matrix, K vector-matrix products. Losses so far follow from the state and the step."""
+    # the later assaults' Side templates hold all a transition reads: dice, cards, hit numbers
     key = repr((p.sides[1], p.add, p.artillery, p.artillery_every, cavalry_first))
     first = transition(p, 0, p.start(), cavalry_first)
     rows, depth, frontier = {}, 1, set(first[1].tolist())
@@ -152,14 +155,16 @@ def siege(attacker, defender, *, assaults, attacker_mercenaries=0, attacker_cava
           attacker_leader=0, attacker_power="other", attacker_cards=(), attacker_fresh_cards=(),
           gout=None, defender_mercenaries=0, defender_cavalry=0, defender_leader=0,
           defender_power="other", defender_cards=(), defender_fresh_cards=(),
-          casualties="cavalry-first", allow_bribed_surprise=False, method="auto", trials=None,
-          seed=None, precision=None, max_trials=10**9, threads=None, progress=None):
+          casualties="cavalry-first", allow_bribed_surprise=False, attacker_hit_on=HIT_ON,
+          defender_hit_on=HIT_ON, method="auto", trials=None, seed=None, precision=None,
+          max_trials=10**9, threads=None, progress=None):
     """Odds of a siege: up to `assaults` (K) assaults, one per impulse (see the module doc).
 
     Forces, cards and settings as in `assault`; `*_cards` count for the first assault only,
     except Siege Artillery, one copy held through the siege ('siege-artillery:TIMING', TIMING
     first/always, if-needed, if-it-helps, optimal); `*_fresh_cards`: a fresh copy in every
-    assault (a what-if); `gout` (next-best rating) for the first assault only.
+    assault (a what-if); `gout` (next-best rating) for the first assault only;
+    `attacker_hit_on`/`defender_hit_on` for every assault.
     Returns a SiegeResult: captured, siege_broken, still_besieged (sum to 1), with a held
     card card_kept (P(still in hand at the end)), the pmfs captured_at (entry k = falls at
     assault k; entry 0 = not captured within K) and attacker_losses (units lost to defender
@@ -176,7 +181,8 @@ def siege(attacker, defender, *, assaults, attacker_mercenaries=0, attacker_cava
     cavalry_first, allowed = check_settings(casualties, allow_bribed_surprise)
     mc = McOptions.make(trials, seed, precision, max_trials, threads, progress)
     p = plan(att, dfn, tuple(attacker_fresh_cards), tuple(defender_fresh_cards),
-             leader("attacker_leader", attacker_leader).rating, allowed)
+             leader("attacker_leader", attacker_leader).rating, allowed,
+             (attacker_hit_on, defender_hit_on))
     settings = {"assaults": assaults, **force_settings(att, dfn),
                 "attacker_fresh_cards": list(attacker_fresh_cards),
                 "defender_fresh_cards": list(defender_fresh_cards),
@@ -184,7 +190,7 @@ def siege(attacker, defender, *, assaults, attacker_mercenaries=0, attacker_cava
                 "allow_bribed_surprise": allow_bribed_surprise,
                 "siege_artillery_if_needed": "played whenever the assault would otherwise fail",
                 "attacker_units_at_first_roll": p.sides[0][0].units,
-                "defender_units_at_first_roll": p.sides[0][1].units}
+                "defender_units_at_first_roll": p.sides[0][1].units, **hit_settings(*p.sides[0])}
     notes = ((BREAKS,) if p.breaks else ()) + leader_notes(att, dfn)
     if timing is not None:
         settings["attacker_cards"] = [c.partition(":")[0] + f":{timing}" if c.startswith(HELD)
@@ -220,7 +226,7 @@ SPEC = register(Spec(
     land_params("assault", help_for("assault") + " (first assault only; siege-artillery is one "
                 "copy held through the siege, timing first|always|if-needed|if-it-helps|optimal)",
                 HELD_POLICIES)
-    + setting_params() + (
+    + setting_params("; every assault of the siege") + (
         Param("assaults", "int", "at most K assaults, one per impulse", low=1, high=MAX_ASSAULTS,
               metavar="K"),
         *(Param(f"{side}_fresh_cards", "cards", "what-if: a fresh copy of the card in every "

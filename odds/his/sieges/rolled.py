@@ -16,6 +16,7 @@ from ...core.rolled import Outcome, hit_die
 from ...errors import check_int, check_list
 from ..assaults.procedure import check_settings, forces
 from ..assaults.rolled import FORCES, assault, counter
+from ..field.procedure import HIT_ON
 from ..assaults.rules import fails, infantry_left, resolve, succeeds
 from ..leaders import leader
 from ..rolls.reading import card_field, main_roll
@@ -36,7 +37,8 @@ def _siege(text: str):
     cavalry_first, allowed = check_settings(kw["casualties"], kw["allow_bribed_surprise"])
     p = plan(att, dfn, tuple(check_list("attacker_fresh_cards", kw["attacker_fresh_cards"])),
              tuple(check_list("defender_fresh_cards", kw["defender_fresh_cards"])),
-             leader("attacker_leader", kw["attacker_leader"]).rating, allowed)
+             leader("attacker_leader", kw["attacker_leader"]).rating, allowed,
+             (kw.get("attacker_hit_on", HIT_ON), kw.get("defender_hit_on", HIT_ON)))
     chain = Chain(p, assaults, cavalry_first, True) if timing else None
     return p, assaults, cavalry_first, timing, chain
 

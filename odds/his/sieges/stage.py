@@ -20,7 +20,7 @@ from ...core import montecarlo
 from ...core.engine import Cost, checkpoint, memory_budget
 from ...core.lru import LRU
 from ...errors import OddsError
-from ..field.procedure import setup
+from ..field.procedure import HIT_ON, setup
 from ..forces import Force
 from .advice import field_or_siege
 from .model import plan
@@ -48,6 +48,7 @@ class Terms:
     timing: str | None  # the held Siege Artillery's timing; None: no held copy
     assaults: int  # at most K assaults
     cavalry_first: bool  # the casualty order of both sides
+    hit_on: tuple = (HIT_ON, HIT_ON)  # (attacker's, defender's) hit number of every assault
 
 
 def first_assault(cards, attacker_power: str, defender_power: str, field="siege_cards"):
@@ -75,8 +76,8 @@ class Siege:
         dfn = Force.make("defender", di + dc, 0, dc, defender_leader, terms.defender_power, (),
                          procedure="assault")
         self.terms, self.start = terms, start
-        self.chain = Chain(plan(att, dfn, (), (), att.leader, None), terms.assaults,
-                           terms.cavalry_first, terms.timing is not None)
+        self.chain = Chain(plan(att, dfn, (), (), att.leader, None, terms.hit_on),
+                           terms.assaults, terms.cavalry_first, terms.timing is not None)
         self.shape = self.chain.shape
         self._args = None
 
