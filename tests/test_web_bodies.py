@@ -17,7 +17,8 @@ import pytest
 from hang import GUARD, poll
 from held import Hold, alive, holding_bodies
 from odds import Interrupted
-from odds.config import (WEB_LUCK_BUDGET, WEB_LUCK_MAX_BODY, WEB_LUCK_MAX_ROLLS, WEB_MAX_BODY)
+from odds.frontends.web.limits import (WEB_LUCK_BUDGET, WEB_LUCK_MAX_BODY, WEB_LUCK_MAX_ROLLS,
+                                       WEB_MAX_BODY)
 from odds.frontends.web import luck
 from web_server import running
 

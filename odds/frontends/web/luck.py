@@ -2,7 +2,7 @@
 record's text (TOML or CSV, as `odds luck` reads it; never a path) -> `odds luck --json`'s
 object, computed in an exact worker like any exact answer; `GET /luck/sample.toml` the
 sample record (odds/tools/luck/samples: rolls invented for illustration). Its bounds are
-config.py's WEB_LUCK_*: the body's bytes, its rolls (counted before it is parsed) and the
+limits.py's WEB_LUCK_*: the body's bytes, its rolls (counted before it is parsed) and the
 seconds of the whole answer (the worker is stopped at them, whatever it is doing)."""
 from __future__ import annotations
 
@@ -14,23 +14,21 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 from starlette.routing import Route
 
-from ...config import WEB_EXACT_MEMORY, WEB_LUCK_MAX_BODY, WEB_LUCK_MAX_ROLLS
 from ...core.engine import memory_cap
 from ...errors import OddsError
-from .limits import body
+from .limits import STOPPING, WEB_EXACT_MEMORY, WEB_LUCK_MAX_BODY, WEB_LUCK_MAX_ROLLS, body
 
 INSTEAD = "allowed: fewer rolls, or odds luck FILE on your own machine"
 
 
 def report(data: bytes, budget: float, most: int = WEB_LUCK_MAX_ROLLS) -> tuple[str, str]:
     """("exact", the JSON text) of odds.luck on a record's bytes (UTF-8, at most `most` rolls);
-    the exact engines stop at their checkpoints once `budget` seconds are spent (an
-    Interrupted: 503). Runs in a worker, whose call has the same deadline."""
+    the exact engines stop at their checkpoints once `budget` seconds
+    are spent (an Interrupted: 503). Runs in a worker, whose call has the same deadline."""
     from ...core.montecarlo import stop_when
     from ...tools.luck.report import to_json
     from ...tools.luck.record import rolls_in
     from ...tools.luck.report import luck
-    from .limits import STOPPING
 
     deadline = time.monotonic() + budget
     try:
