@@ -28,7 +28,7 @@ WEB_BODY_SECONDS = 10.0  # s a request body has to arrive whole (from its header
 WEB_PARSE_SECONDS = 3.0  # s a body's parse may take (in an exact worker, then stopped); then 413
 # the luck route (POST /api/luck, web/luck.py)
 WEB_LUCK_MAX_BODY = 1 << 20  # bytes of a posted record; more: 413
-WEB_LUCK_MAX_ROLLS = 5_000  # rolls of a posted record, counted before it is parsed; more: 400
+WEB_LUCK_MAX_ROLLS = 5_000  # rolls of a posted record, counted before it is parsed; more: 413
 WEB_LUCK_BUDGET = 20.0  # s a posted record's whole answer may take (read, scored, summed); then 503
 # the exact workers (workers.Workers)
 WEB_EXACT_WORKERS = 3  # worker processes computing exact answers (besides long ones')
