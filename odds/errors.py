@@ -6,9 +6,10 @@ named by its start and its length, never printed whole.
 """
 import re
 
-from .config import MAX_NESTING
-
 SHOWN = 60  # characters of a value an error line echoes
+# input: tables and lists nested deeper than this (TOML files, --set values, Python keywords)
+# are refused in one line, before anything recurses into them (files.py reads it too)
+MAX_NESTING = 16
 _LONG = re.compile(r"\S{%d,}" % (4 * SHOWN))  # a run of text longer than any path or name
 
 
@@ -119,12 +120,12 @@ def check_probability(field: str, value) -> float:
 
 
 def too_deep(field: str, depth: int) -> OddsError:
-    """The one line for a value nested `depth` levels deep (over config.MAX_NESTING)."""
+    """The one line for a value nested `depth` levels deep (over MAX_NESTING)."""
     return OddsError(f"{field}: nested {depth} levels deep (allowed: at most {MAX_NESTING})")
 
 
 def check_nesting(field: str, value):
-    """Return `value` if its lists, tuples and dicts nest at most config.MAX_NESTING levels
+    """Return `value` if its lists, tuples and dicts nest at most MAX_NESTING levels
     deep (walked level by level, never recursing), else raise OddsError naming `field`."""
     containers = (list, tuple, dict)
     level, depth = [value], 0

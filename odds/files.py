@@ -2,7 +2,7 @@
 
 A path that is a directory, a device (`/dev/zero`), a symlink loop or a number (read as a file
 descriptor by some APIs), a file larger than the limit, text that is not UTF-8, or TOML that
-is invalid or nested deeper than config.MAX_NESTING, raises OddsError naming the field. An output
+is invalid or nested deeper than errors.MAX_NESTING, raises OddsError naming the field. An output
 path must be new or a regular file: a FIFO (which would block the writer) or a device is
 refused; it is written whole or not at all (`replaced`).
 """
@@ -17,8 +17,7 @@ import tomllib
 from contextlib import contextmanager
 from pathlib import Path
 
-from .config import MAX_NESTING
-from .errors import OddsError, check_nesting, shown, too_deep
+from .errors import MAX_NESTING, OddsError, check_nesting, shown, too_deep
 
 MAX_FILE_BYTES = 1 << 20  # 1 MiB: far above any real scenario or sweep spec
 FORMULA = ("=", "+", "-", "@", "\t", "\r")  # a spreadsheet runs a cell starting so (OWASP)

@@ -1,5 +1,7 @@
-"""odds/config.py holds only what is shared: a constant read by one game only lives in that game
-(docs/architecture.md: a procedure's bounds live in its module).
+"""odds/config.py holds only what is shared: each of its constants is read by modules of two
+packages or more (PACKAGES: a game, a tool, a front end, core, the registry, the support
+modules); a constant of one package lives in that package (the web server's in
+frontends/web/limits.py, a tool's in the tool, a game's in the game).
 
 Read from the source (ast): a module reads a constant of config by `from ...config import NAME`
 or, after `from .. import config`, by `config.NAME`.
@@ -11,7 +13,19 @@ import odds
 from test_layers import modules
 
 ROOT = Path(odds.__file__).parent
-GAMES = ("odds.his", "odds.oath", "odds.crusades")
+SUPPORT = ("odds", "odds.config", "odds.errors", "odds.texts", "odds.files", "odds.lazy",
+           "odds.processes")
+PACKAGES = {  # a module, or the folder of modules, -> the package it belongs to
+    **{m: "support" for m in SUPPORT},
+    "odds.core": "core", "odds.registry": "registry",
+    "odds.his": "his", "odds.oath": "oath", "odds.crusades": "crusades",
+    "odds.tools": "tools", "odds.tools.questions": "questions", "odds.tools.luck": "luck",
+    **{f"odds.tools.{m}": "sweep" for m in ("sweep", "frames", "differences", "where")},
+    "odds.tools.chart": "chart", "odds.tools.plot": "plot",
+    "odds.frontends": "frontends", "odds.frontends.cli": "cli",
+    "odds.frontends.cli.serve": "web",  # `odds serve` starts the web: the web's limits are its
+    "odds.frontends.web": "web", "odds.frontends.calculator": "calculator",
+}
 
 
 def constants() -> set:
@@ -42,33 +56,38 @@ def reads(path: Path) -> set:
     return out
 
 
-def area(module: str) -> str:
-    """The game a module belongs to (its package, or a front end of that game alone such as
-    odds.frontends.cli.crusades), or 'shared'."""
-    return next((g for g in GAMES if module.startswith(g)
-                 or module == "odds.frontends.cli." + g.split(".")[1]), "shared")
+def package(module: str) -> str | None:
+    """The package of `module`: that of its longest prefix in PACKAGES, or None."""
+    parts = module.split(".")
+    return next((PACKAGES[".".join(parts[:n])] for n in range(len(parts), 0, -1)
+                 if ".".join(parts[:n]) in PACKAGES), None)
 
 
 def readers(mods: dict) -> dict:
-    """Constant -> the areas (games, 'shared') of the modules that read it."""
+    """Constant -> the packages of the modules that read it."""
     out = {}
     for name, path in mods.items():
         if name != "odds.config":
             for constant in reads(path):
-                out.setdefault(constant, set()).add(area(name))
+                out.setdefault(constant, set()).add(package(name))
     return out
 
 
-def one_game(by: dict, names: set) -> dict:
-    return {c: sorted(by.get(c, ())) for c in sorted(names)
-            if len(by.get(c, ())) == 1 and by[c] != {"shared"}}
+def one_package(by: dict, names: set) -> dict:
+    """The constants of `names` read by one package, -> that package."""
+    return {c: sorted(by[c]) for c in sorted(names) if len(by.get(c, ())) == 1}
 
 
-def test_config_holds_no_constant_of_one_game():
+def test_every_module_belongs_to_a_package():
+    loose = sorted(m for m in modules() if package(m) is None)
+    assert not loose, "modules of no package (place them in PACKAGES): " + str(loose)
+
+
+def test_config_holds_no_constant_of_one_package():
     by = readers(modules())
-    assert by["MAX_TRIALS"] >= {"shared", "odds.crusades"}  # the reader sees both ways of reading
-    found = one_game(by, constants())
-    assert not found, "constants of one game in config.py (move them to that game): " + str(found)
+    assert by["MAX_TRIALS"] >= {"core", "crusades", "cli"}  # the reader sees both ways of reading
+    found = one_package(by, constants())
+    assert not found, "constants of one package in config.py (move them to it): " + str(found)
 
 
 def test_every_constant_of_config_is_read():
@@ -76,13 +95,23 @@ def test_every_constant_of_config_is_read():
     assert not unread, "constants nobody reads: " + str(unread)
 
 
-def test_the_check_finds_a_constant_of_one_game(tmp_path):
-    game = tmp_path / "kernel.py"
-    game.write_text("from ...config import MAX_X, SHARED\nfrom .. import config\nn = config.MAX_Y\n")
-    front = tmp_path / "web.py"
-    front.write_text("from .config import SHARED\n")
-    by = readers({"odds.oath.campaigns.kernel": game, "odds.frontends.web": front, "odds.frontends.cli.crusades": front})
-    assert by == {"MAX_X": {"odds.oath"}, "MAX_Y": {"odds.oath"},
-                  "SHARED": {"odds.oath", "shared", "odds.crusades"}}
-    assert one_game(by, {"MAX_X", "MAX_Y", "SHARED"}) == {"MAX_X": ["odds.oath"],
-                                                          "MAX_Y": ["odds.oath"]}
+def test_the_check_finds_a_constant_of_one_package(tmp_path):
+    """A game's, a tool's (over its modules), the web's (serve counted with it), the support
+    modules' and a shared one."""
+    files = {"odds.oath.campaigns.kernel": "from ...config import GAME, SHARED\n",
+             "odds.tools.frames": "from .. import config\nn = config.TOOL\n",
+             "odds.tools.where": "from ..config import TOOL\n",
+             "odds.frontends.web.app": "from ...config import WEB\n",
+             "odds.frontends.cli.serve": "from ...config import WEB\n",
+             "odds.errors": "from .config import SUPPORT\n",
+             "odds.files": "from .config import SUPPORT\n",
+             "odds.frontends.cli.main": "from ...config import SHARED\n"}
+    paths = {}
+    for i, (name, text) in enumerate(files.items()):
+        paths[name] = tmp_path / f"m{i}.py"
+        paths[name].write_text(text)
+    by = readers(paths)
+    assert by == {"GAME": {"oath"}, "TOOL": {"sweep"}, "WEB": {"web"}, "SUPPORT": {"support"},
+                  "SHARED": {"oath", "cli"}}
+    assert one_package(by, set(by)) == {"GAME": ["oath"], "SUPPORT": ["support"],
+                                        "TOOL": ["sweep"], "WEB": ["web"]}

@@ -4,7 +4,7 @@ import os
 import pytest
 
 from odds import OddsError
-from odds.config import MAX_NESTING
+from odds.errors import MAX_NESTING
 from odds.files import parse_toml, read_text, read_toml
 
 

@@ -29,7 +29,7 @@ def spec(tmp_path):
 
 def sweep_on(spec, address):
     """`odds sweep SPEC --scheduler ADDRESS` (hang.GUARD bounds it against a hang; the
-    scheduler's own timeout is config.SCHEDULER_TIMEOUT)."""
+    scheduler's own timeout is cli/sweep.py's SCHEDULER_TIMEOUT)."""
     return odds_cli(["sweep", str(spec), "--scheduler", address], MEMORY, GUARD, cwd=spec.parent)
 
 
@@ -359,7 +359,7 @@ def test_a_request_cancelled_by_the_stopping_server_is_a_503_not_a_500():
     import asyncio
     import json
 
-    from odds.config import WEB_RETRY_AFTER
+    from odds.frontends.web.limits import WEB_RETRY_AFTER
     from odds.frontends.web.app import StoppingIs503
 
     async def cut_short(scope, receive, send):

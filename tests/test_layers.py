@@ -20,6 +20,7 @@ import pytest
 import tomllib
 
 import odds
+from hang import GUARD
 
 PACKAGE = Path(odds.__file__).parent
 PROJECT = PACKAGE.parent
@@ -42,7 +43,7 @@ def lint(project: Path) -> subprocess.CompletedProcess:
                " sys.exit(lint_imports_command())", "--config", str(project / "pyproject.toml"),
                "--no-cache", "--no-logo"]
     env = {**os.environ, "PYTHONPATH": str(project)}
-    return subprocess.run(command, cwd=project, env=env, capture_output=True, text=True, timeout=300)
+    return subprocess.run(command, cwd=project, env=env, capture_output=True, text=True, timeout=GUARD)
 
 
 def test_odds_keeps_every_contract(copy):

@@ -13,7 +13,7 @@ from urllib.parse import urlencode
 import pytest
 
 from odds import registry
-from odds.config import QUESTION_MAX_PLANS
+from odds.tools.questions.plans import QUESTION_MAX_PLANS
 from odds.frontends.web.app import STATIC
 from chromium import SETTLED, SIZES, needed, opened
 

@@ -10,7 +10,7 @@ import odds
 from odds.core.interval import wilson
 from odds import OddsError
 from odds.frontends.cli.main import main
-from odds.config import NEED_MAX_VALUES
+from odds.tools.questions.need import NEED_MAX_VALUES
 from odds.registry import get
 
 ASSAULT = dict(attacker=6, attacker_leader=1, defender=3)

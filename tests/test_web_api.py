@@ -14,7 +14,8 @@ import pytest
 
 from odds import OddsError, cli
 from odds.frontends.cli.common import in_flags
-from odds.config import MAX_TRIALS, WEB_EXACT_WORKERS
+from odds.config import MAX_TRIALS
+from odds.frontends.web.limits import WEB_EXACT_WORKERS
 from odds.crusades import EXAMPLES
 from odds.registry import REQUIRED, specs
 from odds.frontends.web.limits import Gate
@@ -316,6 +317,6 @@ def test_a_worker_killed_in_a_call_is_a_503_and_the_next_question_is_answered(ge
 
 
 def test_the_server_hands_the_gil_over_often(app_server):
-    from odds.config import WEB_SWITCH_INTERVAL
+    from odds.frontends.web.limits import WEB_SWITCH_INTERVAL
 
     assert sys.getswitchinterval() == pytest.approx(WEB_SWITCH_INTERVAL)

@@ -17,7 +17,8 @@ import pytest
 from hang import GUARD, poll
 from held import Hold, alive, holding_bodies
 from odds import Interrupted
-from odds.config import (WEB_LUCK_BUDGET, WEB_LUCK_MAX_BODY, WEB_LUCK_MAX_ROLLS, WEB_MAX_BODY)
+from odds.frontends.web.limits import (WEB_LUCK_BUDGET, WEB_LUCK_MAX_BODY, WEB_LUCK_MAX_ROLLS,
+                                       WEB_MAX_BODY)
 from odds.frontends.web import luck
 from web_server import running
 
@@ -75,7 +76,8 @@ def test_a_small_question_is_answered_while_a_large_body_is_parsed(tmp_path, mon
         hold.release()
         status, _, answer = large.result()
     assert small[0] == 200 and small[2]["method"] == "exact"
-    assert during is False and status == 400  # answered after the small one: no roll, no battle
+    assert during is False and status == {"procedure": 400, "luck": 413}[route]  # answered after
+    # the small one, refused: no battle; more lines than a record's rolls on the web
 
 
 def test_a_body_whose_parse_runs_over_its_bound_is_a_413_and_frees_its_worker(
@@ -116,19 +118,47 @@ def test_a_client_that_leaves_mid_body_is_one_quiet_log_line(server, caplog, rou
         logging.INFO, None, f"{path[5:]}: the client left before its request's body arrived")]
 
 
-def test_the_luck_route_refuses_a_record_over_its_size_with_a_413(server):
-    status, _, answer = request(server, "/api/luck", b"x" * (WEB_LUCK_MAX_BODY + 1))
-    assert status == 413 and answer["error"] == (
-        f"body: over {WEB_LUCK_MAX_BODY:,} bytes (allowed: up to {WEB_LUCK_MAX_BODY:,})")
+def methods(route) -> set:
+    """The methods a route answers: a function's as declared, an endpoint class's those it has."""
+    return getattr(route, "methods", None) or {
+        m.upper() for m in ("get", "post", "put") if hasattr(getattr(route, "endpoint", None), m)}
 
 
-def test_the_luck_route_refuses_more_rolls_than_its_limit_before_scoring_them(server):
+def taking_a_body(app) -> list:
+    """The paths of the app's routes that take a body (POST), a procedure taking a scenario
+    body in place of each parameter."""
+    return [route.path_format.format(**dict.fromkeys(route.param_convertors, "crusades.battle"))
+            for route in app.routes if "POST" in methods(route)]
+
+
+MOST = {"/api/luck": WEB_LUCK_MAX_BODY}  # a route's bytes of body, where not WEB_MAX_BODY
+
+
+def refused(server, path, data: bytes) -> tuple:
+    """(status, Connection, closed, error) of a POST of `data` on a keep-alive connection: whole,
+    so that a server closing after its answer loses no byte of it (a body cut short: a reset)."""
+    with posting(server, path, len(data), data) as conn:
+        status, headers, answer, closed = received(conn)
+    return status, headers["Connection"], closed, answer["error"]
+
+
+def test_every_route_taking_a_body_refuses_one_byte_over_its_limit_with_a_413(server):
+    """As limits.body does: one line naming the limit, the connection closed."""
+    paths = taking_a_body(server.config.app)
+    assert {"/api/luck", "/api/crusades.battle"} <= set(paths)
+    for path in paths:
+        most = MOST.get(path, WEB_MAX_BODY)
+        assert refused(server, path, b"x" * (most + 1)) == (
+            413, "close", True, f"body: over {most:,} bytes (allowed: up to {most:,})"), path
+
+
+def test_the_luck_route_refuses_more_rolls_than_its_limit_with_a_413_before_scoring_them(server):
+    """A body over a limit of its own is a 413 as on every route (it was a 400)."""
     rows = "procedure,keywords,side,winner\n" + (  # each a roll odds luck scores
         "his.field,attacker=2 defender=2,Ottoman,attacker\n" * (WEB_LUCK_MAX_ROLLS + 1))
-    status, _, answer = request(server, "/api/luck", rows.encode())
-    assert status == 400 and answer["error"] == (
-        f"record: {WEB_LUCK_MAX_ROLLS + 1:,} rolls (allowed: at most {WEB_LUCK_MAX_ROLLS:,} on "
-        "the web; odds luck FILE on your own machine takes more)")
+    assert refused(server, "/api/luck", rows.encode()) == (
+        413, "close", True, f"record: {WEB_LUCK_MAX_ROLLS + 1:,} rolls (allowed: at most "
+        f"{WEB_LUCK_MAX_ROLLS:,} on the web; odds luck FILE on your own machine takes more)")
 
 
 def test_a_get_of_the_luck_route_is_a_405_as_on_every_route(server):

@@ -12,7 +12,7 @@ import pytest
 
 from hang import GUARD, poll
 from held import holding
-from odds.config import WEB_EXACT_LONG_CALLS, WEB_EXACT_WORKERS
+from odds.frontends.web.limits import WEB_EXACT_LONG_CALLS, WEB_EXACT_WORKERS
 from web_server import running
 
 HEAVY = ["/api/his.siege?attacker=12&defender=6&assaults=5",

@@ -19,11 +19,13 @@ from typing import Callable
 import numpy as np
 
 from ..errors import Interrupted, OddsError, check_choice
-from ..config import MAX_EXACT_WORK, MEMORY_BUDGET_FRACTION, METHODS, PROGRESS_AFTER_SECONDS
+from ..config import MAX_EXACT_WORK, METHODS, PROGRESS_AFTER_SECONDS
 from . import montecarlo
 from .outcomes import PLAIN, Words
 from .result import Result
 
+# memory: a run whose outcome histograms would need more than this is refused before it starts
+MEMORY_BUDGET_FRACTION = 0.25  # of the machine's memory; ODDS_MEMORY_BUDGET (bytes) overrides
 
 
 @dataclass(slots=True)

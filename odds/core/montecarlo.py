@@ -29,8 +29,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import OddsError, check_int
-from ..config import BATCH_CHUNKS, CHUNK, DEFAULT_TRIALS, MAX_TRIALS, PROGRESS_AFTER_SECONDS
+from ..config import DEFAULT_TRIALS, MAX_TRIALS, PROGRESS_AFTER_SECONDS
 
+CHUNK = 1 << 16  # trials per chunk (one RNG stream each)
+BATCH_CHUNKS = 64  # chunks between progress / precision / Ctrl-C checks
 Z95 = 1.959963984540054
 PAIR_LANE = ("odds.core.pair_kernel", "pair_lane")  # two fixed rolls and an outcome table
 _STOP: ContextVar = ContextVar("odds_stop", default=None)

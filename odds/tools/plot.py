@@ -24,7 +24,7 @@ import textwrap
 
 import numpy as np
 
-from ..config import PLOT_MAX_CELLS, PLOT_MAX_LINES, PLOT_MAX_ROWS
+from ..config import MAX_CELLS
 from ..core.outcomes import label as _label
 from .frames import name as _name, parameters, said, words
 from ..errors import OddsError, check_choice, shown
@@ -32,6 +32,9 @@ from ..texts import signed
 
 VIEWS = ("pmf", "at_least", "at_most")
 ATTACKER, DEFENDER = "#c0392b", "#2c6fbb"  # the page's --attacker and --defender (static/style.css)
+# refused before anything is drawn, as are more rows than one sweep makes (config.MAX_CELLS):
+PLOT_MAX_CELLS = 250_000  # heatmap cells: distinct x values x distinct y values (500 x 500, < 1 s)
+PLOT_MAX_LINES = 20  # lines of one plot (values of --by, card lists): more make no readable legend
 
 
 def _axes(ax, size=(6, 3.5)):
@@ -170,10 +173,10 @@ def _check_columns(df, *names, axes=()):
 
 
 def check_size(df, x=None, y=None, by=None):
-    """Refuse, before drawing, a frame of more than PLOT_MAX_ROWS rows, a heatmap of x by y
+    """Refuse, before drawing, a frame of more than MAX_CELLS rows, a heatmap of x by y
     over more than PLOT_MAX_CELLS cells, or more than PLOT_MAX_LINES lines (values of `by`)."""
-    if len(df) > PLOT_MAX_ROWS:
-        raise OddsError(f"results: {len(df):,} rows (allowed: at most {PLOT_MAX_ROWS:,}; "
+    if len(df) > MAX_CELLS:
+        raise OddsError(f"results: {len(df):,} rows (allowed: at most {MAX_CELLS:,}; "
                         "pick some with --where)")
     if y is not None:
         nx, ny = df[x].astype(str).nunique(), df[y].astype(str).nunique()

@@ -8,7 +8,7 @@ Carlo cell's seed is derived from the sweep seed and the cell's grid and fixed p
 a cell's numbers do not depend on the grid it is in, the order, or where it ran, and the
 variants of one grid cell share it (common random numbers: their difference is the rules',
 not the dice's). Where cells share a seed (variants; `seeds="common"`), each Monte Carlo cell
-runs as REPLICATES runs of a seed each, derived from its own: the paired runs give each
+runs as SWEEP_REPLICATES runs of a seed each, derived from its own: the paired runs give each
 difference its standard error (odds.tools.differences). With a dask.distributed `client` the cells
 are submitted to the cluster in batches (lost workers' batches are retried by dask); without
 one they run in this process. Ctrl-C stops the sweep at once and returns the finished cells
@@ -40,9 +40,13 @@ from ..errors import OddsError, check_choice, check_int, check_nesting, shown
 from .questions.budget import bar as _bar, within
 from .questions.plans import ENTRIES, Vary
 from ..texts import counted
-from ..config import MAX_CELL_TRIALS, MAX_CELLS, SWEEP_BATCH as BATCH, SWEEP_REPLICATES as REPLICATES
+from ..config import MAX_CELLS
 
 QUANTILES = (0.5, 0.9)
+MAX_CELL_TRIALS = 10**12  # cells x Monte Carlo trials in one sweep
+SWEEP_BATCH = 16  # cells per dask task
+SWEEP_REPLICATES = 20  # runs of a Monte Carlo cell that shares its seed with others (a
+# variant's): the paired differences' standard error is their spread (20 runs: 19 degrees of freedom)
 
 # a sweep's Monte Carlo seeds: "cell", one per grid cell (its variants share it: common random
 # numbers); "common", the sweep seed for every cell; "independent", one per cell, variants too
@@ -384,7 +388,7 @@ def sweep(procedure: str, grid: dict, fixed: dict | None = None, *, method="auto
     variants of a cell share it, common random numbers), "common" (every cell runs with
     `seed`, so a difference between any cells is the settings' and not the seeds') or
     "independent" (variants too get seeds of their own); `client`: a dask.distributed Client.
-    Where cells share a seed, each Monte Carlo cell runs as REPLICATES runs (seeds derived
+    Where cells share a seed, each Monte Carlo cell runs as SWEEP_REPLICATES runs (seeds derived
     from its own) so that `difference` can give each difference its standard error.
     `df.attrs`: procedure, main (its main event), seed, seeds, method, partial, missing, budget (the exact budget's
     notes), notes (the engines that made the numbers, every note, assumption and reading of
@@ -411,7 +415,7 @@ def sweep(procedure: str, grid: dict, fixed: dict | None = None, *, method="auto
     paired = seeds == "common" and len(todo) > 1 or seeds == "cell" and len(todo) > len(
         {json.dumps(b, sort_keys=True, default=str) for b in bases})
     batch = [(params, {**engine, "seed": _seed_of(engine["seed"], seeds, params, base),
-                       "replicates": REPLICATES if paired else 1, "columns": columns})
+                       "replicates": SWEEP_REPLICATES if paired else 1, "columns": columns})
              for params, base in zip(todo, bases)]
     done, partial = [], False
     bar = _bar(len(todo), "cell", progress, len(todo) >= 50)  # 50 cells or more
@@ -501,11 +505,11 @@ def run_spec(spec: dict, client=None, progress=None):
 def _on_cluster(client, procedure, todo, bar, done):
     """Submit batches of cells ((parameters, engine) pairs: plain data) to a dask cluster and
     append their rows to `done` in grid order (on Ctrl-C: the batches finished so far, still
-    in grid order). A batch is at most BATCH cells, fewer when that makes fewer than 8 batches
-    a worker thread (a Ctrl-C keeps more)."""
+    in grid order). A batch is at most SWEEP_BATCH cells, fewer when that makes fewer than 8
+    batches a worker thread (a Ctrl-C keeps more)."""
     from dask.distributed import as_completed
 
-    size = max(1, min(BATCH, len(todo) // (8 * max(1, sum(client.nthreads().values())))))
+    size = max(1, min(SWEEP_BATCH, len(todo) // (8 * max(1, sum(client.nthreads().values())))))
     batches = [todo[i:i + size] for i in range(0, len(todo), size)]
     futures = client.map(_rows, [procedure] * len(batches), batches, retries=3, pure=False)
     index = {f.key: i for i, f in enumerate(futures)}

@@ -9,13 +9,17 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 from .common import whole
-from ...config import MAX_WORKERS, PLOT_MAX_ROWS, SCHEDULER_TIMEOUT
+from ...config import MAX_CELLS
 from ...errors import OddsError, shown
 from ...files import check_input, check_output, replaced, write_csv
 from ...processes import sigint_ignored
 from ...texts import counted, printable
 from ...tools.where import as_in, conditions, select, split
 from ...tools.differences import FORMATS
+
+MAX_WORKERS = 64  # processes of a local dask cluster (--workers)
+SCHEDULER_TIMEOUT = 10.0  # s a dask scheduler (--scheduler) has to answer; then one line, exit 2
+
 
 def _client(args):
     if args.scheduler and args.workers is not None:
@@ -183,15 +187,15 @@ def read_frame(path: str):
     try:
         if path.endswith(".parquet"):  # the row count is in the file's footer
             rows = pq.ParquetFile(path).metadata.num_rows
-            df = pd.read_parquet(path) if rows <= PLOT_MAX_ROWS else None
+            df = pd.read_parquet(path) if rows <= MAX_CELLS else None
         else:  # a row more than allowed says it is too long
-            df = pd.read_csv(path, nrows=PLOT_MAX_ROWS + 1)
+            df = pd.read_csv(path, nrows=MAX_CELLS + 1)
             rows = len(df)
     except Exception as e:  # pyarrow and pandas raise many kinds for a corrupt file
         raise OddsError(f"results: {path}: not a readable results file ({type(e).__name__})") from None
-    if rows > PLOT_MAX_ROWS:
-        count = f"more than {PLOT_MAX_ROWS:,}" if df is not None else f"{rows:,}"
-        raise OddsError(f"results: {path}: {count} rows (allowed: at most {PLOT_MAX_ROWS:,}, "
+    if rows > MAX_CELLS:
+        count = f"more than {MAX_CELLS:,}" if df is not None else f"{rows:,}"
+        raise OddsError(f"results: {path}: {count} rows (allowed: at most {MAX_CELLS:,}, "
                         "as many as one sweep makes)")
     if df.empty:
         raise OddsError(f"results: {path}: no rows")

@@ -13,14 +13,14 @@ import json
 from functools import partial
 from pathlib import Path
 
-from ...config import DEFAULT_TRIALS, WEB_EXACT_MEMORY
+from ...config import DEFAULT_TRIALS
 from ...core.engine import memory_cap
 from ...errors import OddsError, check_choice, check_int
 from ...files import parse_toml
 from ...texts import value
 from ... import registry
 from ...registry import ENGINE_OPTIONS, METHODS, Spec
-from .limits import STOPPING, max_trials, within
+from .limits import STOPPING, WEB_EXACT_MEMORY, max_trials, within
 
 SERVER_SET = ("threads", "progress")  # engine options the server sets (see `call`)
 

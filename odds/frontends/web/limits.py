@@ -1,5 +1,6 @@
-"""What one request may cost: its body's bytes and seconds, trial caps, the Monte Carlo time
-budget, bounded concurrency.
+"""What one request may cost, and every limit of the web server (WEB_*): its query's and
+body's bytes and seconds, trial caps, the time budgets, the exact workers' bounds, bounded
+concurrency.
 
 Exact and Monte Carlo requests pass separate gates (a few workers each and a bounded queue), so
 a flood of Monte Carlo requests waits in its own queue while exact answers keep flowing. A full
@@ -16,8 +17,35 @@ import asyncio
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-from ...config import WEB_MAX_QUERY, WEB_MAX_TRIALS
 from ...core.montecarlo import stop_when
+
+# a request
+WEB_MAX_TRIALS = 10_000_000  # Monte Carlo trials per request (a Spec may set fewer)
+WEB_TIME_BUDGET = 3.0  # seconds of Monte Carlo per request; then the partial result
+WEB_MAX_QUERY = 4096  # bytes of query string; more: 413
+WEB_MAX_BODY = 64 * 1024  # bytes of a request body (a TOML scenario); more: 413
+WEB_BODY_SECONDS = 10.0  # s a request body has to arrive whole (from its headers); then 408
+WEB_PARSE_SECONDS = 3.0  # s a body's parse may take (in an exact worker, then stopped); then 413
+# the luck route (POST /api/luck, web/luck.py)
+WEB_LUCK_MAX_BODY = 1 << 20  # bytes of a posted record; more: 413
+WEB_LUCK_MAX_ROLLS = 5_000  # rolls of a posted record, counted before it is parsed; more: 413
+WEB_LUCK_BUDGET = 20.0  # s a posted record's whole answer may take (read, scored, summed); then 503
+# the exact workers (workers.Workers)
+WEB_EXACT_WORKERS = 3  # worker processes computing exact answers (besides long ones')
+WEB_EXACT_DEPTH = 2  # calls a worker holds: the next one waits in its pipe, so it never idles
+WEB_EXACT_YOUNG = 0.02  # s: a busy worker takes a next call only while its current one is younger
+WEB_EXACT_REQUEUE = 0.1  # s: a call waiting behind one that has run this long goes elsewhere
+WEB_EXACT_LONG_AFTER = 1.0  # s: an exact answer running longer is long: a process starts in its place
+WEB_EXACT_LONG_CALLS = 3  # long exact answers at once; one more turning long is answered 503
+WEB_EXACT_DEADLINE = 30.0  # s an exact answer may run; then its worker is killed, the call 503
+WEB_EXACT_MEMORY = 1 << 30  # bytes of memory one exact answer may add to its worker; more: 413
+WEB_EXACT_WAITING = 256  # exact requests queued beyond those; more get 503
+# the Monte Carlo threads, the answers kept, the process
+WEB_MC_RUNNING = 1  # Monte Carlo runs at once, one core each (the other core stays for exact)
+WEB_MC_WAITING = 4
+WEB_RETRY_AFTER = 2  # seconds, in a 503's Retry-After
+WEB_CACHED_ANSWERS = 4096  # exact answers kept by request (a few MB)
+WEB_SWITCH_INTERVAL = 0.001  # s the event loop may wait for the GIL beside Monte Carlo threads (default 0.005)
 
 STOPPING = threading.Event()  # set on SIGTERM / SIGINT: running Monte Carlo stops at its next chunk
 

@@ -2,8 +2,9 @@
 record's text (TOML or CSV, as `odds luck` reads it; never a path) -> `odds luck --json`'s
 object, computed in an exact worker like any exact answer; `GET /luck/sample.toml` the
 sample record (odds/tools/luck/samples: rolls invented for illustration). Its bounds are
-config.py's WEB_LUCK_*: the body's bytes, its rolls (counted before it is parsed) and the
-seconds of the whole answer (the worker is stopped at them, whatever it is doing)."""
+limits.py's WEB_LUCK_*: the body's bytes and its rolls (counted before it is parsed; over
+either, a 413 as on every route) and the seconds of the whole answer (the worker is stopped at
+them, whatever it is doing)."""
 from __future__ import annotations
 
 import json
@@ -14,23 +15,22 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 from starlette.routing import Route
 
-from ...config import WEB_EXACT_MEMORY, WEB_LUCK_MAX_BODY, WEB_LUCK_MAX_ROLLS
 from ...core.engine import memory_cap
 from ...errors import OddsError
-from .limits import body
+from .limits import (STOPPING, WEB_EXACT_MEMORY, WEB_LUCK_MAX_BODY, WEB_LUCK_MAX_ROLLS, TooLarge,
+                     body)
 
 INSTEAD = "allowed: fewer rolls, or odds luck FILE on your own machine"
 
 
 def report(data: bytes, budget: float, most: int = WEB_LUCK_MAX_ROLLS) -> tuple[str, str]:
-    """("exact", the JSON text) of odds.luck on a record's bytes (UTF-8, at most `most` rolls);
-    the exact engines stop at their checkpoints once `budget` seconds are spent (an
-    Interrupted: 503). Runs in a worker, whose call has the same deadline."""
+    """("exact", the JSON text) of odds.luck on a record's bytes (UTF-8, at most `most` rolls:
+    else TooLarge, a 413); the exact engines stop at their checkpoints once `budget` seconds
+    are spent (an Interrupted: 503). Runs in a worker, whose call has the same deadline."""
     from ...core.montecarlo import stop_when
     from ...tools.luck.report import to_json
     from ...tools.luck.record import rolls_in
     from ...tools.luck.report import luck
-    from .limits import STOPPING
 
     deadline = time.monotonic() + budget
     try:
@@ -38,8 +38,8 @@ def report(data: bytes, budget: float, most: int = WEB_LUCK_MAX_ROLLS) -> tuple[
     except UnicodeDecodeError as e:
         raise OddsError(f"record: not UTF-8 text (byte {e.start})") from None
     if (count := rolls_in(text)) > most:
-        raise OddsError(f"record: {count:,} rolls (allowed: at most {most:,} on the web; "
-                        "odds luck FILE on your own machine takes more)")
+        raise TooLarge(f"record: {count:,} rolls (allowed: at most {most:,} on the web; "
+                       "odds luck FILE on your own machine takes more)")
     with memory_cap(WEB_EXACT_MEMORY), stop_when(
             lambda sampling: STOPPING.is_set() or time.monotonic() > deadline):
         frame = luck(text, paths=False)

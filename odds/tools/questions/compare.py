@@ -14,14 +14,13 @@ import math
 import numpy as np
 import pandas as pd
 
-from ...config import QUESTION_MAX_PLANS
 from ...core.interval import newcombe, trials_text
 from ...core.readings import alone
 from ...errors import OddsError
 from ...registry import get
 from ...texts import signed
 from .budget import within
-from .plans import applied, split_engine
+from .plans import QUESTION_MAX_PLANS, applied, split_engine
 
 BASE = "base"
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 
-from ...config import DEFAULT_MAX_TRIALS, DEFAULT_TRIALS, NEED_MAX_TRIALS, NEED_MAX_VALUES
+from ...config import DEFAULT_MAX_TRIALS, DEFAULT_TRIALS
 from ...core.engine import estimate, estimated
 from ...core.readings import alone
 from ...core.interval import trials_text, wilson
@@ -28,6 +28,8 @@ from .budget import check_event, over_budget
 from .plans import Vary, split_engine, vary as parse_vary
 
 NAMES = {"target": "target", "vary": "vary", "event": "event"}  # how errors name the inputs
+NEED_MAX_VALUES = 201  # values in the range one need search may scan
+NEED_MAX_TRIALS = 10**9  # Monte Carlo trials in one need search (evaluations x trials)
 EXACT_TOLERANCE = 1e-9
 
 

@@ -20,6 +20,7 @@ from ...texts import value
 
 INTEGER = ("int", "leader")  # kinds whose value is a whole number (a leader as its rating)
 ENTRIES = "overrides"  # a KEY=VALUE list whose keys are dotted paths (a crusades scenario's)
+QUESTION_MAX_PLANS = 12  # plans compared in one table, alternatives of one sensitivity (each is one call)
 
 
 def split_engine(base: dict | None, engine: dict) -> tuple[dict, dict]:

@@ -4,12 +4,11 @@ alternatives, the others held, and a designer's own alternatives), one table ord
 effect. The same table as `odds crusades sensitivity SCENARIO`."""
 from __future__ import annotations
 
-from ...config import QUESTION_MAX_PLANS
 from ...core import readings as R
 from ...errors import OddsError
 from ...registry import get, specs
 from .budget import within
-from .plans import applied, plan
+from .plans import QUESTION_MAX_PLANS, applied, plan
 
 
 def with_readings() -> list:
