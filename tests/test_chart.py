@@ -127,8 +127,10 @@ def test_a_cell_over_one_answer_s_bound_is_named_before_any_cell(monkeypatch, ce
                  "--assaults", "2"]) == 2
     assert cells == ["estimated"] * (pairs.index((a, d)) + 1)
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and err.startswith("odds: error: --method: 'exact': the exact answer")
-    assert err.endswith(f"(the cell --attacker {a}, --defender {d})\n"), err
+    assert err.count("\n") == 1 and err.startswith(
+        f"odds: error: chart: the cell --attacker {a}, --defender {d}: the exact answer"), err
+    assert err.endswith("a chart is exact only: give fewer units or assaults\n"), err
+    assert "--method" not in err  # odds chart has no such flag
 
 
 def test_a_chart_within_the_bound_estimates_every_cell_first_then_draws_its_png(cells, tmp_path,

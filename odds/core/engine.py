@@ -206,6 +206,15 @@ def check_memory(shape, method: str, threads: int | None):
                         f"{size_text(budget)}; fewer units or ships, or set ODDS_MEMORY_BUDGET)")
 
 
+class BeyondExact(OddsError):
+    """method='exact' refused: the answer's exact work or memory is beyond the bounds. `why`
+    says by how much, `smaller` what would fit (a tool with no Monte Carlo says only that)."""
+
+    def __init__(self, why: str, smaller: str):
+        super().__init__(f"method: 'exact': {why}; use method='mc' or {smaller}")
+        self.why, self.smaller = why, smaller
+
+
 def exact_or_mc(method: str, cost: Cost) -> tuple:
     """(method, notes): 'exact' and 'auto' within the bounds run exact; beyond them (work
     or memory, `Cost.refusal`) 'auto' runs Monte Carlo with a note saying why and 'exact' is
@@ -217,7 +226,7 @@ def exact_or_mc(method: str, cost: Cost) -> tuple:
     if why is None:
         return "exact", ()
     if method == "exact":
-        raise OddsError(f"method: 'exact': {why}; use method='mc' or {cost.smaller}")
+        raise BeyondExact(why, cost.smaller)
     return "mc", (f"Monte Carlo: {why}",)
 
 

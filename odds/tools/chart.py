@@ -10,7 +10,7 @@ import textwrap
 from .. import registry
 from ..core.readings import alone
 from ..errors import OddsError, check_choice
-from ..core.engine import estimated
+from ..core.engine import BeyondExact, estimated
 from .questions.budget import check_event, estimates, under_way
 from ..texts import counted
 
@@ -41,11 +41,13 @@ def grid(spec, rows: tuple, cols: tuple, fixed: dict, event: str | None):
     calls = [lambda kw=kw: spec.call(**kw, method="exact", progress=False) for kw in cells]
 
     def named(i, fn):  # a cell refused (a value, or its answer alone over the bounds) is named
+        cell = f"the cell {rname}={cells[i][rname]}, {cname}={cells[i][cname]}"
         try:
             return fn()
+        except BeyondExact as e:  # a chart is exact only: no Monte Carlo to offer
+            raise OddsError(f"chart: {cell}: {e.why}; a chart is exact only: give {e.smaller}") from None
         except OddsError as e:
-            raise OddsError(f"{e} (the cell {rname}={cells[i][rname]}, "
-                            f"{cname}={cells[i][cname]})") from None
+            raise OddsError(f"{e} ({cell})") from None
 
     work, proc = named(0, lambda: estimated(calls[0]))
     name = check_event(proc, event, "--event", spec.name) if proc else event or spec.main
