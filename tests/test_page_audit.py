@@ -41,7 +41,8 @@ UNHINTED = """() => [...document.querySelectorAll("*")].filter((e) => e.offsetPa
   && e.scrollWidth > e.clientWidth + 1 && ["auto", "scroll"].includes(getComputedStyle(e).overflowX)
   && getComputedStyle(e, "::before").content === "none").map((e) => e.id || e.className)"""
 NEGATIVE_ZERO = re.compile(r"(?<![\w.'\"])[-−]0(?:\.0+)?%?(?![\w.])")  # "-0.00", a change that rounds to 0
-CODED = re.compile(r"\b[A-Z]+=[A-Z]+\b|:out\b|(?<!/)\b[a-z]+_[a-z_]+\b|\b(?:his|vq|oath|crusades)\.[a-z_]+\b")
+CODED = re.compile(r"\b[A-Z]+=[A-Z]+\b|:out\b|(?<!/)\b[a-z]+_[a-z_]+\b|\b(?:his|vq|oath|crusades)\.[a-z_]+\b"
+                   r"|\b[a-z]+(?:,[a-z]+)+\b")  # the last: a list as its code ("squadron,vp,card")
 REGNAL = re.compile(r"\b(?:[IVX][ivx]+)\b")  # "Henry Viii" for Henry VIII
 RED = ("m => getComputedStyle(m).color === getComputedStyle(document.documentElement)"
        ".getPropertyValue('--error').trim().replace(/^#(..)(..)(..)$/, (_, r, g, b) =>"

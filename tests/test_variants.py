@@ -21,6 +21,7 @@ import pytest  # noqa: E402
 import odds  # noqa: E402
 from odds import crusades, plot  # noqa: E402
 from odds.frontends.cli.main import main  # noqa: E402
+from odds.registry import get  # noqa: E402
 from odds.tools.sweep import sweep  # noqa: E402
 
 README = Path(__file__).parents[1] / "README.md"
@@ -278,8 +279,9 @@ def test_a_sweeps_frame_parquet_plot_and_chart_keep_the_readings_of_their_answer
     assert any("the New Foundations commitment" in n and "(2 of 4 cells)" in n
                for n in oath.attrs["notes"])
     from odds.tools.chart import footnote
-    piracy = odds.his.piracy(corsairs=2, adjacent_squadrons=1, andrea_doria=True)
-    assert "reading: doria_dice=3" in footnote([[piracy]])
+    keywords = dict(corsairs=2, adjacent_squadrons=1, andrea_doria=True)
+    said = footnote([[odds.his.piracy(**keywords)]], get("his.piracy"), [keywords])
+    assert "a reading: Andrea Doria's dice: 3 assumed (" in said and "doria_dice" not in said
 
 
 # ---- 5. the designer's table ---------------------------------------------------------------

@@ -9,6 +9,7 @@ import textwrap
 
 from .. import registry
 from ..core.readings import alone
+from .frames import readings_said
 from ..errors import OddsError, check_choice
 from ..core.engine import BeyondExact, estimated
 from .questions.budget import check_event, estimates, under_way
@@ -36,12 +37,12 @@ def grid(spec, rows: tuple, cols: tuple, fixed: dict, event: str | None):
     Every cell is checked and its work estimated, and the event named, before the first is
     computed; the whole work is bounded (questions.budget.under_way: one line saying the
     largest chart from the ranges' low ends that fits, a bar over the cells on a terminal)."""
-    (rname, rvalues), (cname, cvalues) = rows, cols
-    cells = [{**fixed, rname: r, cname: c} for r in rvalues for c in cvalues]
-    calls = [lambda kw=kw: spec.call(**kw, method="exact", progress=False) for kw in cells]
+    (rname, _), (cname, cvalues) = rows, cols
+    keywords = cells(rows, cols, fixed)
+    calls = [lambda kw=kw: spec.call(**kw, method="exact", progress=False) for kw in keywords]
 
     def named(i, fn):  # a cell refused (a value, or its answer alone over the bounds) is named
-        cell = f"the cell {rname}={cells[i][rname]}, {cname}={cells[i][cname]}"
+        cell = f"the cell {rname}={keywords[i][rname]}, {cname}={keywords[i][cname]}"
         try:
             return fn()
         except BeyondExact as e:  # a chart is exact only: no Monte Carlo to offer
@@ -53,7 +54,7 @@ def grid(spec, rows: tuple, cols: tuple, fixed: dict, event: str | None):
     name = check_event(proc, event, "--event", spec.name) if proc else event or spec.main
     works = [work, *estimates(calls[1:], lambda i, fn: named(i + 1, fn))]
     flat = []
-    with under_way(works, f"chart: {counted(len(cells), 'cell')}", "cell",
+    with under_way(works, f"chart: {counted(len(keywords), 'cell')}", "cell",
                    lambda each, bound: fits(each, bound, rows, cols)) as done:
         for call in calls:
             with alone():  # a cell's readings are marked, not flipped
@@ -122,21 +123,28 @@ def figure(spec, rows, cols, fixed: dict, answers: tuple, paper: str = "a4"):
              + textwrap.fill(fixed_text, 100), ha="center", va="top", fontsize=10, linespacing=1.4)
     fig.text(0.11, 0.185, "Darker cells are likelier; 50% or more in bold. Exact probabilities "
              "(odds, " + spec.name + ").", fontsize=8.5, va="top")
-    fig.text(0.11, 0.165, footnote(results), fontsize=7.5, va="top", family="serif")
+    fig.text(0.11, 0.165, footnote(results, spec, cells(rows, cols, fixed)), fontsize=7.5, va="top", family="serif")
     return fig
 
 
-def footnote(results) -> str:
+def cells(rows: tuple, cols: tuple, fixed: dict) -> list:
+    """Each cell's keywords, in row order."""
+    (rname, rvalues), (cname, cvalues) = rows, cols
+    return [{**fixed, rname: r, cname: c} for r in rvalues for c in cvalues]
+
+
+def footnote(results, spec, keywords: list) -> str:
     """The rules this chart rests on: one corner cell's dice in words, and every assumption,
-    reading (a setting the rulebook does not fix, with its value) and note of any cell, each
-    once."""
+    reading (a setting the rulebook does not fix: what it is, the value assumed, its source)
+    and note of any cell, each once; `keywords`: each cell's, in row order."""
     corner = results[-1][-1]
     lines = ["Rules as the odds package implements them (its docs/rules.md); every keyword not "
              "named above at its default.",
              f"e.g. the last cell: {'; '.join(corner.explain)}" if corner.explain else ""]
-    seen = dict.fromkeys(text for row in results for r in row for text in (
-        *r.assumptions, *(f"reading: {k}={_shown(r.settings.get(k, '?'))}" for k in r.readings),
-        *r.notes))
+    flat = [r for row in results for r in row]
+    seen = dict.fromkeys(text for r, kw in zip(flat, keywords) for text in (
+        *r.assumptions, *(f"a reading: {said}" for said in readings_said(r, spec, kw) or
+                          (k.replace("_", " ") for k in r.readings)), *r.notes))
     lines += [f"* {text}" for text in seen]
     wrapped = [textwrap.fill(line, 125) for line in lines if line]
     return "\n".join(wrapped[:12]) + ("\n(more notes omitted)" if len(wrapped) > 12 else "")

@@ -15,7 +15,9 @@ import json
 
 import numpy as np
 
+from ..core.flips import text as flip_text
 from ..core.outcomes import label
+from ..core.readings import split
 from .where import normal
 
 VARIANT = "variant"
@@ -63,6 +65,30 @@ def words(column: str, v) -> str:
     if isinstance(v, (bool, np.bool_)):
         return f"{called}: {'yes' if v else 'no'}"
     return f"{called} {text(v)}"
+
+
+def readings_said(result, spec, kwargs: dict) -> list | None:
+    """The readings `result` (an answer of `spec` to the keywords `kwargs`) rests on in words
+    (its Spec's declarations that the call rests on: what each is, the value assumed, where it
+    comes from), or None (said by name): a sweep's rows, a chart's footnote."""
+    if not result.readings or not spec.readings:
+        return None
+    try:
+        _, call, _, given = split(spec.raw(), (), {**spec.preset, **kwargs})
+    except TypeError:  # not a call of the function: said by name
+        return None
+    return [f"{r.what}: {_assumed(r, call)} assumed ({r.source})"
+            for r in spec.readings if r.rests(call, given)]
+
+
+def _assumed(reading, call: dict) -> str:
+    """The value a reading holds in the call, in words (as an answer's flips say it)."""
+    if reading.shown is not None:
+        return flip_text(reading.shown(call))
+    keywords = reading.sets()
+    if len(keywords) == 1 and call.get(keywords[0]) is not None:
+        return flip_text(call[keywords[0]])
+    return flip_text(reading.value)
 
 
 def row_notes(result, readings=None) -> str:

@@ -33,9 +33,8 @@ import numpy as np
 
 from .. import registry
 from ..core.engine import planned
-from ..core.flips import text as flip_text
-from ..core.readings import alone, split
-from .frames import NOTES, REPLICATES as REPLICATES_COLUMN, VARIANT, row_notes, said
+from ..core.readings import alone
+from .frames import NOTES, REPLICATES as REPLICATES_COLUMN, VARIANT, readings_said, row_notes, said
 from ..errors import OddsError, check_choice, check_int, check_nesting, shown
 from .questions.budget import bar as _bar, within
 from .questions.plans import ENTRIES, Vary
@@ -190,31 +189,8 @@ def row(procedure: str, params: dict, engine: dict) -> dict:
     out["method"], out["trials"], out["partial"] = r.method, r.trials, r.partial
     out["seed"] = r.seed if r.method == "mc" else None
     out[REPLICATES_COLUMN] = None if reps is None else json.dumps(reps, separators=(",", ":"))
-    out[NOTES] = row_notes(r, _readings(r, spec, _kwargs(params, spec)))
+    out[NOTES] = row_notes(r, readings_said(r, spec, _kwargs(params, spec)))
     return out
-
-
-def _readings(result, spec, kwargs: dict) -> list | None:
-    """The readings an answer rests on in words (its Spec's declarations that the call
-    rests on: what each is, the value assumed, where it comes from), or None (said by name)."""
-    if not result.readings or not spec.readings:
-        return None
-    try:
-        _, call, _, given = split(spec.raw(), (), {**spec.preset, **kwargs})
-    except TypeError:  # not a call of the function: said by name
-        return None
-    return [f"{r.what}: {_assumed(r, call)} assumed ({r.source})"
-            for r in spec.readings if r.rests(call, given)]
-
-
-def _assumed(reading, call: dict) -> str:
-    """The value a reading holds in the call, in words (as an answer's flips say it)."""
-    if reading.shown is not None:
-        return flip_text(reading.shown(call))
-    keywords = reading.sets()
-    if len(keywords) == 1 and call.get(keywords[0]) is not None:
-        return flip_text(call[keywords[0]])
-    return flip_text(reading.value)
 
 
 def _answer(spec, kwargs: dict, engine: dict):

@@ -537,7 +537,7 @@ function say(text) {
     .replaceAll(spec.name, short(spec))
     .replace(/\[:[^\]]*\]/g, "")
     .replace(/\b([a-z][a-z-]*[a-z]):([a-z][a-z-]*[a-z])\b/g, (m, card, policy) => `${card} (${policy.replace(/-/g, " ")})`)
-    .replace(/\b[a-z]+-[ivx]+\b/g, choiceWords)
+    .replace(/\b[a-z]+-[ivx]+\b|\b[a-z]+(?:,[a-z]+)+\b/g, choiceWords)
     .replace(/([A-Z][\w'-]*)=(\d+):(\d+)(:out)?/g, (m, name, a, d, out) => `${name} ${a} v ${d}${out ? " (out of the zone)" : ""}`)
     .replace(/--([a-z][a-z-]*)/g, (m, flag) => named[flag.replace(/-/g, "_")] ?? words(flag.replace(/-/g, "_")))
     .replace(/(?<!\/)\b[a-z]+(?:_[a-z]+)+\b/g, (m) => named[m] ?? words(m))  // not a path's (docs/rules_crusades.md)
@@ -549,8 +549,10 @@ function say(text) {
 const nameWords = (name) => name.split("-").map((w) => (/^[ivx]+$/.test(w) ? w.toUpperCase()
   : w === "of" ? w : w[0].toUpperCase() + w.slice(1))).join(" ");
 
-// a choice as a player says it: a pope or a king by his name and number ("leo-x" -> "Leo X")
+// a choice as a player says it: a pope or a king by his name and number ("leo-x" -> "Leo X"),
+// an order by its steps ("squadron,vp,card" -> "squadron, then VP, then card")
 function choiceWords(c) {
+  if (/^[a-z]+(,[a-z]+)+$/.test(c)) return c.split(",").map((w) => (w.length <= 2 ? w.toUpperCase() : w)).join(", then ");
   const m = String(c).match(/^([a-z-]+)-([ivx]+)$/);
   return m ? `${m[1].split("-").map((w) => w[0].toUpperCase() + w.slice(1)).join(" ")} ${m[2].toUpperCase()}` : String(c);
 }
