@@ -44,11 +44,15 @@ class Renamed(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
     def __init__(self, moved: dict):
         self.moved = moved
+        self.longest = sorted(moved, key=len, reverse=True)  # a moved module before its package
+        self.root = tuple({old.partition(".")[0] + "." for old in moved})  # asked of every import
         self.specs = {}  # former name -> the module's own spec, put back once imported
 
     def now(self, name: str) -> str | None:
         """Where the module formerly called `name` is now, or None if it did not move."""
-        for old in sorted(self.moved, key=len, reverse=True):
+        if not name.startswith(self.root):
+            return None
+        for old in self.longest:
             if name == old or name.startswith(old + "."):
                 return self.moved[old] + name[len(old):]
         return None

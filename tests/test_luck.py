@@ -362,3 +362,16 @@ def test_frames_of_two_records_concatenate():
     one, two = luck(SAMPLE), luck([_roll("his.field", keywords=dict(attacker=3, defender=2), winner="A")])
     assert len(pd.concat([one, two])) == len(one) + 2 and len(pd.concat([one, luck(SAMPLE)])) == 2 * len(one)
     assert json.loads(json.dumps(one.attrs)) == one.attrs
+
+
+def test_a_situation_beyond_the_exact_bounds_is_refused_in_the_luck_words(tmp_path, capsys):
+    """odds luck is exact only: a roll whose exact answer is too large says what is smaller,
+    never the engine's --method mc, a flag it has not (as odds chart: tests/test_chart.py)."""
+    record = tmp_path / "big.toml"
+    record.write_text('[[roll]]\nprocedure = "his.siege"\nside = "attacker"\n'
+                      "keywords = { attacker = 150, defender = 150, assaults = 20 }\n"
+                      'winner = "attacker"\n')
+    assert main(["luck", str(record)]) == 2
+    err = capsys.readouterr().err
+    assert "a luck score is exact only: give fewer units or assaults" in err
+    assert "method" not in err

@@ -12,7 +12,7 @@ from ..core.readings import alone
 from .frames import readings_said
 from ..errors import OddsError, check_choice
 from ..core.engine import BeyondExact, estimated
-from .questions.budget import check_event, estimates, under_way
+from .questions.budget import beyond, check_event, estimates, under_way
 from ..texts import counted
 
 PAPER = {"a4": (8.27, 11.69), "letter": (8.5, 11.0)}  # inches, portrait
@@ -46,7 +46,7 @@ def grid(spec, rows: tuple, cols: tuple, fixed: dict, event: str | None):
         try:
             return fn()
         except BeyondExact as e:  # a chart is exact only: no Monte Carlo to offer
-            raise OddsError(f"chart: {cell}: {e.why}; a chart is exact only: give {e.smaller}") from None
+            raise OddsError(f"chart: {cell}: {beyond(e, 'a chart')}") from None
         except OddsError as e:
             raise OddsError(f"{e} ({cell})") from None
 

@@ -7,10 +7,10 @@ import inspect
 import json
 
 from ... import registry
-from ...core.engine import estimate
+from ...core.engine import BeyondExact, estimate
 from ...core.readings import alone
 from ...errors import OddsError, nearest, shown
-from ..questions.budget import under_way
+from ..questions.budget import beyond, under_way
 from ..questions.plans import param_of, plan
 from ...texts import counted, value
 
@@ -69,6 +69,8 @@ class Situations:
             call = lambda: spec.call(**kwargs, method="exact", progress=False)  # noqa: E731
             try:
                 self._asked[key] = (call, estimate(call))
+            except BeyondExact as e:
+                self._asked[key] = OddsError(beyond(e, "a luck score"))
             except OddsError as e:
                 self._asked[key] = e
         return key

@@ -87,6 +87,12 @@ def over_budget(works, engine: dict, what: str, mc: str = "Monte Carlo for every
     return {**engine, "method": "mc"}, (f"{mc}: {why}",)
 
 
+def beyond(error: E.BeyondExact, tool: str) -> str:
+    """An exact-only tool's words for one answer beyond the exact bounds (`error`): what it
+    would need and what is smaller; never the engine's method='mc', which `tool` has not."""
+    return f"{error.why}; {tool} is exact only: give {error.smaller}"
+
+
 def check_event(proc, event: str | None, field: str, procedure: str) -> str:
     """The event asked (None: `proc`'s main), refused in one line unless its Result has it."""
     name = event or proc.main

@@ -315,7 +315,7 @@ function changed() {
   $("answer").classList.add("busy");
   clearTimeout(timer);
   // a question in flight is no longer the form's: its answer must not land as this one's
-  ["answer", "compare", "need"].forEach(cancel);
+  Object.keys(inFlight).forEach(cancel);
   timer = setTimeout(() => { ask(q); compare(q); need(q); }, DEBOUNCE_MS);
 }
 
