@@ -217,19 +217,22 @@ def test_a_call_over_its_memory_cap_is_refused_and_the_worker_serves_on():
     assert fits == 20 * 2**20 and again == pid  # the cap is per call: the next one has it again
 
 
-def test_a_call_waiting_behind_a_slow_one_goes_to_another_worker(hold):
+def test_a_call_waiting_behind_a_slow_one_goes_to_another_worker(tmp_path):
+    slow_hold, busy_hold = Hold(tmp_path / "slow"), Hold(tmp_path / "busy")
+
     async def body(workers):
         workers.start(2)
         first, second = await asyncio.gather(workers.run(os.getpid), workers.run(os.getpid))
-        slow = asyncio.ensure_future(workers.run(hold))  # in the first worker, held
-        busy = asyncio.ensure_future(workers.run(operator.add, 1, 1))  # in the second, for now
+        slow = asyncio.ensure_future(workers.run(slow_hold))  # in the first worker, held
+        busy = asyncio.ensure_future(workers.run(busy_hold))  # in the second, held for now
         await turn()
-        waiting = asyncio.ensure_future(workers.run(os.getpid))  # behind the young held call
+        waiting = asyncio.ensure_future(workers.run(os.getpid))  # behind the young slow call
         await turn()
         behind = len(workers.workers[0].pending)
+        busy_hold.release()  # the second worker frees; the first stays held
         pid = await asyncio.wait_for(waiting, GUARD)  # given back, answered by the second
         still = not slow.done()
-        hold.release()
+        slow_hold.release()
         await asyncio.gather(slow, busy)
         return behind, still, pid, first, second
 
