@@ -393,7 +393,25 @@ def test_common_seeds_make_equal_cells_equal_and_cell_seeds_do_not():
     grid = {"turn_limit": [30, 40]}
     common = sweep("crusades.battle", grid, {"scenario": field}, trials=500, seed=3, seeds="common")
     assert common.attacker_win[0] == common.attacker_win[1]
-    # (a seed per cell: two cells may still agree by chance, seeds depending on the scenario's
-    # path among the parameters; three seldom do)
     cell = sweep("crusades.battle", {"turn_limit": [30, 40, 50]}, {"scenario": field}, trials=500, seed=3)
     assert cell.attacker_win.nunique() > 1
+
+
+def test_a_scenario_draws_the_same_seeds_from_any_folder(tmp_path, monkeypatch):
+    """A cell's seed follows the scenario file's text, not its path: the same sweep run from
+    another folder (or machine) gives the same numbers; a changed file draws other seeds."""
+    from odds import crusades
+    from odds.tools.sweep import sweep
+    text = (crusades.EXAMPLES / "field.toml").read_text()
+    (tmp_path / "deep").mkdir()
+    for path in ("field.toml", "deep/field.toml", "other.toml"):
+        (tmp_path / path).write_text(text)
+    (tmp_path / "edited.toml").write_text(text + "\n# a note\n")
+    monkeypatch.chdir(tmp_path)
+    runs = {path: sweep("crusades.battle", {"turn_limit": [30, 40]}, {"scenario": path}, trials=100,
+                        seed=3).drop(columns="scenario")
+            for path in ("field.toml", str(tmp_path / "deep/field.toml"), "other.toml", "edited.toml")}
+    first, *same, edited = runs.values()
+    for frame in same:
+        pd.testing.assert_frame_equal(frame, first)
+    assert set(edited.seed).isdisjoint(first.seed)

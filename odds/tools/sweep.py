@@ -4,10 +4,10 @@ Every cell is one call of the procedure's public function; every cell is checked
 function would check it, without running an engine) before the first one runs. A cell is
 plain data (a dict of the keywords it gives; a variant that leaves a parameter at its
 default does not name it), so it reads the same in this process and on a dask worker. A Monte
-Carlo cell's seed is derived from the sweep seed and the cell's grid and fixed parameters, so
-a cell's numbers do not depend on the grid it is in, the order, or where it ran, and the
-variants of one grid cell share it (common random numbers: their difference is the rules',
-not the dice's). Where cells share a seed (variants; `seeds="common"`), each Monte Carlo cell
+Carlo cell's seed is derived from the sweep seed and the cell's grid and fixed parameters (a
+scenario file by its text, not its path), so a cell's numbers do not depend on the grid it is
+in, the order, the folder or machine where it ran, and the variants of one grid cell share it
+(common random numbers: their difference is the rules', not the dice's). Where cells share a seed (variants; `seeds="common"`), each Monte Carlo cell
 runs as SWEEP_REPLICATES runs of a seed each, derived from its own: the paired runs give each
 difference its standard error (odds.tools.differences). With a dask.distributed `client` the cells
 are submitted to the cluster in batches (lost workers' batches are retried by dask); without
@@ -36,6 +36,7 @@ from ..core.engine import planned
 from ..core.readings import alone
 from .frames import NOTES, REPLICATES as REPLICATES_COLUMN, VARIANT, readings_said, row_notes, said
 from ..errors import OddsError, check_choice, check_int, check_nesting, shown
+from ..files import read_text
 from .questions.budget import bar as _bar, within
 from .questions.plans import ENTRIES, Vary
 from ..texts import counted
@@ -390,7 +391,8 @@ def sweep(procedure: str, grid: dict, fixed: dict | None = None, *, method="auto
     engine = {**engine, **chosen}
     paired = seeds == "common" and len(todo) > 1 or seeds == "cell" and len(todo) > len(
         {json.dumps(b, sort_keys=True, default=str) for b in bases})
-    batch = [(params, {**engine, "seed": _seed_of(engine["seed"], seeds, params, base),
+    files = _file_digests(spec, todo)
+    batch = [(params, {**engine, "seed": _seed_of(engine["seed"], seeds, params, base, files),
                        "replicates": SWEEP_REPLICATES if paired else 1, "columns": columns})
              for params, base in zip(todo, bases)]
     done, partial = [], False
@@ -425,12 +427,22 @@ def _cell_columns(columns, bases) -> list:
     return [c for c in columns if c in named]
 
 
-def _seed_of(seed: int, seeds: str, params: dict, base: dict) -> int:
+def _seed_of(seed: int, seeds: str, params: dict, base: dict, files: dict) -> int:
     """A cell's Monte Carlo seed: the sweep's (common), its grid cell's (cell: the variants of
-    one grid cell share it) or its own (independent)."""
+    one grid cell share it) or its own (independent). `files`: scenario path -> its text's digest."""
     if seeds == "common":
         return seed
-    return cell_seed(seed, base if seeds == "cell" else params)
+    said = base if seeds == "cell" else params
+    return cell_seed(seed, {k: files.get(v, v) if isinstance(v, str) else v for k, v in said.items()})
+
+
+def _file_digests(spec, cells: list) -> dict:
+    """Each scenario file a cell names -> a digest of its text: a cell's seed follows what the
+    file says, not where it lies (the same sweep from another folder or machine draws the same)."""
+    names = {p.name for p in spec.params if p.kind == "scenario"}
+    paths = {c[k] for c in cells for k in names & c.keys() if isinstance(c[k], str)}
+    return {path: "text:" + hashlib.blake2b(read_text(path, "scenario").encode(),
+                                            digest_size=8).hexdigest() for path in paths}
 
 
 def check_engine(method, trials, seed, n_cells) -> dict:
