@@ -62,16 +62,24 @@ def test_a_kernel_is_cached_in_its_own_folder_of_its_sources_digest(tmp_path):
     assert [p.name for p in cache.iterdir()] == ["odds"]
 
 
-def test_an_edited_source_gets_a_new_folder_and_the_stale_one_is_deleted(tmp_path):
+def test_an_edited_source_gets_a_new_folder_and_the_stale_ones_are_deleted(tmp_path):
+    """Stale: the loaded module's folder of other sources, and the folder of a kernel module
+    that no longer exists (moved); another module's folder and a folder not ours stay."""
     pkg = copy_package(tmp_path)
+    root = tmp_path / "cache" / "odds"
     env = {"NUMBA_CACHE_DIR": str(tmp_path / "cache")}
     run_query(pkg.parent, env)
-    (before,) = kernel_folders(tmp_path / "cache" / "odds")
+    (before,) = kernel_folders(root)
+    gone, other, theirs = (root / name for name in (
+        "odds.crusades.kernel-" + "0" * 20, "odds.his.naval.kernel-" + "0" * 20, "notes-1"))
+    for folder in (gone, other, theirs):
+        folder.mkdir()
     rng = pkg / "core" / "rng.py"  # inlined by the kernel, not its own file
     rng.write_text(rng.read_text() + "\n# edited\n")
     assert run_query(pkg.parent, env)["attacker_win"] == want()
-    (after,) = kernel_folders(tmp_path / "cache" / "odds")
+    (after,) = kernel_folders(root)
     assert after != before and not before.exists() and list(after.rglob("*.nbi"))
+    assert not gone.exists() and other.is_dir() and theirs.is_dir()
 
 
 # a surprise attack: the kernel resolves each battle with the inlined field.rules.resolve

@@ -8,7 +8,8 @@ public cache setting (`numba.config.CACHE_DIR`, which NUMBA_CACHE_DIR sets) poin
 `<root>/<module>-<digest>`: numba picks the cache folder of a `cache=True` function when the
 function is defined, so the module's kernels are kept there (the setting is the user's again
 once the import is done: only a `cache=True` function defined by another thread during that
-import would follow it). An edited source gives a new folder; the module's folders of other digests are deleted.
+import would follow it). An edited source gives a new folder; the module's folders of other
+digests are deleted, and so are the folders of kernel modules that no longer exist (moved).
 The root is the first writable of `$NUMBA_CACHE_DIR/odds`, `__pycache__/kernels` in the
 package folder and `<user cache folder>/odds`; where none is, a temporary folder deleted at
 exit (said in one line). A truncated or garbled cache file makes numba raise while loading;
@@ -96,6 +97,7 @@ def _source(module: str) -> str | None:
     return None
 
 
+_FOLDER = re.compile(rf"^({PACKAGE}(?:\.\w+)+)-[0-9a-f]{{20}}$")  # a kernel module's cache folder
 _FROM = re.compile(r"^[ \t]*from[ \t]+([.\w]+)[ \t]+import[ \t]+([^\n]*)", re.M)
 _IMPORT = re.compile(r"^[ \t]*import[ \t]+([\w., \t]+)", re.M)
 
@@ -158,9 +160,10 @@ def _import(module: str) -> str:
 
     compile_speed.install()  # only with ODDS_FAST_COMPILE=1
     place = folder(module)
-    for old in glob.glob(os.path.join(glob.escape(root()), f"{module}-*")):
-        if old != place:  # compiled from other sources (or by another numba): stale
-            shutil.rmtree(old, ignore_errors=True)
+    for old in glob.glob(os.path.join(glob.escape(root()), f"{PACKAGE}.*-*")):
+        name = _FOLDER.match(os.path.basename(old))
+        if name and (name[1] == module and old != place or _source(name[1]) is None):
+            shutil.rmtree(old, ignore_errors=True)  # other sources or numba; a module gone: stale
     chosen = config.CACHE_DIR
     config.CACHE_DIR = place
     try:
