@@ -41,39 +41,33 @@ function table(el, head, rows) {
   for (const fill of rows) fill(body.insertRow());
 }
 
+// a side's row of a luck table: the side, its words, then the percentile, actual, expected,
+// the 90% range and how many rolls or dice it rests on
+function luckRow(tr, side, words, x, count) {
+  const th = document.createElement("th");
+  th.scope = "row";
+  th.textContent = side;
+  tr.append(th);
+  for (const w of words) cell(tr, w, "text");
+  cell(tr, ordinal(x.percentile), luckClass(x.percentile));
+  cell(tr, x.actual);
+  cell(tr, x.expected.toFixed(2));
+  cell(tr, `${x.low} to ${x.high}`);
+  cell(tr, count);
+}
+
 function showGame(game) {
   table($("game"), ["side", "measure", "percentile", "actual", "expected", "90% of games", "rolls"],
     game.map((g) => (tr) => {
-      const th = document.createElement("th");
-      th.scope = "row";
-      th.textContent = g.side;
       if (g.overall) tr.className = "overall";
-      tr.append(th);
-      cell(tr, WORDS[g.measure], "text");
-      cell(tr, ordinal(g.percentile), luckClass(g.percentile));
-      cell(tr, g.actual);
-      cell(tr, g.expected.toFixed(2));
-      cell(tr, `${g.low} to ${g.high}`);
-      cell(tr, g.rolls);
+      luckRow(tr, g.side, [WORDS[g.measure]], g, g.rolls);
     }));
 }
 
 function showDice(dice) {
   $("dice-box").hidden = !dice.length;
   table($("dice"), ["side", "die", "measure", "percentile", "actual", "expected", "90% of games", "dice"],
-    dice.map((d) => (tr) => {
-      const th = document.createElement("th");
-      th.scope = "row";
-      th.textContent = d.side;
-      tr.append(th);
-      cell(tr, d.die, "text");
-      cell(tr, d.measure === "total" ? "total of faces" : d.measure, "text");
-      cell(tr, ordinal(d.percentile), luckClass(d.percentile));
-      cell(tr, d.actual);
-      cell(tr, d.expected.toFixed(2));
-      cell(tr, `${d.low} to ${d.high}`);
-      cell(tr, d.dice);
-    }));
+    dice.map((d) => (tr) => luckRow(tr, d.side, [d.die, d.measure === "total" ? "total of faces" : d.measure], d, d.dice)));
 }
 
 function showRolls(rolls) {
