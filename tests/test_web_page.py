@@ -4,7 +4,7 @@ import pytest
 
 from odds import OddsError
 from odds.registry import get
-from chromium import SIZES, needed
+from chromium import SIZES, needed, opened
 
 pytestmark = needed
 
@@ -135,3 +135,40 @@ def test_the_targets_links_are_picked_from_the_targets_and_answer_as_the_library
     assert [[s.input_value() for s in r.locator("select").all()] for r in page.locator(".link-row").all()] \
         == [link.split("=") for link in example["links"]]
     page.close()
+
+
+def test_the_procedure_picker_shows_every_name_whole_on_a_desktop_and_is_the_headers_width_on_a_phone(browser):
+    """On a desktop the picker is wide enough for every game's longest procedure name (as the
+    browser measures it in the picker's font); on a phone, where none is, it takes the whole
+    width of the header (it was a third of it narrower, cutting names it had room for)."""
+    measured = {}
+    for size in SIZES:
+        page = opened(browser, size, "")
+        widest = 0
+        for game in page.eval_on_selector_all("#game option", "os => os.map(o => o.value)"):
+            page.select_option("#game", game)
+            widest = max(widest, page.evaluate(PICKER_TEXT))
+        measured[size] = widest, page.evaluate(PICKER_ROOM)
+        page.close()
+    widest, (room, width, header) = measured["desktop"]
+    assert 0 < widest <= room
+    widest, (room, width, header) = measured["phone"]
+    assert width == header
+
+
+# the widest name the procedure picker holds, in pixels of its font
+PICKER_TEXT = """() => {
+    const select = document.getElementById('procedure'), style = getComputedStyle(select);
+    const pen = document.createElement('canvas').getContext('2d');
+    pen.font = `${style.fontSize} ${style.fontFamily}`;
+    return Math.max(...[...select.options].map((o) => pen.measureText(o.textContent).width));
+}"""
+# the picker's room for its text (less its padding and arrow), its width and the header's inner
+# width, in pixels
+PICKER_ROOM = """() => {
+    const select = document.getElementById('procedure'), header = select.closest('header');
+    const pad = (e, a, b) => parseFloat(getComputedStyle(e)[a]) + parseFloat(getComputedStyle(e)[b]);
+    return [select.clientWidth - pad(select, 'paddingLeft', 'paddingRight') - 20,
+            Math.round(select.getBoundingClientRect().width),
+            Math.round(header.clientWidth - pad(header, 'paddingLeft', 'paddingRight'))];
+}"""
