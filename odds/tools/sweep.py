@@ -7,9 +7,10 @@ default does not name it), so it reads the same in this process and on a dask wo
 Carlo cell's seed is derived from the sweep seed and the cell's grid and fixed parameters (a
 scenario file by its text, not its path), so a cell's numbers do not depend on the grid it is
 in, the order, the folder or machine where it ran, and the variants of one grid cell share it
-(common random numbers: their difference is the rules', not the dice's). Where cells share a seed (variants; `seeds="common"`), each Monte Carlo cell
-runs as SWEEP_REPLICATES runs of a seed each, derived from its own: the paired runs give each
-difference its standard error (odds.tools.differences). With a dask.distributed `client` the cells
+(common random numbers: their difference is the rules', not the dice's). Where cells share a
+seed (variants; `seeds="common"`), each Monte Carlo cell runs as SWEEP_REPLICATES runs of a
+seed each, derived from its own: the paired runs give each difference its standard error
+(odds.tools.differences). With a dask.distributed `client` the cells
 are submitted to the cluster in batches (lost workers' batches are retried by dask); without
 one they run in this process. Ctrl-C stops the sweep at once and returns the finished cells
 (`df.attrs["partial"]`, `df.attrs["missing"]`). `df.attrs["notes"]` says which engine made
