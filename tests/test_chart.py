@@ -5,7 +5,8 @@ from fractions import Fraction
 
 import pytest
 
-from odds.tools.chart import cell_text, grid
+from odds.errors import OddsError
+from odds.tools.chart import cell_text, draw, grid
 from odds.frontends.cli.main import main
 from odds.registry import get
 
@@ -21,6 +22,23 @@ def test_cells_are_each_battle_s_exact_probability_and_1_v_1_by_hand():
     # 1 die against 2: the attacker wins iff its die hits and both defender dice miss
     assert plain[0][0] == pytest.approx(float(Fraction(1, 3) * Fraction(2, 3) ** 2))
     assert cell_text(plain[0][0]) == "15"
+
+
+def test_draw_in_python_prints_each_cell_as_the_grid_computes_it():
+    """odds.tools.chart.draw (the chart for a notebook): its cells' texts are cell_text of the
+    grid's exact answers, row by row; a paper it does not know is refused in one line."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    spec = get("his.field")
+    rows, cols = ("attacker", (1, 2)), ("defender", (1, 2, 3))
+    values, _, _ = grid(spec, rows, cols, {}, None)
+    fig = draw(spec, rows, cols, {}, paper="letter")
+    texts = [t.get_text() for t in fig.axes[0].texts]
+    assert texts == [cell_text(p) for row in values for p in row]
+    assert tuple(fig.get_size_inches()) == (8.5, 11.0)
+    with pytest.raises(OddsError, match=r"^paper: 'a3'.*a4, letter"):
+        draw(spec, rows, cols, {}, paper="a3")
 
 
 @pytest.mark.parametrize("p, text", [(0.0, "0"), (1e-15, "0"), (0.004, "<1"), (0.5, "50"),

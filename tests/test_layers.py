@@ -3,7 +3,8 @@
 
 The graph is grimp's, read from the source: imports inside functions count (they run later
 in the same process), `import_module` with a computed name does not (test_string_links.py
-resolves those strings). What no contract can say is checked here too: in odds/his an import
+resolves those strings; here every module named in a string is linted as an import too, so a
+string cannot route around a contract). What no contract can say is checked here too: in odds/his an import
 inside a function is of a kernel only (numba is imported on the Monte Carlo path alone), a
 concept folder names no other concept's module in a string (a kernel it would load), and
 "attacks-use-stages" forbids every module of the stage folders but their stage.py.
@@ -66,14 +67,18 @@ BREAKS = {  # contract id -> (file under odds/, the line that breaks it)
 NAMES = {c["id"]: c["name"] for c in tomllib.loads(CONFIG.read_text())["tool"]["importlinter"]["contracts"]}
 
 
-@pytest.fixture(scope="module")
-def copy(tmp_path_factory):
-    """A copy of the project's odds/ and pyproject.toml, to lint and to break: never the live
-    tree, where test_discovery.py writes a throwaway concept for a moment (THROWAWAY)."""
-    root = tmp_path_factory.mktemp("layers")
+def copied(root: Path) -> Path:
+    """`root` holding a copy of the project's odds/ and pyproject.toml, to lint and to break:
+    never the live tree, where test_discovery.py writes a throwaway concept for a moment
+    (THROWAWAY)."""
     shutil.copytree(PACKAGE, root / "odds", ignore=shutil.ignore_patterns("__pycache__", THROWAWAY))
     shutil.copy(CONFIG, root / "pyproject.toml")
     return root
+
+
+@pytest.fixture(scope="module")
+def copy(tmp_path_factory):
+    return copied(tmp_path_factory.mktemp("layers"))
 
 
 @pytest.mark.parametrize("contract", sorted(BREAKS))
@@ -89,6 +94,45 @@ def test_each_contract_is_broken_by_the_import_it_forbids(copy, contract):
     assert done.returncode == 1, done.stdout
     broken = " ".join(done.stdout.split()).split(" BROKEN")  # a long name is wrapped
     assert any(part.endswith(NAMES[contract]) for part in broken), done.stdout
+
+
+def linking(root: Path) -> Path:
+    """`root`'s odds/, each file importing too every module it names in a string
+    (test_string_links.source_links: a kernel to load, a worker's warm modules, a Spec's
+    reader): what import-linter then sees is every link, loaded by name or not."""
+    from test_string_links import source_links
+
+    named = {}
+    for where, module, _ in source_links(root / "odds"):
+        named.setdefault(where.split(":")[0], set()).add(module)
+    for path, links in named.items():
+        target = root / path
+        target.write_text(target.read_text() + "\n" + "".join(
+            f"import {m} as _link_{i}\n" for i, m in enumerate(sorted(links))))
+    return root
+
+
+def kept(done: subprocess.CompletedProcess) -> dict:
+    """Contract name -> kept (True) or broken, from lint-imports' report."""
+    text = " ".join(done.stdout.split())  # a long name is wrapped
+    return {name: f"{name} KEPT" in text for name in NAMES.values() if name in text}
+
+
+def test_a_module_named_in_a_string_keeps_the_layers_too(tmp_path):
+    """A string is an import the contracts cannot see: every contract but no-circles holds with
+    the strings read as imports (a procedure names its rolls' reader, which imports the
+    procedure: loaded by name, that is no circle at import time)."""
+    done = lint(linking(copied(tmp_path)))
+    assert kept(done) == {name: id != "no-circles" for id, name in NAMES.items()}, done.stdout
+
+
+def test_a_string_naming_a_front_end_above_is_found(tmp_path):
+    """The web's workers once warmed the command line's luck module, named in a string."""
+    root = copied(tmp_path)
+    app = root / "odds" / "frontends" / "web" / "app.py"
+    app.write_text(app.read_text() + '\nPLANTED = ("odds.frontends.cli.luck",)\n')
+    done = lint(linking(root))
+    assert not kept(done)[NAMES["front-ends"]], done.stdout
 
 
 def test_a_loose_module_at_the_top_must_be_placed(copy):

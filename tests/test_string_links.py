@@ -36,8 +36,8 @@ KNOWN_DYNAMIC = {"__init__.py": 2,  # odds.__all__
                  "frontends/web/workers.py": 1}  # a worker's warm modules (web/app.py WARM: module strings)
 
 
-def _module_name(path: Path) -> str:
-    parts = path.relative_to(ROOT.parent).with_suffix("").parts
+def _module_name(path: Path, root: Path = ROOT) -> str:
+    parts = path.relative_to(root.parent).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
@@ -48,13 +48,15 @@ def _strings(tree) -> dict:
             for t in node.targets if isinstance(t, ast.Name)}
 
 
-def source_links() -> list:
-    """(where, module, attribute or None) of every link in the source of odds/."""
-    trees = {p: ast.parse(p.read_text(), str(p)) for p in sorted(ROOT.rglob("*.py"))}
-    bound = {_module_name(p): _strings(t) for p, t in trees.items()}
+def source_links(root: Path = ROOT) -> list:
+    """(where, module, attribute or None) of every link in the source of odds/ (`root`: the
+    package folder, or a copy of it); where: the file below root's parent, and the line."""
+    trees = {p: ast.parse(p.read_text(), str(p)) for p in sorted(root.rglob("*.py"))}
+    bound = {_module_name(p, root): _strings(t) for p, t in trees.items()}
     links = []
     for path, tree in trees.items():
-        here, package = _module_name(path), _module_name(path).rpartition(".")[0]
+        here = _module_name(path, root)
+        package = here.rpartition(".")[0]
         if path.name == "__init__.py":
             package = here
         names = dict(bound[here])
@@ -66,7 +68,7 @@ def source_links() -> list:
                               if a.name in bound.get(base, {})})
         value = lambda n: n.value if isinstance(n, ast.Constant) and isinstance(n.value, str) \
             else names.get(n.id) if isinstance(n, ast.Name) else None
-        where = path.relative_to(ROOT.parent)
+        where = path.relative_to(root.parent)
         for node in ast.walk(tree):
             items = node.elts if isinstance(node, ast.Tuple) else \
                 node.args if isinstance(node, ast.Call) else None

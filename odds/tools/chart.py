@@ -1,7 +1,8 @@
-"""A one-page odds chart to print for the table (the command `odds chart`): a procedure's probability (its headline event, or `--event`) for every
-pair of two integer keywords, exact, as whole percentages in grey-scale cells (darker is
-likelier; 50% or more in bold), the fixed settings in the title and the rules' assumptions
-in a footnote. A4 or US Letter, PDF or PNG (by the file's extension).
+"""A one-page odds chart to print for the table (the command `odds chart`; `draw` in Python): a
+procedure's probability (its headline event, or `--event`) for every pair of two integer
+keywords, exact, as whole percentages in grey-scale cells (darker is likelier; 50% or more in
+bold), the fixed settings in the title and the rules' assumptions in a footnote. A4 or US
+Letter, PDF or PNG (by the file's extension).
 """
 from __future__ import annotations
 

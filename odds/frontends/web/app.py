@@ -4,8 +4,8 @@ Routes: `/` the page and `/static/*` its files; `GET /api/procedures` every proc
 parameters; `GET /api/{procedure}?...` (POST for a TOML scenario body) the Result as the CLI's
 `--json` prints it; `/luck` and `POST /api/luck` a game's record scored (web/luck.py);
 `GET /api/{procedure}/compare?...&plan=KEY=VALUE` and `/need?...&need=P&vary=NAME`
-the questions (odds.tools.questions). One server process with a few threads (Monte Carlo) and worker processes
-(exact answers), all started with the server; nothing started per visitor.
+the questions (odds.tools.questions). One server process with a few threads (Monte Carlo)
+and worker processes (exact answers), all started with the server; nothing started per visitor.
 """
 from __future__ import annotations
 
@@ -42,8 +42,8 @@ EXACT = {"deadline": WEB_EXACT_DEADLINE, "memory": WEB_EXACT_MEMORY,
          "requeue": WEB_EXACT_REQUEUE}
 INSTEAD = "allowed: a smaller question, or method=mc"
 # imported by each exact worker before it says it has started: import time is not a call's work
-WARM = ("odds.frontends.web.api", "odds.frontends.web.luck", "odds.tools.luck.report", "odds.frontends.cli.luck",
-        "odds.tools.questions.compare", "odds.tools.questions.need")
+WARM = ("odds.frontends.web.api", "odds.frontends.web.luck", "odds.tools.luck.report",
+        "odds.tools.luck.record", "odds.tools.questions.compare", "odds.tools.questions.need")
 
 STATIC = Path(__file__).parent / "static"
 LOG = logging.getLogger("odds.frontends.web")

@@ -28,9 +28,8 @@ def report(data: bytes, budget: float, most: int = WEB_LUCK_MAX_ROLLS) -> tuple[
     else TooLarge, a 413); the exact engines stop at their checkpoints once `budget` seconds
     are spent (an Interrupted: 503). Runs in a worker, whose call has the same deadline."""
     from ...core.montecarlo import stop_when
-    from ...tools.luck.report import to_json
     from ...tools.luck.record import rolls_in
-    from ...tools.luck.report import luck
+    from ...tools.luck.report import luck, to_json
 
     deadline = time.monotonic() + budget
     try:
