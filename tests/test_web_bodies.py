@@ -205,7 +205,7 @@ def loaded(names) -> list:
 
 def test_workers_import_what_luck_and_the_questions_need_before_they_say_they_started():
     """Import time is not a call's work: a fresh worker is not counted long (or busy) for it."""
-    names = ["odds.frontends.web.luck", "odds.tools.luck.report", "odds.frontends.cli.luck",
+    names = ["odds.frontends.web.luck", "odds.tools.luck.report", "odds.tools.luck.record",
              "odds.tools.questions.compare", "odds.tools.questions.need"]
     with running() as server:  # its workers started, none has answered anything
         workers = server.config.app.state.exact.pool
