@@ -1,14 +1,23 @@
 """Suite-wide: a page test's requirement (chromium.require), one line per group of skipped
-tests at the end of the run, saying why and what to install, and hypothesis derandomized (every
+tests at the end of the run, saying why and what to install, hypothesis derandomized (every
 property test draws the same cases each run, on any machine: a failure is found by every run,
-not by one in many)."""
+not by one in many), and a monkeypatch that patches only this project's objects (patching)."""
 from collections import Counter
 
 import pytest
 from hypothesis import settings
 
+from patching import OwnPatch
+
 settings.register_profile("odds", derandomize=True, database=None, deadline=None)
 settings.load_profile("odds")
+
+
+@pytest.fixture
+def monkeypatch():
+    """pytest's monkeypatch, refusing a library's object (patching.OwnPatch)."""
+    with OwnPatch.context() as patch:
+        yield patch
 
 
 @pytest.fixture(scope="session")
@@ -19,7 +28,7 @@ def page_base():
     from web_server import running
 
     with running() as srv:
-        yield f"http://127.0.0.1:{srv.config.port}/"
+        yield f"http://127.0.0.1:{srv.port}/"
 
 
 @pytest.fixture(scope="module")

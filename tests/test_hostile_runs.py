@@ -121,7 +121,7 @@ def test_a_plot_too_large_to_draw_is_refused_before_drawing(results, argv, words
     assert not list(results.glob("*.png"))
 
 
-def test_the_plot_bounds_hold_in_python_too():
+def test_the_plot_bounds_hold_in_python_too(monkeypatch):
     import matplotlib
     import pandas as pd
 
@@ -133,10 +133,9 @@ def test_the_plot_bounds_hold_in_python_too():
     assert len(plot.lines(df.iloc[:40], "attacker", by="variant").get_lines()) == 20
     with pytest.raises(OddsError, match="variant: 21 values, one line each"):
         plot.lines(df, "attacker", by="variant")
+    monkeypatch.setattr(plot, "PLOT_MAX_CELLS", 41)
     with pytest.raises(OddsError, match="attacker x variant: 2 x 21 = 42 heatmap cells"):
-        with pytest.MonkeyPatch.context() as mp:
-            mp.setattr(plot, "PLOT_MAX_CELLS", 41)
-            plot.heatmap(df, "attacker", "variant")
+        plot.heatmap(df, "attacker", "variant")
 
 
 def after_a_multiline_string(levels: int) -> str:
@@ -195,7 +194,7 @@ def test_the_web_refuses_a_scenario_nested_after_a_multiline_string_with_a_400()
     body = (EXAMPLES / "field.toml").read_text().replace(
         "turn_limit = 20", f"turn_limit = {after_a_multiline_string(300)}").encode()
     with running() as srv:
-        url = f"http://127.0.0.1:{srv.config.port}/api/crusades.battle?trials=10"
+        url = f"http://127.0.0.1:{srv.port}/api/crusades.battle?trials=10"
         with pytest.raises(urllib.error.HTTPError) as refused:
             urllib.request.urlopen(urllib.request.Request(url, data=body), timeout=60)
     assert refused.value.code == 400

@@ -164,7 +164,7 @@ def test_nowhere_to_write_at_all_is_one_line_naming_the_setting(tmp_path, monkey
         raise OSError("read-only file system")
 
     monkeypatch.setattr(kernel_cache, "roots", lambda: [str(blocked / "odds")])
-    monkeypatch.setattr(kernel_cache.tempfile, "mkdtemp", no_temporary_folder)
+    monkeypatch.setattr(kernel_cache, "_temporary_folder", no_temporary_folder)
     with pytest.raises(odds.OddsError, match="^NUMBA_CACHE_DIR: no writable folder .*writable"):
         kernel_cache.root.__wrapped__()
 

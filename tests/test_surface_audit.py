@@ -25,7 +25,6 @@ from odds import cli, registry
 from odds.frontends.cli.common import flag
 from odds.frontends.web.app import create_app
 from odds.texts import LISTS
-from odds.frontends.web.limits import Gate
 
 SPECS = registry.specs()
 MALFORMED = ("3e", "1..", "-0", "")  # besides low - 1 and high + 1
@@ -120,8 +119,7 @@ class Client:
     no lifespan, no socket."""
 
     def __init__(self):
-        self.app = create_app()
-        self.app.state.exact = Gate(2, 10_000)
+        self.app = create_app(exact_processes=False)
         self.loop = asyncio.new_event_loop()
 
     def get(self, path: str, query: str) -> tuple[int, str]:

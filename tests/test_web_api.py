@@ -18,7 +18,6 @@ from odds.config import MAX_TRIALS
 from odds.frontends.web.limits import WEB_EXACT_WORKERS
 from odds.crusades import EXAMPLES
 from odds.registry import REQUIRED, specs
-from odds.frontends.web.limits import Gate
 from hang import GUARD, poll
 from held import holding
 from test_registry import argv_of
@@ -35,7 +34,12 @@ def app_server():
 
 @pytest.fixture
 def get(app_server):
-    base = f"http://127.0.0.1:{app_server.config.port}"
+    return asking(app_server)
+
+
+def asking(served):
+    """get(path, query, body) on the server `served` (web_server.Served)."""
+    base = f"http://127.0.0.1:{served.port}"
 
     def get(path, query=(), body=None):
         """(status, headers, JSON) of a request to the server."""
@@ -211,13 +215,10 @@ def test_oversized_requests_are_refused(get):
     assert status == 413
 
 
-def test_monte_carlo_over_the_time_budget_is_partial(app_server, get):
-    app_server.config.app.state.budget = 0.0
-    try:
-        status, _, body = get("/api/his.field", query({"attacker": 5, "defender": 4, "method": "mc",
-                                                       "trials": 5_000_000}))
-    finally:
-        app_server.config.app.state.budget = 3.0
+def test_monte_carlo_over_the_time_budget_is_partial():
+    with running(budget=0.0) as server:
+        status, _, body = asking(server)("/api/his.field", query(
+            {"attacker": 5, "defender": 4, "method": "mc", "trials": 5_000_000}))
     assert status == 200 and body["partial"] and body["trials"] < 5_000_000
     assert "time budget" in body["notes"][-1]
 
@@ -228,22 +229,17 @@ def hold(tmp_path, monkeypatch):
     return holding(monkeypatch, tmp_path / "held", ["his.siege"])
 
 
-def test_a_monte_carlo_flood_gets_503_and_exact_answers_still_flow(app_server, get, hold):
-    state = app_server.config.app.state
-    saved = state.mc
-    state.mc = Gate(1, 1)
+def test_a_monte_carlo_flood_gets_503_and_exact_answers_still_flow(hold):
     slow = query({"attacker": 8, "defender": 6, "assaults": 10, "method": "mc", "trials": 50_000})
-    try:
-        with ThreadPoolExecutor(8) as pool:
-            flood = [pool.submit(get, "/api/his.siege", slow) for _ in range(6)]
-            hold.wait_started(1)  # one runs (held), one waits, the other four are refused
-            poll(lambda: sum(f.done() for f in flood) == 4, "four refusals")
-            status, _, _ = get("/api/his.field", query({"attacker": 5, "defender": 4}))
-            during = sum(f.done() for f in flood)  # the exact answer came while both were held
-            hold.release()
-            answers = [f.result() for f in flood]
-    finally:
-        state.mc = saved
+    with running(mc_gate=(1, 1)) as server, ThreadPoolExecutor(8) as pool:
+        get = asking(server)
+        flood = [pool.submit(get, "/api/his.siege", slow) for _ in range(6)]
+        hold.wait_started(1)  # one runs (held), one waits, the other four are refused
+        poll(lambda: sum(f.done() for f in flood) == 4, "four refusals")
+        status, _, _ = get("/api/his.field", query({"attacker": 5, "defender": 4}))
+        during = sum(f.done() for f in flood)  # the exact answer came while both were held
+        hold.release()
+        answers = [f.result() for f in flood]
     assert status == 200 and during == 4 and hold.started() == 2
     codes = sorted(a[0] for a in answers)
     assert codes.count(200) == 2 and codes.count(503) == 4
@@ -276,7 +272,7 @@ def test_sigterm_stops_the_server_after_answering_running_monte_carlo_partially(
 
 
 def test_exact_answers_are_kept_and_monte_carlo_ones_are_not(app_server, get):
-    answers = app_server.config.app.state.answers
+    answers = app_server.app.state.answers
     exact = query({"attacker": 11, "defender": 9, "attacker_leader": 1})
     status, _, first = get("/api/his.field", exact)
     assert status == 200 and ("his.field", urlencode(exact)) in answers.items
@@ -300,7 +296,7 @@ def test_lists_are_repeated_or_comma_separated(get, name, repeated, joined):
 
 
 def test_serve_on_a_port_in_use_is_one_line(app_server, capsys):
-    port = app_server.config.port
+    port = app_server.port
     assert cli.main(["serve", "--port", str(port)]) == 2
     assert capsys.readouterr().err == (f"odds: error: --host/--port: cannot listen on "
                                        f"127.0.0.1:{port} (Address already in use)\n")

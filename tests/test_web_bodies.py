@@ -35,7 +35,7 @@ def server():
 
 def request(server, path, body=None, method=None):
     """(status, headers, JSON) of a request (a body: POST)."""
-    url = f"http://127.0.0.1:{server.config.port}{path}"
+    url = f"http://127.0.0.1:{server.port}{path}"
     try:
         with urllib.request.urlopen(urllib.request.Request(url, data=body, method=method),
                                     timeout=GUARD) as r:
@@ -47,7 +47,7 @@ def request(server, path, body=None, method=None):
 
 def posting(server, path, length: int, sent: bytes) -> socket.socket:
     """A connection that has sent the headers of a POST of `length` bytes and `sent` of them."""
-    conn = socket.create_connection(("127.0.0.1", server.config.port), timeout=GUARD)
+    conn = socket.create_connection(("127.0.0.1", server.port), timeout=GUARD)
     conn.sendall(f"POST {path} HTTP/1.1\r\nHost: odds\r\nContent-Length: {length}\r\n"
                  "Content-Type: text/plain\r\n\r\n".encode() + sent)
     return conn
@@ -83,8 +83,7 @@ def test_a_small_question_is_answered_while_a_large_body_is_parsed(tmp_path, mon
 def test_a_body_whose_parse_runs_over_its_bound_is_a_413_and_frees_its_worker(
         tmp_path, monkeypatch):
     hold = holding_bodies(monkeypatch, tmp_path / "held")  # never let go
-    with running(deadline=GUARD) as server:
-        server.config.app.state.parse_seconds = 0.5
+    with running(deadline=GUARD, parse_seconds=0.5) as server:
         status, _, answer = request(server, "/api/crusades.battle", b"[]\n" * 100)
         small = request(server, SMALL)
         [parser] = hold.pids()
@@ -95,11 +94,10 @@ def test_a_body_whose_parse_runs_over_its_bound_is_a_413_and_frees_its_worker(
 
 
 @pytest.mark.parametrize("route", ROUTES)
-def test_a_body_that_stops_arriving_is_cut_with_a_408_and_its_connection_closed(
-        server, monkeypatch, route):
+def test_a_body_that_stops_arriving_is_cut_with_a_408_and_its_connection_closed(route):
     path, _ = ROUTES[route]
-    monkeypatch.setattr(server.config.app.state, "body_seconds", 0.5)
-    with posting(server, path, 2000, b"[" * 1000) as conn:  # and the rest never
+    with running(body_seconds=0.5) as server, \
+            posting(server, path, 2000, b"[" * 1000) as conn:  # and the rest never
         status, headers, answer, closed = received(conn)
     assert (status, headers["Connection"], closed) == (408, "close", True)
     assert answer["error"] == ("body: not whole after 0.5 s (1,000 bytes arrived; allowed: "
@@ -144,7 +142,7 @@ def refused(server, path, data: bytes) -> tuple:
 
 def test_every_route_taking_a_body_refuses_one_byte_over_its_limit_with_a_413(server):
     """As limits.body does: one line naming the limit, the connection closed."""
-    paths = taking_a_body(server.config.app)
+    paths = taking_a_body(server.app)
     assert {"/api/luck", "/api/crusades.battle"} <= set(paths)
     for path in paths:
         most = MOST.get(path, WEB_MAX_BODY)
@@ -188,8 +186,7 @@ def test_the_luck_budget_bounds_the_whole_request_not_only_its_exact_engines(tmp
     not run on to the exact workers' deadline."""
     hold = Hold(tmp_path / "held")
     monkeypatch.setattr(luck, "report", hold)  # never let go
-    with running(deadline=GUARD) as server:
-        server.config.app.state.luck_budget = 1.0
+    with running(deadline=GUARD, luck_budget=1.0) as server:
         status, _, answer = request(server, "/api/luck", b"x")
     assert hold.started() == 1 and status == 503
     assert answer["error"] == ("luck: the exact answer takes longer than the server allows one "
@@ -208,6 +205,6 @@ def test_workers_import_what_luck_and_the_questions_need_before_they_say_they_st
     names = ["odds.frontends.web.luck", "odds.tools.luck.report", "odds.tools.luck.record",
              "odds.tools.questions.compare", "odds.tools.questions.need"]
     with running() as server:  # its workers started, none has answered anything
-        workers = server.config.app.state.exact.pool
+        workers = server.app.state.exact.pool
         fresh = asyncio.run_coroutine_threadsafe(workers.run(loaded, names), workers.loop)
         assert fresh.result(GUARD) == names

@@ -35,7 +35,7 @@ RAISED = {  # exception -> (status, words the message must hold)
 @pytest.fixture(scope="module")
 def base():
     with running() as srv:
-        yield f"http://127.0.0.1:{srv.config.port}"
+        yield f"http://127.0.0.1:{srv.port}"
 
 
 def fetch(url):

@@ -23,7 +23,7 @@ BODIES = {
 @pytest.fixture(scope="module")
 def base():
     with running() as srv:
-        yield f"http://127.0.0.1:{srv.config.port}/api/luck"
+        yield f"http://127.0.0.1:{srv.port}/api/luck"
 
 
 @pytest.mark.parametrize("body", BODIES)

@@ -26,7 +26,7 @@ SMALL = [f"/api/his.field?attacker={a}&defender={d}&attacker_leader=1"
 def get(server, path, timeout=GUARD):
     """(status, headers, JSON) of a GET (`timeout`: a hang guard)."""
     try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{server.config.port}{path}",
+        with urllib.request.urlopen(f"http://127.0.0.1:{server.port}{path}",
                                     timeout=timeout) as r:
             return r.status, r.headers, json.loads(r.read())
     except urllib.error.HTTPError as e:
@@ -34,7 +34,7 @@ def get(server, path, timeout=GUARD):
 
 
 def worker_pids(server) -> set:
-    return {w.process.pid for w in server.config.app.state.exact.pool.workers if w.process}
+    return {w.process.pid for w in server.app.state.exact.pool.workers if w.process}
 
 
 @pytest.fixture
@@ -45,7 +45,7 @@ def hold(tmp_path, monkeypatch):
 
 def test_small_questions_are_answered_while_heavy_ones_run(hold):
     with running(deadline=None, long_after=0.3) as server, ThreadPoolExecutor(3) as pool:
-        workers = server.config.app.state.exact.pool
+        workers = server.app.state.exact.pool
         heavy = [pool.submit(get, server, path) for path in HEAVY]
         hold.wait_started(len(HEAVY))
         poll(lambda: sum(w.long for w in workers.workers) == len(HEAVY), "the heavy calls long")
@@ -62,7 +62,7 @@ def test_small_questions_are_answered_while_heavy_ones_run(hold):
 
 def test_heavy_ones_are_stopped_at_the_deadline_and_their_workers_end(hold):
     with running(deadline=2.0, long_after=0.3) as server, ThreadPoolExecutor(3) as pool:
-        workers = server.config.app.state.exact.pool
+        workers = server.app.state.exact.pool
         heavy = [pool.submit(get, server, path) for path in HEAVY]
         hold.wait_started(len(HEAVY))
         answers = [h.result() for h in heavy]  # never let go: only the deadline ends them

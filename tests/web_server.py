@@ -7,10 +7,13 @@ import subprocess
 import sys
 import threading
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
+from starlette.applications import Starlette
+
 from hang import poll
-from odds.frontends.web.app import server
+from odds.frontends.web.app import create_app, server
 
 
 def free_port() -> int:
@@ -32,18 +35,27 @@ def wait_listening(port: int):
     poll(lambda: listening(port), f"a server on port {port}")
 
 
+@dataclass(frozen=True)
+class Served:
+    """A server running for a test: the app it serves (create_app's) and its port."""
+    app: Starlette
+    port: int
+
+
 @contextmanager
-def running(**exact):
-    """The uvicorn Server, started, its exact workers too (their start counts against a
-    deadline); its app is `server.config.app` (`exact`: the workers' bounds, e.g. deadline=2.0)."""
-    srv = server("127.0.0.1", free_port(), exact)
+def running(**settings):
+    """A uvicorn server on a free port in a thread of this process, its exact workers started
+    (their start counts against a deadline); `settings`: create_app's keywords, the server's
+    limits unless given (a test's deadline=2.0, body_seconds=0.5)."""
+    served = Served(create_app(**settings), free_port())
+    srv = server("127.0.0.1", served.port, served.app)
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
-    wait_listening(srv.config.port)
-    workers = srv.config.app.state.exact.pool.workers
+    wait_listening(served.port)
+    workers = served.app.state.exact.pool.workers
     poll(lambda: workers and all(w.started for w in workers), "the exact workers started")
     try:
-        yield srv
+        yield served
     finally:
         srv.should_exit = True
         thread.join(timeout=10)

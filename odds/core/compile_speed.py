@@ -214,6 +214,13 @@ def _counter():
     return _state["counter"]
 
 
+def numba_version() -> str:
+    """The version of the numba installed."""
+    import numba
+
+    return numba.__version__
+
+
 def install() -> bool:
     """Put both in numba's place, once per process, if ODDS_FAST_COMPILE=1 and numba is a
     tested version; False (nothing changed) otherwise, or where numba's functions are not the
@@ -223,10 +230,9 @@ def install() -> bool:
     with _lock:
         if _state["installed"]:
             return True
-        import numba
-
-        if not tested(numba.__version__):
-            print(f"{PACKAGE}: {ENV}=1 ignored: numba {numba.__version__} is not one of the "
+        version = numba_version()
+        if not tested(version):
+            print(f"{PACKAGE}: {ENV}=1 ignored: numba {version} is not one of the "
                   f"tested versions ({', '.join(TESTED)})", file=sys.stderr)
             _state["gave_up"] = True
             return False

@@ -76,7 +76,7 @@ def root() -> str:
         if _writable(path):
             return path
     try:
-        path = tempfile.mkdtemp(prefix=f"{PACKAGE}-kernels-")
+        path = _temporary_folder()
     except OSError:
         raise OddsError(f"NUMBA_CACHE_DIR: no writable folder for the compiled kernels (tried "
                         f"{', '.join(roots())} and the temporary folder): set it to a writable "
@@ -86,6 +86,11 @@ def root() -> str:
           f"user cache): compiling kernels without caching them (in {path}, deleted at exit)",
           file=sys.stderr)
     return path
+
+
+def _temporary_folder() -> str:
+    """A new folder of the system's temporary folder, for a process's kernels alone."""
+    return tempfile.mkdtemp(prefix=f"{PACKAGE}-kernels-")
 
 
 def _source(module: str) -> str | None:

@@ -222,9 +222,15 @@ async def _workers(app: Starlette):
     app.state.mc.close()
 
 
-def create_app(body_seconds: float = WEB_BODY_SECONDS, **exact) -> Starlette:
-    """The app; `exact` overrides bounds of EXACT (e.g. a test's deadline of a second),
-    `body_seconds` the time a request's body has to arrive whole."""
+def create_app(*, body_seconds: float = WEB_BODY_SECONDS, parse_seconds: float = WEB_PARSE_SECONDS,
+               budget: float = WEB_TIME_BUDGET, luck_budget: float = WEB_LUCK_BUDGET,
+               mc_gate: tuple[int, int] = (WEB_MC_RUNNING, WEB_MC_WAITING),
+               exact_processes: bool = True, **exact) -> Starlette:
+    """The app, its settings the server's limits unless given (a test builds the app it needs):
+    `body_seconds` s for a request's body to arrive whole, `parse_seconds` s for its parse,
+    `budget` s of one answer, `luck_budget` s of a luck report, `mc_gate` the Monte Carlo
+    answers (running, waiting) at once; `exact_processes` False runs exact answers in threads
+    of this process (no workers: an app asked in-process); `exact` overrides bounds of EXACT."""
     app = Starlette(lifespan=_workers, middleware=[Middleware(StoppingIs503)], routes=[
         Route("/", page),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
@@ -236,17 +242,17 @@ def create_app(body_seconds: float = WEB_BODY_SECONDS, **exact) -> Starlette:
     app.state.bounds = bounds = {**EXACT, **exact}
     running = WEB_EXACT_WORKERS * WEB_EXACT_DEPTH + bounds["long_calls"]
     app.state.exact = Gate(running, WEB_EXACT_WAITING, Workers(
-        WEB_EXACT_WORKERS, WEB_EXACT_DEPTH, WEB_EXACT_YOUNG, warm=WARM, **bounds))
-    app.state.mc = Gate(WEB_MC_RUNNING, WEB_MC_WAITING)
-    app.state.budget = WEB_TIME_BUDGET
-    app.state.body_seconds, app.state.luck_budget = body_seconds, WEB_LUCK_BUDGET
-    app.state.parse_seconds = WEB_PARSE_SECONDS
+        WEB_EXACT_WORKERS, WEB_EXACT_DEPTH, WEB_EXACT_YOUNG, warm=WARM, **bounds)
+        if exact_processes else None)
+    app.state.mc = Gate(*mc_gate)
+    app.state.budget, app.state.luck_budget = budget, luck_budget
+    app.state.body_seconds, app.state.parse_seconds = body_seconds, parse_seconds
     app.state.answers = LRU(WEB_CACHED_ANSWERS)  # exact answers by request: they never change
     return app
 
 
-def server(host: str = "127.0.0.1", port: int = 8866, exact: dict | None = None, **config):
-    """A uvicorn Server for the app (`exact`: bounds for create_app); its SIGTERM / SIGINT also
+def server(host: str = "127.0.0.1", port: int = 8866, app: Starlette | None = None, **config):
+    """A uvicorn Server for `app` (create_app's with the server's limits if None); its SIGTERM / SIGINT also
     stops running Monte Carlo, and the requests under way finish or are answered 503. The
     process hands the GIL over more often, so requests keep flowing beside exact answers."""
     import sys
@@ -269,5 +275,5 @@ def server(host: str = "127.0.0.1", port: int = 8866, exact: dict | None = None,
 
     grace = int(WEB_TIME_BUDGET) + 2
 
-    return Server(uvicorn.Config(create_app(**(exact or {})), host=host, port=port, log_level="warning",
+    return Server(uvicorn.Config(app or create_app(), host=host, port=port, log_level="warning",
                                  timeout_graceful_shutdown=grace, **config))
