@@ -197,14 +197,17 @@ def script(dice) -> np.ndarray:
     return np.array(dice, np.int64)
 
 
-def one_battle(sc: Scenario, dice, seed, index, check=True, events=0):
-    """Run battle `index` of `seed` (morale dice from the array `dice` if it is not empty):
+def one_battle(sc: Scenario, dice, seed, index, check=True, events=0, start=None, stop=None):
+    """Run battle `index` of `seed` (morale dice from the array `dice` if it is not empty),
+    from deployment or a position's `start` (positions/), stopped after round `stop` if given:
     its histogram row, final units (kernel `final`) and trace events (kernel `note`)."""
     from ...core.kernel_cache import call, compile_note, load
 
     kernel = load(*KERNEL)
     out = np.zeros((1,) + shape(sc), np.int64)
-    args = kernel_args(sc, check, dice, S.MAX_UNITS, events=events)
+    args = kernel_args(sc, check, dice, S.MAX_UNITS, events=events, start=start)
+    if stop is not None:
+        args.ground.cfg[S.C_TURNS] = min(stop, sc.settings["turn_limit"])
     with compile_note(kernel):
         call(kernel, *args, np.uint64(seed), int(index), np.ones(1, np.int64), out, 0)
     if args.final[S.NFU, 0] == S.OUT_OF_DICE:

@@ -502,14 +502,28 @@ def restore(start, fld, wk):
 
 
 @njit(**INNER)
-def cleared(n, wk):
-    """After a morale test: damage and rear marks cleared; the outcome code when a side has
-    no active unit left (5 both, 0 the defender routed, 2 the attacker), else -1."""
+def settled(n, fld, wk):
+    """A position decided already: 1 (3) when an active attacker (defender) unit stands on
+    the enemy headquarters, else `cleared`'s code without clearing the marks."""
+    U = wk.U
+    W = fld.terrain.shape[1]
+    for j in range(n):
+        s = U[USIDE, j]
+        if U[UST, j] == ACTIVE and U[UY, j] * W + U[UX, j] == fld.hq[1 - s]:
+            return 1 if s == 0 else 3
+    return cleared(n, wk, NOT)
+
+
+@njit(**INNER)
+def cleared(n, wk, clear):
+    """After a morale test: damage and rear marks cleared (if `clear`); the outcome code when
+    a side has no active unit left (5 both, 0 the defender routed, 2 the attacker), else -1."""
     U = wk.U
     a, d = 0, 0
     for j in range(n):
-        U[UDMG, j] = 0
-        U[UREAR, j] = 0
+        if clear:
+            U[UDMG, j] = 0
+            U[UREAR, j] = 0
         if U[UST, j] == ACTIVE:
             if U[USIDE, j] == 0:
                 a += 1
@@ -548,9 +562,11 @@ def battle(army, T, fld, wk, dice, checked, LOG, st, start):
         n = restore(start, fld, wk)
         rnd, first = start[NFU, 1] - 1, start[NFU, 3]
         h0 = 0 if start[NFU, 2] == first else 1
-        code, pos, st = morale(start[NFU, 2], n, T, fld, wk, dice, pos, LOG, st)
+        code = settled(n, fld, wk)
         if code < 0:
-            code = cleared(n, wk)
+            code, pos, st = morale(start[NFU, 2], n, T, fld, wk, dice, pos, LOG, st)
+        if code < 0:
+            code = cleared(n, wk, YES)
     while code < 0 and rnd < cfg[C_TURNS]:
         rnd += 1
         for half in range(h0, 2):
@@ -583,7 +599,7 @@ def battle(army, T, fld, wk, dice, checked, LOG, st, start):
             code, pos, st = morale(o, n, T, fld, wk, dice, pos, LOG, st)
             if code >= 0:
                 break
-            code = cleared(n, wk)
+            code = cleared(n, wk, YES)
             if code >= 0:
                 break
         h0 = 0
