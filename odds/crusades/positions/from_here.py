@@ -164,3 +164,11 @@ def options_text(pos: Position, res: Result) -> str:
         lines.append(f"    {side}: {loss['units']:.2f} units, {loss['upkeep']:.2f} upkeep ({kinds})")
     return "\n".join(lines)
 
+
+
+def answer_json(pos: Position, res: Result) -> dict:
+    """The odds from a position as JSON (the command line's --json and the web's): the
+    Result's object, the moderator's options and the morale tests taken now."""
+    return {**res.to_json(), "options": options(pos, res),
+            "morale_tests_now": [{"unit": pos.name(j), "modifier": mod, "p_flees": p}
+                                 for j, mod, p in pending(pos)]}
