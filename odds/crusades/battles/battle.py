@@ -71,6 +71,8 @@ def lanchester(sc: Scenario) -> str:
     eng = sc.engaged().astype(float)
     T = sc.types
     n = eng.sum(axis=1)
+    if not n.all():  # a position (positions/) with a side that has no unit left
+        return "Lanchester square-law estimate: none (a side has no unit on the board)"
     att = (eng * T[S.TATTACK]).sum(axis=1) / n
     hp = (eng * T[S.THEALTH]).sum(axis=1) / n
     strength = np.array([att[0] / hp[1] * n[0] ** 2, att[1] / hp[0] * n[1] ** 2])

@@ -68,7 +68,7 @@ def position_odds(position, *, battles=None, seed=None, threads=None, progress=N
         res = BattleResult("crusades.position", "exact", p, {k: np.asarray(v, float) for k, v in pmfs.items()},
                            "attacker_win", trials=0, settings=_settings(pos), words=WORDS,
                            notes=(f"decided already: {done.replace('_', ' ')}",))
-        return _wrap(res, sc, tests_now(pos))
+        return _wrap(res, sc, morale_now(pos))
     mc = McOptions.make(pos.battles if battles is None else battles,
                         pos.seed if seed is None else seed, precision, 10**9, threads, progress)
     start = pos.start.copy()
@@ -76,7 +76,7 @@ def position_odds(position, *, battles=None, seed=None, threads=None, progress=N
     proc = Procedure("crusades.position", shape(sc), lambda h: _summarise(h, pos), "attacker_win",
                      None, KERNEL, lambda: kernel_args(sc, start=start), _settings(pos),
                      BattleResult, words=WORDS)
-    return _wrap(simulate(proc, "mc", mc), sc, tests_now(pos))
+    return _wrap(simulate(proc, "mc", mc), sc, morale_now(pos))
 
 
 def _settings(pos: Position) -> dict:
@@ -85,7 +85,7 @@ def _settings(pos: Position) -> dict:
             "to_move": SIDES[pos.to_move]}
 
 
-def tests_now(pos: Position) -> tuple:
+def morale_now(pos: Position) -> tuple:
     """The morale tests the side to move takes now (a d6, kernel.morale): one note a unit."""
     U, sc = pos.units, pos.scenario
     out = []
