@@ -62,10 +62,12 @@ def digest_of(text: str, draw: str) -> str:
     return hashlib.sha256(text.encode("utf-8") + b"\n--draw\n" + draw.encode("utf-8")).hexdigest()
 
 
-def autobattle(position, *, draw: str, battles=None, name: str | None = None) -> AutoBattle:
+def autobattle(position, *, draw: str, battles=None, name: str | None = None,
+               progress=None) -> AutoBattle:
     """Play the position on once with the stream seeded by `digest_of(its text, draw)`; the
     position is a file's path or its text (a table is written as sorted JSON for the digest).
-    The odds it is placed in are `position_odds` with `battles` (default: the position's)."""
+    The odds it is placed in are `position_odds` with `battles` (default: the position's);
+    `progress` as position_odds takes it (a first compile says so)."""
     if not isinstance(draw, str) or not draw.strip() or len(draw) > MAX_DRAW:
         raise OddsError(f"--draw: {shown(draw)} is not a public draw string (allowed: 1 to "
                         f"{MAX_DRAW} characters, announced before the draw)")
@@ -80,10 +82,10 @@ def autobattle(position, *, draw: str, battles=None, name: str | None = None) ->
         pos = load_position(position)
     digest = digest_of(text, draw)
     seed = int(digest[:16], 16) >> 1  # 63 bits
-    hist, final, log = play_on(pos, seed=seed, events=MAX_EVENTS, stream=False)
+    hist, final, log = play_on(pos, seed=seed, events=MAX_EVENTS, stream=False, progress=progress)
     code, rnd = int(final[S.NFU, 0]), int(final[S.NFU, 1])
     U = final[:S.NFU, :pos.n]
-    odds = position_odds(pos, battles=battles, progress=False)
+    odds = position_odds(pos, battles=battles, progress=progress)
     sc, K = pos.scenario, len(pos.scenario.type_names)
     returned = lambda s, k: int(hist[ROWS_HEAD + (s * K + k) * S.N_CAT + 4].argmax())
     losses = {side: {t: int(sc.counts[s, k]) - returned(s, k) for k, t in enumerate(sc.type_names)

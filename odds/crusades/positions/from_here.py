@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...core.engine import McOptions, Procedure
+from ...core.engine import McOptions
 from ...core.result import Result
-from ..battles.battle import KERNEL, WORDS, _wrap, one_battle, script, shape, summarise
-from ..battles.inputs import kernel_args
+from ..battles.battle import WORDS, _wrap, one_battle, procedure, script, summarise
 from ..battles.results import BattleResult, settings_of
 from ..battles.runner import simulate
 from ..simulator import state as S
@@ -37,14 +36,17 @@ def decided(pos: Position) -> str | None:
     return S.OUTCOMES[4] if pos.turn > pos.scenario.settings["turn_limit"] else None
 
 
-def play_on(position, *, seed: int = 0, index: int = 0, events: int = 0, stream: bool = True):
+def play_on(position, *, seed: int = 0, index: int = 0, events: int = 0, stream: bool = True,
+            progress=None):
     """Battle `index` of `seed` played on from the position (with the position's own random
-    stream when it has one and `stream`): (histogram row, final units, trace events)."""
+    stream when it has one and `stream`): (histogram row, final units, trace events); a first
+    compile says so (`progress`, kernel_cache.compile_note)."""
     pos = as_position(position)
     start = pos.start.copy()
     if not stream:
         start[S.NFU, 4] = 0
-    return one_battle(pos.scenario, script(None), seed, index, start=start, events=events)
+    return one_battle(pos.scenario, script(None), seed, index, start=start, events=events,
+                      progress=progress)
 
 
 def _summarise(hist, pos: Position):
@@ -73,9 +75,8 @@ def position_odds(position, *, battles=None, seed=None, threads=None, progress=N
                         pos.seed if seed is None else seed, precision, 10**9, threads, progress)
     start = pos.start.copy()
     start[S.NFU, 4] = 0  # many battles: each its own stream, (seed, battle)
-    proc = Procedure("crusades.position", shape(sc), lambda h: _summarise(h, pos), "attacker_win",
-                     None, KERNEL, lambda: kernel_args(sc, start=start), _settings(pos),
-                     BattleResult, words=WORDS)
+    proc = procedure(sc, name="crusades.position", start=start,
+                     summary=lambda h: _summarise(h, pos), settings=_settings(pos))
     return _wrap(simulate(proc, "mc", mc), sc, morale_now(pos))
 
 
