@@ -1,7 +1,8 @@
 """A crusades position's odds (issue 62) beside a battle from deployment, warm.
 
 Rows: the seconds of `odds.crusades` position odds, 20,000 battles played on from field.toml
-stopped after round N (a position `run --stop-at-turn N --save` writes), against 20,000
+stopped after round N (a position `run --stop-at-turn N --save` writes; the first battle of
+seed 0 not decided by the last N), against 20,000
 battles of field.toml from deployment, both with a warm kernel cache (one call before the
 timed ones), 2 threads, in one fresh process with its own NUMBA_CACHE_DIR, best of 3.
 
@@ -21,7 +22,7 @@ TURNS = (2, 5)
 TIMES = """
 import json, sys, time
 from odds import crusades as c
-from odds.crusades.positions.from_here import position_odds
+from odds.crusades.positions.from_here import decided, position_odds
 from odds.crusades.positions.position import load_position
 from odds.crusades.positions.saved import stopped
 n, field, out = int(sys.argv[1]), c.EXAMPLES / "field.toml", {}
@@ -36,8 +37,11 @@ def best(fn):
     return min(times)
 
 out["deployment"] = best(lambda: c.run(field, battles=n, seed=1, threads=2, progress=False))
-for turn in map(int, sys.argv[2:]):
-    pos = load_position(stopped(field, turn=turn, seed=0, index=0), name="bench")
+turns = list(map(int, sys.argv[2:]))
+index = next(i for i in range(1000)  # the first battle of seed 0 still going after every turn
+             if decided(load_position(stopped(field, turn=max(turns), seed=0, index=i), name="b")) is None)
+for turn in turns:
+    pos = load_position(stopped(field, turn=turn, seed=0, index=index), name="bench")
     out[turn] = best(lambda: position_odds(pos, battles=n, seed=1, threads=2, progress=False))
 print(json.dumps(out))
 """

@@ -4,6 +4,12 @@ refused by line naming the unit and the rule, a decided position answers at once
 are the position's battles played by hand, the morale tests due now, the fair auto-battle."""
 import json
 import math
+import os
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+from urllib.parse import urlencode
 
 import numpy as np
 import pytest
@@ -297,3 +303,71 @@ def test_stop_at_turn_mistakes_exit_2(argv, words, tmp_path, capsys):
 def test_an_empty_draw_is_refused(saved, capsys):
     assert main(["crusades", "autobattle", str(saved), "--draw", " "]) == 2
     assert "--draw" in capsys.readouterr().err
+
+
+@pytest.fixture(scope="module")
+def post():
+    from web_server import running
+
+    with running() as srv:
+        base = f"http://127.0.0.1:{srv.config.port}"
+
+        def post(path, query, data, method="POST"):
+            """(status, JSON) of a request to the server."""
+            url = f"{base}{path}?{urlencode(query)}"
+            try:
+                with urllib.request.urlopen(urllib.request.Request(url, data=data, method=method),
+                                            timeout=600) as r:
+                    return r.status, json.loads(r.read())
+            except urllib.error.HTTPError as e:
+                text = e.read()
+                return e.code, json.loads(text) if e.code != 405 else text.decode()
+        yield post
+
+
+def test_the_same_draw_is_the_same_battle_over_the_api(saved, post, capsys):
+    data = saved.read_bytes()
+    status, web = post("/api/crusades.autobattle", {"draw": "post 4411", "battles": 500}, data)
+    assert status == 200, web
+    here = autobattle(saved, draw="post 4411", battles=500)
+    assert web["digest"] == here.digest and web["rounds"] == here.rounds
+    assert web["losses"] == here.losses and web["outcome"] == here.outcome
+    status, other = post("/api/crusades.autobattle", {"draw": "post 4412", "battles": 500}, data)
+    assert status == 200 and other["digest"] != web["digest"] and other["seed"] != web["seed"]
+
+
+def test_the_position_over_the_api(saved, post):
+    status, out = post("/api/crusades.position", {"battles": 500, "seed": 1}, saved.read_bytes())
+    assert status == 200, out
+    assert out["battles"] == 500 and out["options"]["award"]["ahead"] in ("attacker", "defender")
+    here = position_odds(saved, battles=500, seed=1, threads=1, progress=False)
+    assert out["attacker_win"] == here["attacker_win"] and out["intervals"]
+
+
+@pytest.mark.parametrize("query, body, words", [
+    ({"battles": 500}, BASE.replace('"assault"', '"/etc/passwd"'), "neither a file"),
+    ({"battles": 10**6}, BASE, "battles"),
+    ({"trials": 5}, BASE, "trials: not a parameter"),
+    ({}, "", "body is empty"),
+])
+def test_the_api_refuses_a_bad_position_in_one_line(post, query, body, words):
+    status, out = post("/api/crusades.position", query, body.encode())
+    assert status == 400 and words in out["error"] and "\n" not in out["error"]
+
+
+def test_the_api_takes_posts_only(post):
+    assert post("/api/crusades.position", {}, None, method="GET")[0] == 405
+    status, out = post("/api/crusades.autobattle", {}, BASE.encode())
+    assert status == 400 and "draw: missing" in out["error"]
+
+
+def test_a_fresh_compile_of_the_position_modes_is_announced(tmp_path, saved):
+    """A first autobattle with an empty kernel cache says it compiles, before the compile."""
+    code = ("from odds.crusades.positions.autobattle import autobattle; "
+            f"print(autobattle({str(saved)!r}, draw='x', battles=200, progress=True).digest)")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                         timeout=900)
+    assert out.returncode == 0, out.stderr[-2000:]
+    notes = [line for line in out.stderr.splitlines() if "compiling a Monte Carlo kernel" in line]
+    assert notes and out.stderr.splitlines()[0] == notes[0]  # said before anything else

@@ -14,7 +14,7 @@ from ..simulator import state as S
 from ..scenario import MAX_SCENARIO_BYTES, SIDES
 from ..battles.battle import ROWS_HEAD
 from .from_here import play_on, position_odds
-from .position import load_position
+from .position import Position, load_position
 
 MAX_DRAW = 1000  # characters of a draw string
 MAX_EVENTS = 200_000
@@ -62,16 +62,21 @@ def digest_of(text: str, draw: str) -> str:
     return hashlib.sha256(text.encode("utf-8") + b"\n--draw\n" + draw.encode("utf-8")).hexdigest()
 
 
-def autobattle(position, *, draw: str, battles=None, name: str | None = None,
+def autobattle(position, *, draw: str, battles=None, name: str | None = None, threads=None,
                progress=None) -> AutoBattle:
     """Play the position on once with the stream seeded by `digest_of(its text, draw)`; the
-    position is a file's path or its text (a table is written as sorted JSON for the digest).
-    The odds it is placed in are `position_odds` with `battles` (default: the position's);
-    `progress` as position_odds takes it (a first compile says so)."""
+    position is a file's path, its text or a Position read from text (a table is written as
+    sorted JSON for the digest).
+    The odds it is placed in are `position_odds` with `battles` (default: the position's) and
+    `threads`; `progress` as position_odds takes it (a first compile says so)."""
     if not isinstance(draw, str) or not draw.strip() or len(draw) > MAX_DRAW:
         raise OddsError(f"--draw: {shown(draw)} is not a public draw string (allowed: 1 to "
                         f"{MAX_DRAW} characters, announced before the draw)")
-    if isinstance(position, dict):
+    if isinstance(position, Position):
+        if not position.text:
+            raise OddsError("position: read from a table, it has no text to draw with (give its file)")
+        text, path, pos = position.text, name or position.path, position
+    elif isinstance(position, dict):
         text, path = json.dumps(position, sort_keys=True), "POSITION.toml"
         pos = load_position(position, name=name)
     elif isinstance(position, str) and "\n" in position:
@@ -85,7 +90,7 @@ def autobattle(position, *, draw: str, battles=None, name: str | None = None,
     hist, final, log = play_on(pos, seed=seed, events=MAX_EVENTS, stream=False, progress=progress)
     code, rnd = int(final[S.NFU, 0]), int(final[S.NFU, 1])
     U = final[:S.NFU, :pos.n]
-    odds = position_odds(pos, battles=battles, progress=progress)
+    odds = position_odds(pos, battles=battles, threads=threads, progress=progress)
     sc, K = pos.scenario, len(pos.scenario.type_names)
     returned = lambda s, k: int(hist[ROWS_HEAD + (s * K + k) * S.N_CAT + 4].argmax())
     losses = {side: {t: int(sc.counts[s, k]) - returned(s, k) for k, t in enumerate(sc.type_names)

@@ -16,10 +16,6 @@ from ..scenario import SIDES
 from .position import Position, load_position
 
 
-def as_position(position) -> Position:
-    return position if isinstance(position, Position) else load_position(position)
-
-
 def decided(pos: Position) -> str | None:
     """How a position is decided already, else None: an active unit stands on the enemy
     headquarters, a side has no active unit left (both: undecided, a mutual rout), or the
@@ -41,7 +37,7 @@ def play_on(position, *, seed: int = 0, index: int = 0, events: int = 0, stream:
     """Battle `index` of `seed` played on from the position (with the position's own random
     stream when it has one and `stream`): (histogram row, final units, trace events); a first
     compile says so (`progress`, kernel_cache.compile_note)."""
-    pos = as_position(position)
+    pos = load_position(position)
     start = pos.start.copy()
     if not stream:
         start[S.NFU, 4] = 0
@@ -61,7 +57,7 @@ def position_odds(position, *, battles=None, seed=None, threads=None, progress=N
     """P(attacker wins, defender wins, undecided) from the position, each side's losses from
     here (per type), P(each headquarters falls), by `battles` battles played on from it (a
     position decided already: one, which is 100% at once); notes: the pending morale tests."""
-    pos = as_position(position)
+    pos = load_position(position)
     sc = pos.scenario
     done = decided(pos)
     if done is not None:

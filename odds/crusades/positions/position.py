@@ -65,16 +65,27 @@ class Position:
 
 
 def load_position(source, *, name: str | None = None, folder=None) -> Position:
-    """A position from a TOML path, its text (`name` names it; a scenario it names by file is
-    looked for in `folder`, else only the built-in examples), or a table."""
+    """A position from a TOML path, its text (a string of more than one line: `read_position`)
+    or a table."""
+    if isinstance(source, Position):
+        return source
     if isinstance(source, dict):
         return _validate(dict(check_nesting("position", source)), name or "<position>", "", folder)
     if isinstance(source, str) and "\n" in source:
-        return _validate(parse_toml(source, name or "<position>"), name or "<position>", source, folder)
+        return read_position(source, name or "<position>", folder)
     if isinstance(source, (str, os.PathLike)):
         text = read_text(source, "position", MAX_SCENARIO_BYTES)
         return _validate(parse_toml(text, str(source)), str(source), text, Path(source).parent)
     raise OddsError(f"position: {shown(source)} is not a position file's path, text or table")
+
+
+def read_position(text: str, name: str, folder=None) -> Position:
+    """A position from its TOML text, named `name` in errors; a scenario it names by file is
+    looked for in `folder` (None: only the built-in examples, as on the web)."""
+    if len(text.encode("utf-8")) > MAX_SCENARIO_BYTES:
+        raise OddsError(f"{name}: larger than {MAX_SCENARIO_BYTES:,} bytes")
+    text = text.removeprefix("\ufeff")
+    return _validate(parse_toml(text, name), name, text, folder)
 
 
 class _Refuse:
