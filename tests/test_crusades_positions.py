@@ -66,6 +66,7 @@ def test_resume_is_the_battle_never_stopped(name):
         assert pos.n == len(idx) > 0
         _, again, log = play_on(pos, events=EVENTS)
         assert again[S.NFU, :2].tolist() == full[S.NFU, :2].tolist()  # outcome, round
+        assert again[S.NFU, 3] == 1  # every invariant held after every side's turn
         fields = [f for f in range(S.NFU) if f != S.UMOVED]  # UMOVED: a count within a turn
         assert (again[fields, :pos.n] == full[fields][:, idx]).all()
         after = events[start_of[turn + 1]:]
@@ -342,6 +343,11 @@ def test_the_position_over_the_api(saved, post):
     assert out["battles"] == 500 and out["options"]["award"]["ahead"] in ("attacker", "defender")
     here = position_odds(saved, battles=500, seed=1, threads=1, progress=False)
     assert out["attacker_win"] == here["attacker_win"] and out["intervals"]
+    pos = load_position(saved)
+    board = out["board"]
+    assert len(board["units"]) == pos.n and len(board["terrain"]) == board["height"] == 10
+    assert [(u["x"], u["y"], u["health"]) for u in board["units"]] == [
+        (int(pos.units[S.UX, j]), int(pos.units[S.UY, j]), int(pos.units[S.UHP, j])) for j in range(pos.n)]
 
 
 @pytest.mark.parametrize("query, body, words", [

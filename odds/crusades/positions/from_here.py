@@ -165,7 +165,23 @@ def options_text(pos: Position, res: Result) -> str:
 
 def answer_json(pos: Position, res: Result) -> dict:
     """The odds from a position as JSON (the command line's --json and the web's): the
-    Result's object, the moderator's options and the morale tests taken now."""
+    Result's object, the moderator's options, the morale tests taken now and the board."""
     return {**res.to_json(), "options": options(pos, res),
             "morale_tests_now": [{"unit": pos.name(j), "modifier": mod, "p_flees": p}
-                                 for j, mod, p in pending(pos)]}
+                                 for j, mod, p in pending(pos)], "board": board(pos)}
+
+
+def board(pos: Position) -> dict:
+    """The board as a picture needs it: terrain rows ('.' open, '#' wall, 'c' city), both
+    headquarters, each unit (side, type, cell, health of its type's, state, P(flees now))."""
+    sc, U = pos.scenario, pos.units
+    chars = {S.OPEN: ".", S.WALL: "#", S.CITY: "c"}
+    tests = {j: p for j, _, p in pending(pos)}
+    return {"width": sc.width, "height": sc.height, "turn": pos.turn, "to_move": SIDES[pos.to_move],
+            "title": pos.title, "terrain": ["".join(chars[v] for v in row) for row in sc.terrain.tolist()],
+            "headquarters": {side: list(sc.hq[s]) for s, side in enumerate(SIDES)},
+            "units": [{"side": SIDES[U[S.USIDE, j]], "type": sc.type_names[U[S.UTYPE, j]],
+                       "x": int(U[S.UX, j]), "y": int(U[S.UY, j]), "health": int(U[S.UHP, j]),
+                       "of": int(sc.types[S.THEALTH, U[S.UTYPE, j]]),
+                       "state": S.STATE_NAMES[U[S.UST, j]], "p_flees_now": tests.get(j)}
+                      for j in range(pos.n)]}

@@ -231,7 +231,7 @@ def create_app(body_seconds: float = WEB_BODY_SECONDS, **exact) -> Starlette:
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
         Route("/api/procedures", procedures),
         *luck.routes(reply, refusal, STATIC),  # "How lucky was I?" (before /api/{procedure})
-        *services.routes(reply, refusal),  # the games' files as bodies (a crusades position)
+        *services.routes(reply, refusal, STATIC),  # the games' files as bodies (a crusades position)
         Route("/api/{procedure}", answer, methods=["GET", "POST"]),
         Route("/api/{procedure}/{question:str}", ask),
     ])

@@ -8,7 +8,7 @@ import json
 
 from starlette.endpoints import HTTPEndpoint
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import FileResponse, Response
 from starlette.routing import Route
 
 from ... import registry
@@ -31,8 +31,9 @@ def answer(name: str, data: bytes, query: list, budget: float) -> tuple[str, str
     return "mc", json.dumps(out)
 
 
-def routes(reply, refusal) -> list:
-    """A POST route per service; `reply` and `refusal` answer as every route of the app does."""
+def routes(reply, refusal, static) -> list:
+    """A POST route per service, and `/position` the page that asks crusades.position
+    (static/position.html); `reply` and `refusal` answer as every route of the app does."""
 
     class Answer(HTTPEndpoint):
         """POST only: Starlette's 405 for any other method."""
@@ -47,4 +48,7 @@ def routes(reply, refusal) -> list:
             except Exception as e:
                 return refusal(e, state, name)
 
-    return [Route(f"/api/{name}", Answer) for name in registry.services()]
+    async def page(request: Request) -> Response:
+        return FileResponse(static / "position.html")
+
+    return [Route("/position", page), *(Route(f"/api/{name}", Answer) for name in registry.services())]
