@@ -9,6 +9,7 @@ import subprocess
 import sys
 import urllib.error
 import urllib.request
+from pathlib import Path
 from urllib.parse import urlencode
 
 import numpy as np
@@ -377,3 +378,34 @@ def test_a_fresh_compile_of_the_position_modes_is_announced(tmp_path, saved):
     assert out.returncode == 0, out.stderr[-2000:]
     notes = [line for line in out.stderr.splitlines() if "compiling a Monte Carlo kernel" in line]
     assert notes and out.stderr.splitlines()[0] == notes[0]  # said before anything else
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_page_shows_the_positions_board_beside_its_odds(page_browser, width):
+    """The sample position at a phone's and a desktop's width: every unit drawn on its cell,
+    the fleeing ones dashed, a ring on each unit that tests morale now, the odds and the three
+    options shown, nothing wider than the screen."""
+    sample = Path(__file__).parents[1] / "odds/frontends/web/static/position-sample.toml"
+    pos = load_position(sample)
+    page = page_browser.new_page(viewport={"width": width, "height": 900})
+    errors = []
+    page.on("pageerror", lambda e: errors.append(e))
+    page.goto(page_browser.base + "position")
+    page.click("#sample")
+    page.wait_for_selector("#result:not([hidden])", timeout=300_000)
+    drawn = page.evaluate("""() => [...document.querySelectorAll('#board circle:not(.ring)')].map(
+        c => [c.getAttribute('cx') - 0.5, c.getAttribute('cy') - 0.5, c.getAttribute('class')])""")
+    assert [(x, y) for x, y, _ in drawn] == [(int(pos.units[S.UX, j]), int(pos.units[S.UY, j]))
+                                             for j in range(pos.n)]
+    fleeing = [j for j in range(pos.n) if pos.units[S.UST, j] == S.FLEEING]
+    assert [j for j, (_, _, cls) in enumerate(drawn) if "fleeing" in cls] == fleeing
+    assert page.locator("#board circle.ring").count() == len(pending(pos)) == 2
+    assert page.locator("#options dt").all_inner_texts() == ["Award", "Auto-battle", "Separate"]
+    assert "attacker wins" in page.inner_text("#headline")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    board = page.locator("#board").bounding_box()
+    odds = page.locator("#headline").bounding_box()
+    beside = odds["x"] >= board["x"] + board["width"]  # a desktop: beside; a phone: below
+    assert beside if width == 1280 else odds["y"] >= board["y"] + board["height"]
+    assert not errors
+    page.close()

@@ -22,7 +22,8 @@ function drawBoard(board) {
   const kinds = { ".": "open", "#": "wall", c: "city" };
   board.terrain.forEach((row, y) => [...row].forEach((ch, x) =>
     node(svg, "rect", { x, y, width: 1, height: 1, class: `${kinds[ch]} ` })));
-  for (let x = 0; x <= board.width; x++) node(svg, "rect", { x, y: 0, width: 1, height: board.height, class: "grid" });
+  for (let x = 0; x < board.width; x++) node(svg, "rect", { x, y: 0, width: 1, height: board.height, class: "grid" });
+  for (let y = 0; y < board.height; y++) node(svg, "rect", { x: 0, y, width: board.width, height: 1, class: "grid" });
   for (const [side, [x, y]] of Object.entries(board.headquarters)) {
     node(svg, "rect", { x: x + .06, y: y + .06, width: .88, height: .88, class: "hq" });
     node(svg, "text", { x: x + .5, y: y + .92, class: "dark" }, `HQ ${side[0].toUpperCase()}`);
