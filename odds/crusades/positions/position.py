@@ -266,8 +266,9 @@ def _possible(refuse, sc, start):
     """Refuse what cannot happen: two units on a cell, a unit on a wall it cannot climb, a
     mounted unit inside walls its deployment rows do not reach, a fleeing unit hit by the
     enemy this turn (it would have surrendered)."""
-    n = int((start[S.UHP] > 0).sum())
+    n = int(start[S.NFU, 0])
     U, T, ter = start, sc.types, sc.terrain
+    reach = [_reach(sc, s) for s in range(2)]
     held = {}
     for j in range(n):
         k, x, y = U[S.UTYPE, j], U[S.UX, j], U[S.UY, j]
@@ -279,7 +280,7 @@ def _possible(refuse, sc, start):
             refuse(what, f"stands on a wall{' or closed gate' if sc.settings['gates'] == 'closed' else ''}"
                    f" it cannot climb ({'mounted units' if T[S.TMOUNTED, k] else 'this type'} "
                    "cannot climb walls)", j, "cell")
-        if T[S.TMOUNTED, k] and (x, y) not in _reach(sc, U[S.USIDE, j]):
+        if T[S.TMOUNTED, k] and (x, y) not in reach[U[S.USIDE, j]]:
             refuse(what, "a mounted unit inside walls: no way from its side's deployment rows "
                    "leads here without climbing a wall (mounted units cannot climb walls)", j, "cell")
         if U[S.UST, j] == S.FLEEING and (U[S.UDMG, j] or U[S.UREAR, j]):
