@@ -19,8 +19,8 @@ from odds import OddsError, crusades
 from odds.crusades.battles.battle import one_battle, script
 from odds.crusades.battles.inputs import scenario_of
 from odds.crusades.positions.autobattle import autobattle, digest_of
-from odds.crusades.positions.from_here import (options, pending, play_on, position_odds,
-                                               morale_now)
+from odds.crusades.positions.from_here import (answer_json, morale_now, options, pending,
+                                               play_on, position_odds)
 from odds.crusades.positions.position import load_position
 from odds.crusades.positions.saved import stopped
 from odds.crusades.simulator import state as S
@@ -205,9 +205,11 @@ def test_a_decided_position_answers_at_once(edit, outcome):
     text = BASE.replace(*edit)
     if edit[1] == "cell = [5, 9]":  # a foot unit: the knights cannot get there
         text = text.replace('type = "knights"', 'type = "militia"').replace("health = 8", "health = 4")
-    res = position_odds(load_position(text, name="p"), progress=False)
+    pos = load_position(text, name="p")
+    res = position_odds(pos, progress=False)
     assert res.trials == 0 and res[outcome] == 1
-    assert any(n.startswith("decided already") for n in res.notes)
+    assert res.notes[0].startswith("decided already") and not any("morale test" in n for n in res.notes)
+    assert answer_json(pos, res)["morale_tests_now"] == []  # nothing is left to test for
 
 
 def test_the_morale_tests_due_now_by_hand_and_by_the_kernel():

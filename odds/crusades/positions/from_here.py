@@ -66,7 +66,7 @@ def position_odds(position, *, battles=None, seed=None, threads=None, progress=N
         res = BattleResult("crusades.position", "exact", p, {k: np.asarray(v, float) for k, v in pmfs.items()},
                            "attacker_win", trials=0, settings=_settings(pos), words=WORDS,
                            notes=(f"decided already: {done.replace('_', ' ')}",))
-        return _wrap(res, sc, morale_now(pos))
+        return _wrap(res, sc)
     mc = McOptions.make(pos.battles if battles is None else battles,
                         pos.seed if seed is None else seed, precision, 10**9, threads, progress)
     start = pos.start.copy()
@@ -168,7 +168,8 @@ def answer_json(pos: Position, res: Result) -> dict:
     Result's object, the moderator's options, the morale tests taken now and the board."""
     return {**res.to_json(), "options": options(pos, res),
             "morale_tests_now": [{"unit": pos.name(j), "modifier": mod, "p_flees": p}
-                                 for j, mod, p in pending(pos)], "board": board(pos)}
+                                 for j, mod, p in pending(pos) if decided(pos) is None],
+            "board": board(pos)}
 
 
 def board(pos: Position) -> dict:
@@ -176,7 +177,7 @@ def board(pos: Position) -> dict:
     headquarters, each unit (side, type, cell, health of its type's, state, P(flees now))."""
     sc, U = pos.scenario, pos.units
     chars = {S.OPEN: ".", S.WALL: "#", S.CITY: "c"}
-    tests = {j: p for j, _, p in pending(pos)}
+    tests = {j: p for j, _, p in pending(pos)} if decided(pos) is None else {}
     return {"width": sc.width, "height": sc.height, "turn": pos.turn, "to_move": SIDES[pos.to_move],
             "title": pos.title, "terrain": ["".join(chars[v] for v in row) for row in sc.terrain.tolist()],
             "headquarters": {side: list(sc.hq[s]) for s, side in enumerate(SIDES)},

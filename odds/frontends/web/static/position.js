@@ -61,7 +61,7 @@ function show(a) {
   row(t, ["outcome", "chance", "95% interval"], true);
   for (const key of ["attacker_win", "defender_win", "undecided", "attacker_headquarters_falls",
                      "defender_headquarters_falls"]) {
-    const [lo, hi] = a.intervals[key];
+    const [lo, hi] = (a.intervals || {})[key] || [a[key], a[key]];  // decided: no interval
     row(t, [words(key), pct(a[key]), `${pct(lo)} to ${pct(hi)}`], true);
   }
   const dl = $("options");
@@ -86,7 +86,8 @@ function show(a) {
     return li;
   }));
   $("tests-box").hidden = !a.morale_tests_now.length;
-  $("status").textContent = `Monte Carlo, ${a.battles.toLocaleString("en")} battles played on from here` +
+  $("status").textContent = a.method === "exact" ? a.notes[0] :
+    `Monte Carlo, ${a.battles.toLocaleString("en")} battles played on from here` +
     (a.partial ? " (stopped by the server's time budget)" : "");
   $("result").hidden = false;
 }
