@@ -163,9 +163,9 @@ def test_a_fleeing_unit_hit_this_turn_is_refused():
 
 
 @pytest.mark.parametrize("change, words", [
-    (("turn = 5", "turn = 22"), ("turn", "22 is out of range (allowed: 1 to 21)")),
-    (('to_move = "defender"', 'to_move = "nobody"'), ("to_move", "'nobody' is not allowed")),
-    (('scenario = "assault"', 'scenario = "nowhere"'), ("scenario", "neither a file")),
+    (("turn = 5", "turn = 22"), ("line 3: turn", "22 is out of range (allowed: 1 to 21)")),
+    (('to_move = "defender"', 'to_move = "nobody"'), ("line 4: to_move", "'nobody' is not allowed")),
+    (('scenario = "assault"', 'scenario = "nowhere"'), ("line 2: scenario", "neither a file")),
     (('type = "knights"', 'type = "dragons"'), ("line 24:", "unit 3", "'dragons' is not allowed")),
     (("cell = [8, 2]", "cell = [12, 2]"), ("line 25:", "cell x", "12 is out of range")),
     (("health = 6", "health = 0"), ("line 13:", "unit 1", "0 is out of range")),

@@ -8,6 +8,7 @@ A position that cannot happen is refused in one line naming its line, the unit a
 from __future__ import annotations
 
 import os
+import re
 from collections import deque
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -89,13 +90,14 @@ def read_position(text: str, name: str, folder=None) -> Position:
 
 
 class _Refuse:
-    """Raises OddsError as '<file>: line L: <what>: <problem>' (no line for a table)."""
+    """Raises OddsError as '<file>: line L: <what>: <problem>' (no line for a table): a unit's
+    field's line, else its [[unit]] header's, else the line of a key before the first table."""
 
-    def __init__(self, name, lines):
-        self.name, self.lines = name, lines
+    def __init__(self, name, lines, top):
+        self.name, self.lines, self.top = name, lines, top
 
     def __call__(self, key, problem, unit=None, field=None):
-        line = 0
+        line = self.top.get(key, 0)
         if unit is not None and unit < len(self.lines):
             start, keys = self.lines[unit]
             line = keys.get(field, start)
@@ -143,7 +145,7 @@ def _scenario(refuse, raw, name, folder) -> Scenario:
 
 def _validate(raw, name, text, folder) -> Position:
     lines = tuple(table_lines(text, "unit")) if text else ()
-    refuse = _Refuse(name, lines)
+    refuse = _Refuse(name, lines, _top_lines(text))
     for key in raw:
         if key not in POSITION_KEYS:
             refuse(key, f"unknown key (allowed: {', '.join(POSITION_KEYS)})")
@@ -172,6 +174,18 @@ def _validate(raw, name, text, folder) -> Position:
                     siege_turn, _gone(refuse, raw.get("gone", {}), sc), tuple(u[0] for u in lines),
                     text, _int(refuse, "battles", raw.get("battles", sc.battles), 1, 10**9),
                     _int(refuse, "seed", raw.get("seed", sc.seed), 0, 2**63 - 1))
+
+
+def _top_lines(text: str) -> dict:
+    """{key: its line} of the keys written before the first table header."""
+    out = {}
+    for number, row in enumerate(text.splitlines(), 1):
+        if row.lstrip().startswith("["):
+            break
+        m = re.match(r"\s*([A-Za-z_][\w-]*)\s*=", row)
+        if m and m[1] not in out:
+            out[m[1]] = number
+    return out
 
 
 def _first(refuse, raw, sc) -> int:
