@@ -2,7 +2,7 @@
 // api/crusades.position, whose answer is `odds crusades position --json`'s object: the odds
 // from here, the moderator's three options, the morale tests due now and the board drawn here.
 "use strict";
-const $ = (id) => document.getElementById(id);
+const $ = (id) => document.getElementById(id);  // (posting.js, loaded first, declares none)
 const SVG = "http://www.w3.org/2000/svg";
 const pct = (p) => `${(100 * p).toFixed(1)}%`;
 const words = (key) => key.replaceAll("_", " ");
@@ -92,43 +92,9 @@ function show(a) {
   $("result").hidden = false;
 }
 
-async function go() {
-  const text = $("record").value;
-  $("error").hidden = true;
-  if (!text.trim()) {
-    $("error").textContent = "position: empty (paste a position, open a file, or load the sample)";
-    $("error").hidden = false;
-    return;
-  }
-  $("status").textContent = "Playing the battle on…";
-  try {
-    const response = await fetch("api/crusades.position", { method: "POST", body: text,
-      headers: { "Content-Type": "text/plain; charset=utf-8" } });
-    const answer = await response.json();
-    if (!response.ok) throw new Error(answer.error || response.statusText);
-    show(answer);
-  } catch (e) {
-    $("status").textContent = "";
-    $("error").textContent = e.message;
-    $("error").hidden = false;
-    $("result").hidden = true;
-  }
-}
-
-$("go").addEventListener("click", go);
-$("sample").addEventListener("click", async () => {
-  $("record").value = await (await fetch("static/position-sample.toml")).text();
-  go();
-});
-$("file").addEventListener("change", async () => {
-  const file = $("file").files[0];
-  if (!file) return;
-  try {
-    $("record").value = new TextDecoder("utf-8", { fatal: true }).decode(await file.arrayBuffer());
-  } catch {
-    $("error").textContent = `position: ${file.name} is not UTF-8 text`;
-    $("error").hidden = false;
-    return;
-  }
-  go();
+postingPage({
+  url: "api/crusades.position", button: "go", sample: "static/position-sample.toml",
+  busy: "Playing the battle on…", show, ready: null,
+  empty: "position: empty (paste a position, open a file, or load the sample)",
+  notText: (name) => `position: ${name} is not UTF-8 text (allowed: a TOML position saved as UTF-8)`,
 });
