@@ -309,24 +309,19 @@ def test_an_empty_draw_is_refused(saved, capsys):
     assert "--draw" in capsys.readouterr().err
 
 
-@pytest.fixture(scope="module")
-def post():
-    from web_server import running
-
-    with running() as srv:
-        base = f"http://127.0.0.1:{srv.config.port}"
-
-        def post(path, query, data, method="POST"):
-            """(status, JSON) of a request to the server."""
-            url = f"{base}{path}?{urlencode(query)}"
-            try:
-                with urllib.request.urlopen(urllib.request.Request(url, data=data, method=method),
-                                            timeout=600) as r:
-                    return r.status, json.loads(r.read())
-            except urllib.error.HTTPError as e:
-                text = e.read()
-                return e.code, json.loads(text) if e.code != 405 else text.decode()
-        yield post
+@pytest.fixture
+def post(page_base):
+    """(status, JSON) of a request to the page tests' server (conftest.page_base)."""
+    def post(path, query, data, method="POST"):
+        url = f"{page_base.rstrip('/')}{path}?{urlencode(query)}"
+        try:
+            with urllib.request.urlopen(urllib.request.Request(url, data=data, method=method),
+                                        timeout=600) as r:
+                return r.status, json.loads(r.read())
+        except urllib.error.HTTPError as e:
+            text = e.read()
+            return e.code, json.loads(text) if e.code != 405 else text.decode()
+    return post
 
 
 def test_the_same_draw_is_the_same_battle_over_the_api(saved, post, capsys):
