@@ -16,7 +16,7 @@ from common import table  # noqa: E402
 
 MODULES = ["bench_field", "bench_assault", "bench_naval", "bench_oath", "bench_then", "bench_his_more",
            "bench_crusades", "bench_sweep", "bench_web", "bench_startup", "bench_interrupt", "bench_luck",
-           "bench_parsers"]
+           "bench_parsers", "bench_positions"]
 
 
 def machine() -> str:

@@ -206,3 +206,27 @@ def _nesting(text: str) -> int:
                 dots = 0
         depth = max(depth, 0)
     return deepest
+
+
+def array_header(table: str) -> re.Pattern:
+    """The `[[table]]` header of a TOML array of tables, matched on one line from its start."""
+    return re.compile(rf"[ \t]*\[\[[ \t]*{re.escape(table)}[ \t]*\]\]")
+
+
+def table_lines(text: str, table: str) -> list:
+    """(line, {key: line}) of each `[[table]]` of a TOML text, in order: the 1-based line of
+    its header and of each key written in it (its first), so that a mistake in one entry is
+    refused naming its line."""
+    rows = text.splitlines()
+    header = array_header(table)
+    starts = [i + 1 for i, row in enumerate(rows) if header.match(row)]
+    ends = starts[1:] + [len(rows) + 1]
+    out = []
+    for start, end in zip(starts, ends):
+        keys = {}
+        for number in range(start + 1, end):
+            m = re.match(r"\s*([A-Za-z_][\w-]*)\s*=", rows[number - 1])
+            if m and m[1] not in keys:
+                keys[m[1]] = number
+        out.append((start, keys))
+    return out

@@ -403,6 +403,24 @@ def page() -> dict:
     return out
 
 
+def services() -> dict:
+    """What the games answer beyond their procedures (the web's ``POST /api/NAME``, a file as
+    the body): name -> 'module:function' relative to the game package, from each game
+    package's `SERVICES`."""
+    return {name: (package, target) for package in dict.fromkeys(games().values())
+            for name, target in getattr(package, "SERVICES", {}).items()}
+
+
+def service(name: str) -> Callable:
+    """Service `name`'s function: function(text, query items) -> a JSON-able dict."""
+    found = services().get(name)
+    if found is None:
+        raise OddsError(f"{name}: not a service (allowed: {', '.join(services())})")
+    package, target = found
+    module, _, function = target.partition(":")
+    return getattr(import_module(f"{package.__name__}.{module}"), function)
+
+
 def _package(word: str):
     """The game package a procedure name's first word names, or None."""
     return games().get(word)

@@ -129,7 +129,9 @@ def test_warmup_runs_every_kernel_once(capsys):
     from odds.crusades.simulator.kernel import kernel
 
     names = list(inspect.signature(kernel.py_func).parameters)
-    at = [names.index(name) for name in ("siege", "final", "LOG")]
+    at = [names.index(name) for name in ("siege", "final", "LOG", "start")]
     modes = {tuple(sig[i] == types.none for i in at) for sig in kernel.signatures}
-    assert modes >= {(True, True, True), (False, True, True), (True, False, False)}  # runs of
-    # battles, sieges (siege), one battle (final and LOG): warmup compiled each mode
+    assert modes >= {(True, True, True, True), (False, True, True, True), (True, False, False, True),
+                     (True, True, True, False), (True, False, False, False)}  # runs of battles,
+    # sieges (siege), one battle (final and LOG), each of the two from a position (start):
+    # warmup compiled each mode

@@ -7,7 +7,7 @@ follow, checked in one place.
   `(KERNEL, "debate_lane")`), and a 'module:function' string (a Spec's `table` or
   `rolled`).
 - The declared maps: each game's and each Here I Stand concept's `PROCEDURES` (importing the
-  module registers that procedure), `EXPORTS` (the public name resolves), `PAGE`, the command
+  module registers that procedure), `EXPORTS` (the public name resolves), `PAGE`, `SERVICES`, the command
   line's `TOOLS` (the module has `register`), the names `odds` imports on first use.
 - Every `import_module` call of odds/ is one of those the maps above feed (KNOWN_DYNAMIC): a new
   one fails here until its strings are checked too.
@@ -30,7 +30,7 @@ NAME = re.compile(r"[A-Za-z_]\w*")
 KNOWN_DYNAMIC = {"__init__.py": 2,  # odds.__all__
                  "frontends/cli/main.py": 1,  # TOOLS
                  "lazy.py": 5,  # EXPORTS, the declaring packages (PROCEDURES), MOVED
-                 "registry.py": 3,  # PAGE, PROCEDURES, a Spec's rolled
+                 "registry.py": 4,  # PAGE, PROCEDURES, a Spec's rolled, SERVICES
                  "tools/sweep.py": 1,  # a Spec's table
                  "core/kernel_cache.py": 1,  # load(module, name): the source's pairs
                  "frontends/web/workers.py": 1}  # a worker's warm modules (web/app.py WARM: module strings)
@@ -135,6 +135,8 @@ def test_every_declared_map_resolves(package):
     if hasattr(package, "PAGE"):
         module, _, function = package.PAGE.partition(":")
         assert callable(getattr(import_module(f"{package.__name__}.{module}"), function))
+    for name in getattr(package, "SERVICES", {}):
+        assert callable(registry.service(name)), (package, name)
 
 
 def test_every_spec_names_real_kernels_and_tables():

@@ -13,6 +13,9 @@ from ..lazy import exports
 TITLES = {"crusades": "Crusades (homebrew tactical battle)"}  # the game's name, by first word
 ORDER = 30  # this game's place in listings
 PROCEDURES = {"crusades.battle": "battles.battle"}  # procedure -> the module that registers it
+# answers beyond the procedures (registry.services: the web's POST /api/NAME, a position file)
+SERVICES = {"crusades.position": "positions.served:position",
+            "crusades.autobattle": "positions.served:autobattle"}
 EXAMPLES = Path(__file__).parent / "examples"
 EXPORTS = {"balance": "upkeep.table", "plot_balance": "upkeep.report:plot",
            "Battle": "battles.battle", "play": "battles.battle", "run": "battles.battle",

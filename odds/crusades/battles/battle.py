@@ -71,6 +71,8 @@ def lanchester(sc: Scenario) -> str:
     eng = sc.engaged().astype(float)
     T = sc.types
     n = eng.sum(axis=1)
+    if not n.all():  # a position (positions/) with a side that has no unit left
+        return "Lanchester square-law estimate: none (a side has no unit on the board)"
     att = (eng * T[S.TATTACK]).sum(axis=1) / n
     hp = (eng * T[S.THEALTH]).sum(axis=1) / n
     strength = np.array([att[0] / hp[1] * n[0] ** 2, att[1] / hp[0] * n[1] ** 2])
@@ -88,10 +90,13 @@ WORDS = Words(partitions=(("attacker_win", "defender_win", "undecided"),),
               within={"ended_by_turn_limit": ("undecided",)})
 
 
-def _procedure(sc: Scenario, check=False, name="crusades.battle"):
-    return Procedure(name, shape(sc), lambda h: summarise(h, sc, check), "attacker_win", None,
-                     KERNEL, lambda: kernel_args(sc, check),
-                     settings_of(sc), BattleResult, words=WORDS)
+def procedure(sc: Scenario, check=False, name="crusades.battle", start=None, summary=None,
+              settings=None) -> Procedure:
+    """The Procedure of battles on `sc` (from a position's `start` record if given, positions/),
+    summarised by `summary` (default `summarise`), with the scenario's settings or `settings`."""
+    return Procedure(name, shape(sc), summary or (lambda h: summarise(h, sc, check)),
+                     "attacker_win", None, KERNEL, lambda: kernel_args(sc, check, start=start),
+                     settings or settings_of(sc), BattleResult, words=WORDS)
 
 
 def run(scenario, *, battles=None, seed=None, overrides=(), dice=None, method="auto",
@@ -110,7 +115,7 @@ def run(scenario, *, battles=None, seed=None, overrides=(), dice=None, method="a
         return play(sc, dice=dice, seed=sc.seed if seed is None else seed).result
     mc = McOptions.make(sc.battles if battles is None else battles,
                         sc.seed if seed is None else seed, precision, 10**9, threads, progress)
-    res = with_warnings(_wrap(simulate(_procedure(sc, check), method, mc), sc))
+    res = with_warnings(_wrap(simulate(procedure(sc, check), method, mc), sc))
     return settle(SPEC, battle, res, {"scenario": sc}, {"scenario": sc, "overrides": ()}, {}, set())
 
 
@@ -197,15 +202,20 @@ def script(dice) -> np.ndarray:
     return np.array(dice, np.int64)
 
 
-def one_battle(sc: Scenario, dice, seed, index, check=True, events=0):
-    """Run battle `index` of `seed` (morale dice from the array `dice` if it is not empty):
-    its histogram row, final units (kernel `final`) and trace events (kernel `note`)."""
+def one_battle(sc: Scenario, dice, seed, index, check=True, events=0, start=None, stop=None,
+               progress=None):
+    """Run battle `index` of `seed` (morale dice from the array `dice` if it is not empty),
+    from deployment or a position's `start` (positions/), stopped after round `stop` if given:
+    its histogram row, final units (kernel `final`) and trace events (kernel `note`); a first
+    compile is announced (`progress`: as kernel_cache.compile_note takes it)."""
     from ...core.kernel_cache import call, compile_note, load
 
     kernel = load(*KERNEL)
     out = np.zeros((1,) + shape(sc), np.int64)
-    args = kernel_args(sc, check, dice, S.MAX_UNITS, events=events)
-    with compile_note(kernel):
+    args = kernel_args(sc, check, dice, S.MAX_UNITS, events=events, start=start)
+    if stop is not None:
+        args.ground.cfg[S.C_TURNS] = min(stop, sc.settings["turn_limit"])
+    with compile_note(kernel, progress):
         call(kernel, *args, np.uint64(seed), int(index), np.ones(1, np.int64), out, 0)
     if args.final[S.NFU, 0] == S.OUT_OF_DICE:
         raise OddsError(f"dice: the script {dice.tolist()} ran out before the battle ended "
@@ -334,10 +344,17 @@ def _setting_param(key: str) -> Param:
 
 
 def _warm():
-    """Compile the kernel's siege and single-battle modes (a run of battles compiles only its
-    own): one short siege, one `play`."""
-    siege(EXAMPLES / "assault.toml", sieges=100, seed=0, progress=False)
-    play(EXAMPLES / "assault.toml")
+    """Compile the kernel's siege and single-battle modes and those from a position (a run of
+    battles compiles only its own): one short siege, one `play`, one battle stopped after its
+    first round and played on from there once and a hundred times."""
+    sc = scenario_of(EXAMPLES / "assault.toml")
+    siege(sc, sieges=100, seed=0, progress=False)
+    play(sc)
+    _, final, _ = one_battle(sc, script(None), 0, 0, stop=1)
+    start = final.copy()  # its units, and the header of a position's start record
+    start[S.NFU, :5] = final[S.NFU, 4], 2, final[S.NFU, 2], final[S.NFU, 2], 0
+    one_battle(sc, script(None), 0, 0, start=start)
+    simulate(procedure(sc, start=start), "mc", McOptions.make(100, 0, None, 10**9, None, False))
 
 SPEC = register(Spec(
     "crusades.battle", battle, (

@@ -24,7 +24,7 @@ Board = namedtuple("Board", ["terrain", "cells", "order", "hq", "hqf", "cfg"])
 # (1) never capitulates, else it does at the end of turn `capitulate_after`
 Siege = namedtuple("Siege", ["sortie", "plan", "start", "port", "capitulate_after"])
 KernelArgs = namedtuple("KernelArgs", ["counts", "types", "ground", "siege", "dice", "checked",
-                                       "final", "log", "base"])
+                                       "final", "log", "base", "start"])
 
 
 def scenario_of(scenario, overrides=()) -> Scenario:
@@ -86,11 +86,13 @@ def board(sc: Scenario) -> Board:
     return Board(sc.terrain, deployment_cells(sc), type_order(sc), hq, hqf, config(sc))
 
 
-def kernel_args(sc: Scenario, check=False, dice=None, final=0, siege=None, events=0) -> KernelArgs:
+def kernel_args(sc: Scenario, check=False, dice=None, final=0, siege=None, events=0,
+                start=None) -> KernelArgs:
     """kernel.kernel's arguments for battles on this scenario's board, or a siege (`siege` =
     (sortie Scenario, plan, start, port, capitulate_after)), with `check`ed invariants, the
     scripted `dice`, `final` columns for one battle's units (0: a run, not one battle), room
-    for `events` trace events, and the run's first battle number (runner.simulate)."""
+    for `events` trace events, the run's first battle number (runner.simulate), and the
+    `start` of battles played on from a position (positions/: None, from deployment)."""
     dice = np.zeros(0, np.int64) if dice is None else np.asarray(dice, np.int64)
     one = final > 0
     return KernelArgs(np.ascontiguousarray(sc.counts, np.int64), sc.types, board(sc),
@@ -98,4 +100,4 @@ def kernel_args(sc: Scenario, check=False, dice=None, final=0, siege=None, event
                       True if check else None,
                       np.zeros((S.NFU + 1, final), np.int64) if one else None,
                       np.zeros((events + 1, S.NEV), np.int64) if one else None,
-                      np.zeros(1, np.int64))
+                      np.zeros(1, np.int64), start)

@@ -483,28 +483,93 @@ def morale(o, n, T, fld, wk, dice, pos, LOG, st):
 
 
 @njit(**INNER)
-def battle(army, T, fld, wk, dice, checked, LOG, st):
+def restore(start, fld, wk):
+    """A position (positions/): its units start[:NFU, :n] into wk.U and the occupancy, the units
+    on the board per side and type into wk.eng. Returns n (start[NFU, 0])."""
+    U, G, eng = wk.U, wk.G, wk.eng
+    W = fld.terrain.shape[1]
+    n = start[NFU, 0]
+    G[:] = -1
+    U[:, :] = 0
+    eng[:, :] = 0
+    for j in range(n):
+        for f in range(NFU):
+            U[f, j] = start[f, j]
+        if U[UST, j] <= FLEEING:
+            G[U[UY, j] * W + U[UX, j]] = j
+        eng[U[USIDE, j], U[UTYPE, j]] += 1
+    return n
+
+
+@njit(**INNER)
+def settled(n, fld, wk):
+    """A position decided already: 1 (3) when an active attacker (defender) unit stands on
+    the enemy headquarters, else `cleared`'s code without clearing the marks."""
+    U = wk.U
+    W = fld.terrain.shape[1]
+    for j in range(n):
+        s = U[USIDE, j]
+        if U[UST, j] == ACTIVE and U[UY, j] * W + U[UX, j] == fld.hq[1 - s]:
+            return 1 if s == 0 else 3
+    return cleared(n, wk, NOT)
+
+
+@njit(**INNER)
+def cleared(n, wk, clear):
+    """After a morale test: damage and rear marks cleared (if `clear`); the outcome code when
+    a side has no active unit left (5 both, 0 the defender routed, 2 the attacker), else -1."""
+    U = wk.U
+    a, d = 0, 0
+    for j in range(n):
+        if clear:
+            U[UDMG, j] = 0
+            U[UREAR, j] = 0
+        if U[UST, j] == ACTIVE:
+            if U[USIDE, j] == 0:
+                a += 1
+            else:
+                d += 1
+    if a == 0 or d == 0:
+        return 5 if a == 0 and d == 0 else (0 if d == 0 else 2)
+    return -1
+
+
+@njit(**INNER)
+def battle(army, T, fld, wk, dice, checked, LOG, st, start):
     """One battle of `army[side, type]` on `fld`: deployment, the first player (a 'random' one
     takes a die: 1-3 the attacker), then rounds in which each side moves all its units and the
     other side tests morale, until a side is routed or loses its headquarters, or the turn
-    limit. Damage and rear marks are cleared after each morale test. Returns (outcome code,
+    limit. Damage and rear marks are cleared after each morale test. From a position (`start`
+    not None: units start[:NFU], start[NFU] = n, round, side to move, first player) the side
+    to move first takes its pending morale tests, then plays on. Returns (outcome code,
     round, first player, invariants held, units deployed, st)."""
     U, G, board, cfg = wk.U, wk.G, fld.terrain, fld.cfg
     W = board.shape[1]
-    n = deploy(army, T, fld, wk)
     hold = cfg[C_POLICY_A] == HOLD_WALLS or cfg[C_POLICY_D] == HOLD_WALLS
     pos = Z
-    first = cfg[C_FIRST]
     code, rnd, ok = -1, 0, True  # code -1: not decided yet
-    if first == 2:
-        r, pos, st = roll_d6(dice, pos, st)
-        if r < 0:
-            code, first = OUT_OF_DICE, 0
-        else:
-            first = 0 if r <= 3 else 1
+    h0 = 0  # the first round's first half (a position may start at the second)
+    if start is None:
+        n = deploy(army, T, fld, wk)
+        first = cfg[C_FIRST]
+        if first == 2:
+            r, pos, st = roll_d6(dice, pos, st)
+            if r < 0:
+                code, first = OUT_OF_DICE, 0
+            else:
+                first = 0 if r <= 3 else 1
+    else:
+        n = restore(start, fld, wk)
+        rnd, first = start[NFU, 1] - 1, start[NFU, 3]
+        h0 = 0 if start[NFU, 2] == first else 1
+        code = settled(n, fld, wk)
+        if code < 0:
+            code, pos, st = morale(start[NFU, 2], n, T, fld, wk, dice, pos, LOG, st)
+        if code < 0:
+            code = cleared(n, wk, YES)
     while code < 0 and rnd < cfg[C_TURNS]:
         rnd += 1
-        for half in range(2):
+        for half in range(h0, 2):
             s = first if half == 0 else 1 - first
             o = 1 - s
             if LOG is not None:
@@ -534,18 +599,10 @@ def battle(army, T, fld, wk, dice, checked, LOG, st):
             code, pos, st = morale(o, n, T, fld, wk, dice, pos, LOG, st)
             if code >= 0:
                 break
-            a, d = 0, 0
-            for j in range(n):
-                U[UDMG, j] = 0
-                U[UREAR, j] = 0
-                if U[UST, j] == ACTIVE:
-                    if U[USIDE, j] == 0:
-                        a += 1
-                    else:
-                        d += 1
-            if a == 0 or d == 0:
-                code = 5 if a == 0 and d == 0 else (0 if d == 0 else 2)
+            code = cleared(n, wk, YES)
+            if code >= 0:
                 break
+        h0 = 0
     if code < 0:
         code = 4  # the turn limit: undecided
     return code, rnd, first, ok, n, st
@@ -600,8 +657,9 @@ def count(hist, counts, T, code, rnd, first, ok, res):
 
 
 @njit(**INNER)
-def keep(final, code, rnd, first, ok, n, U):
-    """One battle's final units into final[:NFU] and (code, round, first, ok, n) into final[NFU]."""
+def keep(final, code, rnd, first, ok, n, U, st):
+    """One battle's final units into final[:NFU] and (code, round, first, ok, n, the random
+    stream's four words as int64) into final[NFU]."""
     for f in range(NFU):
         for j in range(n):
             final[f, j] = U[f, j]
@@ -610,6 +668,8 @@ def keep(final, code, rnd, first, ok, n, U):
     final[NFU, 2] = first
     final[NFU, 3] = 1 if ok else 0
     final[NFU, 4] = n
+    for w in range(4):
+        final[NFU, 5 + w] = np.int64(st[w])
 
 
 @njit(**INNER)
@@ -663,7 +723,7 @@ def next_block(b, chunk_trials):
 
 
 @njit(cache=True, nogil=True, no_cfunc_wrapper=True)
-def kernel(counts, T, ground, siege, dice, checked, final, LOG, base, seed, first_chunk,
+def kernel(counts, T, ground, siege, dice, checked, final, LOG, base, start, seed, first_chunk,
            chunk_trials, out, lane):
     """The compiled entry point, one lane of the runner (arguments: inputs.KernelArgs, then
     the runner's), in three modes chosen by which of `siege`, `final` and `LOG` are None:
@@ -674,8 +734,11 @@ def kernel(counts, T, ground, siege, dice, checked, final, LOG, base, seed, firs
     - sieges (`siege` an inputs.Siege record, see siege_turns.py): assaults on `ground`, sorties on
       siege.sortie; one count per siege in out[lane, how it ended, turns];
     - one battle (final and LOG given): battle number `first_chunk`, with `dice` if given,
-      its final units in final[:NFU] and (code, round, first, ok, n) in final[NFU], and its
-      events in LOG if LOG has more than one row (see `note`).
+      its final units in final[:NFU] and (code, round, first, ok, n, stream) in final[NFU],
+      and its events in LOG if LOG has more than one row (see `note`).
+    `start` (not None: battles and one battle) plays each battle on from a position
+    (`battle`); with start[NFU, 4] == 1 one battle takes the stream start[NFU, 5:9] instead
+    of its number's.
     `checked` True (not None) checks the invariants after every side's turn (`check_invariants`,
     row 3 of the histogram). numba compiles one specialisation per mode and, before typing
     it, drops the branches of the other modes (`siege is None`... on an argument typed None is
@@ -714,12 +777,15 @@ def kernel(counts, T, ground, siege, dice, checked, final, LOG, base, seed, firs
             st = seed_stream(seed, trial if final is not None else
                              base[0] + (first_chunk + chunk) * CHUNK + trial)
             if siege is None:
-                code, rnd, first, ok, n, st = battle(counts, T, fld, wk, dice, checked, LOG, st)
+                if start is not None and final is not None and start[NFU, 4] == 1:
+                    st = (np.uint64(start[NFU, 5]), np.uint64(start[NFU, 6]),
+                          np.uint64(start[NFU, 7]), np.uint64(start[NFU, 8]))
+                code, rnd, first, ok, n, st = battle(counts, T, fld, wk, dice, checked, LOG, st, start)
                 tally(counts, n, fld.cfg[C_RETURN], wk)
                 if code != OUT_OF_DICE:
                     count(hist, counts, T, code, rnd, first, ok, wk.res)
                 if final is not None:
-                    keep(final, code, rnd, first, ok, n, wk.U)
+                    keep(final, code, rnd, first, ok, n, wk.U, st)
                 continue
             for s in range(2):  # the garrison carries its losses from battle to battle
                 for k in range(K):
@@ -731,7 +797,7 @@ def kernel(counts, T, ground, siege, dice, checked, final, LOG, base, seed, firs
                     break
                 bfld = sortie if act == 1 else fld
                 bfld.cfg[C_SIEGE_TURN] = siege.start + sp
-                code, rnd, first, ok, n, st = battle(cur, T, bfld, wk, dice, checked, LOG, st)
+                code, rnd, first, ok, n, st = battle(cur, T, bfld, wk, dice, checked, LOG, st, None)
                 tally(cur, n, fld.cfg[C_RETURN], wk)
                 end = siege_end(act, code, sp, siege, cur, wk.res)
                 if end != HOLDS:

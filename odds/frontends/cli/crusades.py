@@ -1,4 +1,4 @@
-"""`odds crusades run|sensitivity|siege|trace|settings|balance ...`.
+"""`odds crusades run|sensitivity|siege|trace|settings|balance|position|autobattle ...`.
 
 Each command prints its Result (``--json``: one JSON object; ``--brief``: the answer in a few
 lines), warns on standard error when the scenario is degenerate (see battle.degenerate), and
@@ -57,6 +57,8 @@ def _run(args):
 
     if args.need is not None or args.vary is not None or args.event is not None:
         return _need(args)
+    if args.stop_at_turn is not None or args.save is not None:
+        return _save(args)
     return _show(run(args.scenario, battles=args.battles, seed=args.seed,
                      overrides=args.overrides, dice=args.dice, threads=args.threads), args)
 
@@ -88,6 +90,85 @@ def _need(args) -> int:
         print("odds: interrupted: partial result", file=sys.stderr)
         return 130
     return 0
+
+
+def _save(args) -> int:
+    """`run --stop-at-turn N --save FILE`: one seeded battle's position after round N."""
+    from ...crusades.positions.saved import stopped
+    from ...errors import OddsError
+    from ...files import check_output, replaced
+
+    if args.stop_at_turn is None or args.save is None:
+        raise OddsError("--stop-at-turn and --save: give both (the round to stop after, and "
+                        "the position file to write)")
+    if args.dice is not None:
+        raise OddsError("--stop-at-turn: not with --dice (the position carries the seed's stream)")
+    check_output(args.save, "--save", (".toml",))
+    seed = 0 if args.seed is None else args.seed
+    text = stopped(args.scenario, turn=args.stop_at_turn, seed=seed, index=args.battle,
+                   overrides=args.overrides)
+    with replaced(args.save, "--save") as temporary:
+        with open(temporary, "w", encoding="utf-8") as f:
+            f.write(text)
+    print(f"{text.splitlines()[0].lstrip('# ')} -> {args.save}", file=sys.stderr)
+    return 0
+
+
+def _position(args) -> int:
+    """`position FILE`: the odds from a battle in play and the moderator's three options."""
+    from ...crusades.battles.battle import brief
+    from ...crusades.positions.from_here import answer_json, options_text, position_odds
+    from ...crusades.positions.position import load_position
+
+    pos = load_position(args.position)
+    res = position_odds(pos, battles=args.battles, seed=args.seed, threads=args.threads)
+    if args.json:
+        import json
+
+        print(json.dumps(answer_json(pos, res)))
+    else:
+        print(brief(res) if args.brief else res.summary())
+        print(options_text(pos, res))
+    if res.partial:
+        print("odds: interrupted: partial result", file=sys.stderr)
+        return 130
+    return 0
+
+
+def _autobattle(args) -> int:
+    """`autobattle FILE --draw TEXT`: one fair battle played on from the position."""
+    from ...crusades.positions.autobattle import autobattle
+
+    out = autobattle(args.position, draw=args.draw, battles=args.battles)
+    if args.json:
+        import json
+
+        print(json.dumps(out.to_json()))
+    else:
+        print(out.text())
+    return 0
+
+
+def _register_positions(cmds):
+    p = cmds.add_parser("position", help="a battle in play: the odds from here and the "
+                                         "moderator's options (award, auto-battle, separate)")
+    p.add_argument("position", metavar="POSITION.toml")
+    p.add_argument("--battles", type=whole, help="battles to play on (default: the position's)")
+    p.add_argument("--seed", type=whole, help="seed (default: the position's)")
+    p.add_argument("--threads", type=whole, help="threads (default: all cores)")
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print one JSON object")
+    out.add_argument("--brief", action="store_true", help="print only the answer, in a few lines")
+    p.set_defaults(handler=_position)
+    a = cmds.add_parser("autobattle", help="one fair battle from a position, drawn with a public "
+                                           "string: anyone re-running it gets the same battle")
+    a.add_argument("position", metavar="POSITION.toml")
+    a.add_argument("--draw", required=True, metavar="TEXT",
+                   help="the public draw string announced before the draw (a forum post's number, a date)")
+    a.add_argument("--battles", type=whole,
+                   help="battles of the odds the draw is placed in (default: the position's)")
+    a.add_argument("--json", action="store_true", help="print one JSON object")
+    a.set_defaults(handler=_autobattle)
 
 
 def _sensitivity(args):
@@ -219,6 +300,11 @@ def register(games):
     _common(run)
     run.add_argument("--dice", type=_dice, metavar="D,D,...",
                      help="play ONE battle with these morale dice (scripted mode)")
+    run.add_argument("--stop-at-turn", type=whole, metavar="N",
+                     help="stop ONE battle (--seed, --battle) after round N and --save its position")
+    run.add_argument("--save", metavar="POSITION.toml", help="the position file --stop-at-turn writes")
+    run.add_argument("--battle", type=whole, default=0,
+                     help="with --stop-at-turn: which battle of the seed's run (default 0)")
     need_flags(run, "KEY=LOW..HIGH", "a rule setting (turn_limit), a unit statistic "
                "(units.knights.attack=1..8) or an army count (attacker.army.knights=0..10)",
                "attacker_win")
@@ -247,3 +333,4 @@ def register(games):
     settings = cmds.add_parser("settings", help="every rule setting: default, values, meaning")
     settings.set_defaults(handler=_settings)
     _register_balance(cmds)
+    _register_positions(cmds)

@@ -2,7 +2,8 @@
 
 Routes: `/` the page and `/static/*` its files; `GET /api/procedures` every procedure's
 parameters; `GET /api/{procedure}?...` (POST for a TOML scenario body) the Result as the CLI's
-`--json` prints it; `/luck` and `POST /api/luck` a game's record scored (web/luck.py);
+`--json` prints it; `/luck` and `POST /api/luck` a game's record scored (web/luck.py); `POST /api/NAME` a
+game's service with a file as the body (web/services.py: `crusades.position`, `crusades.autobattle`);
 `GET /api/{procedure}/compare?...&plan=KEY=VALUE` and `/need?...&need=P&vary=NAME`
 the questions (odds.tools.questions). One server process with a few threads (Monte Carlo)
 and worker processes (exact answers), all started with the server; nothing started per visitor.
@@ -27,7 +28,7 @@ from ... import registry
 from ...core.lru import LRU
 from ...core.engine import OverBudget
 from ...errors import Interrupted, OddsError
-from . import api, luck
+from . import api, luck, services
 from .limits import (STOPPING, WEB_BODY_SECONDS, WEB_CACHED_ANSWERS, WEB_EXACT_DEADLINE,
                      WEB_EXACT_DEPTH, WEB_EXACT_LONG_AFTER, WEB_EXACT_LONG_CALLS,
                      WEB_EXACT_MEMORY, WEB_EXACT_REQUEUE, WEB_EXACT_WAITING, WEB_EXACT_WORKERS,
@@ -236,6 +237,7 @@ def create_app(*, body_seconds: float = WEB_BODY_SECONDS, parse_seconds: float =
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
         Route("/api/procedures", procedures),
         *luck.routes(reply, refusal, STATIC),  # "How lucky was I?" (before /api/{procedure})
+        *services.routes(reply, refusal, STATIC),  # the games' files as bodies (a crusades position)
         Route("/api/{procedure}", answer, methods=["GET", "POST"]),
         Route("/api/{procedure}/{question:str}", ask),
     ])

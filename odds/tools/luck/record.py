@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...errors import OddsError, shown
-from ...files import parse_toml, read_text
+from ...files import array_header, parse_toml, read_text, table_lines
 
 MAX_RECORD_BYTES = 16 << 20  # 16 MiB: a 10,000-roll record in TOML is ~2 MiB
 MAX_ROLLS = 100_000
@@ -33,7 +33,7 @@ FIELDS = ("procedure", "keywords", "side", "against", *OUTCOMES, "choices")
 _DICE = re.compile(r"(attacker|defender)(_[a-z][a-z0-9_]*)?_(dice|hits)")  # any group of dice
 ROUNDS = "|"  # CSV: the rolls of a field given once per roll, apart
 TABLE = "roll"  # TOML: [[roll]]
-_HEADER = re.compile(rf"[ \t]*\[\[[ \t]*{TABLE}[ \t]*\]\]")  # matched on one line, from its start
+_HEADER = array_header(TABLE)
 
 
 @dataclass(frozen=True)
@@ -163,9 +163,8 @@ def _entry(line: int, roll, lines: dict) -> Entry:
 def _toml(text: str) -> list:
     """(line, roll, field lines) of each [[roll]] table; a line is found from its header. A
     text with more [[roll]] headers than MAX_ROLLS is refused before it is parsed."""
-    rows = text.splitlines()
-    starts = [i + 1 for i, row in enumerate(rows) if _HEADER.match(row)]
-    if len(starts) > MAX_ROLLS:
+    found = table_lines(text, TABLE)
+    if len(found) > MAX_ROLLS:
         raise _too_many()
     document = parse_toml(text, "record")
     extra = [k for k in document if k not in (TABLE, "title")]
@@ -174,16 +173,10 @@ def _toml(text: str) -> list:
     rolls = document.get(TABLE, [])
     if not isinstance(rolls, list):
         raise OddsError(f"record: {TABLE}: not an array of tables (write [[{TABLE}]])")
-    ends = starts[1:] + [len(rows) + 1]
     out = []
     for n, roll in enumerate(rolls):
-        start, end = (starts[n], ends[n]) if n < len(starts) else (1, 1)
-        lines = {}
-        for number in range(start, end):
-            m = re.match(r"\s*([A-Za-z_][\w-]*)\s*=", rows[number - 1])
-            if m and m[1] not in lines:
-                lines[m[1]] = number
-        out.append((start, roll, lines))
+        line, lines = found[n] if n < len(found) else (1, {})
+        out.append((line, roll, lines))
     return out
 
 

@@ -175,47 +175,8 @@ function show(answer) {
     (answer.refused.length ? `; ${answer.refused.length} not counted (listed at the end)` : "");
 }
 
-async function score() {
-  const text = $("record").value;
-  $("error").hidden = true;
-  if (!text.trim()) {
-    $("error").textContent = "record: empty (paste a record, open a file, or load the invented sample game)";
-    $("error").hidden = false;
-    return;
-  }
-  $("status").textContent = "Scoring…";
-  try {
-    const response = await fetch("api/luck", { method: "POST", body: text,
-      headers: { "Content-Type": "text/plain; charset=utf-8" } });
-    const answer = await response.json();
-    if (!response.ok) throw new Error(answer.error || response.statusText);
-    await titled;
-    show(answer);
-  } catch (e) {
-    $("status").textContent = "";
-    $("error").textContent = e.message;
-    $("error").hidden = false;
-    $("result").hidden = true;
-  }
-}
-
-$("score").addEventListener("click", score);
-$("sample").addEventListener("click", async () => {
-  $("record").value = await (await fetch("luck/sample.toml")).text();
-  score();
-});
-$("file").addEventListener("change", async () => {
-  const file = $("file").files[0];
-  if (file) {
-    try {  // a file that is not UTF-8 text is said so, never shown as replacement characters
-      $("record").value = new TextDecoder("utf-8", { fatal: true }).decode(await file.arrayBuffer());
-    } catch {
-      $("record").value = "";
-      $("error").textContent = `record: ${file.name} is not UTF-8 text (allowed: a TOML or CSV record saved as UTF-8)`;
-      $("error").hidden = false;
-      $("result").hidden = true;
-      return;
-    }
-    score();
-  }
+postingPage({
+  url: "api/luck", button: "score", sample: "luck/sample.toml", busy: "Scoring…", show, ready: titled,
+  empty: "record: empty (paste a record, open a file, or load the invented sample game)",
+  notText: (name) => `record: ${name} is not UTF-8 text (allowed: a TOML or CSV record saved as UTF-8)`,
 });
