@@ -60,6 +60,9 @@ def test_the_readme_quick_start_says_what_it_needs_and_how_long_it_takes():
     readme = (Path(__file__).parents[1] / "README.md").read_text()
     block = re.search(r"## Quick start\n```\n(.*?)```\n(.*?)\n## ", readme, re.S)
     commands, prose = block[1].strip().splitlines(), " ".join(block[2].split())
-    assert commands == ["pip install -e . && odds demo", "pip install -e '.[test]' && python -m pytest"]
+    ci = (Path(__file__).parents[1] / ".ci" / "run").read_text()
+    assert commands == ["pip install -e . && odds demo",
+                        "pip install -c requirements/test.txt -e '.[test]' && python -m pytest"]
+    assert commands[1] in ci  # CI runs the README's test command, on the versions CI passed
     assert "python3 -m venv .venv && . .venv/bin/activate" in prose
     assert "18 s of CPU" in prose and "9-15 minutes" in prose  # measured (closing notes of issues 35, 48)
