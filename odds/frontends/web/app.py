@@ -31,9 +31,10 @@ from . import api, luck
 from .limits import (STOPPING, WEB_BODY_SECONDS, WEB_CACHED_ANSWERS, WEB_EXACT_DEADLINE,
                      WEB_EXACT_DEPTH, WEB_EXACT_LONG_AFTER, WEB_EXACT_LONG_CALLS,
                      WEB_EXACT_MEMORY, WEB_EXACT_REQUEUE, WEB_EXACT_WAITING, WEB_EXACT_WORKERS,
-                     WEB_EXACT_YOUNG, WEB_LUCK_BUDGET, WEB_MAX_BODY, WEB_MC_RUNNING,
+                     WEB_EXACT_YOUNG, WEB_HEAD_SECONDS, WEB_LUCK_BUDGET, WEB_MAX_BODY, WEB_MC_RUNNING,
                      WEB_MC_WAITING, WEB_PARSE_SECONDS, WEB_RETRY_AFTER, WEB_SWITCH_INTERVAL,
                      WEB_TIME_BUDGET, Busy, Gate, TooLarge, TooSlow, body)
+from .receipt import head_deadline
 from .workers import OverDeadline, OverMemory, TooManyLong, Workers, WorkerStopped
 
 # the exact workers' bounds (workers.Workers' keywords); create_app takes others (tests)
@@ -222,9 +223,11 @@ async def _workers(app: Starlette):
     app.state.mc.close()
 
 
-def create_app(body_seconds: float = WEB_BODY_SECONDS, **exact) -> Starlette:
+def create_app(body_seconds: float = WEB_BODY_SECONDS, head_seconds: float = WEB_HEAD_SECONDS,
+               **exact) -> Starlette:
     """The app; `exact` overrides bounds of EXACT (e.g. a test's deadline of a second),
-    `body_seconds` the time a request's body has to arrive whole."""
+    `body_seconds` the time a request's body has to arrive whole, `head_seconds` its line and
+    headers (the server's protocol reads it: receipt.head_deadline)."""
     app = Starlette(lifespan=_workers, middleware=[Middleware(StoppingIs503)], routes=[
         Route("/", page),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
@@ -241,6 +244,7 @@ def create_app(body_seconds: float = WEB_BODY_SECONDS, **exact) -> Starlette:
     app.state.budget = WEB_TIME_BUDGET
     app.state.body_seconds, app.state.luck_budget = body_seconds, WEB_LUCK_BUDGET
     app.state.parse_seconds = WEB_PARSE_SECONDS
+    app.state.head_seconds = head_seconds
     app.state.answers = LRU(WEB_CACHED_ANSWERS)  # exact answers by request: they never change
     return app
 
@@ -269,5 +273,7 @@ def server(host: str = "127.0.0.1", port: int = 8866, exact: dict | None = None,
 
     grace = int(WEB_TIME_BUDGET) + 2
 
-    return Server(uvicorn.Config(create_app(**(exact or {})), host=host, port=port, log_level="warning",
+    app = create_app(**(exact or {}))
+    return Server(uvicorn.Config(app, host=host, port=port, log_level="warning",
+                                 http=head_deadline(app.state.head_seconds),
                                  timeout_graceful_shutdown=grace, **config))

@@ -24,6 +24,7 @@ WEB_MAX_TRIALS = 10_000_000  # Monte Carlo trials per request (a Spec may set fe
 WEB_TIME_BUDGET = 3.0  # seconds of Monte Carlo per request; then the partial result
 WEB_MAX_QUERY = 4096  # bytes of query string; more: 413
 WEB_MAX_BODY = 64 * 1024  # bytes of a request body (a TOML scenario); more: 413
+WEB_HEAD_SECONDS = 10.0  # s a request's line and headers have to arrive whole; then 408 and close
 WEB_BODY_SECONDS = 10.0  # s a request body has to arrive whole (from its headers); then 408
 WEB_PARSE_SECONDS = 3.0  # s a body's parse may take (in an exact worker, then stopped); then 413
 # the luck route (POST /api/luck, web/luck.py)
@@ -63,11 +64,16 @@ class TooSlow(Exception):
 
 
 async def body(request, most: int, seconds: float) -> bytes:
-    """The request's body: at most `most` bytes (else TooLarge), whole within `seconds` of
+    """The request's body: at most `most` bytes (else TooLarge, at once when its declared
+    Content-Length is over), whole within `seconds` of
     its headers (else TooSlow), its query at most WEB_MAX_QUERY bytes. Kept in a bytearray:
     linear in its size however finely the client cuts it. Nothing parses it here."""
     if len(request.url.query) > WEB_MAX_QUERY:
         raise TooLarge(f"query: {len(request.url.query)} bytes (allowed: up to {WEB_MAX_QUERY})")
+    declared = request.headers.get("content-length", "")
+    if len(declared) > 20 or declared.isdigit() and int(declared) > most:  # before any byte is
+        # asked for: no `100 Continue`, no wait for a body that would be refused
+        raise TooLarge(f"body: declared as {declared[:20]} bytes (allowed: up to {most:,})")
     got = bytearray()
 
     async def read():
