@@ -31,7 +31,8 @@ from . import api, luck
 from .limits import (STOPPING, WEB_BODY_SECONDS, WEB_CACHED_ANSWERS, WEB_EXACT_DEADLINE,
                      WEB_EXACT_DEPTH, WEB_EXACT_LONG_AFTER, WEB_EXACT_LONG_CALLS,
                      WEB_EXACT_MEMORY, WEB_EXACT_REQUEUE, WEB_EXACT_WAITING, WEB_EXACT_WORKERS,
-                     WEB_EXACT_YOUNG, WEB_HEAD_SECONDS, WEB_LUCK_BUDGET, WEB_MAX_BODY, WEB_MC_RUNNING,
+                     WEB_EXACT_YOUNG, WEB_HEAD_SECONDS, WEB_LUCK_BUDGET,
+                     WEB_LUCK_RUNNING, WEB_LUCK_WAITING, WEB_MAX_BODY, WEB_MC_RUNNING,
                      WEB_MC_WAITING, WEB_PARSE_SECONDS, WEB_RETRY_AFTER, WEB_SWITCH_INTERVAL,
                      WEB_TIME_BUDGET, Busy, Gate, TooLarge, TooSlow, body)
 from .receipt import head_deadline
@@ -241,6 +242,7 @@ def create_app(body_seconds: float = WEB_BODY_SECONDS, head_seconds: float = WEB
     app.state.exact = Gate(running, WEB_EXACT_WAITING, Workers(
         WEB_EXACT_WORKERS, WEB_EXACT_DEPTH, WEB_EXACT_YOUNG, warm=WARM, **bounds))
     app.state.mc = Gate(WEB_MC_RUNNING, WEB_MC_WAITING)
+    app.state.luck = Gate(WEB_LUCK_RUNNING, WEB_LUCK_WAITING, app.state.exact.pool)  # its lane
     app.state.budget = WEB_TIME_BUDGET
     app.state.body_seconds, app.state.luck_budget = body_seconds, WEB_LUCK_BUDGET
     app.state.parse_seconds = WEB_PARSE_SECONDS

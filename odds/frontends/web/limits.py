@@ -3,7 +3,9 @@ body's bytes and seconds, trial caps, the time budgets, the exact workers' bound
 concurrency.
 
 Exact and Monte Carlo requests pass separate gates (a few workers each and a bounded queue), so
-a flood of Monte Carlo requests waits in its own queue while exact answers keep flowing. A full
+a flood of Monte Carlo requests waits in its own queue while exact answers keep flowing; luck
+posts have a lane of their own into the exact workers (at most WEB_LUCK_RUNNING at once), so a
+burst of them never stands between a small exact question and a worker. A full
 queue raises `Busy` (the API answers 503 with Retry-After) instead of queueing without bound.
 Exact answers are computed in worker processes (`workers.Workers`: pure Python holds the GIL,
 and threads doing so make the event loop wait for it), each call with a deadline and a memory
@@ -30,6 +32,9 @@ WEB_PARSE_SECONDS = 3.0  # s a body's parse may take (in an exact worker, then s
 # the luck route (POST /api/luck, web/luck.py)
 WEB_LUCK_MAX_BODY = 1 << 20  # bytes of a posted record; more: 413
 WEB_LUCK_MAX_ROLLS = 5_000  # rolls of a posted record, counted before it is parsed; more: 413
+WEB_LUCK_RUNNING = 2  # luck posts computed at once (in the exact workers); the others wait in
+# their own lane, so a worker stays free for the small questions (fair turns: issue 59)
+WEB_LUCK_WAITING = 256  # luck posts queued beyond those; more get 503
 WEB_LUCK_BUDGET = 20.0  # s a posted record's whole answer may take (read, scored, summed); then 503
 # the exact workers (workers.Workers)
 WEB_EXACT_WORKERS = 3  # worker processes computing exact answers (besides long ones')
