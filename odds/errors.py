@@ -10,6 +10,8 @@ SHOWN = 60  # characters of a value an error line echoes
 # input: tables and lists nested deeper than this (TOML files, --set values, Python keywords)
 # are refused in one line, before anything recurses into them (files.py reads it too)
 MAX_NESTING = 16
+DIGITS = 30  # digits of a whole number read from text at most (texts.whole_or_why): more is
+# beyond every count, bound and seed (and int() of over 4,300 digits raises a ValueError)
 _LONG = re.compile(r"\S{%d,}" % (4 * SHOWN))  # a run of text longer than any path or name
 
 

@@ -17,7 +17,7 @@ import tomllib
 from contextlib import contextmanager
 from pathlib import Path
 
-from .errors import MAX_NESTING, OddsError, check_nesting, shown, too_deep
+from .errors import DIGITS, MAX_NESTING, OddsError, check_nesting, shown, signed_zero, too_deep
 
 MAX_FILE_BYTES = 1 << 20  # 1 MiB: far above any real scenario or sweep spec
 FORMULA = ("=", "+", "-", "@", "\t", "\r")  # a spreadsheet runs a cell starting so (OWASP)
@@ -154,6 +154,8 @@ def toml_value(text: str, field: str):
     depth = _nesting(text)
     if depth > MAX_NESTING:
         raise too_deep(field, depth)
+    if re.fullmatch(r"\s*-0+(\.0*)?\s*", text):
+        raise OddsError(f"{field}: {signed_zero(text.strip(), 0)}")
     try:
         return _loads(f"v = {text}", field)["v"]
     except tomllib.TOMLDecodeError:
@@ -168,6 +170,11 @@ def _loads(text: str, field: str) -> dict:
         document = tomllib.loads(text)
     except RecursionError:
         raise too_deep(field, f"more than {MAX_NESTING}") from None
+    except tomllib.TOMLDecodeError:
+        raise
+    except ValueError:  # int() of over 4,300 digits: Python's own limit, before any bound
+        raise OddsError(f"{field}: a whole number too long to read (allowed: at most {DIGITS} "
+                        "digits)") from None
     for value in document.values():
         check_nesting(field, value)
     return document

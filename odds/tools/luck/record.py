@@ -23,6 +23,7 @@ from pathlib import Path
 
 from ...errors import OddsError, shown
 from ...files import parse_toml, read_text
+from ...texts import whole
 
 MAX_RECORD_BYTES = 16 << 20  # 16 MiB: a 10,000-roll record in TOML is ~2 MiB
 MAX_ROLLS = 100_000
@@ -222,14 +223,14 @@ def _cell(name: str, text):
     if dice_field(name) and ROUNDS in text:
         return [_cell(name, part.strip()) for part in text.split(ROUNDS)]
     if dice_field(name) and name.endswith("_dice"):
-        return [_number(w) for w in text.replace(",", " ").split()]
+        return [_number(name, w) for w in text.replace(",", " ").split()]
     if name == "choices":
         pairs = [w.partition("=") for w in text.split()]
-        return {k: _number(v) for k, eq, v in pairs} if all(eq and k for k, eq, _ in pairs) else text
+        return {k: _number(f"{name}: {k}", v) for k, eq, v in pairs} if all(eq and k for k, eq, _ in pairs) else text
     if name.endswith(("_losses", "_hits")) and re.fullmatch(r"-?\d+", text):
-        return int(text)
+        return whole(name, text)
     return text
 
 
-def _number(word: str):
-    return int(word) if re.fullmatch(r"-?\d+", word) else word
+def _number(field: str, word: str):
+    return whole(field, word) if re.fullmatch(r"-?\d+", word) else word
