@@ -7,7 +7,7 @@ about 0.1 of a core while new questions are computed and 0.4 while repeated ones
 Then 10 clients ask new exact questions for the same time alone, and again while 3 clients ask
 heavy exact questions: the largest the exact engines' bounds allow (2-3 s of work each; larger
 ones are refused before any work), which the server's time budget or deadline stops. Last, one
-client asks small exact questions while 250 luck posts of the sample record arrive at once."""
+clients ask small exact questions while 250 luck posts of the sample record arrive at once."""
 import asyncio
 import itertools
 import random
@@ -172,22 +172,23 @@ async def post(port, path, data: bytes, out):
     out.append((time.perf_counter() - started, int(head.split()[1])))
 
 
-async def luck_burst(port, posts, every=0.1):
-    """`posts` luck posts of the sample record at once, and a new small field question every
-    `every` s, each on its own connection, until every post is answered: the small questions'
-    and the posts' (seconds, status)."""
+async def luck_burst(port, posts, clients=SMALL_CLIENTS):
+    """`posts` luck posts of the sample record at once, and `clients` clients each asking new
+    small field questions one after another (each on its own connection) until every post is
+    answered: the small questions' and the posts' (seconds, status)."""
     from odds.tools.luck.report import SAMPLE
 
-    data, posted, small, asked = Path(SAMPLE).read_bytes(), [], [], []
+    data, posted, small = Path(SAMPLE).read_bytes(), [], []
     burst = asyncio.gather(*[post(port, "/api/luck", data, posted) for _ in range(posts)])
     await asyncio.sleep(0.2)  # the posts are queued before the first small question
-    for seed in itertools.count():
-        if burst.done():
-            break
-        asked.append(asyncio.create_task(post(
-            port, f"/api/his.field?attacker=4&defender=3&seed={seed}", b"", small)))
-        await asyncio.sleep(every)
-    await asyncio.gather(burst, *asked)
+
+    async def asking(seeds):
+        for seed in seeds:
+            if burst.done():
+                return
+            await post(port, f"/api/his.field?attacker=4&defender=3&seed={seed}", b"", small)
+
+    await asyncio.gather(burst, *[asking(range(i, 10**9, clients)) for i in range(clients)])
     return small, posted
 
 

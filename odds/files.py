@@ -108,13 +108,18 @@ def csv_text(frame) -> str:
 
 
 def safe_for_csv(frame):
-    """A copy of `frame` whose text cells a spreadsheet would run as a formula start with a
-    quote (write_csv)."""
+    """A copy of `frame` whose text cells and column names a spreadsheet would run as a
+    formula start with a quote (write_csv, csv_text: every CSV odds writes, to a file or a
+    terminal; a variant's name is a column of `odds table --format csv`)."""
     out = frame.copy()
     for column in out.columns[[dtype.kind not in "biufcmM" for dtype in out.dtypes]]:  # text
-        out[column] = out[column].map(
-            lambda v: f"'{v}" if isinstance(v, str) and v.startswith(FORMULA) else v)
+        out[column] = out[column].map(_cell)
+    out.columns = [_cell(c) for c in out.columns]
     return out
+
+
+def _cell(v):
+    return f"'{v}" if isinstance(v, str) and v.startswith(FORMULA) else v
 
 
 def read_text(path, field: str, limit: int = MAX_FILE_BYTES) -> str:

@@ -6,6 +6,7 @@ itself. Read by the HTTP API (odds.frontends.web.api) and plans (odds.tools.ques
 from __future__ import annotations
 
 import math
+from contextlib import contextmanager
 
 from .errors import DIGITS, OddsError, shown, signed_zero
 
@@ -23,7 +24,7 @@ def whole_or_why(text: str, floats: bool = False) -> tuple[int | None, str | Non
     `-0` (errors.signed_zero), nor more than DIGITS digits. The one reader of a whole number:
     flags, plans, dotted entries, TOML and CSV cells, queries and bodies."""
     text = str(text)
-    if sum(c.isdigit() for c in text) > DIGITS:
+    if sum(c.isdecimal() for c in text) > DIGITS:
         return None, f"{shown(text)} has more than {DIGITS} digits (allowed: at most {DIGITS})"
     try:
         number = int(text)
@@ -39,7 +40,7 @@ def number_or_why(text: str) -> tuple[float | None, str | None]:
     """(the finite number `text` writes, None), or (None, why not): never `-0`, `nan`, `inf`,
     a number too large for a float (`1e999`), nor more than DIGITS digits."""
     text = str(text)
-    if sum(c.isdigit() for c in text) > DIGITS:
+    if sum(c.isdecimal() for c in text) > DIGITS:
         return None, f"{shown(text)} has more than {DIGITS} digits (allowed: at most {DIGITS})"
     number = _float(text)
     if number is None:
@@ -108,3 +109,19 @@ def value(name: str, kind: str, texts: list[str]):
     if len(texts) > 1:
         raise OddsError(f"{name}: given {len(texts)} times (allowed: once)")
     return SCALARS.get(kind, lambda _, text: text)(name, texts[0])
+
+
+@contextmanager
+def as_typed(figure):
+    """A block that draws or saves the matplotlib `figure` with every text of it shown as
+    typed: no mathtext (a `$` in a name from another player's file is a dollar sign, not a
+    formula that fails to parse) and control characters escaped (a CR is `\\r`, never a missing
+    glyph's warning). Texts made while drawing (tick labels) are made without mathtext too."""
+    import matplotlib
+    from matplotlib.text import Text
+
+    for text in figure.findobj(Text):
+        text.set_parse_math(False)
+        text.set_text(printable(text.get_text(), lines=True))
+    with matplotlib.rc_context({"text.parse_math": False}):
+        yield figure

@@ -76,7 +76,7 @@ async def body(request, most: int, seconds: float) -> bytes:
     if len(request.url.query) > WEB_MAX_QUERY:
         raise TooLarge(f"query: {len(request.url.query)} bytes (allowed: up to {WEB_MAX_QUERY})")
     declared = request.headers.get("content-length", "")
-    if len(declared) > 20 or declared.isdigit() and int(declared) > most:  # before any byte is
+    if len(declared) > 20 or declared.isdecimal() and int(declared) > most:  # before any byte is
         # asked for: no `100 Continue`, no wait for a body that would be refused
         raise TooLarge(f"body: declared as {declared[:20]} bytes (allowed: up to {most:,})")
     got = bytearray()

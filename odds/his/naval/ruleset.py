@@ -107,7 +107,7 @@ def _dice_items(given, name="dice_per"):
     for spec in given:
         key, eq, value = str(spec).partition("=")
         number, why = whole_or_why(value.strip()) if eq else (None, None)
-        if why and ":" not in value and any(c.isdigit() for c in value):  # a number, refused
+        if why and ":" not in value and any(c.isdecimal() for c in value):  # a number, refused
             raise OddsError(f"{name}: {key.strip()}: {why}")
         if number is None:
             hint = (f"; a hit number is hit_on {key.strip()}={value.partition(':')[2].strip()}"
