@@ -34,6 +34,7 @@ FIELDS = ("procedure", "keywords", "side", "against", *OUTCOMES, "choices")
 _DICE = re.compile(r"(attacker|defender)(_[a-z][a-z0-9_]*)?_(dice|hits)")  # any group of dice
 ROUNDS = "|"  # CSV: the rolls of a field given once per roll, apart
 TABLE = "roll"  # TOML: [[roll]]
+MAX_HEADER = 64 * 1024  # characters of a CSV header line read to check its columns
 _HEADER = re.compile(rf"[ \t]*\[\[[ \t]*{TABLE}[ \t]*\]\]")  # matched on one line, from its start
 
 
@@ -87,9 +88,18 @@ def read(record, paths: bool = True) -> tuple[list, list]:
 
 def rolls_in(text: str) -> int:
     """The rolls of a record's text counted without parsing it (at least as many as it holds):
-    its `[[roll]]` headers (TOML), else its non-blank lines after the first (CSV)."""
+    its `[[roll]]` headers (TOML), else its non-blank lines after the first (CSV), whose
+    columns must be a roll's fields (else OddsError: the text is no record)."""
     rows = text.splitlines()
-    return sum(1 for row in rows if _HEADER.match(row)) or max(0, sum(1 for r in rows if r.strip()) - 1)
+    tables = sum(1 for row in rows if _HEADER.match(row))
+    if tables:
+        return tables
+    first = next((r for r in rows if r.strip()), "")  # a CSV's header: its columns are checked
+    try:  # first, so that text that is no record is never counted as rolls (issue 59)
+        _check_columns(next(csv.reader([first[:MAX_HEADER]]), []))
+    except csv.Error as e:
+        raise OddsError(f"record: its first line is not a CSV header ({e})") from None
+    return max(0, sum(1 for r in rows if r.strip()) - 1)
 
 
 def dice_field(name) -> bool:
@@ -198,13 +208,16 @@ def _csv(text: str) -> list:
         raise OddsError(f"record: line {reader.reader.line_num}: not a CSV row ({e})") from None
 
 
-def _rows(reader) -> list:
-    header = reader.fieldnames or []
+def _check_columns(header) -> None:
     for name in header:
         if name not in FIELDS and not dice_field(name):
             raise OddsError(f"record: column {shown(name)} is not a field of a roll "
                             f"(allowed: {', '.join(FIELDS)}, or ROLE_WHAT_dice for another "
                             "group of dice)")
+
+
+def _rows(reader) -> list:
+    _check_columns(reader.fieldnames or [])
     out = []
     for row in reader:
         if len(out) == MAX_ROLLS:
