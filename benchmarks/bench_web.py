@@ -6,7 +6,8 @@ before and after. The clients share this machine (asyncio, one process): measure
 about 0.1 of a core while new questions are computed and 0.4 while repeated ones are answered.
 Then 10 clients ask new exact questions for the same time alone, and again while 3 clients ask
 heavy exact questions: the largest the exact engines' bounds allow (2-3 s of work each; larger
-ones are refused before any work), which the server's time budget or deadline stops."""
+ones are refused before any work), which the server's time budget or deadline stops. Last, one
+clients ask small exact questions while 250 luck posts of the sample record arrive at once."""
 import asyncio
 import itertools
 import random
@@ -26,6 +27,7 @@ HEAVY = ("/api/his.siege?attacker=100&defender=100&assaults=20",
          "/api/his.siege?attacker=120&defender=100&assaults=12")
 CHAINS = ("his.siege", "his.attack")  # the costly exact procedures: reported apart
 MC = {"method": "mc", "trials": 1_000_000}
+LUCK_POSTS = 250  # luck posts of the sample record at once, beside one small-question client
 
 
 def query(kwargs) -> str:
@@ -120,7 +122,7 @@ def rss_mib(pid) -> float:
 
 def percentile(values, q):
     values = sorted(values)
-    return values[min(len(values) - 1, int(q * len(values)))]
+    return values[min(len(values) - 1, int(q * len(values)))] if values else float("nan")
 
 
 def serving(measure_with):
@@ -158,6 +160,52 @@ def measure_heavy(quick=False):
                 sum(status != 200 for _, status, _ in small), "", target="0")]
 
 
+async def post(port, path, data: bytes, out):
+    """One POST of `data` (a GET when empty) on its own connection; (seconds, status) into `out`."""
+    started = time.perf_counter()
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(f"{'POST' if data else 'GET'} {path} HTTP/1.1\r\nHost: bench\r\nContent-Length: {len(data)}\r\n"
+                 "Content-Type: text/plain\r\nConnection: close\r\n\r\n".encode() + data)
+    head = await reader.readuntil(b"\r\n\r\n")
+    await reader.read()
+    writer.close()
+    out.append((time.perf_counter() - started, int(head.split()[1])))
+
+
+async def luck_burst(port, posts, clients=SMALL_CLIENTS):
+    """`posts` luck posts of the sample record at once, and `clients` clients each asking new
+    small field questions one after another (each on its own connection) until every post is
+    answered: the small questions' and the posts' (seconds, status)."""
+    from odds.tools.luck.report import SAMPLE
+
+    data, posted, small = Path(SAMPLE).read_bytes(), [], []
+    burst = asyncio.gather(*[post(port, "/api/luck", data, posted) for _ in range(posts)])
+    await asyncio.sleep(0.2)  # the posts are queued before the first small question
+
+    async def asking(seeds):
+        for seed in seeds:
+            if burst.done():
+                return
+            await post(port, f"/api/his.field?attacker=4&defender=3&seed={seed}", b"", small)
+
+    await asyncio.gather(burst, *[asking(range(i, 10**9, clients)) for i in range(clients)])
+    return small, posted
+
+
+def measure_burst(posts=LUCK_POSTS):
+    """The rows of small exact questions asked while `posts` luck posts wait their turn."""
+    small, posted = serving(lambda port, _: asyncio.run(luck_burst(port, posts)))
+    label = f"web API: a small exact question while {posts} luck posts arrive at once"
+    times = [t * 1e3 for t, status in small if status == 200]
+    done = [t for t, status in posted if status == 200]
+    return [Row(f"{label}, p95 latency ({len(small)} asked)", percentile(times, 0.95), "ms",
+                target="< 500 ms"),
+            Row(f"{label}, max latency", max(times, default=float("nan")), "ms"),
+            Row(f"{label}: failed small questions", sum(s != 200 for _, s in small), "", target="0"),
+            Row(f"{label}: posts answered 200 (the others 503)", len(done), "", target=str(posts)),
+            Row(f"{label}: the last post's answer", max(done, default=0), "s")]
+
+
 def measure(quick=False):
     seconds = 10 if quick else 20
 
@@ -190,9 +238,10 @@ def measure(quick=False):
                     target="0"))
     rows.append(Row(f"web server memory (with its workers) after {2 * seconds} s of load", after, "MiB", before,
                     "before the load", "flat"))
-    return rows + measure_heavy(quick)
+    return rows + measure_heavy(quick) + measure_burst()
 
 
-if __name__ == "__main__":  # --heavy: only the rows beside heavy questions
+if __name__ == "__main__":  # --heavy, --burst: only the rows beside heavy questions, luck posts
     quick = "--quick" in sys.argv
-    print(table(measure_heavy(quick) if "--heavy" in sys.argv else measure(quick)))
+    print(table(measure_heavy(quick) if "--heavy" in sys.argv else measure_burst()
+                if "--burst" in sys.argv else measure(quick)))

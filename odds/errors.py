@@ -10,6 +10,8 @@ SHOWN = 60  # characters of a value an error line echoes
 # input: tables and lists nested deeper than this (TOML files, --set values, Python keywords)
 # are refused in one line, before anything recurses into them (files.py reads it too)
 MAX_NESTING = 16
+DIGITS = 30  # digits of a whole number read from text at most (texts.whole_or_why): more is
+# beyond every count, bound and seed (and int() of over 4,300 digits raises a ValueError)
 _LONG = re.compile(r"\S{%d,}" % (4 * SHOWN))  # a run of text longer than any path or name
 
 
@@ -26,12 +28,31 @@ class OddsError(ValueError):
 
 
 def shown(value) -> str:
-    """repr(value) for an error line: its first SHOWN characters and its length when longer
+    """`value` quoted for an error line (texts in quotes, true/false, dates and tables as a
+    file writes them: never a Python repr): its first SHOWN characters and its length when longer
     (a whole number too long to show is named by its size: 'about 10^5000')."""
     if isinstance(value, int) and value.bit_length() > 3 * SHOWN:
         return f"about {'-' if value < 0 else ''}10^{int(value.bit_length() * 0.30103)}"
-    text = repr(value)
+    text = _quoted(value)
     return text if len(text) <= SHOWN else _cut(text, len(value) if isinstance(value, str) else None)
+
+
+def _quoted(value) -> str:
+    """A value as a file or a query gives it, never a Python repr: a text in quotes, true and
+    false, a date as written (1979-05-27), tables and lists as JSON."""
+    import datetime
+    import json
+
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, (datetime.date, datetime.time)):
+        return value.isoformat()
+    if isinstance(value, (dict, list, tuple)):
+        try:
+            return json.dumps(value, ensure_ascii=False, default=_quoted)
+        except (ValueError, TypeError, RecursionError):  # a circular or deep value
+            pass
+    return repr(value)
 
 
 def _cut(text: str, length: int | None = None) -> str:

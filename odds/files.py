@@ -17,7 +17,7 @@ import tomllib
 from contextlib import contextmanager
 from pathlib import Path
 
-from .errors import MAX_NESTING, OddsError, check_nesting, shown, too_deep
+from .errors import DIGITS, MAX_NESTING, OddsError, check_nesting, shown, signed_zero, too_deep
 
 MAX_FILE_BYTES = 1 << 20  # 1 MiB: far above any real scenario or sweep spec
 FORMULA = ("=", "+", "-", "@", "\t", "\r")  # a spreadsheet runs a cell starting so (OWASP)
@@ -108,13 +108,18 @@ def csv_text(frame) -> str:
 
 
 def safe_for_csv(frame):
-    """A copy of `frame` whose text cells a spreadsheet would run as a formula start with a
-    quote (write_csv)."""
+    """A copy of `frame` whose text cells and column names a spreadsheet would run as a
+    formula start with a quote (write_csv, csv_text: every CSV odds writes, to a file or a
+    terminal; a variant's name is a column of `odds table --format csv`)."""
     out = frame.copy()
     for column in out.columns[[dtype.kind not in "biufcmM" for dtype in out.dtypes]]:  # text
-        out[column] = out[column].map(
-            lambda v: f"'{v}" if isinstance(v, str) and v.startswith(FORMULA) else v)
+        out[column] = out[column].map(_cell)
+    out.columns = [_cell(c) for c in out.columns]
     return out
+
+
+def _cell(v):
+    return f"'{v}" if isinstance(v, str) and v.startswith(FORMULA) else v
 
 
 def read_text(path, field: str, limit: int = MAX_FILE_BYTES) -> str:
@@ -154,6 +159,8 @@ def toml_value(text: str, field: str):
     depth = _nesting(text)
     if depth > MAX_NESTING:
         raise too_deep(field, depth)
+    if re.fullmatch(r"\s*-0+(\.0*)?\s*", text):
+        raise OddsError(f"{field}: {signed_zero(text.strip(), 0)}")
     try:
         return _loads(f"v = {text}", field)["v"]
     except tomllib.TOMLDecodeError:
@@ -168,6 +175,11 @@ def _loads(text: str, field: str) -> dict:
         document = tomllib.loads(text)
     except RecursionError:
         raise too_deep(field, f"more than {MAX_NESTING}") from None
+    except tomllib.TOMLDecodeError:
+        raise
+    except ValueError:  # int() of over 4,300 digits: Python's own limit, before any bound
+        raise OddsError(f"{field}: a whole number too long to read (allowed: at most {DIGITS} "
+                        "digits)") from None
     for value in document.values():
         check_nesting(field, value)
     return document

@@ -1,9 +1,14 @@
-"""A keyword's value from its texts, by its Param kind, as a query string or a plan gives it:
-lists comma-separated (or the text repeated), whole numbers, numbers, true/false words; any
-other kind is the text itself. Read by the HTTP API (odds.frontends.web.api) and plans (odds.tools.questions)."""
+"""The one reader of numbers from text (whole_or_why, number_or_why: every flag, plan, dotted
+entry, TOML value, CSV cell, query and body reads its numbers so), and a keyword's value from
+its texts, by its Param kind, as a query string or a plan gives it: lists comma-separated (or
+the text repeated), whole numbers, numbers, true/false words; any other kind is the text
+itself. Read by the HTTP API (odds.frontends.web.api) and plans (odds.tools.questions)."""
 from __future__ import annotations
 
-from .errors import OddsError, signed_zero
+import math
+from contextlib import contextmanager
+
+from .errors import DIGITS, OddsError, shown, signed_zero
 
 TRUE, FALSE = ("true", "1", "yes", "on"), ("false", "0", "no", "off")
 # control characters (C0, DEL, C1) and the bidirectional overrides that reorder a line
@@ -13,27 +18,59 @@ _LINES = {c: e for c, e in _ESCAPED.items() if chr(c) not in "\n\t"}
 LISTS = ("cards", "ints", "pairs")
 
 
-def _int(name: str, text: str) -> int:
+def whole_or_why(text: str, floats: bool = False) -> tuple[int | None, str | None]:
+    """(the whole number `text` writes, None), or (None, why not): digits with an optional
+    sign and underscores (`1_000`), `floats`: also an integral number (`1e6`, `2.0`); never
+    `-0` (errors.signed_zero), nor more than DIGITS digits. The one reader of a whole number:
+    flags, plans, dotted entries, TOML and CSV cells, queries and bodies."""
+    text = str(text)
+    if sum(c.isdecimal() for c in text) > DIGITS:
+        return None, f"{shown(text)} has more than {DIGITS} digits (allowed: at most {DIGITS})"
     try:
         number = int(text)
     except ValueError:
-        raise OddsError(f"{name}: {text!r} is not a whole number") from None
-    return _unsigned(name, text, number)
+        number = _float(text) if floats else None
+        if number is None or not number.is_integer():
+            return None, f"{shown(text)} is not a whole number"
+        number = int(number)
+    return (None, signed_zero(text, number)) if signed_zero(text, number) else (number, None)
 
 
-def _float(name: str, text: str) -> float:
+def number_or_why(text: str) -> tuple[float | None, str | None]:
+    """(the finite number `text` writes, None), or (None, why not): never `-0`, `nan`, `inf`,
+    a number too large for a float (`1e999`), nor more than DIGITS digits."""
+    text = str(text)
+    if sum(c.isdecimal() for c in text) > DIGITS:
+        return None, f"{shown(text)} has more than {DIGITS} digits (allowed: at most {DIGITS})"
+    number = _float(text)
+    if number is None:
+        return None, f"{shown(text)} is not a number"
+    if not math.isfinite(number):
+        return None, f"{shown(text)} is not a finite number (allowed: a number, e.g. 0.5)"
+    return (None, signed_zero(text, number)) if signed_zero(text, number) else (number, None)
+
+
+def _float(text: str) -> float | None:
     try:
-        number = float(text)
+        return float(text)
     except ValueError:
-        raise OddsError(f"{name}: {text!r} is not a number") from None
-    return _unsigned(name, text, number)
+        return None
 
 
-def _unsigned(name: str, text: str, number):
-    why = signed_zero(text, number)
+def whole(field: str, text: str, floats: bool = False) -> int:
+    """`text` as a whole number (whole_or_why), else one OddsError line naming `field`."""
+    number, why = whole_or_why(text, floats)
     if why:
-        raise OddsError(f"{name}: {why}")
+        raise OddsError(f"{field}: {why}")
     return number
+
+
+def number(field: str, text: str) -> float:
+    """`text` as a finite number (number_or_why), else one OddsError line naming `field`."""
+    value, why = number_or_why(text)
+    if why:
+        raise OddsError(f"{field}: {why}")
+    return value
 
 
 def _bool(name: str, text: str) -> bool:
@@ -42,7 +79,7 @@ def _bool(name: str, text: str) -> bool:
     raise OddsError(f"{name}: {text!r} is not true or false (allowed: {', '.join(TRUE + FALSE)})")
 
 
-SCALARS = {"int": _int, "float": _float, "bool": _bool}
+SCALARS = {"int": whole, "float": number, "bool": _bool}
 
 
 def counted(n: int, noun: str) -> str:
@@ -68,7 +105,23 @@ def value(name: str, kind: str, texts: list[str]):
     """The keyword's value from its query texts."""
     if kind in LISTS:
         items = [item.strip() for text in texts for item in text.split(",") if item.strip()]
-        return [_int(name, item) for item in items] if kind == "ints" else items
+        return [whole(name, item) for item in items] if kind == "ints" else items
     if len(texts) > 1:
         raise OddsError(f"{name}: given {len(texts)} times (allowed: once)")
     return SCALARS.get(kind, lambda _, text: text)(name, texts[0])
+
+
+@contextmanager
+def as_typed(figure):
+    """A block that draws or saves the matplotlib `figure` with every text of it shown as
+    typed: no mathtext (a `$` in a name from another player's file is a dollar sign, not a
+    formula that fails to parse) and control characters escaped (a CR is `\\r`, never a missing
+    glyph's warning). Texts made while drawing (tick labels) are made without mathtext too."""
+    import matplotlib
+    from matplotlib.text import Text
+
+    for text in figure.findobj(Text):
+        text.set_parse_math(False)
+        text.set_text(printable(text.get_text(), lines=True))
+    with matplotlib.rc_context({"text.parse_math": False}):
+        yield figure

@@ -164,19 +164,19 @@ class _Checker:
 
     def int(self, key, value, low, high):
         if isinstance(value, bool) or not isinstance(value, int):
-            self.fail(key, f"{value!r} is not a whole number")
+            self.fail(key, f"{shown(value)} is not a whole number")
         if not low <= value <= high:
             self.fail(key, f"{value} is out of range (allowed: {low} to {high})")
         return value
 
     def bool(self, key, value):
         if not isinstance(value, bool):
-            self.fail(key, f"{value!r} is not true or false")
+            self.fail(key, f"{shown(value)} is not true or false")
         return value
 
     def choice(self, key, value, allowed):
         if value not in allowed:
-            self.fail(key, f"{value!r} is not allowed (allowed: {', '.join(allowed)})")
+            self.fail(key, f"{shown(value)} is not allowed (allowed: {', '.join(allowed)})")
         return value
 
     def table(self, key, value):

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import OddsError, check_int, nearest, signed_zero
+from ..errors import OddsError, check_int, nearest
+from ..texts import whole_or_why
 
 MAX_LEADER = 6  # best battle or naval rating
 
@@ -47,17 +48,16 @@ def leader(field: str, value, table=ARMY) -> Leader:
     if isinstance(value, Leader):
         return value
     if isinstance(value, str):
-        try:
-            value, typed = int(value), value
-        except ValueError:  # a name ('²' is a digit to str.isdigit, and no number to int)
+        number, why = whole_or_why(value.strip())
+        if number is None and value.strip().lstrip("+-").replace("_", "").isdecimal():
+            raise OddsError(f"{field}: {why}")  # a number, refused (-0, too many digits)
+        if number is None:  # a name
             key = value.split("(")[0].strip().lower().replace(" ", "-").replace("_", "-")
             if key not in table:
                 raise OddsError(f"{field}: unknown leader {value!r}{nearest(key, tuple(table))} "
-                                f"(allowed: a rating 0 to {MAX_LEADER} or {', '.join(table)})") from None
+                                f"(allowed: a rating 0 to {MAX_LEADER} or {', '.join(table)})")
             return Leader(table[key][1], key)
-        why = signed_zero(typed, value)
-        if why:
-            raise OddsError(f"{field}: {why}")
+        value = number
     return Leader(check_int(field, value, 0, MAX_LEADER))
 
 

@@ -28,7 +28,7 @@ from ..config import MAX_CELLS
 from ..core.outcomes import label as _label
 from .frames import name as _name, parameters, said, words
 from ..errors import OddsError, check_choice, shown
-from ..texts import signed
+from ..texts import as_typed, signed
 
 VIEWS = ("pmf", "at_least", "at_most")
 ATTACKER, DEFENDER = "#c0392b", "#2c6fbb"  # the page's --attacker and --defender (static/style.css)
@@ -515,5 +515,6 @@ def show(obj=None, alt: str | None = None):
     from IPython.display import display
 
     fig = plt.gcf() if obj is None else getattr(obj, "figure", obj)
-    display(fig, metadata={"image/png": {"alt": alt or describe(fig)}})
+    with as_typed(fig):
+        display(fig, metadata={"image/png": {"alt": alt or describe(fig)}})
     plt.close(fig)

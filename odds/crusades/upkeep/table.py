@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...errors import OddsError, check_int
+from ...errors import OddsError, check_int, shown
 from ..simulator import state as S
 from ..battles.battle import run, scenario_of, settings_of
 from ..scenario import SIDES, UNIT_LIMITS, deployment_cells, load
@@ -342,9 +342,9 @@ def _ratio(value) -> float:
     try:
         r = float(value)
     except (TypeError, ValueError):
-        raise OddsError(f"--max-ratio: {value!r} is not a number") from None
+        raise OddsError(f"--max-ratio: {shown(value)} is not a number") from None
     if not 1 <= r <= BALANCE_MAX_RATIO:
-        raise OddsError(f"--max-ratio: {value!r} is out of range "
+        raise OddsError(f"--max-ratio: {shown(value)} is out of range "
                         f"(allowed: 1 to {BALANCE_MAX_RATIO:g})")
     return r
 

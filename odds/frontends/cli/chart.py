@@ -8,7 +8,7 @@ import argparse
 from ... import registry
 from ...errors import OddsError
 from ...files import check_output, replaced
-from ...texts import counted
+from ...texts import as_typed, counted
 from ...tools.chart import MAX_VALUES, PAPER, figure, grid
 from ...tools.questions.plans import INTEGER, is_range, span
 from .common import Parser, add_param, given, in_flags
@@ -70,7 +70,7 @@ def run(args) -> int:
 
     matplotlib.use("Agg")
     fig = figure(spec, axes[0], axes[1], fixed, answers, chosen.paper)
-    with replaced(chosen.out, "--out") as temporary:
+    with replaced(chosen.out, "--out") as temporary, as_typed(fig):
         fig.savefig(temporary, format=chosen.out.rsplit(".", 1)[1], dpi=150)
     print(f"{spec.name}: {len(axes[0][1])} x {len(axes[1][1])} cells, {chosen.paper} -> {chosen.out}")
     return 0

@@ -6,37 +6,23 @@ import json
 import re
 import sys
 
-from ...errors import OddsError, signed_zero
+from ...errors import OddsError
 from ...registry import ENGINE_OPTIONS, REQUIRED, Param, Spec
-from ...texts import printable
+from ...texts import number_or_why, printable, whole_or_why
 
 
 def whole(text: str) -> int:
-    """argparse type: a whole number, also written 1_000_000 or 1e6 (argparse adds the field);
-    not -0 (errors.signed_zero)."""
-    try:
-        return _unsigned(text, int(text))
-    except ValueError:
-        pass
-    try:
-        value = float(text)
-    except ValueError:
-        value = None
-    if value is None or not value.is_integer():
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
-    return _unsigned(text, int(value))
+    """argparse type: a whole number, also written 1_000_000 or 1e6 (argparse adds the field;
+    texts.whole_or_why: not -0, nor more than texts.DIGITS digits)."""
+    value, why = whole_or_why(text, floats=True)
+    if why:
+        raise argparse.ArgumentTypeError(why)
+    return value
 
 
 def number(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    return _unsigned(text, value)
-
-
-def _unsigned(text: str, value):
-    why = signed_zero(text, value)
+    """argparse type: a finite number, not -0 (texts.number_or_why)."""
+    value, why = number_or_why(text)
     if why:
         raise argparse.ArgumentTypeError(why)
     return value

@@ -257,8 +257,10 @@ def _balance(args):
         matplotlib.use("Agg")
         from ...files import replaced
 
-        with replaced(args.plot, "--plot") as temporary:
-            plot(frame).savefig(temporary, dpi=120, bbox_inches="tight")
+        from ...texts import as_typed
+
+        with replaced(args.plot, "--plot") as temporary, as_typed(plot(frame)) as fig:
+            fig.savefig(temporary, dpi=120, bbox_inches="tight")
         print(f"plot -> {args.plot}", file=sys.stderr)
     if frame.attrs["partial"]:
         print("odds: interrupted: partial table", file=sys.stderr)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ...errors import OddsError
 from ...files import check_output, replaced, write_csv
+from ...texts import as_typed
 from ...texts import printable
 from ...tools.luck.report import to_json
 
@@ -84,8 +85,8 @@ def run(args) -> int:
         matplotlib.use("Agg")
         from ...tools.luck.plot import cumulative
 
-        with replaced(args.plot, "--plot") as temporary:
-            cumulative(frame).savefig(temporary, dpi=120, format=args.plot.rsplit(".", 1)[1])
+        with replaced(args.plot, "--plot") as temporary, as_typed(cumulative(frame)) as fig:
+            fig.savefig(temporary, dpi=120, format=args.plot.rsplit(".", 1)[1])
     refused = frame.attrs["refused"]
     if refused:
         print(f"odds: error: {len(refused)} roll{'s' * (len(refused) > 1)} refused "

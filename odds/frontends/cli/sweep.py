@@ -13,7 +13,7 @@ from ...config import MAX_CELLS
 from ...errors import OddsError, shown
 from ...files import check_input, check_output, replaced, write_csv
 from ...processes import sigint_ignored
-from ...texts import counted, printable
+from ...texts import as_typed, counted, printable
 from ...tools.where import as_in, conditions, select, split
 from ...tools.differences import FORMATS
 
@@ -225,7 +225,7 @@ def run_plot(args):
         ax = plot.heatmap(df, args.x, args.y, args.value, where=where)
     else:
         ax = plot.lines(df, args.x, args.by, args.value, where=where)
-    with replaced(out, "--out") as temporary:
+    with replaced(out, "--out") as temporary, as_typed(ax.figure):
         ax.figure.savefig(temporary, dpi=120, bbox_inches="tight")
     print(f"{ax.get_title().splitlines()[0]} -> {out}")
     return 0

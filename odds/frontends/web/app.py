@@ -32,9 +32,11 @@ from . import api, luck, services
 from .limits import (STOPPING, WEB_BODY_SECONDS, WEB_CACHED_ANSWERS, WEB_EXACT_DEADLINE,
                      WEB_EXACT_DEPTH, WEB_EXACT_LONG_AFTER, WEB_EXACT_LONG_CALLS,
                      WEB_EXACT_MEMORY, WEB_EXACT_REQUEUE, WEB_EXACT_WAITING, WEB_EXACT_WORKERS,
-                     WEB_EXACT_YOUNG, WEB_LUCK_BUDGET, WEB_MAX_BODY, WEB_MC_RUNNING,
+                     WEB_EXACT_YOUNG, WEB_HEAD_SECONDS, WEB_LUCK_BUDGET,
+                     WEB_LUCK_RUNNING, WEB_LUCK_WAITING, WEB_MAX_BODY, WEB_MC_RUNNING,
                      WEB_MC_WAITING, WEB_PARSE_SECONDS, WEB_RETRY_AFTER, WEB_SWITCH_INTERVAL,
                      WEB_TIME_BUDGET, Busy, Gate, TooLarge, TooSlow, body)
+from .receipt import head_deadline
 from .workers import OverDeadline, OverMemory, TooManyLong, Workers, WorkerStopped
 
 # the exact workers' bounds (workers.Workers' keywords); create_app takes others (tests)
@@ -223,13 +225,15 @@ async def _workers(app: Starlette):
     app.state.mc.close()
 
 
-def create_app(*, body_seconds: float = WEB_BODY_SECONDS, parse_seconds: float = WEB_PARSE_SECONDS,
-               budget: float = WEB_TIME_BUDGET, luck_budget: float = WEB_LUCK_BUDGET,
+def create_app(*, body_seconds: float = WEB_BODY_SECONDS, head_seconds: float = WEB_HEAD_SECONDS,
+               parse_seconds: float = WEB_PARSE_SECONDS, budget: float = WEB_TIME_BUDGET,
+               luck_budget: float = WEB_LUCK_BUDGET,
                mc_gate: tuple[int, int] = (WEB_MC_RUNNING, WEB_MC_WAITING),
                exact_processes: bool = True, **exact) -> Starlette:
     """The app, its settings the server's limits unless given (a test builds the app it needs):
-    `body_seconds` s for a request's body to arrive whole, `parse_seconds` s for its parse,
-    `budget` s of one answer, `luck_budget` s of a luck report, `mc_gate` the Monte Carlo
+    `body_seconds` s for a request's body to arrive whole, `head_seconds` s for its line and
+    headers (the server's protocol reads it: receipt.head_deadline), `parse_seconds` s for its
+    parse, `budget` s of one answer, `luck_budget` s of a luck report, `mc_gate` the Monte Carlo
     answers (running, waiting) at once; `exact_processes` False runs exact answers in threads
     of this process (no workers: an app asked in-process); `exact` overrides bounds of EXACT."""
     app = Starlette(lifespan=_workers, middleware=[Middleware(StoppingIs503)], routes=[
@@ -247,8 +251,10 @@ def create_app(*, body_seconds: float = WEB_BODY_SECONDS, parse_seconds: float =
         WEB_EXACT_WORKERS, WEB_EXACT_DEPTH, WEB_EXACT_YOUNG, warm=WARM, **bounds)
         if exact_processes else None)
     app.state.mc = Gate(*mc_gate)
+    app.state.luck = Gate(WEB_LUCK_RUNNING, WEB_LUCK_WAITING, app.state.exact.pool)  # its lane
     app.state.budget, app.state.luck_budget = budget, luck_budget
     app.state.body_seconds, app.state.parse_seconds = body_seconds, parse_seconds
+    app.state.head_seconds = head_seconds
     app.state.answers = LRU(WEB_CACHED_ANSWERS)  # exact answers by request: they never change
     return app
 
@@ -277,5 +283,7 @@ def server(host: str = "127.0.0.1", port: int = 8866, app: Starlette | None = No
 
     grace = int(WEB_TIME_BUDGET) + 2
 
-    return Server(uvicorn.Config(app or create_app(), host=host, port=port, log_level="warning",
+    app = app or create_app()
+    return Server(uvicorn.Config(app, host=host, port=port, log_level="warning",
+                                 http=head_deadline(app.state.head_seconds),
                                  timeout_graceful_shutdown=grace, **config))

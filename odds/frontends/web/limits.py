@@ -3,7 +3,9 @@ body's bytes and seconds, trial caps, the time budgets, the exact workers' bound
 concurrency.
 
 Exact and Monte Carlo requests pass separate gates (a few workers each and a bounded queue), so
-a flood of Monte Carlo requests waits in its own queue while exact answers keep flowing. A full
+a flood of Monte Carlo requests waits in its own queue while exact answers keep flowing; luck
+posts have a lane of their own into the exact workers (at most WEB_LUCK_RUNNING at once), so a
+burst of them never stands between a small exact question and a worker. A full
 queue raises `Busy` (the API answers 503 with Retry-After) instead of queueing without bound.
 Exact answers are computed in worker processes (`workers.Workers`: pure Python holds the GIL,
 and threads doing so make the event loop wait for it), each call with a deadline and a memory
@@ -24,11 +26,15 @@ WEB_MAX_TRIALS = 10_000_000  # Monte Carlo trials per request (a Spec may set fe
 WEB_TIME_BUDGET = 3.0  # seconds of Monte Carlo per request; then the partial result
 WEB_MAX_QUERY = 4096  # bytes of query string; more: 413
 WEB_MAX_BODY = 64 * 1024  # bytes of a request body (a TOML scenario); more: 413
+WEB_HEAD_SECONDS = 10.0  # s a request's line and headers have to arrive whole; then 408 and close
 WEB_BODY_SECONDS = 10.0  # s a request body has to arrive whole (from its headers); then 408
 WEB_PARSE_SECONDS = 3.0  # s a body's parse may take (in an exact worker, then stopped); then 413
 # the luck route (POST /api/luck, web/luck.py)
 WEB_LUCK_MAX_BODY = 1 << 20  # bytes of a posted record; more: 413
 WEB_LUCK_MAX_ROLLS = 5_000  # rolls of a posted record, counted before it is parsed; more: 413
+WEB_LUCK_RUNNING = 2  # luck posts computed at once (in the exact workers); the others wait in
+# their own lane, so a worker stays free for the small questions (fair turns: issue 59)
+WEB_LUCK_WAITING = 256  # luck posts queued beyond those; more get 503
 WEB_LUCK_BUDGET = 20.0  # s a posted record's whole answer may take (read, scored, summed); then 503
 # the exact workers (workers.Workers)
 WEB_EXACT_WORKERS = 3  # worker processes computing exact answers (besides long ones')
@@ -63,11 +69,16 @@ class TooSlow(Exception):
 
 
 async def body(request, most: int, seconds: float) -> bytes:
-    """The request's body: at most `most` bytes (else TooLarge), whole within `seconds` of
+    """The request's body: at most `most` bytes (else TooLarge, at once when its declared
+    Content-Length is over), whole within `seconds` of
     its headers (else TooSlow), its query at most WEB_MAX_QUERY bytes. Kept in a bytearray:
     linear in its size however finely the client cuts it. Nothing parses it here."""
     if len(request.url.query) > WEB_MAX_QUERY:
         raise TooLarge(f"query: {len(request.url.query)} bytes (allowed: up to {WEB_MAX_QUERY})")
+    declared = request.headers.get("content-length", "")
+    if len(declared) > 20 or declared.isdecimal() and int(declared) > most:  # before any byte is
+        # asked for: no `100 Continue`, no wait for a body that would be refused
+        raise TooLarge(f"body: declared as {declared[:20]} bytes (allowed: up to {most:,})")
     got = bytearray()
 
     async def read():

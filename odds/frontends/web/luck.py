@@ -1,6 +1,7 @@
 """The page's "How lucky was I?": `GET /luck` the page (static/luck.html), `POST /api/luck` a
 record's text (TOML or CSV, as `odds luck` reads it; never a path) -> `odds luck --json`'s
-object, computed in an exact worker like any exact answer; `GET /luck/sample.toml` the
+object, computed in an exact worker like any exact answer, through its own lane (app.state.luck:
+at most WEB_LUCK_RUNNING at once, so a burst of posts leaves workers to the small questions); `GET /luck/sample.toml` the
 sample record (odds/tools/luck/samples: rolls invented for illustration). Its bounds are
 limits.py's WEB_LUCK_*: the body's bytes and its rolls (counted before it is parsed; over
 either, a 413 as on every route) and the seconds of the whole answer (the worker is stopped at
@@ -58,7 +59,7 @@ def routes(reply, refusal, static) -> list:
             state = request.app.state
             try:
                 data = await body(request, WEB_LUCK_MAX_BODY, state.body_seconds)
-                _, out = await state.exact.run(report, data, state.luck_budget,
+                _, out = await state.luck.run(report, data, state.luck_budget,
                                                deadline=state.luck_budget)
                 return reply(out)
             except Exception as e:

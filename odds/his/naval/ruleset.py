@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 from ...errors import OddsError, check_choice, check_int, shown
+from ...texts import whole_or_why
 from ..forces import POWERS
 
 VQ_POWERS = ("ottoman", "spain", "england", "france", "papacy", "protestants", "other")
@@ -105,14 +106,14 @@ def _dice_items(given, name="dice_per"):
     items = []
     for spec in given:
         key, eq, value = str(spec).partition("=")
-        try:
-            if not eq:
-                raise ValueError
-            items.append((key.strip(), int(value)))
-        except ValueError:
+        number, why = whole_or_why(value.strip()) if eq else (None, None)
+        if why and ":" not in value and any(c.isdecimal() for c in value):  # a number, refused
+            raise OddsError(f"{name}: {key.strip()}: {why}")
+        if number is None:
             hint = (f"; a hit number is hit_on {key.strip()}={value.partition(':')[2].strip()}"
                     if name == "dice_per" and ":" in value else "")
-            raise OddsError(f"{name}: {spec!r} is not TYPE=N (e.g. {example}){hint}") from None
+            raise OddsError(f"{name}: {shown(spec)} is not TYPE=N (e.g. {example}){hint}")
+        items.append((key.strip(), number))
     return items
 
 

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from ...errors import OddsError, shown
 from ...files import array_header, parse_toml, read_text, table_lines
+from ...texts import whole
 
 MAX_RECORD_BYTES = 16 << 20  # 16 MiB: a 10,000-roll record in TOML is ~2 MiB
 MAX_ROLLS = 100_000
@@ -33,6 +34,7 @@ FIELDS = ("procedure", "keywords", "side", "against", *OUTCOMES, "choices")
 _DICE = re.compile(r"(attacker|defender)(_[a-z][a-z0-9_]*)?_(dice|hits)")  # any group of dice
 ROUNDS = "|"  # CSV: the rolls of a field given once per roll, apart
 TABLE = "roll"  # TOML: [[roll]]
+MAX_HEADER = 64 * 1024  # characters of a CSV header line read to check its columns
 _HEADER = array_header(TABLE)
 
 
@@ -86,9 +88,18 @@ def read(record, paths: bool = True) -> tuple[list, list]:
 
 def rolls_in(text: str) -> int:
     """The rolls of a record's text counted without parsing it (at least as many as it holds):
-    its `[[roll]]` headers (TOML), else its non-blank lines after the first (CSV)."""
+    its `[[roll]]` headers (TOML), else its non-blank lines after the first (CSV), whose
+    columns must be a roll's fields (else OddsError: the text is no record)."""
     rows = text.splitlines()
-    return sum(1 for row in rows if _HEADER.match(row)) or max(0, sum(1 for r in rows if r.strip()) - 1)
+    tables = sum(1 for row in rows if _HEADER.match(row))
+    if tables:
+        return tables
+    first = next((r for r in rows if r.strip()), "")  # a CSV's header: its columns are checked
+    try:  # first, so that text that is no record is never counted as rolls (issue 59)
+        _check_columns(next(csv.reader([first[:MAX_HEADER]]), []))
+    except csv.Error as e:
+        raise OddsError(f"record: its first line is not a CSV header ({e})") from None
+    return max(0, sum(1 for r in rows if r.strip()) - 1)
 
 
 def dice_field(name) -> bool:
@@ -190,13 +201,16 @@ def _csv(text: str) -> list:
         raise OddsError(f"record: line {reader.reader.line_num}: not a CSV row ({e})") from None
 
 
-def _rows(reader) -> list:
-    header = reader.fieldnames or []
+def _check_columns(header) -> None:
     for name in header:
         if name not in FIELDS and not dice_field(name):
             raise OddsError(f"record: column {shown(name)} is not a field of a roll "
                             f"(allowed: {', '.join(FIELDS)}, or ROLE_WHAT_dice for another "
                             "group of dice)")
+
+
+def _rows(reader) -> list:
+    _check_columns(reader.fieldnames or [])
     out = []
     for row in reader:
         if len(out) == MAX_ROLLS:
@@ -215,14 +229,14 @@ def _cell(name: str, text):
     if dice_field(name) and ROUNDS in text:
         return [_cell(name, part.strip()) for part in text.split(ROUNDS)]
     if dice_field(name) and name.endswith("_dice"):
-        return [_number(w) for w in text.replace(",", " ").split()]
+        return [_number(name, w) for w in text.replace(",", " ").split()]
     if name == "choices":
         pairs = [w.partition("=") for w in text.split()]
-        return {k: _number(v) for k, eq, v in pairs} if all(eq and k for k, eq, _ in pairs) else text
+        return {k: _number(f"{name}: {k}", v) for k, eq, v in pairs} if all(eq and k for k, eq, _ in pairs) else text
     if name.endswith(("_losses", "_hits")) and re.fullmatch(r"-?\d+", text):
-        return int(text)
+        return whole(name, text)
     return text
 
 
-def _number(word: str):
-    return int(word) if re.fullmatch(r"-?\d+", word) else word
+def _number(field: str, word: str):
+    return whole(field, word) if re.fullmatch(r"-?\d+", word) else word

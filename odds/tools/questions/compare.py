@@ -18,7 +18,7 @@ from ...core.interval import newcombe, trials_text
 from ...core.readings import alone
 from ...errors import OddsError
 from ...registry import get
-from ...texts import signed
+from ...texts import counted, signed
 from .budget import within
 from .plans import QUESTION_MAX_PLANS, applied, split_engine
 
@@ -68,7 +68,9 @@ class Comparison(pd.DataFrame):
         wide, narrow = (26, 26) if mc else (14, 10)
         names = [str(n) for n in self.index]
         width = max(len(n) for n in names + ["plan"])
-        lines = [f"{headline}: {len(self) - 1} plan(s) against the base "
+        done, planned = len(self) - 1, a.get("plans", len(self) - 1)
+        plans = counted(done, "plan") if done == planned else f"{done} of {counted(planned, 'plan')}"
+        lines = [f"{headline}: {plans} against the base "
                  f"({how}{', PARTIAL: interrupted' if a['partial'] else ''})  [{a['procedure']}]",
                  f"  {'plan':<{width}}" + "".join(f"  {title:>{wide}}{'change':>{narrow}}"
                                                   for _, title, _ in measures)]
@@ -187,8 +189,8 @@ def compare(procedure: str, base: dict | None = None, plans: dict | None = None,
         if len(mc) < len(results):
             notes.append(f"Monte Carlo for {', '.join(map(str, mc))}; exact for the others")
     if partial:
-        notes.append(f"interrupted: {len(results) - 1} of {len(plans)} plan(s) computed")
-    frame.attrs.update(procedure=spec.name, main=first.main, losses=tuple(losses(first)),
+        notes.append(f"interrupted: {len(results) - 1} of {counted(len(plans), 'plan')} computed")
+    frame.attrs.update(plans=len(plans), procedure=spec.name, main=first.main, losses=tuple(losses(first)),
                        method="mc" if mc else "exact", seed=results[mc[0]].seed if mc else None,
                        partial=partial, notes=tuple(notes))
     return frame

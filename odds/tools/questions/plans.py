@@ -11,12 +11,11 @@ crusades scenario's `units.knights.attack`, `attacker.army.knights`) takes them 
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
-from ...errors import OddsError
+from ...errors import OddsError, shown
 from ...registry import Param, Spec
-from ...texts import value
+from ...texts import value, whole
 
 INTEGER = ("int", "leader")  # kinds whose value is a whole number (a leader as its rating)
 ENTRIES = "overrides"  # a KEY=VALUE list whose keys are dotted paths (a crusades scenario's)
@@ -58,7 +57,8 @@ def plan(spec: Spec, words) -> dict:
         if not sep:
             raise OddsError(f"{word!r} is not KEY=VALUE (e.g. attacker=8)")
         if "." in key:  # one entry of a KEY=N list, as --vary names it: dice_per.galley=1
-            v = vary(spec, f"{key.strip()}={text.strip()}..{text.strip()}", "plan")
+            n = whole(f"plan: {key.strip()}", text.strip())
+            v = vary(spec, f"{key.strip()}={n}..{n}", "plan")
             name, given = v.key, v.low
         else:
             p = param_of(spec, key.strip())
@@ -146,28 +146,25 @@ def _entries(spec: Spec) -> Param | None:
     return next((p for p in spec.params if p.name == ENTRIES and p.kind == "pairs"), None)
 
 
-RANGE = re.compile(r"^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*$")  # LOW..HIGH, whole numbers
-DIGITS = 18  # digits of a range's end at most: more is beyond every keyword's range (and int()
-# of over 4,300 digits raises)
-
-
 def is_range(text: str) -> bool:
     """Whether `text` is given as a range (it has `..`): `span` then reads it or refuses it."""
     return ".." in text
 
 
 def span(field: str, text: str, low=None, high=None, most: int | None = None) -> tuple[int, int]:
-    """LOW..HIGH as whole numbers, LOW <= HIGH, within [low, high] (where given) and of at
-    most `most` values; else one line naming `field` (--vary and odds chart share it)."""
-    m = RANGE.match(text.strip())
-    allowed = f"{low:g} to {high:g}" if low is not None else f"ends of at most {DIGITS} digits"
-    if m and max(len(m[1].lstrip("-")), len(m[2].lstrip("-"))) > DIGITS:
-        raise OddsError(f"{field}: {text} is out of range (allowed: {allowed})")
-    start, stop = (int(m[1]), int(m[2])) if m else (None, None)
-    if start is None or start > stop:
-        raise OddsError(f"{field}: {text} is not a range (allowed: LOW..HIGH, whole numbers, "
-                        "LOW <= HIGH)")
+    """LOW..HIGH as whole numbers (texts.whole: not -0, at most texts.DIGITS digits), LOW <=
+    HIGH, within [low, high] (where given) and of at most `most` values; else one line naming
+    `field` (--vary and odds chart share it)."""
+    first, dots, last = text.strip().partition("..")
+    if not dots or not first.strip() or not last.strip():
+        raise OddsError(f"{field}: {shown(text)} is not a range (allowed: LOW..HIGH, whole "
+                        "numbers, LOW <= HIGH)")
+    start, stop = whole(f"{field}: {text.strip()}", first.strip()), whole(f"{field}: {text.strip()}", last.strip())
+    if start > stop:
+        raise OddsError(f"{field}: {shown(text)} is not a range (allowed: LOW..HIGH, whole "
+                        "numbers, LOW <= HIGH)")
     if (low is not None and start < low) or (high is not None and stop > high):
+        allowed = f"at least {low:g}" if high is None else f"{low:g} to {high:g}" if low is not None else f"at most {high:g}"
         raise OddsError(f"{field}: {text} is out of range (allowed: {allowed})")
     if most is not None and stop - start + 1 > most:
         raise OddsError(f"{field}: {text} has {stop - start + 1} values (allowed: at most {most})")
