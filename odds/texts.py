@@ -4,6 +4,7 @@ other kind is the text itself. Read by the HTTP API (odds.frontends.web.api) and
 from __future__ import annotations
 
 from .errors import OddsError, signed_zero
+from .i18n import _
 
 TRUE, FALSE = ("true", "1", "yes", "on"), ("false", "0", "no", "off")
 # control characters (C0, DEL, C1) and the bidirectional overrides that reorder a line
@@ -17,7 +18,7 @@ def _int(name: str, text: str) -> int:
     try:
         number = int(text)
     except ValueError:
-        raise OddsError(f"{name}: {text!r} is not a whole number") from None
+        raise OddsError(_("{field}: {value} is not a whole number").format(field=name, value=repr(text))) from None
     return _unsigned(name, text, number)
 
 
@@ -25,7 +26,7 @@ def _float(name: str, text: str) -> float:
     try:
         number = float(text)
     except ValueError:
-        raise OddsError(f"{name}: {text!r} is not a number") from None
+        raise OddsError(_("{field}: {value} is not a number").format(field=name, value=repr(text))) from None
     return _unsigned(name, text, number)
 
 
@@ -39,7 +40,8 @@ def _unsigned(name: str, text: str, number):
 def _bool(name: str, text: str) -> bool:
     if text.lower() in TRUE + FALSE:
         return text.lower() in TRUE
-    raise OddsError(f"{name}: {text!r} is not true or false (allowed: {', '.join(TRUE + FALSE)})")
+    raise OddsError(_("{field}: {value} is not true or false (allowed: {allowed})").format(
+        field=name, value=repr(text), allowed=", ".join(TRUE + FALSE)))
 
 
 SCALARS = {"int": _int, "float": _float, "bool": _bool}
@@ -70,5 +72,5 @@ def value(name: str, kind: str, texts: list[str]):
         items = [item.strip() for text in texts for item in text.split(",") if item.strip()]
         return [_int(name, item) for item in items] if kind == "ints" else items
     if len(texts) > 1:
-        raise OddsError(f"{name}: given {len(texts)} times (allowed: once)")
+        raise OddsError(_("{field}: given {n} times (allowed: once)").format(field=name, n=len(texts)))
     return SCALARS.get(kind, lambda _, text: text)(name, texts[0])

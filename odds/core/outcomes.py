@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..i18n import _
+
 
 @dataclass(frozen=True)
 class Words:
@@ -28,8 +30,8 @@ class Words:
     def title(self, main: str) -> str:
         """The answer in words for the main probability ("Attacker wins")."""
         if self.headline:
-            return self.headline
-        return "Attacker wins" if main == "attacker_win" else label(main).capitalize()
+            return _(self.headline)
+        return _("Attacker wins") if main == "attacker_win" else label(main).capitalize()
 
     def part_of(self, event: str, outcomes) -> str | None:
         """The outcome among `outcomes` that `event` is a part of, or None."""
@@ -53,5 +55,6 @@ PLAIN = Words()  # a procedure that declares none: attacker/defender words only
 
 
 def label(name: str) -> str:
-    """A probability's or pmf's name in words ("attacker_win" -> "attacker win")."""
-    return name.replace("_", " ")
+    """A probability's or pmf's name in words, in the language in force ("attacker_win" ->
+    "attacker win")."""
+    return _(name.replace("_", " "))
