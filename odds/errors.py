@@ -6,7 +6,7 @@ named by its start and its length, never printed whole.
 """
 import re
 
-from .i18n import _
+from .i18n import _, native, native_names
 
 SHOWN = 60  # characters of a value an error line echoes
 # input: tables and lists nested deeper than this (TOML files, --set values, Python keywords)
@@ -81,7 +81,8 @@ def check_choice(field: str, value, allowed) -> str:
     """Return the one of `allowed` that `value` names (case-insensitive), else raise OddsError
     listing them (and the nearest, for a misspelling)."""
     if isinstance(value, str) and value not in allowed:
-        value = next((a for a in allowed if isinstance(a, str) and a.lower() == value.lower()), value)
+        value = next((a for a in allowed if isinstance(a, str) and a.lower() == value.lower()),
+                     None) or native(value, allowed) or value
     if value not in allowed:
         raise OddsError(_("{field}: {value} is not allowed{nearest} (allowed: {allowed})").format(
             field=field, value=shown(value), nearest=nearest(value, allowed),
@@ -96,6 +97,8 @@ def nearest(value, allowed) -> str:
     names = [a for a in allowed if isinstance(a, str)]
     if not isinstance(value, str) or not names:
         return ""
+    if any("а" <= c <= "я" or c == "ё" for c in value.lower()):  # a Russian name misspelt
+        names = native_names(names) or names
     close = difflib.get_close_matches(value.strip().lower(), [n.lower() for n in names], 1, 0.6)
     if not close:
         return ""

@@ -83,6 +83,12 @@ class _Pseudo(gettext.NullTranslations):
     def ngettext(self, singular, plural, n):
         return f"⟦{singular if n == 1 else plural}⟧"
 
+    def pgettext(self, context, message):
+        return self.gettext(message)
+
+    def npgettext(self, context, singular, plural, n):
+        return self.ngettext(singular, plural, n)
+
 
 @lru_cache(maxsize=None)
 def translations(lang: str) -> gettext.NullTranslations:
@@ -111,6 +117,17 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     """The form of a counted message for `n` by the language's plural rule (Russian: 1 удар,
     2 удара, 5 ударов, 21 удар); its `{n}` is left to format."""
     return translations(language()).ngettext(singular, plural, n)
+
+
+def npgettext(game: str, singular: str, plural: str, n: int) -> str:
+    """ngettext within a game's own words (`game`: the message context, "his", "vq", "oath":
+    a die is «кость» in Here I Stand, «кубик» in Virgin Queen, «куб» in Oath)."""
+    return translations(language()).npgettext(game, singular, plural, n)
+
+
+def pgettext(game: str, message: str) -> str:
+    """`message` within a game's own words (the message context `game`)."""
+    return translations(language()).pgettext(game, message)
 
 
 def counted(n: int, singular: str, plural: str) -> str:
@@ -151,3 +168,61 @@ def percent(p: float, digits: int) -> str:
 
     pattern = "0" + ("." + "0" * digits if digits else "") + "\u00a0%"
     return format_percent(p, format=pattern, locale=where)
+
+
+def _plain(text: str) -> str:
+    """A name as typed, for comparing: lower case, ё as е, dashes and runs of spaces as one
+    space."""
+    return " ".join(text.casefold().replace("ё", "е").replace("-", " ").replace("_", " ").split())
+
+
+@lru_cache(maxsize=None)
+def names() -> dict:
+    """The Russian names of cards, leaders, powers, ships, places, policies and targets
+    (odds/locale/ru/names.toml): {plain name: code}, and the sources' cards odds takes as
+    settings ({plain name: the setting}) under the key "settings"."""
+    import tomllib
+
+    with open(LOCALE / "ru" / "names.toml", "rb") as f:
+        table = tomllib.load(f)
+    out = {_plain(name): code for group, codes in table.items() if group != "settings"
+           for code, spelled in codes.items() for name in spelled}
+    out["settings"] = {_plain(name): setting for name, setting in table["settings"].items()}
+    return out
+
+
+def native(value: str, allowed) -> str | None:
+    """The code of `allowed` that `value` names as the Russian rules write it (case-insensitive,
+    ё = е), or None."""
+    code = names().get(_plain(value))
+    return code if code is not None and code in allowed else None
+
+
+def native_names(allowed) -> list:
+    """The Russian names of the codes in `allowed` (for "did you mean")."""
+    table = LOCALE / "ru" / "names.toml"
+    import tomllib
+
+    with open(table, "rb") as f:
+        spelled = {code: words for group, codes in tomllib.load(f).items() if group != "settings"
+                   for code, words in codes.items()}
+    return [name.lower() for code in allowed if isinstance(code, str) for name in spelled.get(code, ())]
+
+
+def as_setting(value: str) -> str | None:
+    """The setting odds takes for a source's card that is not a card here («Подагра»: --gout)."""
+    return names()["settings"].get(_plain(value))
+
+
+def card_name(code: str) -> str:
+    """A card (or leader, power, ship) as the language in force names it: its Russian name in
+    Russian (names.toml), its code otherwise."""
+    if language() != "ru":
+        return code
+    import tomllib
+
+    with open(LOCALE / "ru" / "names.toml", "rb") as f:
+        table = tomllib.load(f)
+    spelled = next((codes[code] for group, codes in table.items() if group != "settings"
+                    and code in codes), None)
+    return spelled[0] if spelled else code

@@ -12,7 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
+from .. import i18n
 from ..errors import OddsError, nearest
+from ..i18n import as_setting, native
 
 POLICIES = ("always", "if-needed")
 DEFAULT_POLICY = "if-needed"  # a player holding an after-roll card plays it when it is needed
@@ -57,12 +59,16 @@ class Side:
 
     def story(self, rolled: str) -> str:
         """The dice this side rolls and why, in words: `rolled` says the main roll's dice."""
-        on = "" if self.hit_on == 5 else f" (hitting on {self.hit_on}{'-6' if self.hit_on < 6 else 's'})"
-        words = [rolled + on] + [f"{'+' if n > 0 else '-'} {why} {abs(n)}" for why, n in self.parts]
-        words += [f"+ tercios {n} dice on {t}-6" for n, t in self.extra]  # the only such group
-        text = f"{self.role} rolls " + " ".join(words)
+        _ = i18n._
+        on = "" if self.hit_on == 5 else (_(" (hitting on {n}-6)") if self.hit_on < 6 else
+                                          _(" (hitting on {n}s)")).format(n=self.hit_on)
+        words = [rolled + on] + [f"{'+' if n > 0 else '-'} {i18n.card_name(_(why))} {abs(n)}"
+                                 for why, n in self.parts]
+        words += [_("+ tercios {dice} on {t}-6").format(dice=dice(n), t=t) for n, t in self.extra]
+        text = _("{role} rolls {dice}").format(role=_(self.role), dice=" ".join(words))
         for card in self.after:
-            text += f"; then {card.card} ({card.count} dice) {card.policy.replace('-', ' ')}"
+            text += _("; then {card} ({dice}) {policy}").format(
+                card=i18n.card_name(card.card), dice=dice(card.count), policy=_(card.policy.replace("-", " ")))
         return text
 
     def add_mercenaries(self, n: int):
@@ -81,6 +87,18 @@ class AfterRoll:
 
 
 ROLES = ("attacker", "defender")
+N_ = i18n.N_
+WHY = (N_("leader"), N_("defending"), N_("tercios against it"), N_("if needed"), N_("always"))
+
+
+def dice(n: int) -> str:
+    """'5 dice' in Here I Stand's words («5 костей»)."""
+    return i18n.npgettext("his", "{n} die", "{n} dice", n).format(n=n)
+
+
+def units(n: int) -> str:
+    """'5 units' in Here I Stand's words («5 отрядов»)."""
+    return i18n.npgettext("his", "{n} unit", "{n} units", n).format(n=n)
 
 
 @dataclass(frozen=True)
@@ -243,12 +261,18 @@ def parse(spec: str, field_name: str) -> tuple[Card, str]:
     """'name' or 'name:policy' -> (card, policy); policies only for cards played after the roll
     (default if-needed); names in any case."""
     if not isinstance(spec, str):
-        raise OddsError(f"{field_name}: {spec!r} is not a card name")
+        raise OddsError(i18n._("{field}: {value} is not a card name").format(field=field_name, value=repr(spec)))
     name, _, policy = spec.strip().lower().partition(":")
+    name, policy = native(name, CARDS) or name, native(policy, POLICIES + ("first", "if-it-helps",
+                                                                          "optimal")) or policy
     card = CARDS.get(name)
+    if card is None and as_setting(name):
+        raise OddsError(i18n._("{field}: {name} is not a card here: give {setting}").format(
+            field=field_name, name=repr(name), setting=as_setting(name)))
     if card is None:
-        raise OddsError(f"{field_name}: unknown card {name!r}{nearest(name, sorted(CARDS))} "
-                        f"(allowed: {', '.join(sorted(CARDS))})")
+        raise OddsError(i18n._("{field}: unknown card {name}{nearest} (allowed: {allowed})").format(
+            field=field_name, name=repr(name), nearest=nearest(name, sorted(CARDS)),
+            allowed=", ".join(sorted(CARDS))))
     if policy and card.timing != "after":
         raise OddsError(f"{field_name}: {spec!r}: {name} takes no policy (it is played before the roll)")
     policy = policy or DEFAULT_POLICY
