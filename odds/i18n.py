@@ -130,11 +130,6 @@ def pgettext(game: str, message: str) -> str:
     return translations(language()).pgettext(game, message)
 
 
-def counted(n: int, singular: str, plural: str) -> str:
-    """'{n} hit'/'{n} hits' for `n`, with `n` written in the language's digits."""
-    return ngettext(singular, plural, n).format(n=integer(n))
-
-
 def _babel_locale():
     return "ru_RU" if language() == "ru" else None
 

@@ -4,7 +4,7 @@ other kind is the text itself. Read by the HTTP API (odds.frontends.web.api) and
 from __future__ import annotations
 
 from .errors import OddsError, signed_zero
-from .i18n import _
+from .i18n import _, ngettext
 
 TRUE, FALSE = ("true", "1", "yes", "on"), ("false", "0", "no", "off")
 # control characters (C0, DEL, C1) and the bidirectional overrides that reorder a line
@@ -72,5 +72,7 @@ def value(name: str, kind: str, texts: list[str]):
         items = [item.strip() for text in texts for item in text.split(",") if item.strip()]
         return [_int(name, item) for item in items] if kind == "ints" else items
     if len(texts) > 1:
-        raise OddsError(_("{field}: given {n} times (allowed: once)").format(field=name, n=len(texts)))
+        raise OddsError(ngettext("{field}: given {n} time (allowed: once)",
+                                 "{field}: given {n} times (allowed: once)", len(texts)).format(
+            field=name, n=len(texts)))
     return SCALARS.get(kind, lambda _, text: text)(name, texts[0])

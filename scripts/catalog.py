@@ -13,6 +13,7 @@ The package compiles a .po when it is loaded (odds.i18n): there is no compile st
 """
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -54,7 +55,7 @@ def registry_messages() -> set[str]:
                 engine = {"method": "mc", "trials": 200, "seed": 1} if (
                     example.mc.get("method") == "mc" or not spec.exact) else {}
                 result = spec.call(**example.kwargs, **{**example.mc, **engine})
-                out |= {name.replace("_", " ") for name in result}
+                out |= {re.sub(r"(\D) \d+$", r"\1 {k}", name.replace("_", " ")) for name in result}
                 out |= {result.words.title(result.main)}
     return {m for m in out if m}
 

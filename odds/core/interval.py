@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from ..i18n import N_, counted
+from ..i18n import integer, ngettext
 
 Z = 1.96  # a 95% interval
 
@@ -36,4 +36,4 @@ def newcombe(p: float, n: int | None, q: float, m: int | None, z: float = Z) -> 
 
 def trials_text(n: int) -> str:
     """'1 trial', '1,000 trials'."""
-    return counted(n, N_("{n} trial"), N_("{n} trials"))
+    return ngettext("{n} trial", "{n} trials", n).format(n=integer(n))

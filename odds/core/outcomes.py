@@ -5,6 +5,7 @@ Spec; Result.summary, the page and the pictures (odds.tools.plot) read them from
 here names a procedure's events. The only words here are the common attacker/defender ones."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from ..i18n import _
@@ -56,5 +57,14 @@ PLAIN = Words()  # a procedure that declares none: attacker/defender words only
 
 def label(name: str) -> str:
     """A probability's or pmf's name in words, in the language in force ("attacker_win" ->
-    "attacker win")."""
-    return _(name.replace("_", " "))
+    "attacker win"; a name ending in a number, "win_within_losses_3", is its words' message
+    "win within losses {k}" with k = 3)."""
+    words = name.replace("_", " ")
+    numbered = _NUMBERED.fullmatch(words)
+    if numbered:
+        message = numbered[1] + " {k}"
+        return _(message).format(k=numbered[2])
+    return _(words)
+
+
+_NUMBERED = re.compile(r"(.*\D) (\d+)")
