@@ -168,20 +168,21 @@ class Result:
         events = [(name, p) for name, p in self.probabilities.items() if name not in names
                   and not (p == 0 and self.method == "exact")]  # impossible: not shown
         under = {name: self.words.part_of(name, names) for name, _ in events}
+        column = max([32] + [len(label(n)) + 7 for n, q in events] + [len(label(n)) + 5 for n, q in parts])
         intervals = _(" (95% intervals from {trials})").format(
             trials=trials_text(self.trials or 0)) if mc else ""
         if parts:
             lines.append("  " + _("outcomes{intervals}:").format(intervals=intervals))
         for name, p in parts:
-            lines.append(self._line(name, p, width, 4))
+            lines.append(self._line(name, p, width, 4, column))
             for event, q in events:
                 if under[event] == name:
-                    lines += self._event(event, q, width, 6)
+                    lines += self._event(event, q, width, 6, column)
         apart = [(e, q) for e, q in events if under[e] is None]
         if apart:
             lines.append("  " + _("events{intervals}:").format(intervals=intervals if not parts else ""))
         for name, p in apart:
-            lines += self._event(name, p, width, 4)
+            lines += self._event(name, p, width, 4, column)
         for name, pmf in self.pmfs.items():
             if len(pmf) < 2:  # nothing that can be lost (no corsairs, say)
                 continue
@@ -200,18 +201,20 @@ class Result:
             lines.append("  " + _("assumes:") + " " + "; ".join(self.assumptions))
         return "\n".join(lines)
 
-    def _event(self, name, p, width, indent) -> list:
+    def _event(self, name, p, width, indent, column) -> list:
         """An event's line, and why it happens where its name does not say it."""
         why = self.words.why.get(name)
-        line = self._line(name, p, width, indent)
+        line = self._line(name, p, width, indent, column)
         return [line, f"{'':{indent + 2}}({_(why)})"] if why and p > 0 else [line]
 
-    def _line(self, name, p, width, indent) -> str:
+    def _line(self, name, p, width, indent, column=32) -> str:
+        """An event's line: its name in a column `column` wide (the longest name's, at least
+        32: aligned whatever the language), its probability, interval and bar."""
         low, high = self.interval(p)
         pm = "" if self.method == "exact" or low != low else \
             f"  [{percent(low, 2):>7}, {percent(high, 2):>7}]"
         text = f"{'':{indent}}{label(name)}"
-        return f"{text:<32} {percent(p, 2):>8}{pm}  {_bar(p, width)}"
+        return f"{text:<{column}} {percent(p, 2):>8}{pm}  {_bar(p, width)}"
 
 
 def _clip(p):

@@ -88,7 +88,8 @@ class AfterRoll:
 
 ROLES = ("attacker", "defender")
 N_ = i18n.N_
-WHY = (N_("leader"), N_("defending"), N_("tercios against it"), N_("if needed"), N_("always"))
+WHY = (N_("leader"), N_("defending"), N_("tercios against it"), N_("if needed"), N_("always"),
+       N_("attacker"), N_("defender"))  # the words of a side's story, translated where it is told
 
 
 def dice(n: int) -> str:

@@ -25,6 +25,7 @@ from ...errors import check_choice, check_int
 from ...registry import Example, Param, Spec, register
 from .. import leaders
 from ..leaders import MAX_LEADER
+from ...i18n import N_
 from ..field.rules import dice, resolve
 
 @dataclass(frozen=True)
@@ -90,7 +91,7 @@ def summarise(joint):
 class WarResult(Result):
     """A Result that also reports `won_within`: N -> P(the war is won within N CP)."""
 
-    ZERO = {"cp_to_win": "not won (wiped out, or not over)"}
+    ZERO = {"cp_to_win": N_("not won (wiped out, or not over)")}
 
     @property
     def won_within(self) -> dict:

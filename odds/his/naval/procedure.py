@@ -34,7 +34,7 @@ from ...core.engine import McOptions, Procedure, solve
 from ...core.outcomes import Words
 from ...core.readings import Reading
 from ...errors import OddsError, check_bool, check_choice
-from ...i18n import _, card_name, npgettext
+from ...i18n import _, card_name, npgettext, pgettext
 from ...registry import Example, Param, Spec, register
 from .. import leaders
 from ..cards import help_for, parse
@@ -174,10 +174,12 @@ def explain(b: Battle, rules: Ruleset, att: Fleet, dfn: Fleet, port: bool) -> tu
     for fleet, dice, after in ((att, b.a_dice, b.a_after), (dfn, b.d_dice, b.d_after)):
         on = lambda kind: {5: "", 6: _(" on 6s")}.get(rules.hit(fleet.side, kind), _(" on {n}-6").format(
             n=rules.hit(fleet.side, kind)))
-        words = [f"{n} {card_name(kind).replace('_', '-')} x {rules.dice_per[kind]}{on(kind)}"
+        words = [_("{n} {ship} x {dice}").format(n=n, ship=card_name(kind).replace("_", "-"),
+                                                 dice=rules.dice_per[kind]) + on(kind)
                  for kind, n in fleet.ships.items() if n]
         words += [_("{n} corsairs").format(n=fleet.corsairs) + f" x {rules.dice_per[CORSAIR]}{on(CORSAIR)}"] if fleet.corsairs else []
-        words += [f"{_('leader')} {card_name(fleet.leader_name or '')} {fleet.leader}{on(LEADER)}".replace("  ", " ")] if fleet.leader else []
+        leader = pgettext("vq", "leader") if rules.name == "vq" else _("leader")
+        words += [f"{leader} {card_name(fleet.leader_name or '')} {fleet.leader}{on(LEADER)}".replace("  ", " ")] if fleet.leader else []
         words += [f"{_('port')} {rules.dice_per[PORT]}{on(PORT)}"] if port and fleet.side == "defender" else []
         words += [f"{card_name(c)} {rules.dice_per[c]}{on(c)}" for c in fleet.cards if parse(c, "")[0].timing != "after"]
         game = rules.name if rules.name in ("his", "vq") else "his"

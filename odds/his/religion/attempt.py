@@ -16,6 +16,7 @@ from ...core.engine import McOptions, Procedure, solve
 from ...core.outcomes import Words
 from ...core.result import Result
 from ...errors import OddsError, check_bool, check_choice, check_int
+from ...i18n import N_
 from ...registry import Example, Param, Spec, register
 from .rules import NEVER, base_dice, dice, settle
 
@@ -183,7 +184,7 @@ def summarise(joint):
 class AttemptResult(Result):
     """A Result whose defender's highest die 0 means the defender did not roll."""
 
-    ZERO = {"defender_highest": "no roll"}
+    ZERO = {"defender_highest": N_("no roll")}
 
 
 def side_dice(name, given, items) -> int:

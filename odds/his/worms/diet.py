@@ -52,17 +52,17 @@ class DietResult(Result):
     choices: tuple = ()
     matrix: tuple = ()
 
-    def summary(self, width: int = 30) -> str:
+    def _summary(self, width: int) -> str:
         """The answer, then the payoff matrix when the hands were given."""
         if not self.matrix:
-            return super().summary(width)
+            return super()._summary(width)
         totals = list(self.matrix[0])[1:]
         lines = [f"  the roll to the Protestant, {MEASURES[self.settings['measure']]} (rows: its "
                  "CP; columns: the Catholics' total CP; the cards apart):",
                  "    " + " " * 6 + "".join(f"{c.split('_')[2]:>9}" for c in totals)]
         lines += [f"    {row['protestant_cp']:>6}" + "".join(f"{row[c]:>+9.3f}" for c in totals)
                   for row in self.matrix]
-        return "\n".join([super().summary(width), *lines])
+        return "\n".join([super()._summary(width), *lines])
 
     def to_json(self) -> dict:
         out = super().to_json()

@@ -172,8 +172,8 @@ class CampaignResult(Result):
                                "best": self.optimiser[self.best]}
         return out
 
-    def summary(self, width: int = 30) -> str:
-        text = super().summary(width)
+    def _summary(self, width: int) -> str:
+        text = super()._summary(width)
         if not self.optimiser:
             return text
         return "\n".join([text, *decision.table_text(self.optimiser, self.goal, self.best)])
