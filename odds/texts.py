@@ -4,7 +4,7 @@ other kind is the text itself. Read by the HTTP API (odds.frontends.web.api) and
 from __future__ import annotations
 
 from .errors import OddsError, signed_zero
-from .i18n import _, ngettext
+from .i18n import _, language, ngettext
 
 TRUE, FALSE = ("true", "1", "yes", "on"), ("false", "0", "no", "off")
 # control characters (C0, DEL, C1) and the bidirectional overrides that reorder a line
@@ -56,7 +56,8 @@ def signed(x: float, spec: str) -> str:
     """`x` formatted by `spec` with its sign ('+0.125', '-3.4%'); a value that rounds to zero
     has none ('0.000', never '-0.000' for a change of -0.0001)."""
     text = f"{x:+{spec}}"
-    return text[1:] if float(text.rstrip("%")) == 0 else text
+    text = text[1:] if float(text.rstrip("%")) == 0 else text
+    return text if language() != "ru" else text.replace(".", ",").replace("%", "\u00a0%")
 
 
 def printable(text: str, lines: bool = False) -> str:

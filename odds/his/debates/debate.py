@@ -18,7 +18,9 @@ from ...core.engine import McOptions, Procedure, solve
 from ...core.outcomes import Words
 from ...core.readings import Reading
 from ...errors import OddsError, check_bool, check_choice, check_int, check_list, shown
+from ...i18n import _
 from ...registry import Example, Param, Spec, register
+from ..cards import dice as dice_words
 from .rules import ATTACKER, DEFENDER, TIE, attacker_dice, burnt_vp, defender_dice, settle
 
 KERNEL = "odds.his.debates.kernel"
@@ -229,37 +231,41 @@ def make_debate(initiator, attacker_value, defender_value, defender_committed, a
 
 def explain(plan: Debate) -> tuple:
     """The dice each side rolls and why, round by round, in words."""
-    me, them = ("Papal", "Protestant") if plan.initiator == "papacy" else ("Protestant", "Papal")
+    me, them = (_("Papal"), _("Protestant")) if plan.initiator == "papacy" else (_("Protestant"), _("Papal"))
 
     def attacker(value, first):
-        parts = [f"{value}" + (" doubled by Mary I" if plan.doubled else ""), "3 attacking"]
-        parts += ["1 Eck/Gardiner bonus"] * (first and plan.bonus)
-        parts += [f"{plan.extra} Thomas More/Papal Inquisition"] * bool(plan.extra)
-        minus = " - 1 Augsburg Confession" if plan.minus else ""
+        parts = [f"{value}" + (_(" doubled by Mary I") if plan.doubled else ""), _("3 attacking")]
+        parts += [_("1 Eck/Gardiner bonus")] * (first and plan.bonus)
+        parts += [_("{n} Thomas More/Papal Inquisition").format(n=plan.extra)] * bool(plan.extra)
+        minus = _(" - 1 Augsburg Confession") if plan.minus else ""
         return " + ".join(parts) + minus
 
     def defender(value, committed):
-        return f"{value} + {1 if committed else 2} {'' if committed else 'un'}committed"
+        return (_("{value} + 1 committed") if committed else _("{value} + 2 uncommitted")).format(value=value)
 
     a, d = plan.dice(plan.attacker, plan.defender, plan.committed, True)
-    lines = [f"round 1: {me} attacker rolls {a} dice (value {attacker(plan.attacker, True)}); "
-             f"{them} defender {d} dice (value {defender(plan.defender, plan.committed)}); each "
-             "5-6 hits"]
+    lines = [_("round 1: {me} attacker rolls {a} (value {av}); {them} defender {d} (value {dv}); "
+               "each 5-6 hits").format(me=me, a=dice_words(a), av=attacker(plan.attacker, True),
+                                       them=them, d=dice_words(d),
+                                       dv=defender(plan.defender, plan.committed))]
     if plan.second_round:
-        pool = "uncommitted" if not plan.second_committed else "committed"
         rolls = sorted({plan.dice(va, vd, plan.second_committed, False)
-                        for _, va, vd in plan.seconds()})
-        lines.append(f"equal hits: round 2, the {me} attacker drawn at random from values "
-                     f"{list(plan.attackers)} ({attacker('its value', False)}), the {them} "
-                     f"defender from the {pool} values {list(plan.defenders)} "
-                     f"({defender('its value', plan.second_committed)}): "
-                     f"{', '.join(f'{x} v {y}' for x, y in rolls)} dice; equal hits again: "
-                     "inconclusive")
+                        for _n, va, vd in plan.seconds()})
+        told = (_("equal hits: round 2, the {me} attacker drawn at random from values {attackers} "
+                  "({av}), the {them} defender from the uncommitted values {defenders} ({dv}): "
+                  "{rolls} dice; equal hits again: inconclusive") if not plan.second_committed else
+                _("equal hits: round 2, the {me} attacker drawn at random from values {attackers} "
+                  "({av}), the {them} defender from the committed values {defenders} ({dv}): "
+                  "{rolls} dice; equal hits again: inconclusive"))
+        lines.append(told.format(me=me, attackers=list(plan.attackers), av=attacker(_("its value"), False),
+                                 them=them, defenders=list(plan.defenders),
+                                 dv=defender(_("its value"), plan.second_committed),
+                                 rolls=", ".join(f"{x} v {y}" for x, y in rolls)))
     else:
-        lines.append("equal hits: inconclusive (no second-round debaters given)")
-    lines.append("the winner flips one space per hit more; the loser's debater is burnt "
-                 "(Protestant) or disgraced (Papal) when that exceeds his printed value, for that "
-                 "many VP to the winner")
+        lines.append(_("equal hits: inconclusive (no second-round debaters given)"))
+    lines.append(_("the winner flips one space per hit more; the loser's debater is burnt "
+                   "(Protestant) or disgraced (Papal) when that exceeds his printed value, for that "
+                   "many VP to the winner"))
     return tuple(lines)
 
 

@@ -16,7 +16,7 @@ from ...core.engine import McOptions, Procedure, solve
 from ...core.outcomes import Words
 from ...core.result import Result
 from ...errors import OddsError, check_bool, check_choice, check_int
-from ...i18n import N_
+from ...i18n import N_, _, ngettext
 from ...registry import Example, Param, Spec, register
 from .rules import NEVER, base_dice, dice, settle
 
@@ -260,14 +260,14 @@ def reformation_attempt(*, side="reformation", protestant_dice=0, papal_dice=0,
 
 def explain(side, a, d, bonus, terms) -> tuple:
     """The dice each side rolls, and who wins ties, in words."""
-    mine, theirs = ("Protestant", "Papal") if side == "reformation" else ("Papal", "Protestant")
-    mod = f", {terms.attacker_modifier:+d} a die" if terms.attacker_modifier else ""
-    extra = f" ({bonus} bonus)" if bonus else ""
+    mine, theirs = (N_("Protestant"), N_("Papal")) if side == "reformation" else (N_("Papal"), N_("Protestant"))
+    mod = _(", {n:+d} a die").format(n=terms.attacker_modifier) if terms.attacker_modifier else ""
+    extra = _(" ({n} bonus)").format(n=bonus) if bonus else ""
     ties = mine if terms.attacker_wins_ties else theirs
-    auto = "; a 6 succeeds before the defender rolls" if terms.automatic_on != NEVER else ""
-    return (f"{mine} {a} {'die' if a == 1 else 'dice'}{extra}{mod} against {theirs} {d}; "
-            f"highest die wins, ties to the "
-            f"{ties} side{auto}",)
+    auto = _("; a 6 succeeds before the defender rolls") if terms.automatic_on != NEVER else ""
+    rolled = ngettext("{side} {n} die", "{side} {n} dice", a).format(side=_(mine), n=a)
+    return (_("{rolled}{extra}{mod} against {theirs} {d}; highest die wins, ties to the {ties} side"
+              ).format(rolled=rolled, extra=extra, mod=mod, theirs=_(theirs), d=d, ties=_(ties)) + auto,)
 
 
 def _params(side: str) -> tuple:
