@@ -21,6 +21,7 @@ from ...core.outcomes import Words
 from ...core.readings import Reading
 from ...core.result import Result
 from ...errors import OddsError, check_bool, check_choice, check_int, check_list, shown
+from ...i18n import N_, _, npgettext, pgettext
 from . import decision
 from .dice import attack_pmf, defense_values
 from ...registry import Example, Param, Spec, register
@@ -179,15 +180,37 @@ class CampaignResult(Result):
         return "\n".join([text, *decision.table_text(self.optimiser, self.goal, self.best)])
 
 
+def _explain(rules, warbands, attack_dice, defense, defense_dice, defenders, bandits, sources) -> tuple:
+    """The dice each side rolls, in Oath's words («кубы нападения», «кубы защиты»)."""
+    n_attack, n_defense = rules.setup.attack_dice, rules.setup.defense_dice
+    attack = npgettext("oath", "{n} attack die", "{n} attack dice", n_attack).format(n=n_attack)
+    chosen = _("{n} chosen of {warbands}, after plans").format(
+        n=attack_dice, warbands=npgettext("oath", "{n} warband", "{n} warbands", warbands).format(n=warbands))
+    given = (_("{n} given").format(n=defense) if defense_dice is not None else " + ".join(
+        _("{n} from {what}").format(n=n, what=_(what)) for what, n in sources if n)
+        or _("0 from the targets"))
+    side = (npgettext("oath", "{n} bandit", "{n} bandits", defenders) if bandits else
+            npgettext("oath", "{n} warband", "{n} warbands", defenders)).format(n=defenders)
+    return (_("{role} rolls {dice}").format(role=pgettext("oath", "attacker"), dice=f"{attack} ({chosen})"),
+            _("{role} rolls {dice}").format(
+                role=pgettext("oath", "defender"),
+                dice=npgettext("oath", "{n} defense die", "{n} defense dice", n_defense).format(n=n_defense)
+                + " (" + given + _(", after plans") + ") + " + side))
+
+
 def target_sources(sites, relics, banners, pawn_and_favor, title, imperial_title,
                    chancellor_oathkeeper) -> tuple:
     """(what, dice) of each kind of target, for the explanation: sites, relics, banners, the
     pawn and favor, the title."""
-    return (("sites", target_dice(sites=sites)), ("relics", target_dice(relics=relics)),
-            ("banners", target_dice(banners=banners)),
-            ("the pawn and favor", target_dice(pawn_and_favor=pawn_and_favor)),
-            (f"the {title} title", target_dice(title=title, imperial_title=imperial_title,
-                                               chancellor_oathkeeper=chancellor_oathkeeper)))
+    return ((N_("sites"), target_dice(sites=sites)), (N_("relics"), target_dice(relics=relics)),
+            (N_("banners"), target_dice(banners=banners)),
+            (N_("the pawn and favor"), target_dice(pawn_and_favor=pawn_and_favor)),
+            (TITLE_WORDS.get(title, title), target_dice(title=title, imperial_title=imperial_title,
+                                                        chancellor_oathkeeper=chancellor_oathkeeper)))
+
+
+TITLE_WORDS = {"none": N_("the none title"), "oathkeeper": N_("the oathkeeper title"),
+               "usurper": N_("the usurper title"), "imperial": N_("the imperial title")}
 
 
 def target_dice(sites=(), relics=(), banners=(), pawn_and_favor=False, title="none",
@@ -350,20 +373,15 @@ def campaign(warbands, *, attack_dice=None, defense_dice=None, sites=(), relics=
                 "attack_dice_rolled": rules.setup.attack_dice, "defense_dice": defense,
                 "defense_dice_rolled": rules.setup.defense_dice, "defenders": defenders,
                 "bandits": bool(bandits), "sacrifice": sacrifice, "plans": plans, "edition": edition}
-    explain = (f"attacker rolls {rules.setup.attack_dice} attack dice ({attack_dice} chosen of "
-               f"{warbands} warbands, after plans)",
-               f"defender rolls {rules.setup.defense_dice} defense dice ("
-               + (f"{defense} given" if defense_dice is not None else " + ".join(
-                   f"{n} from {what}" for what, n in target_sources(
-                       sites, relics, banners, pawn_and_favor, title, imperial_title,
-                       chancellor_oathkeeper) if n) or "0 from the targets")
-               + ", after plans) "
-               f"+ {defenders} {'bandits' if bandits else 'warbands'}")
+    explain = _explain(rules, warbands, attack_dice, defense, defense_dice, defenders, bandits,
+                       target_sources(sites, relics, banners, pawn_and_favor, title, imperial_title,
+                                      chancellor_oathkeeper))
     if title == "imperial":
         settings["imperial_title"] = imperial_title
         settings["chancellor_oathkeeper"] = bool(chancellor_oathkeeper)
     if rules.committed and rules.sac_cap:
-        settings["commitment"] = f"what beats the defense's {round(100 * rules.commit_quantile)}th percentile"
+        settings["commitment"] = _("what beats the defense's {q}th percentile").format(
+            q=round(100 * rules.commit_quantile))
     proc = Procedure("oath.campaign", rules.shape, summarise, "attacker_win",
                      lambda: exact_joint(rules), ("odds.oath.campaigns.kernel", "campaign_lane"),
                      lambda: _kernel_args(rules), settings, CampaignResult,
