@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import math
 
-from ...i18n import N_, _, card_name, decimal, language, ngettext
+from ...i18n import N_, _, card_name, decimal, integer, language, ngettext
 from ...texts import printable
 from .report import dice, whole_game
 
@@ -12,7 +12,7 @@ OVERALL = {**WORDS, "wins": N_("wins")}
 
 
 def _rolls_counted(n: int) -> str:
-    return ngettext("{n} roll", "{n} rolls", n).format(n=n)
+    return ngettext("{n} roll", "{n} rolls", n).format(n=integer(n))
 
 
 def _side(side: str) -> str:
@@ -71,7 +71,8 @@ def _headline(rows, its) -> list:
     if len(main):
         r = main.iloc[0]
         out.append(_("its dice: {nth} percentile ({measure} of its {dice}, {die})").format(
-            nth=ordinal(r.percentile), measure=_(r.measure), dice=_dice(r.dice), die=_die(r.die)))
+            nth=ordinal(r.percentile), measure={"hits": _("hits"), "total": _("total")}[r.measure],
+            dice=_dice(r.dice), die=_die(r.die)))
     return out or [_("dice only, of faces")]
 
 
@@ -92,7 +93,7 @@ def _dice_lines(its) -> list:
 
 
 def _dice(n) -> str:
-    return ngettext("{n} die", "{n} dice", int(n)).format(n=f"{int(n):,}")
+    return ngettext("{n} die", "{n} dice", int(n)).format(n=integer(int(n)))
 
 
 def _die(die: str) -> str:
