@@ -57,6 +57,9 @@ def registry_messages() -> set[str]:
                 result = spec.call(**example.kwargs, **{**example.mc, **engine})
                 out |= {re.sub(r"(\D) \d+$", r"\1 {k}", name.replace("_", " ")) for name in result}
                 out |= {result.words.title(result.main)}
+                out |= {f["assumed"] for f in result.flips if " " in str(f["assumed"])}
+                out |= {v for v in result.settings.values()  # a setting in words, not "8 v 11"
+                        if isinstance(v, str) and " " in v and not re.fullmatch(r"\d+ v \d+", v)}
     return {m for m in out if m}
 
 

@@ -37,17 +37,35 @@ def codes() -> frozenset:
     from odds.his import cards
 
     out |= set(cards.CARDS) | set(cards.POLICIES) | {"first", "if-it-helps", "optimal", "always"}
+    out |= {code for group, table in _names().items() if group != "settings" for code in table}
+    out |= {"true", "false", "never", "as-needed", "at-most", "to-beat", "max-win", "min-losses",
+            "win-within", "advance", "hold-walls", "off"}  # values of the Params' own syntax
+    for spec in registry.specs().values():  # the examples' own names (targets, places)
+        for example in spec.examples:
+            out |= set(re.findall(r"[A-Za-z][\w-]*", str(example.kwargs)))
     return frozenset(w.lower() for w in out)
+
+
+def _names() -> dict:
+    import tomllib
+
+    from odds.i18n import LOCALE
+
+    with open(LOCALE / "ru" / "names.toml", "rb") as f:
+        return tomllib.load(f)
 
 
 def _allowed(token: str, extra) -> bool:
     word = token.lower().strip(".:'-")
-    if not word or token.startswith("-") or word in PROPER or word in extra:
-        return True
-    if word in codes():
+    if not word or token.startswith("-") or _known(word, extra) or re.fullmatch(r"[IVX]+", token.strip(".:")):
         return True
     parts = [p for p in re.split(r"[:=,]", word) if p]
-    return bool(parts) and all(p in codes() or p in extra or p.isdigit() for p in parts)
+    return bool(parts) and all(_known(p, extra) or p.isdigit() for p in parts)
+
+
+def _known(word: str, extra) -> bool:
+    """A code, a proper name, or a single letter (a notation: P(...), E[...], K, 5 v 5)."""
+    return len(word) == 1 or word in PROPER or word in extra or word in codes()
 
 
 def english_words(text: str, extra=frozenset()) -> list[str]:

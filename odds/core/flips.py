@@ -52,7 +52,7 @@ def headline_range(result) -> str:
     s = spread(result)
     if not s or not s["wide"] or not s["words"]:
         return ""
-    named, values = [_(w) for w in s["words"]], s["values"]
+    named, values = [_(w) for w in s["words"]], [_words(v) for v in s["values"]]
     what = named[0] if len(named) == 1 else ", ".join(named[:-1]) + _(" and ") + named[-1]
     assumed = values[0] if len(values) == 1 else ", ".join(values[:-1]) + _(" and ") + values[-1]
     return _("{low} to {high} depending on {what} ({readings}: {assumed} assumed, {p})").format(
@@ -71,16 +71,21 @@ def lines(result) -> list:
     for f in result.flips:
         done = _computed(f)
         if not done:
-            skipped.setdefault(f.get("not_computed", ""), []).append(f"{f['reading']}={f['assumed']}")
+            skipped.setdefault(f.get("not_computed", ""), []).append(f"{f['reading']}={_words(f['assumed'])}")
             continue
         out.append("    " + _("{what}, {reading}={value} assumed ({p}): ").format(
-            what=_(f["what"]), reading=f["reading"], value=f["assumed"], p=_pct(f["p"]))
+            what=_(f["what"]), reading=f["reading"], value=_words(f["assumed"]), p=_pct(f["p"]))
             + _alternatives_text(done))
         if f.get("not_computed"):
             out.append("      " + _("not computed for the others: {why}").format(why=f["not_computed"]))
     for why, names in skipped.items():
         out.append("    " + _("{names}: not flipped ({why})").format(names=", ".join(names), why=why))
     return out
+
+
+def _words(value) -> str:
+    """A reading's value: in words (a sentence through the catalog), or its code."""
+    return _(value) if isinstance(value, str) and " " in value else str(value)
 
 
 def _pct(p) -> str:

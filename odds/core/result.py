@@ -238,7 +238,7 @@ def _text(value) -> str:
         return "(" + ", ".join(f"{k}: {_text(v)}" for k, v in value.items()) + ")"
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(map(_text, value)) + "]" if value else _("none")
-    return str(value)
+    return _(value) if isinstance(value, str) and " " in value else str(value)  # a sentence: in words
 
 
 def _jsonable(value):

@@ -262,7 +262,7 @@ READINGS = (
             "New Foundations commits sacrifices before the defense roll; what a player commits "
             "is the tool's reading of 'as-needed' (docs/rules.md, Oath)", keywords=("sacrifice",),
             when=_median_commit, given_by=lambda call, given: False, points=_quantiles,
-            shown=lambda call: "the median defense", tried="to-beat:25, to-beat:75, to-beat:100",
+            shown=lambda call: N_("the median defense"), tried="to-beat:25, to-beat:75, to-beat:100",
             none="a capped commitment (at-most:K) has no other percentile to try; give "
                  "sacrifice='to-beat:P'"),
 )
