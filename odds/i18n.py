@@ -51,6 +51,13 @@ def set_language(lang: str) -> None:
     _process[0] = lang
 
 
+def use(lang: str) -> None:
+    """`lang` for the rest of the block of `using` this runs in (a command's --lang)."""
+    if not known(lang):
+        raise ValueError(lang)
+    _block.set(lang)
+
+
 @contextmanager
 def using(lang: str | None):
     """Messages in `lang` inside the block (None: the language in force)."""
@@ -116,13 +123,13 @@ def _(message: str) -> str:
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The form of a counted message for `n` by the language's plural rule (Russian: 1 удар,
     2 удара, 5 ударов, 21 удар); its `{n}` is left to format."""
-    return translations(language()).ngettext(singular, plural, n)
+    return translations(language()).ngettext(singular, plural, int(n))
 
 
 def npgettext(game: str, singular: str, plural: str, n: int) -> str:
     """ngettext within a game's own words (`game`: the message context, "his", "vq", "oath":
     a die is «кость» in Here I Stand, «кубик» in Virgin Queen, «куб» in Oath)."""
-    return translations(language()).npgettext(game, singular, plural, n)
+    return translations(language()).npgettext(game, singular, plural, int(n))
 
 
 def pgettext(game: str, message: str) -> str:
@@ -174,14 +181,18 @@ def _plain(text: str) -> str:
 @lru_cache(maxsize=None)
 def names() -> dict:
     """The Russian names of cards, leaders, powers, ships, places, policies and targets
-    (odds/locale/ru/names.toml): {plain name: code}, and the sources' cards odds takes as
-    settings ({plain name: the setting}) under the key "settings"."""
+    (odds/locale/ru/names.toml): {plain name: [its codes]} (Протестанты: protestant in Here
+    I Stand, protestants in Virgin Queen), and the sources' cards odds takes as settings
+    ({plain name: the setting}) under the key "settings"."""
     import tomllib
 
     with open(LOCALE / "ru" / "names.toml", "rb") as f:
         table = tomllib.load(f)
-    out = {_plain(name): code for group, codes in table.items() if group != "settings"
-           for code, spelled in codes.items() for name in spelled}
+    out = {}
+    for group, codes in table.items():
+        for code, spelled in codes.items() if group != "settings" else ():
+            for name in spelled:
+                out.setdefault(_plain(name), []).append(code)
     out["settings"] = {_plain(name): setting for name, setting in table["settings"].items()}
     return out
 
@@ -189,8 +200,7 @@ def names() -> dict:
 def native(value: str, allowed) -> str | None:
     """The code of `allowed` that `value` names as the Russian rules write it (case-insensitive,
     ё = е), or None."""
-    code = names().get(_plain(value))
-    return code if code is not None and code in allowed else None
+    return next((code for code in names().get(_plain(value), ()) if code in allowed), None)
 
 
 def native_names(allowed) -> list:

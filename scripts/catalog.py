@@ -24,6 +24,7 @@ from babel.messages.pofile import read_po, write_po
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 LOCALE = ROOT / "odds" / "locale"
+OWN_WORDS = ("oath",)  # games whose answers' names take their own words (Oath's «напавший»)
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2),
             "npgettext": ((1, "c"), 2, 3)}
 
@@ -34,8 +35,9 @@ def code_messages(catalog: Catalog) -> None:
         catalog.add(message, locations=[(f"odds/{filename}", lineno)], context=context)
 
 
-def registry_messages() -> set[str]:
-    """The messages the registry declares as data, and the words of every answer's names."""
+def registry_messages() -> set:
+    """The messages the registry declares as data, and the words of every answer's names
+    ((game, message) for a game of OWN_WORDS)."""
     from odds import registry
     from odds.core import readings
 
@@ -55,8 +57,11 @@ def registry_messages() -> set[str]:
                 engine = {"method": "mc", "trials": 200, "seed": 1} if (
                     example.mc.get("method") == "mc" or not spec.exact) else {}
                 result = spec.call(**example.kwargs, **{**example.mc, **engine})
-                out |= {re.sub(r"(\D) \d+$", r"\1 {k}", name.replace("_", " ")) for name in result}
-                out |= {result.words.title(result.main)}
+                names = {re.sub(r"(\D) \d+$", r"\1 {k}", name.replace("_", " ")) for name in result}
+                names |= {result.words.title(result.main)}
+                names |= {n.replace("_", " ") for n, _p in result.words.partition(result.probabilities)}
+                game = spec.name.split(".")[0]
+                out |= {(game, n) for n in names} if game in OWN_WORDS else names
                 out |= {f["assumed"] for f in result.flips if " " in str(f["assumed"])}
                 out |= {v for v in result.settings.values()  # a setting in words, not "8 v 11"
                         if isinstance(v, str) and " " in v and not re.fullmatch(r"\d+ v \d+", v)}
@@ -66,9 +71,10 @@ def registry_messages() -> set[str]:
 def main() -> int:
     template = Catalog(project="odds", domain="odds", charset="utf-8")
     code_messages(template)
-    for message in sorted(registry_messages()):
-        if message not in template:
-            template.add(message, locations=[("odds/registry.py", 0)])
+    for message in sorted(registry_messages(), key=str):
+        context, message = message if isinstance(message, tuple) else (None, message)
+        if template.get(message, context) is None:
+            template.add(message, locations=[("odds/registry.py", 0)], context=context)
     with open(LOCALE / "odds.pot", "wb") as f:
         write_po(f, template, width=100, omit_header=False)
     for po in sorted(LOCALE.glob("*/LC_MESSAGES/odds.po")):

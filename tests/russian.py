@@ -33,7 +33,7 @@ def codes() -> frozenset:
         out |= {e.name for e in spec.examples}
         for r in spec.readings:
             out |= {r.name, *r.marked()}
-    out |= {o.name for o in registry.ENGINE_OPTIONS}
+    out |= {o.name for o in registry.ENGINE_OPTIONS} | set(registry.METHODS)
     from odds.his import cards
 
     out |= set(cards.CARDS) | set(cards.POLICIES) | {"first", "if-it-helps", "optimal", "always"}
@@ -57,7 +57,8 @@ def _names() -> dict:
 
 def _allowed(token: str, extra) -> bool:
     word = token.lower().strip(".:'-")
-    if not word or token.startswith("-") or _known(word, extra) or re.fullmatch(r"[IVX]+", token.strip(".:")):
+    if not word or token.startswith("-") or _known(word, extra) or _metavar(token) or re.fullmatch(
+            r"[IVX]+", token.strip(".:")):
         return True
     parts = [p for p in re.split(r"[:=,]", word) if p]
     return bool(parts) and all(_known(p, extra) or p.isdigit() for p in parts)
@@ -68,10 +69,16 @@ def _known(word: str, extra) -> bool:
     return len(word) == 1 or word in PROPER or word in extra or word in codes()
 
 
+def _metavar(token: str) -> bool:
+    """A placeholder of a flag's value in --help (N, POWER, CARD[:POLICY], LOW..HIGH)."""
+    return bool(re.fullmatch(r"[A-Z][A-Z0-9_.:\-]*", token.strip(".:'-[]")))
+
+
 def english_words(text: str, extra=frozenset()) -> list[str]:
     """The English words of `text` (a Russian answer), with their line: [] when none. `extra`:
     more allowed codes (a scenario's own unit names, a record's powers)."""
     found = []
+    text = re.sub(r"-\n\s+", "-", text)  # a code argparse wrapped at its dash (henry-viii)
     for line in text.splitlines():
         plain = re.sub(r"`[^`]*`", "", line)  # commands and file names
         plain = re.sub(r"\b[\w.\-]+=", " ", plain)  # setting and reading keys (their values stay)

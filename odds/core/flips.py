@@ -46,9 +46,10 @@ def spread(result) -> dict | None:
             "words": [f["what"] for f in depends], "values": [f["assumed"] for f in depends]}
 
 
-def headline_range(result) -> str:
+def headline_range(result, within: str = "", number: str | None = None) -> str:
     """'40.1% to 54.5% depending on the cp-value (a reading: 0.5 assumed, 54.5%)' when the
-    range is wide, else ''."""
+    range is wide, else ''; `within` follows the answer's number (its interval), `number`
+    stands for it (default: the answer's percentage)."""
     s = spread(result)
     if not s or not s["wide"] or not s["words"]:
         return ""
@@ -57,7 +58,8 @@ def headline_range(result) -> str:
     assumed = values[0] if len(values) == 1 else ", ".join(values[:-1]) + _(" and ") + values[-1]
     return _("{low} to {high} depending on {what} ({readings}: {assumed} assumed, {p})").format(
         low=percent(s["low"], 1), high=percent(s["high"], 1), what=what, assumed=assumed,
-        readings=ngettext("a reading", "readings", len(named)), p=percent(result.p, 1))
+        readings=ngettext("a reading", "readings", len(named)),
+        p=(percent(result.p, 1) if number is None else number) + within)
 
 
 def lines(result) -> list:
@@ -122,5 +124,5 @@ def json_of(result) -> dict:
         out["range"] = {k: s[k] for k in ("low", "high", "assumed", "wide", "depends_on")}
         text = headline_range(result)
         out["range"]["headline"] = text  # and without its last "P%)" (the page's own number)
-        out["range"]["words"] = text[:-len(f"{percent(result.p, 1)})")] if text else ""
+        out["range"]["words"] = headline_range(result, number="\0").split("\0")[0] if text else ""
     return out

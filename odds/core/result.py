@@ -154,9 +154,10 @@ class Result:
         low, high = self.interval(self.p)
         within = _(", 95% interval {low} to {high}").format(
             low=percent(low, 1), high=percent(high, 1)) if mc and low == low else ""
-        spread = F.headline_range(self)
-        p = f"{percent(self.p, 1)}{within}" if not spread else spread[:-1] + within + ")"
-        lines = [f"{self.words.title(self.main)} {p} ({how}"
+        spread = F.headline_range(self, within)
+        p = spread or f"{percent(self.p, 1)}{within}"
+        game = self.procedure.split(".")[0]
+        lines = [f"{self.words.title(self.main, game)} {p} ({how}"
                  f"{_(', PARTIAL: interrupted') if self.partial else ''})"
                  f"{'; ' + self.caveat if self.caveat else ''}  [{self.procedure}]"]
         lines += [f"  {line}" for line in self.explain]
@@ -168,7 +169,8 @@ class Result:
         events = [(name, p) for name, p in self.probabilities.items() if name not in names
                   and not (p == 0 and self.method == "exact")]  # impossible: not shown
         under = {name: self.words.part_of(name, names) for name, _ in events}
-        column = max([32] + [len(label(n)) + 7 for n, q in events] + [len(label(n)) + 5 for n, q in parts])
+        column = max([32] + [len(label(n, game)) + 7 for n, q in events]
+                     + [len(label(n, game)) + 5 for n, q in parts])
         intervals = _(" (95% intervals from {trials})").format(
             trials=trials_text(self.trials or 0)) if mc else ""
         if parts:
@@ -188,7 +190,7 @@ class Result:
                 continue
             zero = self.ZERO.get(name)
             mean = "" if zero else _(" (mean {mean})").format(mean=decimal(self.expected(name), 2))
-            lines.append(f"  {label(name)}{mean}:")
+            lines.append(f"  {label(name, game)}{mean}:")
             lines += [f"    {_(zero) if zero and k == 0 else k:>3}  {percent(v, 2):>8}  {_bar(v, width)}"
                       for k, v in enumerate(pmf) if v > 0]
         lines += F.lines(self)
@@ -213,7 +215,7 @@ class Result:
         low, high = self.interval(p)
         pm = "" if self.method == "exact" or low != low else \
             f"  [{percent(low, 2):>7}, {percent(high, 2):>7}]"
-        text = f"{'':{indent}}{label(name)}"
+        text = f"{'':{indent}}{label(name, self.procedure.split('.')[0])}"
         return f"{text:<{column}} {percent(p, 2):>8}{pm}  {_bar(p, width)}"
 
 

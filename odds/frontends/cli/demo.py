@@ -7,6 +7,7 @@ others; their summaries are printed after, in the registry's order.
 """
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -41,8 +42,9 @@ def _second_process(specs):
     """`odds demo` of `specs` in a child process (its notes go straight to stderr), or None."""
     if not specs:
         return None
-    return subprocess.Popen([sys.executable, "-m", "odds.frontends.cli.main", "--lang", language(), "demo", "--alone",
-                             *(s.name for s in specs)], stdout=subprocess.PIPE, text=True)
+    return subprocess.Popen([sys.executable, "-m", "odds.frontends.cli.main", "demo", "--alone",
+                             *(s.name for s in specs)], stdout=subprocess.PIPE, text=True,
+                            env={**os.environ, "ODDS_LANG": language()})  # this one's language
 
 
 def run(args) -> int:

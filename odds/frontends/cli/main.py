@@ -83,7 +83,11 @@ def main(argv=None) -> int:
     """Run one command; its exit code: 0, 2 for a mistake, 130 interrupted, 1 when its output
     could not be written (stdout full or closed; a reader that stopped, as `| head`, is fine)."""
     argv = sys.argv[1:] if argv is None else list(argv)
-    i18n.set_language(i18n.from_environment())
+    with i18n.using(i18n.from_environment()):  # the command's language: --lang sets it below
+        return _main(argv)
+
+
+def _main(argv: list) -> int:
     if sys.stdout is None:  # started with stdout closed (`odds ... >&-`)
         print(_("odds: error: stdout: closed (allowed: a terminal, a file or a pipe)"), file=sys.stderr)
         return 1
@@ -112,13 +116,14 @@ def main(argv=None) -> int:
 
 
 def _language(argv: list) -> list:
-    """`--lang ru|en` (or `--lang=ru`) anywhere before a `--`, set and taken out of `argv`: it
-    must be known before the parser's words are written (it overrides the environment)."""
+    """`--lang ru|en` (or `--lang=ru`) anywhere before a `--`, in force for the rest of the
+    command and taken out of `argv`: it must be known before the parser's words are written (it
+    overrides the environment)."""
     end = argv.index("--") if "--" in argv else len(argv)
     for i, word in enumerate(argv[:end]):
         if word == "--lang" or word.startswith("--lang="):
             value = word[7:] if "=" in word else argv[i + 1] if i + 1 < end else ""
-            i18n.set_language(check_choice("--lang", value, i18n.LANGUAGES))
+            i18n.use(check_choice("--lang", value, i18n.LANGUAGES))
             return argv[:i] + argv[i + (1 if "=" in word else 2):]
     return argv
 
