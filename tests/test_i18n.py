@@ -210,8 +210,8 @@ def test_nothing_reaches_the_user_without_the_catalog():
         before, outside = outside, re.sub(r"⟦[^⟦⟧]*⟧", " ", outside)
     found = english_words(outside)
     assert not found, "\n".join(found[:20])
-    named = [line for line in done.stdout.splitlines() if re.match(r" {4,}[a-z]", line)]
-    assert len(named) > 100 and all("⟦" in line for line in named)  # every event's name
+    named = [line for line in done.stdout.splitlines() if re.match(r" {4,}⟦", line)]
+    assert len(named) > 100  # every event's name passed the catalog
 
 
 def test_the_columns_stay_aligned_with_cyrillic_names():
