@@ -15,7 +15,7 @@ from collections import defaultdict
 
 import numpy as np
 
-from ...i18n import N_, _, decimal, ngettext, percent
+from ...i18n import N_, _, card_name, decimal, ngettext, percent
 from ..assaults.rules import resolve
 from ..cards import dice as dice_words
 from .timing import CARD, SITUATIONS, exact_joint, optimal_table
@@ -216,16 +216,20 @@ def siege(chain, timings) -> tuple:
 def field_or_siege(card: str, in_field, in_siege) -> str:
     """Whether to play `card` in the field battle or keep it for the siege's first assault,
     from the attack's results both ways (the better P(captured); a tie: the fewer losses)."""
-    card = card.partition(":")[0].replace("-", " ").title()
+    code = card.partition(":")[0]
+    card = card_name(code) if card_name(code) != code else code.replace("-", " ").title()
     pf, ps = in_field.p, in_siege.p
     lf, ls = in_field.expected("attacker_losses"), in_siege.expected("attacker_losses")
-    both = (f"P(captured) {pf:.2%} played in the field battle, {ps:.2%} kept for the siege; "
-            f"expected losses {lf:.2f} and {ls:.2f}")
+    both = _("P(captured) {field} played in the field battle, {siege} kept for the siege; "
+             "expected losses {lf} and {ls}").format(field=percent(pf, 2), siege=percent(ps, 2),
+                                                     lf=decimal(lf, 2), ls=decimal(ls, 2))
     if abs(pf - ps) < TIE and abs(lf - ls) < TIE:
-        return f"{card}: the same either way: {both}"
+        return _("{card}: the same either way: {both}").format(card=card, both=both)
     if abs(pf - ps) < TIE:
-        where = "play it in the field battle" if lf < ls else "keep it for the siege"
-        return f"{card}: the same P(captured) either way; {where} (fewer losses): {both}"
+        return (_("{card}: the same P(captured) either way; play it in the field battle (fewer "
+                  "losses): {both}") if lf < ls else
+                _("{card}: the same P(captured) either way; keep it for the siege (fewer losses): "
+                  "{both}")).format(card=card, both=both)
     if pf > ps:
-        return f"Play {card} in the field battle: {both}"
-    return f"Keep {card} for the siege: {both}"
+        return _("Play {card} in the field battle: {both}").format(card=card, both=both)
+    return _("Keep {card} for the siege: {both}").format(card=card, both=both)
