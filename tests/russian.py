@@ -81,6 +81,7 @@ def english_words(text: str, extra=frozenset()) -> list[str]:
     text = re.sub(r"-\n\s+", "-", text)  # a code argparse wrapped at its dash (henry-viii)
     for line in text.splitlines():
         plain = re.sub(r"`[^`]*`", "", line)  # commands and file names
+        plain = re.sub(r"'[^']*'", "", plain)  # a value as the user typed it, echoed
         plain = re.sub(r"\b[\w.\-]+=", " ", plain)  # setting and reading keys (their values stay)
         plain = re.sub(r"\[[a-z_]+\.[a-z_]+\]", " ", plain)  # [his.field]
         plain = re.sub(r"\b[\w\-]+: (?=\d)", " ", plain)  # a table's keys: (galley: 2, ...)

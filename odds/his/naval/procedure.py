@@ -54,7 +54,7 @@ WORDS = Words(within={"defender_retreats": ("attacker_win",)}, why={
 
 def _assumptions(*fleets) -> tuple:
     """What a naval answer rests on beside its readings (VQ_READINGS): the leaders' table."""
-    return (leaders.ASSUMPTION,) if any(f.leader_name for f in fleets) else ()
+    return (_(leaders.ASSUMPTION),) if any(f.leader_name for f in fleets) else ()
 
 
 def _typed_dice(call: dict) -> list:

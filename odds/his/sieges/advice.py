@@ -30,7 +30,7 @@ WHY = {(SITUATIONS[0], "keep"): N_("it is not needed"),
        (SITUATIONS[2], "keep"): N_("playing it now does not raise P(captured)")}
 
 
-def _when(situation) -> str:
+def when(situation) -> str:
     """When a cell's rule applies, in words (the card's dice counted)."""
     return _(WHEN[situation]).format(dice=dice_words(CARD.count))
 
@@ -100,15 +100,15 @@ def cell(situation, decisions: dict, last: bool) -> str:
     play, keep, mixed = split(decisions)
     if not keep and not mixed:
         why = WHY.get((situation, "play"))
-        return _("{when}, play it").format(when=_when(situation)) + (f" ({_(why)})" if why else "")
+        return _("{when}, play it").format(when=when(situation)) + (f" ({_(why)})" if why else "")
     if not play and not mixed:
         why = N_("there is no next assault") if last and situation == SITUATIONS[2] else WHY.get(
             (situation, "keep"))
-        return _("{when}, keep it").format(when=_when(situation)) + (f" ({_(why)})" if why else "")
+        return _("{when}, keep it").format(when=when(situation)) + (f" ({_(why)})" if why else "")
     # told by the forces the roll leaves: the shorter list, the other side 'otherwise'
     told = (_("{when}, play it when the roll leaves {forces}, else keep it") if len(play) <= len(keep)
             else _("{when}, keep it when the roll leaves {forces}, else play it"))
-    text = told.format(when=_when(situation), forces=_forces(play if len(play) <= len(keep) else keep))
+    text = told.format(when=when(situation), forces=_forces(play if len(play) <= len(keep) else keep))
     if mixed:
         text += _(" (with {forces} left it also depends on the cavalry and the forces "
                   "at the roll)").format(forces=_forces(mixed))
