@@ -185,9 +185,9 @@ class Spec:
         for p in self.params:
             if p.needs and _plain(kwargs.get(p.name, defaults[p.name])) != _plain(defaults[p.name]) \
                     and not any(_set(kwargs.get(n)) for n in p.needs):
-                raise OddsError(f"{p.name}: {shown(kwargs[p.name])} changes nothing without "
-                                f"{' or '.join(p.needs)} (allowed: give "
-                                f"{' or '.join(p.needs)} too, or leave {p.name} out)")
+                raise OddsError(_("{name}: {value} changes nothing without {needs} (allowed: give "
+                                  "{needs} too, or leave {name} out)").format(
+                    name=p.name, value=shown(kwargs[p.name]), needs=" or ".join(p.needs)))
         return kwargs
 
     def check(self, kwargs: dict) -> None:

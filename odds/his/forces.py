@@ -41,8 +41,9 @@ class Force:
         mercenaries = check_int(f"{side}_mercenaries", mercenaries, 0, MAX_UNITS)
         cavalry = check_int(f"{side}_cavalry", cavalry, 0, MAX_UNITS)
         if mercenaries + cavalry > units:
-            raise OddsError(f"{side}_mercenaries + {side}_cavalry: {mercenaries} + {cavalry} is more "
-                            f"than the {units} units (allowed: at most {units})")
+            raise OddsError(_("{side}_mercenaries + {side}_cavalry: {m} + {c} is more than the {units} "
+                              "units (allowed: at most {units})").format(side=side, m=mercenaries,
+                                                                        c=cavalry, units=units))
         best = leaders.leader(f"{side}_leader", leader)
         power = check_choice(f"{side}_power", power, POWERS)
         cards = tuple(canonical(c, f"{side}_cards") for c in check_list(f"{side}_cards", cards))

@@ -63,7 +63,7 @@ def ask(spec: Spec, args, run, required: dict, prog: str):
     missing = [a.option_strings[0] for name, a in required.items()
                if getattr(args, name) is None and (varied is None or name != varied.name)]
     if missing:
-        raise OddsError(f"{prog}: the following arguments are required: {', '.join(missing)}")
+        raise OddsError(f"{prog}: " + _("the following arguments are required: %s") % ", ".join(missing))
     if asked is None:
         return run(args)
     base, engine = given(spec, args), engine_kwargs(args)

@@ -164,7 +164,7 @@ def forces(*sides, gout=None, allow_bribed_surprise=False):
     for side in (att, dfn):
         check_seed_cards(f"{side.side}_cards", side.cards, allow_bribed_surprise)
     if gout is not None:
-        gout = check_int("gout", gout, 0, att.leader, ", at most the attacking leader's rating")
+        gout = check_int("gout", gout, 0, att.leader, _(", at most the attacking leader's rating"))
         att = replace(att, leader=gout)
     return att, dfn
 

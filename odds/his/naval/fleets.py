@@ -125,8 +125,8 @@ def setup(att: Fleet, dfn: Fleet, rules: Ruleset, location: str, port: bool) -> 
                 raise OddsError(f"{fleet.side}_cards: {card.name!r} is not a card of the {rules.name} "
                                 f"ruleset (allowed: {', '.join(rules.cards)})")
             if card.name == "galleasses" and location != "mediterranean":
-                raise OddsError(f"{fleet.side}_cards: 'galleasses' in the {location} "
-                                f"(allowed: only in the mediterranean)")
+                raise OddsError(_("{side}_cards: 'galleasses' in the {location} (allowed: only in "
+                                  "the mediterranean)").format(side=fleet.side, location=location))
         sides.append(Side(fleet.side, fleet.power, 0, 0, 0, dice=dice))
         groups.append(kinds)
     a, d = sides

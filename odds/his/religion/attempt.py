@@ -97,9 +97,10 @@ class Action:
                  ("theses", theses), ("bible", bible), ("augsburg", augsburg))}
         for name in (("augsburg",) if reform else ("printing_press", "theses", "bible")):
             if flags[name]:
-                other = "a Counter-Reformation" if reform else "a Reformation"
-                raise OddsError(f"{name}: applies to {other} attempt only (allowed: False for a "
-                                f"{side})")
+                raise OddsError((_("{name}: applies to a Counter-Reformation attempt only (allowed: "
+                                   "False for a {side})") if reform else
+                                 _("{name}: applies to a Reformation attempt only (allowed: False "
+                                   "for a {side})")).format(name=name, side=side))
         debater = check_int("debater_dice", debater_dice, 0, max(DEBATER_DICE.values()))
         if debater > DEBATER_DICE[side]:
             raise OddsError(f"debater_dice: {debater} is out of range (allowed: 0 to "
@@ -195,8 +196,8 @@ def side_dice(name, given, items) -> int:
               for k, v in items.items()}
     if given and any(counts.values()):
         named = ", ".join(k for k, v in counts.items() if v)
-        raise OddsError(f"{name}: {given} given with {named} (allowed: the dice or the "
-                        "neighbourhood, not both)")
+        raise OddsError(_("{name}: {given} given with {named} (allowed: the dice or the "
+                          "neighbourhood, not both)").format(name=name, given=given, named=named))
     total = given or base_dice(*(int(v) for v in counts.values()))
     if total > MAX_DICE:
         raise OddsError(f"{name}: the neighbourhood gives {total} dice (allowed: at most "

@@ -102,8 +102,8 @@ def _cards(cards, hands):
     given = [h for h in hands if h]
     if given and len(given) < 3:
         missing = [f"{s}_hand" for s, h in zip(SIDES, hands) if not h]
-        raise OddsError(f"{', '.join(missing)}: missing (allowed: all three hands, or none and "
-                        "the three cards)")
+        raise OddsError(_("{names}: missing (allowed: all three hands, or none and the three "
+                          "cards)").format(names=", ".join(missing)))
     if given:
         for side, card in zip(SIDES, cards):
             if card is not None:

@@ -356,10 +356,10 @@ def campaign(warbands, *, attack_dice=None, defense_dice=None, sites=(), relics=
     plans = list(check_list("plans", plans))
     targets = bool(sites or relics or banners or pawn_and_favor or title != "none")
     if defense_dice is not None and targets:
-        raise OddsError(f"defense_dice: give either defense_dice or targets ({', '.join(TARGETS)}), "
-                        "not both")
+        raise OddsError(_("defense_dice: give either defense_dice or targets ({targets}), not both"
+                          ).format(targets=", ".join(TARGETS)))
     if defense_dice is None and not targets:
-        raise OddsError("defense_dice: missing (give defense_dice or at least one target)")
+        raise OddsError(_("defense_dice: missing (give defense_dice or at least one target)"))
     if bandits and title != "none":
         raise OddsError(f"title: {title!r} is not allowed when the defender is bandits (allowed: none)")
     if defense_dice is None:
