@@ -187,7 +187,7 @@ class Spec:
                     and not any(_set(kwargs.get(n)) for n in p.needs):
                 raise OddsError(_("{name}: {value} changes nothing without {needs} (allowed: give "
                                   "{needs} too, or leave {name} out)").format(
-                    name=p.name, value=shown(kwargs[p.name]), needs=" or ".join(p.needs)))
+                    name=p.name, value=shown(kwargs[p.name]), needs=_(" or ").join(p.needs)))
         return kwargs
 
     def check(self, kwargs: dict) -> None:

@@ -65,6 +65,10 @@ def registry_messages() -> set:
                 out |= {f["assumed"] for f in result.flips if " " in str(f["assumed"])}
                 out |= {v for v in result.settings.values()  # a setting in words, not "8 v 11"
                         if isinstance(v, str) and " " in v and not re.fullmatch(r"\d+ v \d+", v)}
+    from odds.his.cards import CARDS, ROLES
+
+    out |= {f"{role} plays {name.replace('-', ' ')}" for name, card in CARDS.items()
+            if card.timing == "after" for role in ROLES}  # an event of any after-roll card
     return {m for m in out if m}
 
 

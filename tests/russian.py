@@ -14,7 +14,8 @@ from odds import registry
 PROPER = {"here", "i", "stand", "virgin", "queen", "oath", "chronicles", "of", "empire", "and",
           "exile", "new", "foundations", "odds", "docs", "rules", "md", "rules_crusades", "toml",
           "json", "d6", "2d6", "p", "e", "k", "n", "x", "mc", "exact", "bresenham", "manhattan",
-          "chebyshev", "lanchester", "wilson", "newcombe", "mary", "law"}
+          "chebyshev", "lanchester", "wilson", "newcombe", "mary", "law",
+          "inf", "nan"}  # and a number as the user typed it
 _WORD = re.compile(r"--?[a-z][\w-]*|[A-Za-z][\w.:'\-]*")
 
 

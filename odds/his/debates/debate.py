@@ -18,7 +18,7 @@ from ...core.engine import McOptions, Procedure, solve
 from ...core.outcomes import Words
 from ...core.readings import Reading
 from ...errors import OddsError, check_bool, check_choice, check_int, check_list, shown
-from ...i18n import _
+from ...i18n import N_, _
 from ...registry import Example, Param, Spec, register
 from ..cards import dice as dice_words
 from .rules import ATTACKER, DEFENDER, TIE, attacker_dice, burnt_vp, defender_dice, settle
@@ -181,7 +181,7 @@ def debate(*, initiator="papacy", attacker_value, defender_value, defender_commi
                      "a second-round debater from those left in the zone: give them to follow "
                      "the rule)")
     elif plan.extra:
-        assumptions.append(f"extra_dice: the {plan.extra} card dice roll in the second round too")
+        assumptions.append(_("extra_dice: the {n} card dice roll in the second round too").format(n=plan.extra))
 
     def kernel_args():
         from .kernel import kernel_args
@@ -215,9 +215,9 @@ def make_debate(initiator, attacker_value, defender_value, defender_committed, a
     if initiator == "protestant":
         for name in PAPAL_ONLY:
             if cards[name]:
-                raise OddsError(f"{name}: {shown(cards[name])} applies to a Papal attacker only "
-                                f"(allowed: {0 if name == 'extra_dice' else False} when the "
-                                "initiator is 'protestant')")
+                raise OddsError(_("{name}: {value} applies to a Papal attacker only (allowed: {allowed} "
+                                  "when the initiator is 'protestant')").format(
+                    name=name, value=shown(cards[name]), allowed=0 if name == "extra_dice" else False))
     defenders = check_pool("defender_pool", defender_pool)
     committed_pool = check_pool("defender_committed_pool", defender_committed_pool)
     return Debate(initiator,
@@ -307,7 +307,7 @@ READINGS = (
             when=_unresolved, given_by=lambda call, given: False, points=_second_debaters,
             tried="a second-round debater of value 1 against 4, 4 against 1, and the first "
                   "round's values again"),
-    Reading("extra_dice_rounds", "the card dice in round 2", "every round",
+    Reading("extra_dice_rounds", "the card dice in round 2", N_("every round"),
             "Thomas More's and the Papal Inquisition's counts are on the cards, not in the "
             "rulebook, which does not say whether they roll in a second round",
             when=lambda call: call["extra_dice"] and not _unresolved(call),

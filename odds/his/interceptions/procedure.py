@@ -55,7 +55,8 @@ def _rowers(cards, field, naval) -> int:
             raise OddsError(f"{field}: {card.name!r} cannot be played on an interception or "
                             f"avoid-battle roll (allowed: {ROWERS})")
         if not naval:
-            raise OddsError(f"{field}: {ROWERS!r} is a naval card (allowed: with naval=True)")
+            raise OddsError(_("{field}: {card} is a naval card (allowed: with naval=True)").format(
+                field=field, card=repr(ROWERS)))
         code = POLICY_CODES[policy]
     return code
 

@@ -103,8 +103,9 @@ class Action:
                                    "for a {side})")).format(name=name, side=side))
         debater = check_int("debater_dice", debater_dice, 0, max(DEBATER_DICE.values()))
         if debater > DEBATER_DICE[side]:
-            raise OddsError(f"debater_dice: {debater} is out of range (allowed: 0 to "
-                            f"{DEBATER_DICE[side]} for a {side}, §18.{3 if reform else 4} step 3)")
+            raise OddsError(_("debater_dice: {n} is out of range (allowed: 0 to {most} for a {side}, "
+                              "§18.{section} step 3)").format(n=debater, most=DEBATER_DICE[side], side=side,
+                                                              section=3 if reform else 4))
         return cls(side, flags["printing_press"] + flags["theses"] + debater, flags["bible"],
                    flags["augsburg"], check_choice("pope", pope, POPES), flags["theses"])
 

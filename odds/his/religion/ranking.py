@@ -40,8 +40,8 @@ def parse_targets(targets) -> tuple:
     """(names, attacker base dice, defender base dice, in zone) of each target."""
     items = check_list("targets", targets)
     if not 1 <= len(items) <= MAX_TARGETS:
-        raise OddsError(f"targets: {len(items)} given (allowed: 1 to {MAX_TARGETS}; the best "
-                        "order is a search over every subset of them)")
+        raise OddsError(_("targets: {n} given (allowed: 1 to {most}; the best order is a search over "
+                          "every subset of them)").format(n=len(items), most=MAX_TARGETS))
     rows = []
     for item in items:
         name, a, d, out = _target(item)
@@ -72,8 +72,9 @@ def check_attempts(attempts, targets: int) -> int:
     """The attempts of the action: at least 1, and at most one per target given."""
     attempts = check_int("attempts", attempts, 1, MAX_TARGETS)
     if attempts > targets:
-        raise OddsError(f"attempts: {attempts} is more than the targets given (allowed: at most "
-                        f"one attempt per target: {targets} target{'s' * (targets > 1)} given)")
+        raise OddsError(_("attempts: {n} is more than the targets given (allowed: at most one attempt "
+                          "per target: {targets} given)").format(
+            n=attempts, targets=ngettext("{n} target", "{n} targets", targets).format(n=targets)))
     return attempts
 
 

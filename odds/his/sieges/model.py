@@ -49,8 +49,8 @@ def plan(att, dfn, every_a, every_d, leader, allowed, hit_on=(HIT_ON, HIT_ON)) -
         for spec in specs:
             name = parse(spec, f"{side}_fresh_cards")[0].name
             if name in FIRST_ONLY or (name == "landsknechts" and power == "ottoman"):
-                raise OddsError(f"{side}_fresh_cards: {name!r} depends on the mercenaries present "
-                                f"and can be given for the first assault only")
+                raise OddsError(_("{side}_fresh_cards: {name} depends on the mercenaries present and can "
+                                  "be given for the first assault only").format(side=side, name=repr(name)))
     a0, d0 = setup(replace(att, cards=att.cards + tuple(every_a)),
                    replace(dfn, cards=dfn.cards + tuple(every_d)), "assault", allowed)
     ta = Side("attacker", att.power, 0, 0, 0, dice=leader)

@@ -24,7 +24,7 @@ from ...core.dice import pool_pmf
 from ...core.engine import (Cost, Procedure, checkpoint, exact_clock, exact_or_mc, memory_budget,
                            solve)
 from ...errors import OddsError, check_list, nearest
-from ...i18n import N_
+from ...i18n import N_, _
 from ..assaults.procedure import rows_after
 from ..assaults.rules import fails, infantry_left, resolve, succeeds
 from ..cards import AfterRoll
@@ -262,8 +262,9 @@ def check_optimal(field: str, estimate: Cost):
     """Refuse the `optimal` timing beyond the exact bounds: Monte Carlo reads its rule too."""
     why = estimate.refusal(memory_budget())
     if why:
-        raise OddsError(f"{field}: 'siege-artillery:optimal' is a rule solved exactly, for "
-                        f"Monte Carlo too: {why}; use another timing or {estimate.smaller}")
+        raise OddsError(_("{field}: 'siege-artillery:optimal' is a rule solved exactly, for Monte Carlo "
+                          "too: {why}; use another timing or {smaller}").format(
+            field=field, why=why, smaller=_(estimate.smaller)))
 
 
 def held_siege(p: Plan, assaults, cavalry_first, timing, settings, method, mc, assumptions,

@@ -30,7 +30,7 @@ def parse_goal(goal) -> tuple[str, int | None]:
         return text, None
     if name == "win-within" and arg.isdecimal():  # isdigit takes "²", which int refuses
         return name, int(arg)
-    raise OddsError(f"goal: {goal!r} is not a goal (allowed: {GOALS})")
+    raise OddsError(_("goal: {goal} is not a goal (allowed: {goals})").format(goal=repr(goal), goals=GOALS))
 
 
 def choices(warbands: int, edition: str, given: str) -> list:

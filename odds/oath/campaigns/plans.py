@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Callable
 
+from ...i18n import _
 from ...errors import OddsError
 from .dice import ATTACK_DIE, DEFENSE_DIE, rewrite
 
@@ -42,12 +43,14 @@ def _signed(name, text):
     try:
         return int(text)
     except (TypeError, ValueError):
-        raise OddsError(f"plan: {name if text is None else f'{name}:{text}'} needs a whole number of dice, e.g. {name}:+1 or {name}:-2") from None
+        raise OddsError(_("plan: {plan} needs a whole number of dice, e.g. {name}:+1 or {name}:-2").format(
+            plan=name if text is None else f"{name}:{text}", name=name)) from None
 
 
 def _side(name, text):
     if text not in SIDES:
-        raise OddsError(f"plan: {name}:{text or ''} needs a side (allowed: {name}:attacker, {name}:defender)")
+        raise OddsError(_("plan: {name}:{text} needs a side (allowed: {name}:attacker, {name}:defender)"
+                          ).format(name=name, text=text or ""))
     return text
 
 
@@ -112,7 +115,8 @@ def parse(spec: str, edition: str = "law"):
     name, _, text = spec.strip().partition(":")
     plan = PLANS.get(name.lower())
     if plan is None:
-        raise OddsError(f"plan: {name!r} is not a known plan (allowed: {', '.join(PLANS)})")
+        raise OddsError(_("plan: {name} is not a known plan (allowed: {plans})").format(
+            name=repr(name), plans=", ".join(PLANS)))
     if edition not in plan.editions:
         raise OddsError(f"plan: {name!r} does not apply to edition {edition!r} "
                         f"(its editions: {', '.join(plan.editions)})")

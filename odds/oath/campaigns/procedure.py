@@ -290,7 +290,8 @@ def parse_sacrifice(policy, edition="law") -> tuple[int | None, float | None]:
             raise OddsError(f"sacrifice: {policy!r} commits before the defense roll, which only "
                             "the new-foundations edition does (allowed: as-needed, never, at-most:K)")
         return None, number / 100
-    raise OddsError(f"sacrifice: {policy!r} is not a policy (allowed: {SACRIFICE_POLICIES})")
+    raise OddsError(_("sacrifice: {policy} is not a policy (allowed: {policies})").format(
+        policy=repr(policy), policies=SACRIFICE_POLICIES))
 
 
 def _whole(text: str) -> int | None:
@@ -302,9 +303,11 @@ def _whole(text: str) -> int | None:
 
 def make_rules(warbands, attack_dice, defense, defenders, bandits, sacrifice, plans, edition) -> Rules:
     setup = apply_plans(Setup(attack_dice, defense), plans, edition)
-    for field, n in (("attack dice after plans", setup.attack_dice), ("defense dice after plans", setup.defense_dice)):
+    for field, n in ((N_("attack dice after plans"), setup.attack_dice),
+                     (N_("defense dice after plans"), setup.defense_dice)):
         if n > MAX_DICE:
-            raise OddsError(f"{field}: {n} is out of range (allowed: 0 to {MAX_DICE})")
+            raise OddsError(_("{field}: {value} is out of range (allowed: {allowed})").format(
+                field=_(field), value=n, allowed=_("{low} to {high}").format(low=0, high=MAX_DICE)))
     cap, quantile = parse_sacrifice(sacrifice, edition)
     caps = [c for c in (cap, setup.sacrifice_cap) if c is not None]
     sac_cap = min([warbands] + caps)
@@ -346,7 +349,7 @@ def campaign(warbands, *, attack_dice=None, defense_dice=None, sites=(), relics=
                        ("bandits", bandits), ("optimise", optimise)):
         check_bool(name, flag)
     attack_dice = warbands if attack_dice is None else check_int(
-        "attack_dice", attack_dice, 0, warbands, ", at most one per warband")
+        "attack_dice", attack_dice, 0, warbands, _(", at most one per warband"))
     defenders = check_int("defenders", defenders, 0, MAX_DEFENDERS)
     edition = check_choice("edition", edition, EDITIONS)
     title = check_choice("title", title, tuple(TITLES))
