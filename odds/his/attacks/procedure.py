@@ -286,7 +286,7 @@ def attack(attacker, defender, *, assaults, attacker_mercenaries=0, attacker_cav
                          (a.hit_on, d.hit_on))
     chain = AttackChain(Setup(att, dfn, terms, cap, foreign_war, added), a, d, avoid)
     settings = {**force_settings(att, dfn), "assaults": assaults, "avoid_battle": avoid,
-                "avoid_battle_on": AVOID_ON, "withdraw_inside": f"survivors, at most {cap}",
+                "avoid_battle_on": AVOID_ON, "withdraw_inside": _("survivors, at most {n}").format(n=cap),
                 "siege_cards": [c if not c.startswith("siege-artillery") else
                                 f"siege-artillery:{timing}" for c in cards],
                 "foreign_war": foreign_war, "casualties": casualties,

@@ -18,6 +18,7 @@ from ...core.engine import McOptions, Procedure, solve
 from ...core.montecarlo import PAIR_LANE
 from ...core.outcomes import Words
 from ...errors import check_bool, check_int
+from ...i18n import _
 from ...registry import Example, Param, Spec, register
 from ..cards import ROLES, Side, dice as dice_words, help_for, play, units as unit_words
 from .rules import cell_index, dice, needs_help
@@ -202,7 +203,7 @@ def field_battle(attacker, defender, *, attacker_mercenaries=0, attacker_cavalry
     if defender_bonus_dice != DEFENDING:
         settings["defender_bonus_dice"] = defender_bonus_dice
     if fortified:
-        settings["withdraw_inside"] = (f"survivors, at most {MAX_WITHDRAW}" if withdraw_inside is None
+        settings["withdraw_inside"] = (_("survivors, at most {n}").format(n=MAX_WITHDRAW) if withdraw_inside is None
                                        else withdraw_inside)
     cards = tuple(s.after[0].card if s.after else None for s in (a, d))  # one each at most
     proc = Procedure(
