@@ -276,3 +276,24 @@ def test_the_case_count_is_honest():
     239 parameters of 20 procedures)."""
     assert len(cases()) == sum(len(s.params) for s in SPECS.values()) > 200
     assert case_count() > 4000
+
+
+@pytest.mark.parametrize("procedure", [name for name, spec in SPECS.items() if spec.command])
+def test_every_value_in_russian_has_no_english_word(procedure):
+    """Issue 61: the same value classes on the command line in Russian (`--lang ru`): every
+    answer and every refusal passes the catalog, no English word but the codes a user types
+    and proper names (tests/russian.py)."""
+    from russian import english_words
+
+    spec, found = SPECS[procedure], []
+    for p in spec.params:
+        for label, value, valid in classes(p, spec.defaults()[p.name]):
+            kw = {k: v for k, v in base(spec).items() if k != p.name}
+            raw = {} if valid else {p.name: value}
+            if valid and label != "default":
+                kw[p.name] = value
+            code, out, err = run_cli(["--lang", "ru", *argv(spec, kw, raw)])
+            found += [f"{p.name} {label}: {line}" for line in english_words(out + err)]
+            if not isinstance(code, int):
+                found.append(f"{p.name} {label}: {code}")
+    assert not found, "\n".join(found[:10])

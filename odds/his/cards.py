@@ -265,7 +265,7 @@ def parse(spec: str, field_name: str) -> tuple[Card, str]:
     (default if-needed); names in any case."""
     if not isinstance(spec, str):
         raise OddsError(i18n._("{field}: {value} is not a card name").format(field=field_name, value=repr(spec)))
-    name, _, policy = spec.strip().lower().partition(":")
+    name, _sep, policy = spec.strip().lower().partition(":")
     name, policy = native(name, CARDS) or name, native(policy, POLICIES + ("first", "if-it-helps",
                                                                           "optimal")) or policy
     card = CARDS.get(name)

@@ -151,8 +151,10 @@ def in_flags(message: str, params) -> str:
 
     body = re.sub(r"\b([a-z][a-z_]*)=('?)([^',;)\s]*)\2", assignment, body)
     body = re.sub(r"\b[a-z]+(?:_[a-z]+)+\b", lambda m: flags.get(m[0], m[0]), body)
-    body = re.sub(r"\b(without|give|leave) ([a-z_]+(?: or [a-z_]+)*)", lambda m: m[1] + " " + re.sub(
-        r"[a-z_]+", lambda w: flags.get(w[0], w[0]), m[2]), body)  # Spec.check_given's needs
+    body = re.sub(r"\b(without|give|leave|без|задать и|не задавать) ([a-z_]+(?: (?:or|или) [a-z_]+)*)",
+                  lambda m: m[1] + " " + re.sub(
+        r"[a-z_]+", lambda w: flags.get(w[0], w[0]), m[2]), body)  # Spec.check_given's needs (in
+    # English or Russian)
     return head + sep + body
 
 

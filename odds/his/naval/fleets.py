@@ -120,7 +120,7 @@ def setup(att: Fleet, dfn: Fleet, rules: Ruleset, location: str, port: bool) -> 
             kinds.append((rules.dice_per[PORT], PORT))
         dice = sum(n for n, _ in kinds)
         for spec in fleet.cards:
-            card, _ = parse(spec, f"{fleet.side}_cards")
+            card, _policy = parse(spec, f"{fleet.side}_cards")
             if card.name not in rules.cards:
                 raise OddsError(f"{fleet.side}_cards: {card.name!r} is not a card of the {rules.name} "
                                 f"ruleset (allowed: {', '.join(rules.cards)})")

@@ -25,7 +25,7 @@ GOALS = "max-win, min-losses, win-within:K (K >= 0 warbands)"
 def parse_goal(goal) -> tuple[str, int | None]:
     """(name, K) of a goal: 'max-win', 'min-losses' or 'win-within:K' (any case)."""
     text = goal.strip().lower() if isinstance(goal, str) else ""
-    name, _, arg = text.partition(":")
+    name, _sep, arg = text.partition(":")
     if text in ("max-win", "min-losses"):
         return text, None
     if name == "win-within" and arg.isdecimal():  # isdigit takes "²", which int refuses

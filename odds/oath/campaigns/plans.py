@@ -112,7 +112,7 @@ def parse(spec: str, edition: str = "law"):
     """(Plan, arg) from 'NAME' or 'NAME:ARG', checked against the edition."""
     if not isinstance(spec, str):
         raise OddsError(f"plan: {spec!r} is not a plan name (allowed: {', '.join(PLANS)})")
-    name, _, text = spec.strip().partition(":")
+    name, _sep, text = spec.strip().partition(":")
     plan = PLANS.get(name.lower())
     if plan is None:
         raise OddsError(_("plan: {name} is not a known plan (allowed: {plans})").format(

@@ -278,7 +278,7 @@ def parse_sacrifice(policy, edition="law") -> tuple[int | None, float | None]:
     defense), 'never' nothing.
     """
     text = policy.strip().lower() if isinstance(policy, str) else None
-    name, _, arg = (text or "").partition(":")
+    name, _sep, arg = (text or "").partition(":")
     quantile = COMMIT_QUANTILE if edition == "new-foundations" else None
     number = _whole(arg)
     if text in ("as-needed", "never"):
