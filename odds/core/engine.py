@@ -139,7 +139,7 @@ def exact_cost(proc: Procedure) -> Cost:
     if proc.cost is not None:
         return proc.cost()
     cells = math.prod(map(int, proc.shape))
-    return Cost(cells, 8 * cells, f"an outcome table of {cells:,} cells")
+    return Cost(cells, 8 * cells, _("an outcome table of {cells:,} cells").format(cells=cells))
 
 
 class OverBudget(OddsError):

@@ -178,7 +178,8 @@ def cost(n, attempts) -> Cost:
     targets (about a microsecond each); the policy table holds 4**n entries."""
     states = sum(comb(n, k) * 2 ** k for k in range(attempts + 1))
     return Cost(states * n, 8 * 4 ** n + 200 * states,
-                f"{states:,} states (targets tried, flipped) of {n} targets", "fewer targets")
+                _("{states:,} states (targets tried, flipped) of {n} targets").format(states=states, n=n),
+                _("fewer targets"))
 
 
 def summarise(joint):

@@ -114,8 +114,8 @@ def cost(chain: Chain, passes: int, optimal: bool, start=None) -> Cost:
     pairs, rows = r.pairs, r.mean_rows
     work = pairs * (passes * (30 + 0.08 * rows) + optimal * (120 + 0.5 * rows))
     return Cost(work, 300 * pairs + 64 * r.distinct * rows,
-                f"about {pairs:,.0f} (assault, forces) pairs of {rows:,.0f} dice outcomes each",
-                "fewer units or assaults")
+                _("about {pairs:,.0f} (assault, forces) pairs of {rows:,.0f} dice outcomes each").format(
+                    pairs=pairs, rows=rows), _("fewer units or assaults"))
 
 
 def decider(chain: Chain, timing: str):
@@ -264,7 +264,7 @@ def check_optimal(field: str, estimate: Cost):
     if why:
         raise OddsError(_("{field}: 'siege-artillery:optimal' is a rule solved exactly, for Monte Carlo "
                           "too: {why}; use another timing or {smaller}").format(
-            field=field, why=why, smaller=_(estimate.smaller)))
+            field=field, why=why, smaller=estimate.smaller))
 
 
 def held_siege(p: Plan, assaults, cavalry_first, timing, settings, method, mc, assumptions,

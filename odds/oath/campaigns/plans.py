@@ -36,7 +36,8 @@ class Setup:
 
 def _no_arg(name, text):
     if text is not None:
-        raise OddsError(f"plan: {name}:{text} takes no argument (use {name!r})")
+        raise OddsError(_("plan: {name}:{text} takes no argument (use {plain})").format(
+            name=name, text=text, plain=repr(name)))
 
 
 def _signed(name, text):

@@ -107,7 +107,7 @@ class Rules:
         n, faces = self.setup.attack_dice, len(self.setup.attack_die)
         pmf = n * faces * (2 * n + 1) * (n + 1) * (n + 1) / 4 if dice_pmf else 0
         return Cost(0.025 * cells + 0.005 * pmf + 100, 100 * cells,
-                    f"an outcome grid of {cells:,} cells", "fewer dice or warbands")
+                    _("an outcome grid of {cells:,} cells").format(cells=cells), _("fewer dice or warbands"))
 
 
 def outcome_table(r: Rules) -> np.ndarray:
@@ -412,7 +412,7 @@ def check_table(table):
     largest = max(costs, key=lambda c: c.bytes)
     pmf = max(r.cost().work - c.work for r, c in zip(table, costs))
     total = Cost(sum(c.work for c in costs) + pmf, largest.bytes,
-                 f"{len(costs)} rows, the largest {largest.what}")
+                 _("{n} rows, the largest {what}").format(n=len(costs), what=largest.what))
     why = total.refusal(memory_budget())
     if why:
         raise OddsError(f"optimise: the decision table is exact only: {why}; use fewer "
