@@ -121,7 +121,7 @@ def parse(spec: str, edition: str = "law"):
     if edition not in plan.editions:
         raise OddsError(f"plan: {name!r} does not apply to edition {edition!r} "
                         f"(its editions: {', '.join(plan.editions)})")
-    return plan, plan.parse(name, text if _ else None)
+    return plan, plan.parse(name, text if _sep else None)
 
 
 def apply_plans(setup: Setup, specs, edition: str = "law") -> Setup:
