@@ -21,7 +21,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from odds import cli, registry
+from odds import cli, i18n, registry
 from odds.frontends.cli.common import flag
 from odds.frontends.web.app import create_app
 from odds.texts import LISTS
@@ -151,6 +151,7 @@ def answered_once(spec: registry.Spec):
     def once(**kwargs):
         key = json.dumps({k: v for k, v in kwargs.items() if k not in ("threads", "progress")
                           and v is not None and k != "max_trials"}, sort_keys=True, default=str)
+        key += i18n.language()  # an answer's sentences are in the language it was asked in
         if key not in memo:
             memo[key] = function(**kwargs)
         return memo[key]
