@@ -17,11 +17,12 @@ import sys
 from importlib import import_module
 
 from .core.result import Result
-from .errors import Interrupted, OddsError
+from . import i18n
+from .errors import Interrupted, OddsError, check_choice
 from .lazy import Renamed
 
-__all__ = ["Interrupted", "OddsError", "Result", "compare", "crusades", "his", "luck", "need",
-           "oath", "plot", "registry", "sensitivity", "sweep"]
+__all__ = ["Interrupted", "OddsError", "Result", "compare", "crusades", "his", "language", "luck",
+           "need", "oath", "plot", "registry", "sensitivity", "set_language", "sweep"]
 __version__ = "0.1.0"
 _SUBMODULES = {"crusades": "crusades", "his": "his", "oath": "oath", "plot": "tools.plot",
                "registry": "registry", "sweep": "tools.sweep"}  # public name -> its module
@@ -49,11 +50,25 @@ MOVED = {  # a module's name before the layout of layers (0.1.0) -> its place no
 sys.meta_path.insert(0, Renamed(MOVED))
 
 
-def _plot(self, ax=None):
-    """The natural picture of this result (odds.plot.plot_result); returns the Axes."""
+def set_language(lang: str) -> None:
+    """Every answer, summary, error and picture from now on in `lang`: "en" (the default) or
+    "ru" (the players' Russian, each game in its own rules' words); a summary's or a plot's
+    `lang=` asks for one answer in another."""
+    i18n.set_language(check_choice("lang", lang, i18n.LANGUAGES))
+
+
+def language() -> str:
+    """The language in force ("en" or "ru")."""
+    return i18n.language()
+
+
+def _plot(self, ax=None, lang=None):
+    """The natural picture of this result (odds.plot.plot_result), its words in `lang` (default:
+    the language in force); returns the Axes."""
     from .tools.plot import plot_result
 
-    return plot_result(self, ax=ax)
+    with i18n.using(lang and check_choice("lang", lang, i18n.LANGUAGES)):
+        return plot_result(self, ax=ax)
 
 
 Result.plot = _plot

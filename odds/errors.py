@@ -6,6 +6,8 @@ named by its start and its length, never printed whole.
 """
 import re
 
+from .i18n import _, native, native_names
+
 SHOWN = 60  # characters of a value an error line echoes
 # input: tables and lists nested deeper than this (TOML files, --set values, Python keywords)
 # are refused in one line, before anything recurses into them (files.py reads it too)
@@ -32,7 +34,8 @@ def shown(value) -> str:
     file writes them: never a Python repr): its first SHOWN characters and its length when longer
     (a whole number too long to show is named by its size: 'about 10^5000')."""
     if isinstance(value, int) and value.bit_length() > 3 * SHOWN:
-        return f"about {'-' if value < 0 else ''}10^{int(value.bit_length() * 0.30103)}"
+        return _("about {number}").format(
+            number=f"{'-' if value < 0 else ''}10^{int(value.bit_length() * 0.30103)}")
     text = _quoted(value)
     return text if len(text) <= SHOWN else _cut(text, len(value) if isinstance(value, str) else None)
 
@@ -56,7 +59,7 @@ def _quoted(value) -> str:
 
 
 def _cut(text: str, length: int | None = None) -> str:
-    return f"{text[:SHOWN]}... ({length or len(text):,} characters)"
+    return _("{start}... ({length:,} characters)").format(start=text[:SHOWN], length=length or len(text))
 
 
 def check_list(field: str, value) -> tuple:
@@ -70,7 +73,8 @@ def check_list(field: str, value) -> tuple:
             return tuple(value)
         except TypeError:
             pass
-    raise OddsError(f"{field}: {shown(value)} is not a list (allowed: a list, e.g. [] for none)")
+    raise OddsError(_("{field}: {value} is not a list (allowed: a list, e.g. [] for none)").format(
+        field=field, value=shown(value)))
 
 
 class Interrupted(RuntimeError):
@@ -84,11 +88,13 @@ def check_int(field: str, value, low: int = 0, high: int | None = None, why: str
     if type(value) is int and low <= value and (high is None or value <= high):
         return value
     if isinstance(value, bool) or not isinstance(value, (int,)) and not _is_integral(value):
-        raise OddsError(f"{field}: {shown(value)} is not a whole number")
+        raise OddsError(_("{field}: {value} is not a whole number").format(field=field, value=shown(value)))
     value = int(value)
     if value < low or (high is not None and value > high):
-        allowed = (f"{low} to {high}" if high is not None else f"at least {low}") + why
-        raise OddsError(f"{field}: {shown(value)} is out of range (allowed: {allowed})")
+        allowed = (_("{low} to {high}") if high is not None else _("at least {low}")).format(
+            low=low, high=high) + why
+        raise OddsError(_("{field}: {value} is out of range (allowed: {allowed})").format(
+            field=field, value=shown(value), allowed=allowed))
     return value
 
 
@@ -96,10 +102,12 @@ def check_choice(field: str, value, allowed) -> str:
     """Return the one of `allowed` that `value` names (case-insensitive), else raise OddsError
     listing them (and the nearest, for a misspelling)."""
     if isinstance(value, str) and value not in allowed:
-        value = next((a for a in allowed if isinstance(a, str) and a.lower() == value.lower()), value)
+        value = next((a for a in allowed if isinstance(a, str) and a.lower() == value.lower()),
+                     None) or native(value, allowed) or value
     if value not in allowed:
-        raise OddsError(f"{field}: {shown(value)} is not allowed{nearest(value, allowed)} "
-                        f"(allowed: {', '.join(map(str, allowed))})")
+        raise OddsError(_("{field}: {value} is not allowed{nearest} (allowed: {allowed})").format(
+            field=field, value=shown(value), nearest=nearest(value, allowed),
+            allowed=", ".join(map(str, allowed))))
     return value
 
 
@@ -110,15 +118,19 @@ def nearest(value, allowed) -> str:
     names = [a for a in allowed if isinstance(a, str)]
     if not isinstance(value, str) or not names:
         return ""
+    if any("а" <= c <= "я" or c == "ё" for c in value.lower()):  # a Russian name misspelt
+        names = native_names(names) or names
     close = difflib.get_close_matches(value.strip().lower(), [n.lower() for n in names], 1, 0.6)
-    return f"; did you mean {names[[n.lower() for n in names].index(close[0])]!r}?" if close else ""
+    if not close:
+        return ""
+    return _("; did you mean {name}?").format(name=repr(names[[n.lower() for n in names].index(close[0])]))
 
 
 def signed_zero(text: str, number) -> str | None:
     """Why a number typed as `-0` (or `-0.0`) is refused: a sign on zero is a slip, not a
     value (issue 48: it was taken as 0); None for any other text."""
     if number == 0 and text.strip().startswith("-"):
-        return f"{text!r} is zero with a minus sign (allowed: 0)"
+        return _("{text} is zero with a minus sign (allowed: 0)").format(text=repr(text))
     return None
 
 
@@ -126,7 +138,8 @@ def check_bool(field: str, value) -> bool:
     """Return `value` if it is a boolean (True/False), else raise OddsError: no truthy strings."""
     if isinstance(value, bool) or type(value).__name__ == "bool_":
         return bool(value)
-    raise OddsError(f"{field}: {shown(value)} is not allowed (allowed: True, False)")
+    raise OddsError(_("{field}: {value} is not allowed (allowed: True, False)").format(
+        field=field, value=shown(value)))
 
 
 def check_probability(field: str, value) -> float:
@@ -134,15 +147,17 @@ def check_probability(field: str, value) -> float:
     try:
         p = float(value)
     except (TypeError, ValueError):
-        raise OddsError(f"{field}: {shown(value)} is not a number") from None
+        raise OddsError(_("{field}: {value} is not a number").format(field=field, value=shown(value))) from None
     if not 0.0 <= p <= 1.0:
-        raise OddsError(f"{field}: {shown(value)} is out of range (allowed: 0 to 1)")
+        raise OddsError(_("{field}: {value} is out of range (allowed: {allowed})").format(
+            field=field, value=shown(value), allowed=_("{low} to {high}").format(low=0, high=1)))
     return p
 
 
 def too_deep(field: str, depth: int) -> OddsError:
     """The one line for a value nested `depth` levels deep (over MAX_NESTING)."""
-    return OddsError(f"{field}: nested {depth} levels deep (allowed: at most {MAX_NESTING})")
+    return OddsError(_("{field}: nested {depth} levels deep (allowed: at most {most})").format(
+        field=field, depth=depth, most=MAX_NESTING))
 
 
 def check_nesting(field: str, value):
@@ -153,7 +168,7 @@ def check_nesting(field: str, value):
     while level := [v for v in level if isinstance(v, containers)]:
         depth += 1
         if depth > MAX_NESTING:
-            raise too_deep(field, f"more than {MAX_NESTING}")
+            raise too_deep(field, _("more than {most}").format(most=MAX_NESTING))
         level = [item for v in level for item in (v.values() if isinstance(v, dict) else v)]
     return value
 

@@ -19,6 +19,7 @@ from .config import DEFAULT_MAX_TRIALS, METHODS
 from .core import readings as R
 from .core.outcomes import PLAIN, Words
 from .errors import OddsError, check_nesting, nearest, shown
+from .i18n import N_, _
 from .lazy import declaring
 
 REQUIRED = inspect.Parameter.empty
@@ -77,9 +78,10 @@ class Param:
         """The allowed values as the --help and the docstrings say them: ' (1 to 200)', ' (0 to
         6, or one of: ...)' or nothing (a choice's are said with its default by each)."""
         if self.kind == "leader":
-            return f" ({self.low:g} to {self.high:g}, or one of: {', '.join(self.choices)})"
+            return _(" ({low} to {high}, or one of: {choices})").format(
+                low=f"{self.low:g}", high=f"{self.high:g}", choices=", ".join(self.choices))
         if self.kind in ("int", "float") and self.low is not None and self.high is not None:
-            return f" ({self.low:g} to {self.high:g})"
+            return " (" + _("{low} to {high}").format(low=f"{self.low:g}", high=f"{self.high:g}") + ")"
         return ""
 
     def describe(self, default) -> dict:
@@ -174,18 +176,18 @@ class Spec:
         names = {p.name for p in self.params}
         for key in kwargs:
             if key not in names and not (key in ENGINE and self.takes(key)):
-                raise OddsError(f"{key}: not a parameter of {self.name}{nearest(key, names)} "
-                                f"(allowed: {', '.join(sorted(names))})")
+                raise OddsError(_("{key}: not a parameter of {name}{nearest} (allowed: {allowed})").format(
+                    key=key, name=self.name, nearest=nearest(key, names), allowed=", ".join(sorted(names))))
         for name, default in self.defaults().items():
             if default is REQUIRED and name not in kwargs:
-                raise OddsError(f"{name}: missing (required by {self.name})")
+                raise OddsError(_("{field}: missing (required by {name})").format(field=name, name=self.name))
         defaults = self.defaults()
         for p in self.params:
             if p.needs and _plain(kwargs.get(p.name, defaults[p.name])) != _plain(defaults[p.name]) \
                     and not any(_set(kwargs.get(n)) for n in p.needs):
-                raise OddsError(f"{p.name}: {shown(kwargs[p.name])} changes nothing without "
-                                f"{' or '.join(p.needs)} (allowed: give "
-                                f"{' or '.join(p.needs)} too, or leave {p.name} out)")
+                raise OddsError(_("{name}: {value} changes nothing without {needs} (allowed: give "
+                                  "{needs} too, or leave {name} out)").format(
+                    name=p.name, value=shown(kwargs[p.name]), needs=_(" or ").join(p.needs)))
         return kwargs
 
     def check(self, kwargs: dict) -> None:
@@ -252,15 +254,15 @@ def _set(value) -> bool:
 # the engine options of every procedure function that has them, defined once for the command
 # line (cli_common), the web API and sweeps; `cli` holds the command line's default
 ENGINE_OPTIONS = (
-    Param("method", "choice", "auto (exact when available), exact or mc", choices=METHODS,
+    Param("method", "choice", N_("auto (exact when available), exact or mc"), choices=METHODS,
           cli={"default": "auto"}),
-    Param("trials", "int", "Monte Carlo trials (default 1,000,000)", low=1),
-    Param("seed", "int", "Monte Carlo seed (default 0)", low=0),
-    Param("precision", "float", "Monte Carlo: run until the 95% half-width of the main "
-          "probability is below this"),
-    Param("max_trials", "int", "bound for --precision", low=1, cli={"default": DEFAULT_MAX_TRIALS}),
-    Param("threads", "int", "threads for Monte Carlo (default: all cores)", low=1),
-    Param("progress", "bool", "a progress bar on a terminal (default: when the run is long)"),
+    Param("trials", "int", N_("Monte Carlo trials (default 1,000,000)"), low=1),
+    Param("seed", "int", N_("Monte Carlo seed (default 0)"), low=0),
+    Param("precision", "float", N_("Monte Carlo: run until the 95% half-width of the main "
+          "probability is below this")),
+    Param("max_trials", "int", N_("bound for --precision"), low=1, cli={"default": DEFAULT_MAX_TRIALS}),
+    Param("threads", "int", N_("threads for Monte Carlo (default: all cores)"), low=1),
+    Param("progress", "bool", N_("a progress bar on a terminal (default: when the run is long)")),
 )
 ENGINE = tuple(p.name for p in ENGINE_OPTIONS)
 CHECK_ONLY = "check-only"  # a method no engine knows: Spec.check

@@ -9,6 +9,7 @@ import math
 from contextlib import contextmanager
 
 from .errors import DIGITS, OddsError, shown, signed_zero
+from .i18n import _, language, ngettext
 
 TRUE, FALSE = ("true", "1", "yes", "on"), ("false", "0", "no", "off")
 # control characters (C0, DEL, C1) and the bidirectional overrides that reorder a line
@@ -76,7 +77,8 @@ def number(field: str, text: str) -> float:
 def _bool(name: str, text: str) -> bool:
     if text.lower() in TRUE + FALSE:
         return text.lower() in TRUE
-    raise OddsError(f"{name}: {text!r} is not true or false (allowed: {', '.join(TRUE + FALSE)})")
+    raise OddsError(_("{field}: {value} is not true or false (allowed: {allowed})").format(
+        field=name, value=repr(text), allowed=", ".join(TRUE + FALSE)))
 
 
 SCALARS = {"int": whole, "float": number, "bool": _bool}
@@ -91,7 +93,8 @@ def signed(x: float, spec: str) -> str:
     """`x` formatted by `spec` with its sign ('+0.125', '-3.4%'); a value that rounds to zero
     has none ('0.000', never '-0.000' for a change of -0.0001)."""
     text = f"{x:+{spec}}"
-    return text[1:] if float(text.rstrip("%")) == 0 else text
+    text = text[1:] if float(text.rstrip("%")) == 0 else text
+    return text if language() != "ru" else text.replace(".", ",").replace("%", "\u00a0%")
 
 
 def printable(text: str, lines: bool = False) -> str:
@@ -107,7 +110,9 @@ def value(name: str, kind: str, texts: list[str]):
         items = [item.strip() for text in texts for item in text.split(",") if item.strip()]
         return [whole(name, item) for item in items] if kind == "ints" else items
     if len(texts) > 1:
-        raise OddsError(f"{name}: given {len(texts)} times (allowed: once)")
+        raise OddsError(ngettext("{field}: given {n} time (allowed: once)",
+                                 "{field}: given {n} times (allowed: once)", len(texts)).format(
+            field=name, n=len(texts)))
     return SCALARS.get(kind, lambda _, text: text)(name, texts[0])
 
 

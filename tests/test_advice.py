@@ -77,10 +77,10 @@ def leaves(text):
 def parse_cell(sentence, situation):
     """What the sentence says of one situation: ('play'|'keep', pairs or None for 'always');
     a roll that takes the space unaided is named only where the card is played there."""
-    if A.WHEN[situation] not in sentence:
+    if A.when(situation) not in sentence:
         assert situation == A.SITUATIONS[0], (situation, sentence)
         return "keep", None
-    text = sentence.split(A.WHEN[situation] + ", ")[1]
+    text = sentence.split(A.when(situation) + ", ")[1]
     text = re.split(r"; if the roll", text)[0]
     m = re.match(r"(play|keep) it when the roll leaves (.*), else (play|keep) it", text)
     if m:

@@ -21,7 +21,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from odds import cli, registry
+from odds import cli, i18n, registry
 from odds.frontends.cli.common import flag
 from odds.frontends.web.app import create_app
 from odds.texts import LISTS
@@ -149,6 +149,7 @@ def answered_once(spec: registry.Spec):
     def once(**kwargs):
         key = json.dumps({k: v for k, v in kwargs.items() if k not in ("threads", "progress")
                           and v is not None and k != "max_trials"}, sort_keys=True, default=str)
+        key += i18n.language()  # an answer's sentences are in the language it was asked in
         if key not in memo:
             memo[key] = function(**kwargs)
         return memo[key]
@@ -274,3 +275,24 @@ def test_the_case_count_is_honest():
     239 parameters of 20 procedures)."""
     assert len(cases()) == sum(len(s.params) for s in SPECS.values()) > 200
     assert case_count() > 4000
+
+
+@pytest.mark.parametrize("procedure", [name for name, spec in SPECS.items() if spec.command])
+def test_every_value_in_russian_has_no_english_word(procedure):
+    """Issue 61: the same value classes on the command line in Russian (`--lang ru`): every
+    answer and every refusal passes the catalog, no English word but the codes a user types
+    and proper names (tests/russian.py)."""
+    from russian import english_words
+
+    spec, found = SPECS[procedure], []
+    for p in spec.params:
+        for label, value, valid in classes(p, spec.defaults()[p.name]):
+            kw = {k: v for k, v in base(spec).items() if k != p.name}
+            raw = {} if valid else {p.name: value}
+            if valid and label != "default":
+                kw[p.name] = value
+            code, out, err = run_cli(["--lang", "ru", *argv(spec, kw, raw)])
+            found += [f"{p.name} {label}: {line}" for line in english_words(out + err)]
+            if not isinstance(code, int):
+                found.append(f"{p.name} {label}: {code}")
+    assert not found, "\n".join(found[:10])

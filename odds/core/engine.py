@@ -19,6 +19,7 @@ from typing import Callable
 import numpy as np
 
 from ..errors import Interrupted, OddsError, check_choice
+from ..i18n import _
 from ..config import MAX_EXACT_WORK, METHODS, PROGRESS_AFTER_SECONDS
 from . import montecarlo
 from .outcomes import PLAIN, Words
@@ -100,11 +101,13 @@ class Cost:
     def refusal(self, budget: int) -> str | None:
         """Why the exact engine should not start (the bound it passes), or None."""
         if self.work > MAX_EXACT_WORK:
-            return (f"the exact answer would need about {self.work:,.0f} work units "
-                    f"({self.what}; allowed: at most {MAX_EXACT_WORK:,}, a few seconds)")
+            return _("the exact answer would need about {work:,.0f} work units ({what}; allowed: at "
+                     "most {most:,}, a few seconds)").format(work=self.work, what=self.what,
+                                                             most=MAX_EXACT_WORK)
         if self.bytes > budget:
-            return (f"the exact answer would need about {size_text(self.bytes)} of memory "
-                    f"({self.what}; allowed: at most {size_text(budget)}, ODDS_MEMORY_BUDGET)")
+            return _("the exact answer would need about {size} of memory ({what}; allowed: at most "
+                     "{most}, ODDS_MEMORY_BUDGET)").format(size=size_text(self.bytes), what=self.what,
+                                                            most=size_text(budget))
         return None
 
 
@@ -136,7 +139,7 @@ def exact_cost(proc: Procedure) -> Cost:
     if proc.cost is not None:
         return proc.cost()
     cells = math.prod(map(int, proc.shape))
-    return Cost(cells, 8 * cells, f"an outcome table of {cells:,} cells")
+    return Cost(cells, 8 * cells, _("an outcome table of {cells:,} cells").format(cells=cells))
 
 
 class OverBudget(OddsError):

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import math
 
+from ..i18n import integer, ngettext
+
 Z = 1.96  # a 95% interval
 
 
@@ -34,4 +36,4 @@ def newcombe(p: float, n: int | None, q: float, m: int | None, z: float = Z) -> 
 
 def trials_text(n: int) -> str:
     """'1 trial', '1,000 trials'."""
-    return f"{n:,} trial{'s' * (n != 1)}"
+    return ngettext("{n} trial", "{n} trials", n).format(n=integer(n))

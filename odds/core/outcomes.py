@@ -5,7 +5,10 @@ Spec; Result.summary, the page and the pictures (odds.tools.plot) read them from
 here names a procedure's events. The only words here are the common attacker/defender ones."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+
+from ..i18n import _, pgettext
 
 
 @dataclass(frozen=True)
@@ -25,11 +28,14 @@ class Words:
     within_prefix: dict = field(default_factory=dict)
     why: dict = field(default_factory=dict)
 
-    def title(self, main: str) -> str:
-        """The answer in words for the main probability ("Attacker wins")."""
+    def title(self, main: str, game: str | None = None) -> str:
+        """The answer in words for the main probability ("Attacker wins"; `game`: in that game's
+        own words where it has them, Oath's «Напавший — триумфатор»)."""
         if self.headline:
-            return self.headline
-        return "Attacker wins" if main == "attacker_win" else label(main).capitalize()
+            return _(self.headline)
+        if main == "attacker_win":
+            return own(game, "Attacker wins")
+        return label(main, game).capitalize()
 
     def part_of(self, event: str, outcomes) -> str | None:
         """The outcome among `outcomes` that `event` is a part of, or None."""
@@ -52,6 +58,26 @@ class Words:
 PLAIN = Words()  # a procedure that declares none: attacker/defender words only
 
 
-def label(name: str) -> str:
-    """A probability's or pmf's name in words ("attacker_win" -> "attacker win")."""
-    return name.replace("_", " ")
+def label(name: str, game: str | None = None) -> str:
+    """A probability's or pmf's name in words, in the language in force ("attacker_win" ->
+    "attacker win"; a name ending in a number, "win_within_losses_3", is its words' message
+    "win within losses {k}" with k = 3); `game`: in that game's own words where it has them."""
+    words = name.replace("_", " ")
+    numbered = _NUMBERED.fullmatch(words)
+    if numbered:
+        message = numbered[1] + " {k}"
+        return own(game, message).format(k=numbered[2])
+    return own(game, words)
+
+
+def own(game: str | None, message: str) -> str:
+    """`message` in `game`'s own words (its message context) where the catalog has them, else
+    in the common ones."""
+    if game:
+        told = pgettext(game, message)
+        if told != message:
+            return told
+    return _(message)
+
+
+_NUMBERED = re.compile(r"(.*\D) (\d+)")

@@ -29,6 +29,7 @@ from typing import Callable
 
 from ..config import MAX_EXACT_WORK
 from ..errors import OddsError
+from ..i18n import _
 from ..texts import signed
 from . import engine as E
 from .flips import text
@@ -184,7 +185,7 @@ def settle(spec, raw, result, passed, call, engine, given):
     if _ALONE.get():
         return result.with_changes(readings=marks)
     if result.partial:
-        why = "the answer itself was stopped early"
+        why = _("the answer itself was stopped early")
         return result.with_changes(readings=marks, flips=tuple(
             _flip(spec, r, call, result, (), why) for r in applied))
     return result.with_changes(readings=marks, flips=_flips(spec, raw, applied, passed, call,
@@ -200,10 +201,10 @@ def _flips(spec, raw, applied, passed, call, engine, result) -> tuple:
                            engine, result)
     out, partial = [], False
     for r in applied:
-        rows, stop = [], why or ("" if variants[r.name] else r.none or "no alternative declared")
+        rows, stop = [], why or ("" if variants[r.name] else _(r.none or "no alternative declared"))
         for label, changes in variants[r.name] if not stop else ():
             if partial:
-                stop = "stopped (interrupted, or the time budget spent)"
+                stop = _("stopped (interrupted, or the time budget spent)")
                 break
             row = _alternative(spec, raw, {**passed, **changes}, options, label, result)
             partial = bool(row.get("partial"))
@@ -225,16 +226,16 @@ def engines(spec, raw, todo: list, engine: dict, base) -> tuple[dict, str]:
         try:
             works = [E.estimate(lambda kw=kw: raw(**kw, **exact)) for kw in todo]
         except OddsError as e:
-            return {}, (f"an alternative is beyond the exact bounds ({e}); odds sensitivity "
-                        f"{spec.name} --method mc answers them")
+            return {}, _("an alternative is beyond the exact bounds ({why}); odds sensitivity "
+                         "{name} --method mc answers them").format(why=e, name=spec.name)
         if math.fsum(works) <= MAX_EXACT_WORK:
             return exact, ""
-        return {}, (f"the alternatives' exact answers would need about {math.fsum(works):,.0f} work "
-                    f"units together (allowed: at most {MAX_EXACT_WORK:,}); odds sensitivity "
-                    f"{spec.name} answers them")
+        return {}, _("the alternatives' exact answers would need about {work:,.0f} work units "
+                     "together (allowed: at most {most:,}); odds sensitivity {name} answers them"
+                     ).format(work=math.fsum(works), most=MAX_EXACT_WORK, name=spec.name)
     if spec.web_max_trials is not None:
-        return {}, (f"each alternative is a Monte Carlo run of its own, and a trial is slow here; "
-                    f"odds sensitivity {spec.name} runs them")
+        return {}, _("each alternative is a Monte Carlo run of its own, and a trial is slow here; "
+                     "odds sensitivity {name} runs them").format(name=spec.name)
     return {**engine, "method": "mc", "seed": base.seed, "progress": engine.get("progress")}, ""
 
 
@@ -250,7 +251,7 @@ def _alternative(spec, raw, kwargs, options, label, base) -> dict:
     if r.partial:
         row["partial"] = True
     if row["p"] is None:
-        row["not_computed"] = "stopped before its first trial"
+        row["not_computed"] = _("stopped before its first trial")
     return row
 
 

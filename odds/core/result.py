@@ -19,6 +19,7 @@ import numpy as np
 from . import flips as F
 from .interval import trials_text, wilson
 from .outcomes import PLAIN, Words, label
+from ..i18n import _, decimal, integer, percent, using
 
 
 @dataclass(frozen=True)
@@ -137,68 +138,85 @@ class Result:
             out["notes"] = list(self.notes)
         return out
 
-    def summary(self, width: int = 30) -> str:
+    def summary(self, width: int = 30, lang: str | None = None) -> str:
         """The text the CLI prints: the answer in words, the dice, the advice, the outcomes that
         partition 100% with the events that are parts of one indented under it (`within`), the
-        other events apart, the distributions as text bars, settings."""
+        other events apart, the distributions as text bars, settings; in `lang` (default: the
+        language in force, odds.set_language; the sentences made with the answer, its dice and
+        advice and notes, are in the language it was computed in)."""
+        with using(lang):
+            return self._summary(width)
+
+    def _summary(self, width: int) -> str:
         mc = self.method != "exact"
-        how = f"Monte Carlo, {trials_text(self.trials or 0)}, seed {self.seed}" if mc else "exact"
+        how = (_("Monte Carlo, {trials}, seed {seed}").format(
+            trials=trials_text(self.trials or 0), seed=self.seed) if mc else _("exact"))
         low, high = self.interval(self.p)
-        within = f", 95% interval {low:.1%} to {high:.1%}" if mc and low == low else ""
-        spread = F.headline_range(self)
-        p = f"{self.p:.1%}{within}" if not spread else spread[:-1] + within + ")"
-        lines = [f"{self.words.title(self.main)} {p} ({how}"
-                 f"{', PARTIAL: interrupted' if self.partial else ''})"
+        within = _(", 95% interval {low} to {high}").format(
+            low=percent(low, 1), high=percent(high, 1)) if mc and low == low else ""
+        spread = F.headline_range(self, within)
+        p = spread or f"{percent(self.p, 1)}{within}"
+        game = self.procedure.split(".")[0]
+        lines = [f"{self.words.title(self.main, game)} {p} ({how}"
+                 f"{_(', PARTIAL: interrupted') if self.partial else ''})"
                  f"{'; ' + self.caveat if self.caveat else ''}  [{self.procedure}]"]
         lines += [f"  {line}" for line in self.explain]
-        lines += [f"  {'advice:' if i == 0 else '':8}{line}" for i, line in enumerate(self.advice)]
+        head = _("advice:")
+        lines += [f"  {head if i == 0 else '':{max(8, len(head) + 1)}}{line}"
+                  for i, line in enumerate(self.advice)]
         parts = self.words.partition(self.probabilities)
         names = {name for name, _ in parts}
         events = [(name, p) for name, p in self.probabilities.items() if name not in names
                   and not (p == 0 and self.method == "exact")]  # impossible: not shown
         under = {name: self.words.part_of(name, names) for name, _ in events}
-        intervals = f" (95% intervals from {trials_text(self.trials or 0)})" if mc else ""
+        column = max([32] + [len(label(n, game)) + 7 for n, q in events]
+                     + [len(label(n, game)) + 5 for n, q in parts])
+        intervals = _(" (95% intervals from {trials})").format(
+            trials=trials_text(self.trials or 0)) if mc else ""
         if parts:
-            lines.append(f"  outcomes{intervals}:")
+            lines.append("  " + _("outcomes{intervals}:").format(intervals=intervals))
         for name, p in parts:
-            lines.append(self._line(name, p, width, 4))
+            lines.append(self._line(name, p, width, 4, column))
             for event, q in events:
                 if under[event] == name:
-                    lines += self._event(event, q, width, 6)
+                    lines += self._event(event, q, width, 6, column)
         apart = [(e, q) for e, q in events if under[e] is None]
         if apart:
-            lines.append(f"  events{intervals if not parts else ''}:")
+            lines.append("  " + _("events{intervals}:").format(intervals=intervals if not parts else ""))
         for name, p in apart:
-            lines += self._event(name, p, width, 4)
+            lines += self._event(name, p, width, 4, column)
         for name, pmf in self.pmfs.items():
             if len(pmf) < 2:  # nothing that can be lost (no corsairs, say)
                 continue
             zero = self.ZERO.get(name)
-            mean = "" if zero else f" (mean {self.expected(name):.2f})"
-            lines.append(f"  {label(name)}{mean}:")
-            lines += [f"    {zero if zero and k == 0 else k:>3}  {v:8.2%}  {_bar(v, width)}"
+            mean = "" if zero else _(" (mean {mean})").format(mean=decimal(self.expected(name), 2))
+            lines.append(f"  {label(name, game)}{mean}:")
+            lines += [f"    {_(zero) if zero and k == 0 else k:>3}  {percent(v, 2):>8}  {_bar(v, width)}"
                       for k, v in enumerate(pmf) if v > 0]
         lines += F.lines(self)
         if self.settings:
-            lines.append("  settings: " + ", ".join(
-                f"{k}={_text(v)}" + " (reading)" * (k in self.readings)
+            lines.append("  " + _("settings:") + " " + ", ".join(
+                f"{k}={_text(v)}" + _(" (reading)") * (k in self.readings)
                 for k, v in self.settings.items()))
-        lines += [f"  note: {n}" for n in self.notes]
+        lines += ["  " + _("note:") + f" {n}" for n in self.notes]
         if self.assumptions:
-            lines.append("  assumes: " + "; ".join(self.assumptions))
+            lines.append("  " + _("assumes:") + " " + "; ".join(self.assumptions))
         return "\n".join(lines)
 
-    def _event(self, name, p, width, indent) -> list:
+    def _event(self, name, p, width, indent, column) -> list:
         """An event's line, and why it happens where its name does not say it."""
         why = self.words.why.get(name)
-        line = self._line(name, p, width, indent)
-        return [line, f"{'':{indent + 2}}({why})"] if why and p > 0 else [line]
+        line = self._line(name, p, width, indent, column)
+        return [line, f"{'':{indent + 2}}({_(why)})"] if why and p > 0 else [line]
 
-    def _line(self, name, p, width, indent) -> str:
+    def _line(self, name, p, width, indent, column=32) -> str:
+        """An event's line: its name in a column `column` wide (the longest name's, at least
+        32: aligned whatever the language), its probability, interval and bar."""
         low, high = self.interval(p)
-        pm = "" if self.method == "exact" or low != low else f"  [{low:7.2%}, {high:7.2%}]"
-        text = f"{'':{indent}}{label(name)}"
-        return f"{text:<32} {p:8.2%}{pm}  {_bar(p, width)}"
+        pm = "" if self.method == "exact" or low != low else \
+            f"  [{percent(low, 2):>7}, {percent(high, 2):>7}]"
+        text = f"{'':{indent}}{label(name, self.procedure.split('.')[0])}"
+        return f"{text:<{column}} {percent(p, 2):>8}{pm}  {_bar(p, width)}"
 
 
 def _clip(p):
@@ -221,8 +239,8 @@ def _text(value) -> str:
     if isinstance(value, (dict, MappingProxyType)):
         return "(" + ", ".join(f"{k}: {_text(v)}" for k, v in value.items()) + ")"
     if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(map(_text, value)) + "]" if value else "none"
-    return str(value)
+        return "[" + ", ".join(map(_text, value)) + "]" if value else _("none")
+    return _(value) if isinstance(value, str) and " " in value else str(value)  # a sentence: in words
 
 
 def _jsonable(value):

@@ -12,7 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
+from .. import i18n
 from ..errors import OddsError, nearest
+from ..i18n import as_setting, native
 
 POLICIES = ("always", "if-needed")
 DEFAULT_POLICY = "if-needed"  # a player holding an after-roll card plays it when it is needed
@@ -57,12 +59,16 @@ class Side:
 
     def story(self, rolled: str) -> str:
         """The dice this side rolls and why, in words: `rolled` says the main roll's dice."""
-        on = "" if self.hit_on == 5 else f" (hitting on {self.hit_on}{'-6' if self.hit_on < 6 else 's'})"
-        words = [rolled + on] + [f"{'+' if n > 0 else '-'} {why} {abs(n)}" for why, n in self.parts]
-        words += [f"+ tercios {n} dice on {t}-6" for n, t in self.extra]  # the only such group
-        text = f"{self.role} rolls " + " ".join(words)
+        _ = i18n._
+        on = "" if self.hit_on == 5 else (_(" (hitting on {n}-6)") if self.hit_on < 6 else
+                                          _(" (hitting on {n}s)")).format(n=self.hit_on)
+        words = [rolled + on] + [f"{'+' if n > 0 else '-'} {i18n.card_name(_(why))} {abs(n)}"
+                                 for why, n in self.parts]
+        words += [_("+ tercios {dice} on {t}-6").format(dice=dice(n), t=t) for n, t in self.extra]
+        text = _("{role} rolls {dice}").format(role=_(self.role), dice=" ".join(words))
         for card in self.after:
-            text += f"; then {card.card} ({card.count} dice) {card.policy.replace('-', ' ')}"
+            text += _("; then {card} ({dice}) {policy}").format(
+                card=i18n.card_name(card.card), dice=dice(card.count), policy=_(card.policy.replace("-", " ")))
         return text
 
     def add_mercenaries(self, n: int):
@@ -81,6 +87,19 @@ class AfterRoll:
 
 
 ROLES = ("attacker", "defender")
+N_ = i18n.N_
+WHY = (N_("leader"), N_("defending"), N_("tercios against it"), N_("if needed"), N_("always"),
+       N_("attacker"), N_("defender"))  # the words of a side's story, translated where it is told
+
+
+def dice(n: int) -> str:
+    """'5 dice' in Here I Stand's words («5 костей»)."""
+    return i18n.npgettext("his", "{n} die", "{n} dice", n).format(n=n)
+
+
+def units(n: int) -> str:
+    """'5 units' in Here I Stand's words («5 отрядов»)."""
+    return i18n.npgettext("his", "{n} unit", "{n} units", n).format(n=n)
 
 
 @dataclass(frozen=True)
@@ -106,18 +125,20 @@ class Card:
     def illegal(self, procedure: str, role: str, power: str, enemy: str) -> str | None:
         """Why this card may not be played by `role` of `power` against `enemy` in
         `procedure`, or None if it may."""
+        _ = i18n._
         if procedure not in self.procedures:
-            return f"cannot be played in {_battle(procedure)}"
+            return _("cannot be played in {battle}").format(battle=_battle(procedure))
         if role not in self.roles.get(procedure, ROLES):
-            return f"only the {' or '.join(self.roles[procedure])} may play it in {_battle(procedure)}"
+            return _("only the {roles} may play it in {battle}").format(
+                roles=_(" or ").join(_(r) for r in self.roles[procedure]), battle=_battle(procedure))
         if self.powers and power not in self.powers:
-            return f"only the {' or '.join(self.powers)} side may play it"
+            return _("only the {powers} side may play it").format(powers=_(" or ").join(self.powers))
         if power in self.not_by:
-            return f"the {power} side may not play it"
+            return _("the {power} side may not play it").format(power=power)
         if enemy in self.not_against:
-            return f"it cannot be played against {enemy}"
+            return _("it cannot be played against {enemy}").format(enemy=enemy)
         if self.needs and self.needs not in (power, enemy):
-            return f"it is played by {self.needs} or against {self.needs}"
+            return _("it is played by {power} or against {power}").format(power=self.needs)
         return None
 
 
@@ -243,25 +264,35 @@ def parse(spec: str, field_name: str) -> tuple[Card, str]:
     """'name' or 'name:policy' -> (card, policy); policies only for cards played after the roll
     (default if-needed); names in any case."""
     if not isinstance(spec, str):
-        raise OddsError(f"{field_name}: {spec!r} is not a card name")
-    name, _, policy = spec.strip().lower().partition(":")
+        raise OddsError(i18n._("{field}: {value} is not a card name").format(field=field_name, value=repr(spec)))
+    name, _sep, policy = spec.strip().lower().partition(":")
+    name, policy = native(name, CARDS) or name, native(policy, POLICIES + ("first", "if-it-helps",
+                                                                          "optimal")) or policy
     card = CARDS.get(name)
+    if card is None and as_setting(name):
+        raise OddsError(i18n._("{field}: {name} is not a card here: give {setting}").format(
+            field=field_name, name=repr(name), setting=as_setting(name)))
     if card is None:
-        raise OddsError(f"{field_name}: unknown card {name!r}{nearest(name, sorted(CARDS))} "
-                        f"(allowed: {', '.join(sorted(CARDS))})")
+        raise OddsError(i18n._("{field}: unknown card {name}{nearest} (allowed: {allowed})").format(
+            field=field_name, name=repr(name), nearest=nearest(name, sorted(CARDS)),
+            allowed=", ".join(sorted(CARDS))))
     if policy and card.timing != "after":
-        raise OddsError(f"{field_name}: {spec!r}: {name} takes no policy (it is played before the roll)")
+        raise OddsError(i18n._("{field}: {spec}: {name} takes no policy (it is played before the "
+                               "roll)").format(field=field_name, spec=repr(spec), name=name))
     policy = policy or DEFAULT_POLICY
     if policy not in POLICIES:
-        raise OddsError(f"{field_name}: {spec!r}: unknown policy {policy!r}"
-                        f"{nearest(policy, POLICIES)} (allowed: {', '.join(POLICIES)})")
+        raise OddsError(i18n._("{field}: {spec}: unknown policy {policy}{nearest} (allowed: {allowed})"
+                               ).format(field=field_name, spec=repr(spec), policy=repr(policy),
+                                        nearest=nearest(policy, POLICIES), allowed=", ".join(POLICIES)))
     return card, policy
 
 
 def _battle(procedure: str) -> str:
     """'a field battle', 'an assault', 'a naval battle': the procedure in words."""
-    word = {"field": "field battle", "naval": "naval battle"}.get(procedure, procedure)
-    return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"
+    return i18n._(BATTLES.get(procedure, procedure))
+
+
+BATTLES = {"field": N_("a field battle"), "naval": N_("a naval battle"), "assault": N_("an assault")}
 
 
 def play(procedure: str, attacker: Side, defender: Side, attacker_cards, defender_cards,
@@ -276,7 +307,8 @@ def play(procedure: str, attacker: Side, defender: Side, attacker_cards, defende
             field_name = f"{me.role}_cards"
             card, policy = parse(spec, field_name)
             if card.name in seen:
-                raise OddsError(f"{field_name}: {card.name!r} is named twice (each card exists once in the deck)")
+                raise OddsError(i18n._("{field}: {card} is named twice (each card exists once in the "
+                                       "deck)").format(field=field_name, card=repr(card.name)))
             seen.add(card.name)
             admitted = allowed and card.name in allowed
             reason = card.illegal(card.procedures[0] if admitted else procedure, me.role,
@@ -284,8 +316,10 @@ def play(procedure: str, attacker: Side, defender: Side, attacker_cards, defende
             if reason:
                 allowed_here = ", ".join(n for n in names_for(procedure)
                                          if not CARDS[n].illegal(procedure, me.role, me.power, enemy.power))
-                raise OddsError(f"{field_name}: {card.name!r} for the {me.role} ({me.power}): {reason} "
-                                f"(allowed: {allowed_here or 'none'})")
+                raise OddsError(i18n._("{field}: {card} for the {role} ({power}): {reason} (allowed: "
+                                       "{allowed})").format(field=field_name, card=repr(card.name),
+                                                            role=i18n._(me.role), power=me.power, reason=reason,
+                                                            allowed=allowed_here or i18n._("none")))
             chosen.append((card, me, enemy, policy))
     for timing in TIMINGS:
         for card, me, enemy, policy in chosen:

@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import OddsError, check_choice, check_int, check_list
+from ..i18n import _
 from .cards import names_for
 from ..registry import Param
 from . import leaders
@@ -32,16 +33,17 @@ class Force:
     def make(cls, side, units, mercenaries=0, cavalry=0, leader=0, power="other", cards=(),
              min_units=0, procedure="field"):
         if units == 0 and min_units and type(units) is int:
-            battle = "a field battle" if procedure == "field" else "an assault"
-            raise OddsError(f"{side}: 0 units: {battle} needs units on "
-                            f"{'both sides' if procedure == 'field' else 'the attacking side'} "
-                            f"(allowed: {min_units} to {MAX_UNITS})")
+            raise OddsError((_("{side}: 0 units: a field battle needs units on both sides (allowed: "
+                               "{low} to {high})") if procedure == "field" else
+                             _("{side}: 0 units: an assault needs units on the attacking side "
+                               "(allowed: {low} to {high})")).format(side=side, low=min_units, high=MAX_UNITS))
         units = check_int(side, units, min_units, MAX_UNITS)
         mercenaries = check_int(f"{side}_mercenaries", mercenaries, 0, MAX_UNITS)
         cavalry = check_int(f"{side}_cavalry", cavalry, 0, MAX_UNITS)
         if mercenaries + cavalry > units:
-            raise OddsError(f"{side}_mercenaries + {side}_cavalry: {mercenaries} + {cavalry} is more "
-                            f"than the {units} units (allowed: at most {units})")
+            raise OddsError(_("{side}_mercenaries + {side}_cavalry: {m} + {c} is more than the {units} "
+                              "units (allowed: at most {units})").format(side=side, m=mercenaries,
+                                                                        c=cavalry, units=units))
         best = leaders.leader(f"{side}_leader", leader)
         power = check_choice(f"{side}_power", power, POWERS)
         cards = tuple(canonical(c, f"{side}_cards") for c in check_list(f"{side}_cards", cards))
@@ -77,7 +79,7 @@ def leader_notes(*forces, table=leaders.ARMY) -> tuple:
 
 def assumptions(*forces) -> tuple:
     """The readings a result on these forces rests on: the leader table, if a name was used."""
-    return (leaders.ASSUMPTION,) if any(f.leader_name for f in forces) else ()
+    return (_(leaders.ASSUMPTION),) if any(f.leader_name for f in forces) else ()
 
 
 def land_params(procedure: str, cards_help: str, attacker_policies=None) -> tuple:

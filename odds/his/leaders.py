@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import OddsError, check_int, nearest
+from ..i18n import N_, _, card_name, native
 from ..texts import whole_or_why
 
 MAX_LEADER = 6  # best battle or naval rating
@@ -24,7 +25,7 @@ ARMY = {
     "philip-of-hesse": ("protestant", 0),
 }
 NAVAL = {"barbarossa": ("ottoman", 2), "dragut": ("ottoman", 1), "andrea-doria": ("hapsburg", 2)}
-ASSUMPTION = "leader ratings from the project's table of leader counters (give a number to override)"
+ASSUMPTION = N_("leader ratings from the project's table of leader counters (give a number to override)")
 
 
 @dataclass(frozen=True)
@@ -53,9 +54,13 @@ def leader(field: str, value, table=ARMY) -> Leader:
             raise OddsError(f"{field}: {why}")  # a number, refused (-0, too many digits)
         if number is None:  # a name
             key = value.split("(")[0].strip().lower().replace(" ", "-").replace("_", "-")
+            key = native(value.split("(")[0], table) or key  # as the Russian rules write it
             if key not in table:
-                raise OddsError(f"{field}: unknown leader {value!r}{nearest(key, tuple(table))} "
-                                f"(allowed: a rating 0 to {MAX_LEADER} or {', '.join(table)})")
+                raise OddsError(_("{field}: unknown leader {value}{nearest} (allowed: a rating 0 to "
+                                  "{most} or {names})").format(
+                    field=field, value=repr(value), nearest=nearest(key if value.isascii() else value,
+                                                                    tuple(table)),
+                    most=MAX_LEADER, names=", ".join(table))) from None
             return Leader(table[key][1], key)
         value = number
     return Leader(check_int(field, value, 0, MAX_LEADER))
@@ -67,8 +72,9 @@ def power_note(name: str | None, power: str, table=ARMY) -> tuple:
     if name is None or name not in table or power in ("other", table[name][0]):
         return ()
     side, rating = table[name]
-    return (f"{name} never commanded {power} forces (a{'n' * (side[0] in 'aeiou')} {side} "
-            f"leader): his rating {rating} is used as given",)
+    return (_("{name} never commanded {power} forces (a leader of the {side} side): his rating "
+              "{rating} is used as given").format(name=card_name(name), power=card_name(power),
+                                                   side=card_name(side), rating=rating),)
 
 
 def choices(table=ARMY) -> tuple:

@@ -16,6 +16,7 @@ import numpy as np
 
 from ...core.engine import McOptions, Procedure
 from ...core.outcomes import Words
+from ...i18n import N_, _, decimal
 from ...core.flips import text
 from ...core.readings import Reading, Sensitivity, settle, sensitivity as flipped
 from ...core.result import Result
@@ -77,11 +78,13 @@ def lanchester(sc: Scenario) -> str:
     hp = (eng * T[S.THEALTH]).sum(axis=1) / n
     strength = np.array([att[0] / hp[1] * n[0] ** 2, att[1] / hp[0] * n[1] ** 2])
     if strength[0] == strength[1]:
-        return "Lanchester square-law estimate: an even fight"
+        return _("Lanchester square-law estimate: an even fight")
     w = int(strength[1] > strength[0])
     left = n[w] * math.sqrt(1 - strength[1 - w] / strength[w])
-    return (f"Lanchester square-law estimate: {SIDES[w]} wins with about {left:.1f} of "
-            f"{int(n[w])} units left (ignores morale, terrain and movement)")
+    return (_("Lanchester square-law estimate: attacker wins with about {left} of {n} units left "
+              "(ignores morale, terrain and movement)") if w == 0 else
+            _("Lanchester square-law estimate: defender wins with about {left} of {n} units left "
+              "(ignores morale, terrain and movement)")).format(left=decimal(left, 1), n=int(n[w]))
 
 
 KERNEL = ("odds.crusades.simulator.kernel", "kernel")  # loaded by kernel_cache: its cache follows ai.py too
@@ -140,15 +143,15 @@ battle.__signature__ = inspect.Signature(
     + [inspect.Parameter(k, inspect.Parameter.KEYWORD_ONLY, default=v[0]) for k, v in SETTINGS.items()])
 
 
-ASSUMPTIONS = ("the unit statistics are the scenario's, and every rule setting is a reading where "
-               "the rules are silent or contradict themselves (docs/rules_crusades.md)",)
+ASSUMPTIONS = (N_("the unit statistics are the scenario's, and every rule setting is a reading where "
+                  "the rules are silent or contradict themselves (docs/rules_crusades.md)"),)
 
 
 def _wrap(res: Result, sc: Scenario, notes=()):
     """The Result with its notes (the Lanchester estimate) and the assumptions it rests on."""
-    assumed = ASSUMPTIONS
+    assumed = tuple(_(a) for a in ASSUMPTIONS)
     if sc.illustrative:
-        assumed += ("the unit numbers of this scenario are illustrative",)
+        assumed += (_("the unit numbers of this scenario are illustrative"),)
     return res.with_changes(notes=tuple(res.notes) + tuple(notes) + (lanchester(sc),),
                             assumptions=tuple(res.assumptions) + assumed)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from ...core.result import Result
+from ...i18n import _
 from ..scenario import SIDES, Scenario
 
 
@@ -35,8 +36,9 @@ def settings_of(sc: Scenario) -> dict:
     out = dict(sc.settings)
     out["attacker_policy"], out["defender_policy"] = sc.policies
     siege = sc.siege
-    out["siege"] = (f"turn {siege['turn']}, {siege['besieged']} besieged, "
-                    f"{'port' if siege['port'] else 'no port'}") if siege["on"] else "off"
+    out["siege"] = ((_("turn {turn}, attacker besieged, {port}") if siege["besieged"] == "attacker" else
+                     _("turn {turn}, defender besieged, {port}")).format(
+        turn=siege["turn"], port=_("port") if siege["port"] else _("no port"))) if siege["on"] else "off"
     eng = sc.engaged()
     out["engaged"] = f"{int(eng[0].sum())} v {int(eng[1].sum())}"
     out["scenario"] = sc.title

@@ -23,6 +23,7 @@ import numpy as np
 
 from ...core.engine import McOptions, Procedure
 from ...errors import OddsError
+from ...i18n import _
 from .inputs import kernel_args, scenario_of
 from .results import BattleResult, settings_of, with_warnings
 from .runner import simulate
@@ -80,5 +81,5 @@ def siege(scenario, *, sieges=None, seed=None, overrides=(), threads=None, preci
     proc = Procedure("crusades.siege", (len(ENDS), len(plan) + 1), summarise, "falls_by_assault",
                      None, ("odds.crusades.simulator.kernel", "kernel"), args, settings, BattleResult)
     res = simulate(proc, "mc", mc)
-    notes = ("the unit numbers of this scenario are illustrative",) if sc.illustrative else ()
+    notes = (_("the unit numbers of this scenario are illustrative"),) if sc.illustrative else ()
     return with_warnings(res.with_changes(notes=tuple(res.notes) + notes))

@@ -7,6 +7,7 @@ import re
 import sys
 
 from ...errors import OddsError
+from ...i18n import N_, _
 from ...registry import ENGINE_OPTIONS, REQUIRED, Param, Spec
 from ...texts import number_or_why, printable, whole_or_why
 
@@ -44,7 +45,7 @@ class Once(argparse.Action):
             seen = set()
             setattr(namespace, GIVEN, seen)
         if self.dest in seen:
-            raise OddsError(f"{self.option_strings[0]}: given twice (allowed: once)")
+            raise OddsError(_("{flag}: given twice (allowed: once)").format(flag=self.option_strings[0]))
         seen.add(self.dest)
         setattr(namespace, self.dest, True if self.switch else values)
 
@@ -59,8 +60,8 @@ def add_engine_flags(p: argparse.ArgumentParser, exact: bool = True):
     for option in ENGINE_OPTIONS:
         if option.kind != "bool":
             p.add_argument("--" + option.name.replace("_", "-"), type=types.get(option.kind),
-                           help=option.help.replace("%", "%%"), action=Once, **option.cli)
-    p.add_argument("--json", action=Once, switch=True, help="print one JSON object")
+                           help=_(option.help).replace("%", "%%"), action=Once, **option.cli)
+    p.add_argument("--json", action=Once, switch=True, help=_("print one JSON object"))
 
 
 def engine_kwargs(args) -> dict:
@@ -102,11 +103,13 @@ def add_param(p: argparse.ArgumentParser, param: Param, default):
 def _help(param, default) -> str:
     """The flag's help; a required one says so (Spec.call refuses it missing, in the same
     line for the command line, Python, sweeps and the web)."""
-    text = param.help + (" (required)" if default is REQUIRED else "")
+    text = _(param.help) + (_(" (required)") if default is REQUIRED else "")
     if param.needs:
-        text += f" (only with {' or '.join('--' + n.replace('_', '-') for n in param.needs)})"
+        text += _(" (only with {flags})").format(
+            flags=_(" or ").join('--' + n.replace('_', '-') for n in param.needs))
     if param.kind == "choice":
-        text += f" ({', '.join(param.choices)}; default {default})"
+        text += _(" ({choices}; default {default})").format(
+            choices=", ".join(param.choices), default=default)
     return (text + param.allowed()).replace("%", "%%")
 
 
@@ -134,22 +137,96 @@ def in_flags(message: str, params) -> str:
 
     body = re.sub(r"\b([a-z][a-z_]*)=('?)([^',;)\s]*)\2", assignment, body)
     body = re.sub(r"\b[a-z]+(?:_[a-z]+)+\b", lambda m: flags.get(m[0], m[0]), body)
-    body = re.sub(r"\b(without|give|leave) ([a-z_]+(?: or [a-z_]+)*)", lambda m: m[1] + " " + re.sub(
-        r"[a-z_]+", lambda w: flags.get(w[0], w[0]), m[2]), body)  # Spec.check_given's needs
+    body = re.sub(r"\b(without|give|leave|без|задать и|не задавать) ([a-z_]+(?: (?:or|или) [a-z_]+)*)",
+                  lambda m: m[1] + " " + re.sub(
+        r"[a-z_]+", lambda w: flags.get(w[0], w[0]), m[2]), body)  # Spec.check_given's needs (in
+    # English or Russian)
     return head + sep + body
 
 
 def fail(message: str) -> int:
     """The error line on stderr, its control characters escaped (one line, whatever it quotes)."""
-    print(f"odds: error: {printable(message)}", file=sys.stderr)
+    print(_("odds: error: {message}").format(message=printable(message)), file=sys.stderr)
     return 2
 
 
+# argparse's own words that reach a user (Python's argparse msgids, translated in our catalog:
+# argparse asks the process's global gettext domain, which odds leaves alone)
+ARGPARSE = (N_("the following arguments are required: %s"), N_("unrecognized arguments: %s"),
+            N_("argument %(argument_name)s: %(message)s"),
+            N_("invalid choice: %(value)r (choose from %(choices)s)"),
+            N_("invalid %(type)s value: %(value)r"), N_("expected one argument"),
+            N_("expected at least one argument"), N_("expected at most one argument"),
+            N_("ambiguous option: %(option)s could match %(matches)s"),
+            N_("one of the arguments %s is required"), N_("not allowed with argument %s"),
+            N_("ignored explicit argument %r"))
+_FIELD = re.compile(r"%(?:\((\w+)\))?[sr]")
+
+
+def _pattern(template: str):
+    """A regular expression matching `template`'s text, its fields as named groups."""
+    parts, names, at = [], [], 0
+    for i, m in enumerate(_FIELD.finditer(template)):
+        parts += [re.escape(template[at:m.start()]), f"(?P<f{i}>.+?)"]
+        names.append(m[1])
+        at = m.end()
+    return re.compile("".join(parts) + re.escape(template[at:]) + "$", re.S), names
+
+
+_PATTERNS = [(t, *_pattern(t)) for t in ARGPARSE]
+
+
+def argparse_words(message: str) -> str:
+    """An argparse message in the language in force (its fields kept; an argument's message,
+    itself argparse's, translated too)."""
+    for template, pattern, names in _PATTERNS:
+        m = pattern.match(message)
+        if m:
+            values = [m[f"f{i}"] for i in range(len(names))]
+            if names and names[-1] == "message":
+                values[-1] = argparse_words(values[-1])
+            if all(names):
+                fields = dict(zip(names, values))
+                return _FIELD.sub(lambda f: fields[f[1]], _(template))
+            return _FIELD.sub(lambda f, v=iter(values): next(v), _(template))
+    return message
+
+
 class Parser(argparse.ArgumentParser):
-    """argparse that reports a usage mistake as one line and exit code 2."""
+    """argparse that reports a usage mistake as one line and exit code 2, in the language in
+    force (its titles, its usage line, its errors: argparse_words)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._positionals.title = _("positional arguments")
+        self._optionals.title = _("options")
+        for action in self._actions:
+            if isinstance(action, argparse._HelpAction):
+                action.help = _("show this help message and exit")
 
     def error(self, message):  # the sub-command's words, when there are any after `odds`
+        message = argparse_words(message)
         raise OddsError(f"{self.prog}: {message}" if " " in self.prog else message)
+
+    def format_usage(self):
+        formatter = self._get_formatter()
+        formatter.add_usage(self.usage, self._actions, self._mutually_exclusive_groups,
+                            _("usage: "))
+        return formatter.format_help()
+
+    def format_help(self):
+        """argparse's help, its usage line's prefix in the language in force."""
+        formatter = self._get_formatter()
+        formatter.add_usage(self.usage, self._actions, self._mutually_exclusive_groups,
+                            _("usage: "))
+        formatter.add_text(self.description)
+        for group in self._action_groups:
+            formatter.start_section(group.title)
+            formatter.add_text(group.description)
+            formatter.add_arguments(group._group_actions)
+            formatter.end_section()
+        formatter.add_text(self.epilog)
+        return formatter.format_help()
 
     def print_help(self, file=None):
         """Help on stdout; unlike argparse's, a failed write (a full disk) is not ignored."""

@@ -7,11 +7,13 @@ others; their summaries are printed after, in the registry's order.
 """
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
 from ... import registry
 from ...errors import OddsError
+from ...i18n import _, language
 
 
 def demo_specs(names=()) -> list:
@@ -20,7 +22,8 @@ def demo_specs(names=()) -> list:
     known = [s.name for s in specs]
     for name in names:
         if name not in known:
-            raise OddsError(f"procedure: {name!r} has no demo (allowed: {', '.join(known)})")
+            raise OddsError(_("procedure: {name} has no demo (allowed: {allowed})").format(
+                name=repr(name), allowed=", ".join(known)))
     return [s for s in specs if not names or s.name in names]
 
 
@@ -31,8 +34,8 @@ def examples(specs, say=None):
         for example in spec.examples:
             if example.demo:
                 if say and (example.mc.get("method") == "mc" or not spec.exact):
-                    say(f"{spec.name}: Monte Carlo (compiles its kernel on the first run)")
-                yield example.title, spec.call(**example.kwargs, **example.mc)
+                    say(_("{name}: Monte Carlo (compiles its kernel on the first run)").format(name=spec.name))
+                yield _(example.title), spec.call(**example.kwargs, **example.mc)
 
 
 def _second_process(specs):
@@ -40,15 +43,16 @@ def _second_process(specs):
     if not specs:
         return None
     return subprocess.Popen([sys.executable, "-m", "odds.frontends.cli.main", "demo", "--alone",
-                             *(s.name for s in specs)], stdout=subprocess.PIPE, text=True)
+                             *(s.name for s in specs)], stdout=subprocess.PIPE, text=True,
+                            env={**os.environ, "ODDS_LANG": language()})  # this one's language
 
 
 def run(args) -> int:
     specs = demo_specs(args.procedures)
     later = [] if args.alone else [s for s in specs if not s.exact]
     if not args.alone:
-        print("(a fresh install compiles each Monte Carlo kernel on its first use; `odds warmup` "
-              "compiles them all up front)", file=sys.stderr, flush=True)
+        print(_("(a fresh install compiles each Monte Carlo kernel on its first use; `odds warmup` "
+                "compiles them all up front)"), file=sys.stderr, flush=True)
     child = _second_process(later)
     try:
         say = lambda text: print(f"... {text}", file=sys.stderr, flush=True)  # noqa: E731
@@ -57,7 +61,7 @@ def run(args) -> int:
             print(result.summary())
             print(flush=True)
             if result.partial:  # Ctrl-C inside its Monte Carlo run: the demo stops there
-                print("odds: interrupted: partial result", file=sys.stderr)
+                print(_("odds: interrupted: partial result"), file=sys.stderr)
                 return 130
         if not args.procedures and not args.alone:
             _sample_game()
@@ -76,21 +80,21 @@ def _sample_game():
     from ...tools.luck.report import SAMPLE, luck
     from ...tools.luck.text import summary
 
-    print(f"== How lucky was each side? `odds luck {SAMPLE.name}` (the sample record shipped "
-          "with odds: rolls invented for illustration, not a real game's)")
+    print("== " + _("How lucky was each side? `odds luck {name}` (the sample record shipped "
+                     "with odds: rolls invented for illustration, not a real game's)").format(name=SAMPLE.name))
     print(summary(luck(SAMPLE), rolls=False))
     print(flush=True)
 
 
 def register(games):
     demo = games.add_parser(
-        "demo", help="a real analysis of each procedure on built-in examples",
-        description="A worked analysis of each procedure (or of the PROCEDUREs named) on built-in "
-                    "examples. A fresh install compiles the Monte Carlo kernels on the first run; "
-                    "`odds warmup` does it up front.")
+        "demo", help=_("a real analysis of each procedure on built-in examples"),
+        description=_("A worked analysis of each procedure (or of the PROCEDUREs named) on built-in "
+                      "examples. A fresh install compiles the Monte Carlo kernels on the first run; "
+                      "`odds warmup` does it up front."))
     demo.add_argument("procedures", nargs="*", metavar="PROCEDURE",
-                      help="only these procedures (e.g. his.field oath.campaign)")
+                      help=_("only these procedures (e.g. his.field oath.campaign)"))
     demo.add_argument("--alone", action="store_true",
-                      help="one process only (the demo otherwise runs the procedures with no "
-                           "exact engine in a second process, to compile two kernels at once)")
+                      help=_("one process only (the demo otherwise runs the procedures with no "
+                             "exact engine in a second process, to compile two kernels at once)"))
     demo.set_defaults(handler=run)

@@ -16,7 +16,9 @@ from importlib import import_module
 
 from ... import registry
 from .common import Parser, add_engine_flags, add_param, emit, engine_kwargs, fail, given, in_flags
-from ...errors import Interrupted, OddsError
+from ...errors import Interrupted, OddsError, check_choice
+from ... import i18n
+from ...i18n import _
 from ...processes import COMMAND_LINE
 from ...texts import printable
 from . import questions as questions
@@ -52,7 +54,10 @@ def _specs(word: str | None, procedure: str | None):
 def build_parser(word: str | None = None, procedure: str | None = None) -> Parser:
     """The command line; `word` and `procedure` (a command's first two words) build only that
     game or tool, or only that procedure, when they name one."""
-    parser = Parser(prog="odds", description="Exact and Monte Carlo odds for board-game combat.")
+    parser = Parser(prog="odds", description=_("Exact and Monte Carlo odds for board-game combat."))
+    parser.add_argument("--lang", choices=i18n.LANGUAGES, help=_(
+        "the language of answers, help and errors (default: ODDS_LANG, else the locale's "
+        "LC_ALL, LC_MESSAGES or LANG)"))
     games = parser.add_subparsers(dest="game", required=True, parser_class=Parser)
     groups = {}
     for spec in _specs(word, procedure):
@@ -60,9 +65,9 @@ def build_parser(word: str | None = None, procedure: str | None = None) -> Parse
             continue
         game, name = spec.command
         if game not in groups:
-            group = games.add_parser(game, help=registry.titles()[game])
+            group = games.add_parser(game, help=_(registry.titles()[game]))
             groups[game] = group.add_subparsers(dest="procedure", required=True, parser_class=Parser)
-        p = groups[game].add_parser(name, help=spec.help, description=spec.help)
+        p = groups[game].add_parser(name, help=_(spec.help), description=_(spec.help))
         defaults = spec.defaults()
         flags = {param.name: add_param(p, param, defaults[param.name]) for param in spec.params}
         add_engine_flags(p, spec.exact)
@@ -78,11 +83,17 @@ def main(argv=None) -> int:
     """Run one command; its exit code: 0, 2 for a mistake, 130 interrupted, 1 when its output
     could not be written (stdout full or closed; a reader that stopped, as `| head`, is fine)."""
     argv = sys.argv[1:] if argv is None else list(argv)
+    with i18n.using(i18n.from_environment()):  # the command's language: --lang sets it below
+        return _main(argv)
+
+
+def _main(argv: list) -> int:
     if sys.stdout is None:  # started with stdout closed (`odds ... >&-`)
-        print("odds: error: stdout: closed (allowed: a terminal, a file or a pipe)", file=sys.stderr)
+        print(_("odds: error: stdout: closed (allowed: a terminal, a file or a pipe)"), file=sys.stderr)
         return 1
     COMMAND_LINE.set()  # a second Ctrl-C while a kernel compiles ends the process
     try:
+        argv = _language(argv)
         with redirect_stdout(_Output(sys.stdout)):
             code = _run(argv)
             sys.stdout.flush()
@@ -90,17 +101,31 @@ def main(argv=None) -> int:
     except OddsError as e:
         return fail(str(e))
     except (Interrupted, KeyboardInterrupt) as e:  # an exact answer says it was not finished
-        print("odds: interrupted" + (f": {e}" if str(e) else ""), file=sys.stderr)
+        print(_("odds: interrupted") + (f": {e}" if str(e) else ""), file=sys.stderr)
         return 130
     except BrokenPipeError:  # `odds ... | head`: the reader has what it wanted
         _discard_stdout()
         return 0
     except _OutputError as e:
         _discard_stdout()
-        print(f"odds: error: stdout: cannot be written ({e.strerror or e})", file=sys.stderr)
+        print(_("odds: error: stdout: cannot be written ({why})").format(why=e.strerror or e),
+              file=sys.stderr)
         return 1
     finally:
         COMMAND_LINE.clear()
+
+
+def _language(argv: list) -> list:
+    """`--lang ru|en` (or `--lang=ru`) anywhere before a `--`, in force for the rest of the
+    command and taken out of `argv`: it must be known before the parser's words are written (it
+    overrides the environment)."""
+    end = argv.index("--") if "--" in argv else len(argv)
+    for i, word in enumerate(argv[:end]):
+        if word == "--lang" or word.startswith("--lang="):
+            value = word[7:] if "=" in word else argv[i + 1] if i + 1 < end else ""
+            i18n.use(check_choice("--lang", value, i18n.LANGUAGES))
+            return argv[:i] + argv[i + (1 if "=" in word else 2):]
+    return argv
 
 
 def _run(argv) -> int:
@@ -110,7 +135,7 @@ def _run(argv) -> int:
     result = args.run(args)
     emit(result, getattr(args, "json", False))
     if result.partial:
-        print("odds: interrupted: partial result", file=sys.stderr)
+        print(_("odds: interrupted: partial result"), file=sys.stderr)
         return 130
     return 0
 

@@ -10,6 +10,7 @@ import argparse
 
 from .common import engine_kwargs, given, in_flags, number
 from ...errors import OddsError, check_probability
+from ...i18n import _
 from ...registry import Spec
 from ...tools.questions.plans import Vary, plan, vary
 
@@ -20,26 +21,27 @@ def need_flags(group, vary_metavar: str, vary_help: str, event_default: str):
     """--need P, --vary and --event on `group`: "what do I need?" on the command line (a
     procedure's, and the crusades run's)."""
     group.add_argument("--need", type=number, metavar="P",
-                       help="the target probability: prints the value of --vary that reaches it")
-    group.add_argument("--vary", metavar=vary_metavar, help="with --need: " + vary_help)
-    group.add_argument("--event", help=f"with --need: the event (default: {event_default})")
+                       help=_("the target probability: prints the value of --vary that reaches it"))
+    group.add_argument("--vary", metavar=vary_metavar, help=_("with --need: ") + vary_help)
+    group.add_argument("--event", help=_("with --need: the event (default: {event})").format(
+        event=event_default))
 
 
 def add_flags(p: argparse.ArgumentParser, spec: Spec, flags: dict):
     """Add the question flags to a procedure's parser `p` and wrap its `run`; `flags` are the
     Actions of its parameters (the required ones are checked by `run` instead)."""
-    q = p.add_argument_group("questions")
+    q = p.add_argument_group(_("questions"))
     q.add_argument("--compare", action="append", nargs="+", metavar="KEY=VALUE", default=[],
-                   help="a plan: keywords replacing the ones above (e.g. attacker=8 "
-                        "attacker_cards=siege-artillery; a list comma-separated); repeat for "
-                        "more plans: prints one table against the base, the same seed for all")
-    need_flags(q, "NAME[=LOW..HIGH]", "the integer keyword to vary (attacker, attacker_leader, "
-               "assaults, dice_per.galley=0..6, ...), within its range or LOW..HIGH",
-               "the main probability")
+                   help=_("a plan: keywords replacing the ones above (e.g. attacker=8 "
+                          "attacker_cards=siege-artillery; a list comma-separated); repeat for "
+                          "more plans: prints one table against the base, the same seed for all"))
+    need_flags(q, "NAME[=LOW..HIGH]", _("the integer keyword to vary (attacker, attacker_leader, "
+                                        "assaults, dice_per.galley=0..6, ...), within its range or LOW..HIGH"),
+               _("the main probability"))
     required = [name for name, action in flags.items() if action.required]
     for name in required:
         flags[name].required = False
-        flags[name].help += " (required, unless --vary names it)"
+        flags[name].help += _(" (required, unless --vary names it)")
     run = p.get_default("run")
     p.set_defaults(run=lambda args: ask(spec, args, run, {n: flags[n] for n in required}, p.prog))
 
@@ -61,7 +63,7 @@ def ask(spec: Spec, args, run, required: dict, prog: str):
     missing = [a.option_strings[0] for name, a in required.items()
                if getattr(args, name) is None and (varied is None or name != varied.name)]
     if missing:
-        raise OddsError(f"{prog}: the following arguments are required: {', '.join(missing)}")
+        raise OddsError(f"{prog}: " + _("the following arguments are required: %s") % ", ".join(missing))
     if asked is None:
         return run(args)
     base, engine = given(spec, args), engine_kwargs(args)

@@ -15,8 +15,10 @@ from pathlib import Path
 
 from ...config import DEFAULT_TRIALS
 from ...core.engine import memory_cap
+from ...core.interval import trials_text
 from ...errors import OddsError, check_choice, check_int
 from ...files import parse_toml
+from ...i18n import LANGUAGES, _, using
 from ...texts import value
 from ... import registry
 from ...registry import ENGINE_OPTIONS, METHODS, Spec
@@ -97,21 +99,39 @@ def limit(spec: Spec, kw: dict) -> dict:
     return {"trials": min(DEFAULT_TRIALS, cap), **kw}
 
 
-def call(procedure: str, kw: dict, budget: float) -> tuple[str, str]:
+def language(query: list[tuple[str, str]]) -> tuple[str, list]:
+    """(the answer's language, the rest of the query): `lang=en|ru`, default English (a
+    program reads the keys and codes, the same in every language; a person the sentences)."""
+    asked = [text for key, text in query if key == "lang"]
+    if len(asked) > 1:
+        raise OddsError(_("lang: given {n} times (allowed: once)").format(n=len(asked)))
+    lang = check_choice("lang", asked[0], LANGUAGES) if asked else LANGUAGES[0]
+    return lang, [(key, text) for key, text in query if key != "lang"]
+
+
+def call(procedure: str, kw: dict, budget: float, lang: str = LANGUAGES[0]) -> tuple[str, str]:
     """The procedure's method and Result as JSON text, Monte Carlo stopped after `budget`
-    seconds (then marked partial). Takes a name, not a Spec: it runs in worker processes too.
+    seconds (then marked partial), its sentences in `lang`. Takes a name, not a Spec: it runs
+    in worker processes too.
 
     threads=1: a run takes one core, the other stays for exact answers; no progress bar."""
+    with using(lang):
+        return _call(procedure, kw, budget)
+
+
+def _call(procedure: str, kw: dict, budget: float) -> tuple[str, str]:
     spec = registry.get(procedure)
     with memory_cap(WEB_EXACT_MEMORY):  # in the server's process: the cap an exact worker has
         result = within(budget, partial(spec.call, **kw, threads=1, progress=False))
     if result.method == "mc" and not result.trials:
-        raise NoTrials(f"{procedure}: the server could not run a single trial within its time "
-                       f"budget ({budget:g} s): it is busy, try again in a few seconds")
+        raise NoTrials(_("{procedure}: the server could not run a single trial within its time "
+                         "budget ({budget:g} s): it is busy, try again in a few seconds").format(
+            procedure=procedure, budget=budget))
     if result.partial:
-        why = "the server is stopping" if STOPPING.is_set() else f"the server's time budget ({budget:g} s)"
+        why = _("the server is stopping") if STOPPING.is_set() else _(
+            "the server's time budget ({budget:g} s)").format(budget=budget)
         result = result.with_changes(notes=tuple(result.notes) + (
-            f"stopped after {result.trials:,} trials: {why}",))
+            _("stopped after {trials}: {why}").format(trials=trials_text(result.trials), why=why),))
     data = result.to_json()
     return data["method"], json.dumps(data)
 

@@ -28,6 +28,7 @@ from ... import registry
 from ...core.lru import LRU
 from ...core.engine import OverBudget
 from ...errors import Interrupted, OddsError
+from ...i18n import using
 from . import api, luck, services
 from .limits import (STOPPING, WEB_BODY_SECONDS, WEB_CACHED_ANSWERS, WEB_EXACT_DEADLINE,
                      WEB_EXACT_DEPTH, WEB_EXACT_LONG_AFTER, WEB_EXACT_LONG_CALLS,
@@ -83,12 +84,13 @@ async def _keywords(state, spec, query: list, data: bytes) -> dict:
                        f"server parses within {seconds:g} s)") from None
 
 
-async def _compute(state, spec, kw: dict, key) -> str:
-    """The answer's JSON from the Monte Carlo or the exact gate; exact ones are kept under `key`."""
+async def _compute(state, spec, kw: dict, key, lang: str) -> str:
+    """The answer's JSON from the Monte Carlo or the exact gate, its sentences in `lang`; exact
+    ones are kept under `key`."""
     mc = api.is_mc(spec, kw)
     gate = state.mc if mc else state.exact
     method, text = await gate.run(api.call, spec.name, api.limit(spec, kw) if mc else kw,
-                                  state.budget)
+                                  state.budget, lang)
     if key is not None and method == "exact":
         state.answers.put(key, text)
     return text
@@ -100,17 +102,20 @@ async def answer(request: Request) -> Response:
         spec = registry.get(request.path_params["procedure"])
     except OddsError as e:
         return reply({"error": str(e)}, 404)
-    state = request.app.state
+    state, lang = request.app.state, "en"
     try:
-        data = await body(request, WEB_MAX_BODY, state.body_seconds)
-        key = None if data else (spec.name, request.url.query)
-        text = state.answers.get(key)
-        if text is None:
-            kw = await _keywords(state, spec, request.query_params.multi_items(), data)
-            text = await _compute(state, spec, kw, key)
+        lang, query = api.language(request.query_params.multi_items())
+        with using(lang):
+            data = await body(request, WEB_MAX_BODY, state.body_seconds)
+            key = None if data else (spec.name, request.url.query)
+            text = state.answers.get(key)
+            if text is None:
+                kw = await _keywords(state, spec, query, data)
+                text = await _compute(state, spec, kw, key, lang)
         return reply(text)
     except Exception as e:
-        return refusal(e, state, spec.name)
+        with using(lang):
+            return refusal(e, state, spec.name)
 
 
 def refusal(error: Exception, state, what: str, budget: float | None = None,

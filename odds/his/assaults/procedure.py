@@ -29,7 +29,8 @@ from ...core.outcomes import Words
 from ...errors import OddsError, check_bool, check_choice, check_int, check_probability
 from ...registry import Example, Param, Spec, register
 from .rules import dice, fails, resolve
-from ..cards import help_for
+from ..cards import dice as dice_words, help_for
+from ...i18n import _
 from ..field.procedure import (HIT_ON, forces as field_forces, hit_numbers, hit_params,
                                hit_settings, setup)
 from ..forces import assumptions, land_params, leader_notes, settings as force_settings
@@ -90,11 +91,11 @@ def explain(a, d, cavalry_first) -> tuple:
     lines = []
     for side, halves in ((a, halved), (d, 0)):
         infantry = side.units - side.cavalry
-        units = f"{infantry} infantry" + (", halved rounded up" if halves else "")
+        units = _("{n} infantry").format(n=infantry) + (_(", halved rounded up") if halves else "")
         if side.cavalry:
-            units += f" ({side.cavalry} cavalry roll none)"
+            units += _(" ({n} cavalry roll none)").format(n=side.cavalry)
         n = roll_pmf(side, halves, cavalry_first)[1]
-        lines.append(side.story(f"{n} dice: {units}"))
+        lines.append(side.story(f"{dice_words(n)}: {units}"))
     return tuple(lines)
 
 
@@ -163,7 +164,7 @@ def forces(*sides, gout=None, allow_bribed_surprise=False):
     for side in (att, dfn):
         check_seed_cards(f"{side.side}_cards", side.cards, allow_bribed_surprise)
     if gout is not None:
-        gout = check_int("gout", gout, 0, att.leader, ", at most the attacking leader's rating")
+        gout = check_int("gout", gout, 0, att.leader, _(", at most the attacking leader's rating"))
         att = replace(att, leader=gout)
     return att, dfn
 

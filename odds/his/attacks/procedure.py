@@ -35,6 +35,7 @@ from ...core import montecarlo
 from ...core.engine import Cost, McOptions, Procedure, solve
 from ...core.outcomes import Words
 from ...errors import OddsError, check_bool, check_int, check_list
+from ...i18n import N_, _
 from ...registry import Example, Param, Spec, register
 from ..assaults import stage as casualty
 from ..cards import help_for, names_for
@@ -271,8 +272,8 @@ def attack(attacker, defender, *, assaults, attacker_mercenaries=0, attacker_cav
                             defender_cavalry, defender_leader, defender_power, defender_cards)
     avoid, foreign_war = check_bool("avoid_battle", avoid_battle), check_bool("foreign_war", foreign_war)
     if avoid and foreign_war:
-        raise OddsError("avoid_battle: a foreign war's defender does not avoid battle "
-                        "(allowed: False with foreign_war=True)")
+        raise OddsError(_("avoid_battle: a foreign war's defender does not avoid battle "
+                          "(allowed: False with foreign_war=True)"))
     cap = field.MAX_WITHDRAW if withdraw_inside is None else check_int(
         "withdraw_inside", withdraw_inside, 0, field.MAX_WITHDRAW)
     cavalry_first = casualty.cavalry_first(casualties)
@@ -285,7 +286,7 @@ def attack(attacker, defender, *, assaults, attacker_mercenaries=0, attacker_cav
                          (a.hit_on, d.hit_on))
     chain = AttackChain(Setup(att, dfn, terms, cap, foreign_war, added), a, d, avoid)
     settings = {**force_settings(att, dfn), "assaults": assaults, "avoid_battle": avoid,
-                "avoid_battle_on": AVOID_ON, "withdraw_inside": f"survivors, at most {cap}",
+                "avoid_battle_on": AVOID_ON, "withdraw_inside": _("survivors, at most {n}").format(n=cap),
                 "siege_cards": [c if not c.startswith("siege-artillery") else
                                 f"siege-artillery:{timing}" for c in cards],
                 "foreign_war": foreign_war, "casualties": casualties,
@@ -305,14 +306,14 @@ def attack(attacker, defender, *, assaults, attacker_mercenaries=0, attacker_cav
 
 def _besieged(given):
     """attack(besieged=True): the siege of the defenders inside, as his.siege."""
-    for name, why in (("attacker_cards", "no field battle: give the siege's cards as siege_cards"),
-                      ("defender_cards", "no field battle"), ("avoid_battle", "no field battle"),
-                      ("foreign_war", "no field battle"),
-                      ("withdraw_inside", "every defender is already inside")):
+    for name, why in (("attacker_cards", N_("no field battle: give the siege's cards as siege_cards")),
+                      ("defender_cards", N_("no field battle")), ("avoid_battle", N_("no field battle")),
+                      ("foreign_war", N_("no field battle")),
+                      ("withdraw_inside", N_("every defender is already inside"))):
         if given[name] not in ((), [], False, None):
-            allowed = "False" if name in ("avoid_battle", "foreign_war") else "none"
-            raise OddsError(f"{name}: {given[name]!r} with besieged=True: {why} "
-                            f"(allowed: {allowed})")
+            allowed = "False" if name in ("avoid_battle", "foreign_war") else _("none")
+            raise OddsError(_("{name}: {value} with besieged=True: {why} (allowed: {allowed})").format(
+                name=name, value=repr(given[name]), why=_(why), allowed=allowed))
     keep = ("attacker", "defender", "assaults", "attacker_mercenaries", "attacker_cavalry",
             "attacker_leader", "attacker_power", "defender_mercenaries", "defender_cavalry",
             "defender_leader", "defender_power", "casualties", "attacker_hit_on",

@@ -18,7 +18,9 @@ from ...core.engine import McOptions, Procedure, solve
 from ...core.outcomes import Words
 from ...core.readings import Reading
 from ...errors import OddsError, check_bool, check_choice, check_int, check_list, shown
+from ...i18n import N_, _
 from ...registry import Example, Param, Spec, register
+from ..cards import dice as dice_words
 from .rules import ATTACKER, DEFENDER, TIE, attacker_dice, burnt_vp, defender_dice, settle
 
 KERNEL = "odds.his.debates.kernel"
@@ -179,7 +181,7 @@ def debate(*, initiator="papacy", attacker_value, defender_value, defender_commi
                      "a second-round debater from those left in the zone: give them to follow "
                      "the rule)")
     elif plan.extra:
-        assumptions.append(f"extra_dice: the {plan.extra} card dice roll in the second round too")
+        assumptions.append(_("extra_dice: the {n} card dice roll in the second round too").format(n=plan.extra))
 
     def kernel_args():
         from .kernel import kernel_args
@@ -213,9 +215,9 @@ def make_debate(initiator, attacker_value, defender_value, defender_committed, a
     if initiator == "protestant":
         for name in PAPAL_ONLY:
             if cards[name]:
-                raise OddsError(f"{name}: {shown(cards[name])} applies to a Papal attacker only "
-                                f"(allowed: {0 if name == 'extra_dice' else False} when the "
-                                "initiator is 'protestant')")
+                raise OddsError(_("{name}: {value} applies to a Papal attacker only (allowed: {allowed} "
+                                  "when the initiator is 'protestant')").format(
+                    name=name, value=shown(cards[name]), allowed=0 if name == "extra_dice" else False))
     defenders = check_pool("defender_pool", defender_pool)
     committed_pool = check_pool("defender_committed_pool", defender_committed_pool)
     return Debate(initiator,
@@ -229,37 +231,41 @@ def make_debate(initiator, attacker_value, defender_value, defender_committed, a
 
 def explain(plan: Debate) -> tuple:
     """The dice each side rolls and why, round by round, in words."""
-    me, them = ("Papal", "Protestant") if plan.initiator == "papacy" else ("Protestant", "Papal")
+    me, them = (_("Papal"), _("Protestant")) if plan.initiator == "papacy" else (_("Protestant"), _("Papal"))
 
     def attacker(value, first):
-        parts = [f"{value}" + (" doubled by Mary I" if plan.doubled else ""), "3 attacking"]
-        parts += ["1 Eck/Gardiner bonus"] * (first and plan.bonus)
-        parts += [f"{plan.extra} Thomas More/Papal Inquisition"] * bool(plan.extra)
-        minus = " - 1 Augsburg Confession" if plan.minus else ""
+        parts = [f"{value}" + (_(" doubled by Mary I") if plan.doubled else ""), _("3 attacking")]
+        parts += [_("1 Eck/Gardiner bonus")] * (first and plan.bonus)
+        parts += [_("{n} Thomas More/Papal Inquisition").format(n=plan.extra)] * bool(plan.extra)
+        minus = _(" - 1 Augsburg Confession") if plan.minus else ""
         return " + ".join(parts) + minus
 
     def defender(value, committed):
-        return f"{value} + {1 if committed else 2} {'' if committed else 'un'}committed"
+        return (_("{value} + 1 committed") if committed else _("{value} + 2 uncommitted")).format(value=value)
 
     a, d = plan.dice(plan.attacker, plan.defender, plan.committed, True)
-    lines = [f"round 1: {me} attacker rolls {a} dice (value {attacker(plan.attacker, True)}); "
-             f"{them} defender {d} dice (value {defender(plan.defender, plan.committed)}); each "
-             "5-6 hits"]
+    lines = [_("round 1: {me} attacker rolls {a} (value {av}); {them} defender {d} (value {dv}); "
+               "each 5-6 hits").format(me=me, a=dice_words(a), av=attacker(plan.attacker, True),
+                                       them=them, d=dice_words(d),
+                                       dv=defender(plan.defender, plan.committed))]
     if plan.second_round:
-        pool = "uncommitted" if not plan.second_committed else "committed"
         rolls = sorted({plan.dice(va, vd, plan.second_committed, False)
-                        for _, va, vd in plan.seconds()})
-        lines.append(f"equal hits: round 2, the {me} attacker drawn at random from values "
-                     f"{list(plan.attackers)} ({attacker('its value', False)}), the {them} "
-                     f"defender from the {pool} values {list(plan.defenders)} "
-                     f"({defender('its value', plan.second_committed)}): "
-                     f"{', '.join(f'{x} v {y}' for x, y in rolls)} dice; equal hits again: "
-                     "inconclusive")
+                        for _n, va, vd in plan.seconds()})
+        told = (_("equal hits: round 2, the {me} attacker drawn at random from values {attackers} "
+                  "({av}), the {them} defender from the uncommitted values {defenders} ({dv}): "
+                  "{rolls} dice; equal hits again: inconclusive") if not plan.second_committed else
+                _("equal hits: round 2, the {me} attacker drawn at random from values {attackers} "
+                  "({av}), the {them} defender from the committed values {defenders} ({dv}): "
+                  "{rolls} dice; equal hits again: inconclusive"))
+        lines.append(told.format(me=me, attackers=list(plan.attackers), av=attacker(_("its value"), False),
+                                 them=them, defenders=list(plan.defenders),
+                                 dv=defender(_("its value"), plan.second_committed),
+                                 rolls=", ".join(f"{x} v {y}" for x, y in rolls)))
     else:
-        lines.append("equal hits: inconclusive (no second-round debaters given)")
-    lines.append("the winner flips one space per hit more; the loser's debater is burnt "
-                 "(Protestant) or disgraced (Papal) when that exceeds his printed value, for that "
-                 "many VP to the winner")
+        lines.append(_("equal hits: inconclusive (no second-round debaters given)"))
+    lines.append(_("the winner flips one space per hit more; the loser's debater is burnt "
+                   "(Protestant) or disgraced (Papal) when that exceeds his printed value, for that "
+                   "many VP to the winner"))
     return tuple(lines)
 
 
@@ -301,7 +307,7 @@ READINGS = (
             when=_unresolved, given_by=lambda call, given: False, points=_second_debaters,
             tried="a second-round debater of value 1 against 4, 4 against 1, and the first "
                   "round's values again"),
-    Reading("extra_dice_rounds", "the card dice in round 2", "every round",
+    Reading("extra_dice_rounds", "the card dice in round 2", N_("every round"),
             "Thomas More's and the Papal Inquisition's counts are on the cards, not in the "
             "rulebook, which does not say whether they roll in a second round",
             when=lambda call: call["extra_dice"] and not _unresolved(call),

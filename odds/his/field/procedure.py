@@ -18,8 +18,9 @@ from ...core.engine import McOptions, Procedure, solve
 from ...core.montecarlo import PAIR_LANE
 from ...core.outcomes import Words
 from ...errors import check_bool, check_int
+from ...i18n import _
 from ...registry import Example, Param, Spec, register
-from ..cards import ROLES, Side, help_for, play
+from ..cards import ROLES, Side, dice as dice_words, help_for, play, units as unit_words
 from .rules import cell_index, dice, needs_help
 from ..forces import Force, assumptions, land_params, leader_notes, settings as force_settings
 from ..rolls.sequence import fixed_dice, grid, main_roll, play_after, rows_cost, surprise
@@ -202,7 +203,7 @@ def field_battle(attacker, defender, *, attacker_mercenaries=0, attacker_cavalry
     if defender_bonus_dice != DEFENDING:
         settings["defender_bonus_dice"] = defender_bonus_dice
     if fortified:
-        settings["withdraw_inside"] = (f"survivors, at most {MAX_WITHDRAW}" if withdraw_inside is None
+        settings["withdraw_inside"] = (_("survivors, at most {n}").format(n=MAX_WITHDRAW) if withdraw_inside is None
                                        else withdraw_inside)
     cards = tuple(s.after[0].card if s.after else None for s in (a, d))  # one each at most
     proc = Procedure(
@@ -211,7 +212,7 @@ def field_battle(attacker, defender, *, attacker_mercenaries=0, attacker_cavalry
         lambda: exact_joint(a, d), kernel(a, d),
         lambda: _kernel_args(a, d), settings, assumptions=assumptions(att, dfn),
         notes=tuple(a.notes + d.notes) + leader_notes(att, dfn),
-        explain=tuple(s.story(f"{roll_pmf(s)[1]} dice: {s.units} units") for s in (a, d)),
+        explain=tuple(s.story(f"{dice_words(roll_pmf(s)[1])}: {unit_words(s.units)}") for s in (a, d)),
         cost=lambda: rows_cost(len(roll_pmf(a)[0]), len(roll_pmf(d)[0]), a, d), words=WORDS)
     return solve(proc, method, mc)
 

@@ -25,6 +25,8 @@ from ...errors import check_choice, check_int
 from ...registry import Example, Param, Spec, register
 from .. import leaders
 from ..leaders import MAX_LEADER
+from ...i18n import N_, _
+from ..cards import dice as dice_words, units as unit_words
 from ..field.rules import dice, resolve
 
 @dataclass(frozen=True)
@@ -38,10 +40,10 @@ class War:
     foreign: int
 
 
-WARS = {"egypt": War("Revolt in Egypt", "Ottoman", 3, 3),
-        "ireland": War("Revolt in Ireland", "English", 4, 3),  # 4 foreign if France or the
+WARS = {"egypt": War(N_("Revolt in Egypt"), N_("Ottoman"), 3, 3),
+        "ireland": War(N_("Revolt in Ireland"), N_("English"), 4, 3),  # 4 foreign if France or the
         # Hapsburgs add one: give foreign=4
-        "persia": War("War in Persia", "Ottoman", 5, 4)}
+        "persia": War(N_("War in Persia"), N_("Ottoman"), 5, 4)}
 DEFAULT_UNITS = 3  # each side's units when neither the war nor the units are given
 MAX_UNITS = 12
 MAX_ATTEMPTS = 60
@@ -90,7 +92,7 @@ def summarise(joint):
 class WarResult(Result):
     """A Result that also reports `won_within`: N -> P(the war is won within N CP)."""
 
-    ZERO = {"cp_to_win": "not won (wiped out, or not over)"}
+    ZERO = {"cp_to_win": N_("not won (wiped out, or not over)")}
 
     @property
     def won_within(self) -> dict:
@@ -138,19 +140,22 @@ def foreign_war(*, war=None, units=None, foreign=None, leader=0, attempts=20, me
     return solve(proc, method, mc)
 
 
-GIVEN_APART = {"units": "units, the foreign units given",
-               "foreign": "foreign units, the power's units given"}
+GIVEN_APART = {"units": N_("the card's units, the foreign units given"),
+               "foreign": N_("the card's foreign units, the power's units given")}
 
 
 def forces(card, units, foreign, from_card, leader) -> str:
     """The forces in words: the card's (READINGS) or those given."""
-    whose = f"{card.power} units" if card else "units of the power"
-    source = (f"{card.title}: " if card else "") + (
-        "the card's forces" if len(from_card) == 2 else
-        f"the card's {GIVEN_APART[from_card[0]]}" if from_card else "the forces given")
-    return (f"{source}: {units} {whose} against {foreign} foreign units; each attempt (1 CP) "
-            f"is a field battle, {units} + {leader.rating} leader dice against {foreign}, no "
-            "defender die, no retreat")
+    whose = (_("{units} of the {power}").format(units=unit_words(units), power=_(card.power)) if card
+             else _("{units} of the power").format(units=unit_words(units)))
+    source = (f"{_(card.title)}: " if card else "") + (
+        _("the card's forces") if len(from_card) == 2 else
+        _(GIVEN_APART[from_card[0]]) if from_card else _("the forces given"))
+    return _("{source}: {whose} against {foreign} foreign; each attempt (1 CP) is a field battle, "
+             "{dice} against {against}, no defender die, no retreat").format(
+        source=source, whose=whose, foreign=unit_words(foreign),
+        dice=_("{units} + {leader} leader").format(units=units, leader=dice_words(leader.rating)),
+        against=foreign)
 
 
 CARDS = ("the event cards' forces as paraphrased in the rules summary the tool was built from "

@@ -14,6 +14,7 @@ from ...core.dice import convolve
 from ...core.engine import McOptions, Procedure, solve
 from ...core.outcomes import Words
 from ...errors import OddsError, check_bool, check_int, check_list
+from ...i18n import _
 from ...registry import Example, Param, Spec, register
 from .. import leaders
 from ..leaders import MAX_LEADER
@@ -54,7 +55,8 @@ def _rowers(cards, field, naval) -> int:
             raise OddsError(f"{field}: {card.name!r} cannot be played on an interception or "
                             f"avoid-battle roll (allowed: {ROWERS})")
         if not naval:
-            raise OddsError(f"{field}: {ROWERS!r} is a naval card (allowed: with naval=True)")
+            raise OddsError(_("{field}: {card} is a naval card (allowed: with naval=True)").format(
+                field=field, card=repr(ROWERS)))
         code = POLICY_CODES[policy]
     return code
 
@@ -67,11 +69,11 @@ def modifiers(keywords: dict) -> tuple:
     cavalry = check_bool("cavalry", keywords["cavalry"])
     against = check_bool("against_cavalry", keywords["against_cavalry"])
     if naval and (cavalry or against):
-        raise OddsError("cavalry/against_cavalry: cavalry modifiers apply to land rolls only "
-                        "(allowed: False with naval=True)")
+        raise OddsError(_("cavalry/against_cavalry: cavalry modifiers apply to land rolls only "
+                          "(allowed: False with naval=True)"))
     if cavalry and against:
-        raise OddsError("cavalry and against_cavalry: the +1 is for an Ottoman stack, the -1 "
-                        "for a non-Ottoman one (allowed: at most one of them)")
+        raise OddsError(_("cavalry and against_cavalry: the +1 is for an Ottoman stack, the -1 "
+                          "for a non-Ottoman one (allowed: at most one of them)"))
     target = check_int("succeeds_on", keywords["succeeds_on"], 2, 20)
     cards, other_cards = (list(check_list(name, keywords[name])) for name in ("cards", "other_cards"))
     mine, theirs = _rowers(cards, "cards", naval), _rowers(other_cards, "other_cards", naval)

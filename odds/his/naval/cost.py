@@ -8,6 +8,7 @@ merges equal rows (a sort). A bound: every row fires. Calibrated on the developm
 """
 from __future__ import annotations
 
+from ...i18n import _
 from ...core.engine import Cost
 
 ROW_WORK = 0.25  # work units (about a microsecond) per row enumerated and looked up
@@ -29,4 +30,5 @@ def cost(b) -> Cost:
         rows *= outcomes(card.count, fives)
         work += MERGE_WORK * rows
         peak = max(peak, rows)
-    return Cost(work, ROW_BYTES * peak, f"{peak:,} outcome rows", "fewer ships or fewer dice_per")
+    return Cost(work, ROW_BYTES * peak, _("{rows:,} outcome rows").format(rows=peak),
+                _("fewer ships or fewer dice_per"))

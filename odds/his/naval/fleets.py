@@ -10,6 +10,7 @@ from functools import lru_cache
 import numpy as np
 
 from ...errors import OddsError, check_choice, check_int, check_list
+from ...i18n import _
 from .. import leaders
 from ..cards import Side, canonical, parse, play
 from .rules import settle_grid
@@ -43,13 +44,15 @@ class Fleet:
                 counts[kind] = n
         corsairs = check_int(f"{side}_corsairs", corsairs, 0, MAX_SHIPS)
         if sum(counts.values()) + corsairs == 0:
-            raise OddsError(f"{side}: a fleet with no ships (allowed: at least one ship or corsair)")
+            raise OddsError(_("{side}: a fleet with no ships (allowed: at least one ship or corsair)"
+                              ).format(side=side))
         if rules.race_built and counts.get(rules.race_built) and power != "england":
-            raise OddsError(f"{side}_race_built: {counts[rules.race_built]} for the {power} side "
-                            f"(allowed: only the england side has race-built galleons)")
+            raise OddsError(_("{side}_race_built: {n} for the {power} side (allowed: only the england "
+                              "side has race-built galleons)").format(
+                side=side, n=counts[rules.race_built], power=power))
         if corsairs and power != "ottoman":
-            raise OddsError(f"{side}_corsairs: {corsairs} for the {power} side "
-                            f"(allowed: only the ottoman side has corsairs)")
+            raise OddsError(_("{side}_corsairs: {n} for the {power} side (allowed: only the ottoman "
+                              "side has corsairs)").format(side=side, n=corsairs, power=power))
         best = leaders.leader(f"{side}_leader", leader, leaders.NAVAL)
         cards = tuple(canonical(c, f"{side}_cards") for c in check_list(f"{side}_cards", cards))
         return cls(side, counts, corsairs, best.rating, power, cards, best.name)
@@ -117,13 +120,13 @@ def setup(att: Fleet, dfn: Fleet, rules: Ruleset, location: str, port: bool) -> 
             kinds.append((rules.dice_per[PORT], PORT))
         dice = sum(n for n, _ in kinds)
         for spec in fleet.cards:
-            card, _ = parse(spec, f"{fleet.side}_cards")
+            card, _policy = parse(spec, f"{fleet.side}_cards")
             if card.name not in rules.cards:
                 raise OddsError(f"{fleet.side}_cards: {card.name!r} is not a card of the {rules.name} "
                                 f"ruleset (allowed: {', '.join(rules.cards)})")
             if card.name == "galleasses" and location != "mediterranean":
-                raise OddsError(f"{fleet.side}_cards: 'galleasses' in the {location} "
-                                f"(allowed: only in the mediterranean)")
+                raise OddsError(_("{side}_cards: 'galleasses' in the {location} (allowed: only in "
+                                  "the mediterranean)").format(side=fleet.side, location=location))
         sides.append(Side(fleet.side, fleet.power, 0, 0, 0, dice=dice))
         groups.append(kinds)
     a, d = sides

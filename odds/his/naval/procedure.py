@@ -34,6 +34,7 @@ from ...core.engine import McOptions, Procedure, solve
 from ...core.outcomes import Words
 from ...core.readings import Reading
 from ...errors import OddsError, check_bool, check_choice
+from ...i18n import _, card_name, npgettext, pgettext
 from ...registry import Example, Param, Spec, register
 from .. import leaders
 from ..cards import help_for, parse
@@ -53,7 +54,7 @@ WORDS = Words(within={"defender_retreats": ("attacker_win",)}, why={
 
 def _assumptions(*fleets) -> tuple:
     """What a naval answer rests on beside its readings (VQ_READINGS): the leaders' table."""
-    return (leaders.ASSUMPTION,) if any(f.leader_name for f in fleets) else ()
+    return (_(leaders.ASSUMPTION),) if any(f.leader_name for f in fleets) else ()
 
 
 def _typed_dice(call: dict) -> list:
@@ -171,17 +172,25 @@ def explain(b: Battle, rules: Ruleset, att: Fleet, dfn: Fleet, port: bool) -> tu
     """The dice each side rolls and why, in words."""
     lines = []
     for fleet, dice, after in ((att, b.a_dice, b.a_after), (dfn, b.d_dice, b.d_after)):
-        on = lambda kind: {5: "", 6: " on 6s"}.get(rules.hit(fleet.side, kind), f" on {rules.hit(fleet.side, kind)}-6")
-        words = [f"{n} {kind.replace('_', '-')} x {rules.dice_per[kind]}{on(kind)}"
+        on = lambda kind: {5: "", 6: _(" on 6s")}.get(rules.hit(fleet.side, kind), _(" on {n}-6").format(
+            n=rules.hit(fleet.side, kind)))
+        words = [_("{n} {ship} x {dice}").format(n=n, ship=card_name(kind).replace("_", "-"),
+                                                 dice=rules.dice_per[kind]) + on(kind)
                  for kind, n in fleet.ships.items() if n]
-        words += [f"{fleet.corsairs} corsairs x {rules.dice_per[CORSAIR]}{on(CORSAIR)}"] if fleet.corsairs else []
-        words += [f"leader {fleet.leader_name or ''} {fleet.leader}{on(LEADER)}".replace("  ", " ")] if fleet.leader else []
-        words += [f"port {rules.dice_per[PORT]}{on(PORT)}"] if port and fleet.side == "defender" else []
-        words += [f"{c} {rules.dice_per[c]}{on(c)}" for c in fleet.cards if parse(c, "")[0].timing != "after"]
-        text = f"{fleet.side} rolls {dice} dice: " + " + ".join(words)
+        words += [_("{n} corsairs").format(n=fleet.corsairs) + f" x {rules.dice_per[CORSAIR]}{on(CORSAIR)}"] if fleet.corsairs else []
+        leader = pgettext("vq", "leader") if rules.name == "vq" else _("leader")
+        words += [f"{leader} {card_name(fleet.leader_name or '')} {fleet.leader}{on(LEADER)}".replace("  ", " ")] if fleet.leader else []
+        words += [f"{_('port')} {rules.dice_per[PORT]}{on(PORT)}"] if port and fleet.side == "defender" else []
+        words += [f"{card_name(c)} {rules.dice_per[c]}{on(c)}" for c in fleet.cards if parse(c, "")[0].timing != "after"]
+        game = rules.name if rules.name in ("his", "vq") else "his"
+        n_dice = (npgettext("vq", "{n} die", "{n} dice", dice) if game == "vq" else
+                  npgettext("his", "{n} die", "{n} dice", dice)).format(n=dice)
+        text = _("{role} rolls {dice}").format(role=_(fleet.side), dice=f"{n_dice}: " + " + ".join(words))
         for card in after:
-            text += (f"; then {card.card} ({card.count} dice{on(card.card)}) "
-                     f"{card.policy.replace('-', ' ')}")
+            count = (npgettext("vq", "{n} die", "{n} dice", card.count) if game == "vq" else
+                     npgettext("his", "{n} die", "{n} dice", card.count)).format(n=card.count)
+            text += _("; then {card} ({dice}) {policy}").format(
+                card=card_name(card.card), dice=count + on(card.card), policy=_(card.policy.replace("-", " ")))
         lines.append(text)
     return tuple(lines)
 

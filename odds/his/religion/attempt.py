@@ -16,6 +16,7 @@ from ...core.engine import McOptions, Procedure, solve
 from ...core.outcomes import Words
 from ...core.result import Result
 from ...errors import OddsError, check_bool, check_choice, check_int
+from ...i18n import N_, _, ngettext
 from ...registry import Example, Param, Spec, register
 from .rules import NEVER, base_dice, dice, settle
 
@@ -96,13 +97,15 @@ class Action:
                  ("theses", theses), ("bible", bible), ("augsburg", augsburg))}
         for name in (("augsburg",) if reform else ("printing_press", "theses", "bible")):
             if flags[name]:
-                other = "a Counter-Reformation" if reform else "a Reformation"
-                raise OddsError(f"{name}: applies to {other} attempt only (allowed: False for a "
-                                f"{side})")
+                raise OddsError((_("{name}: applies to a Counter-Reformation attempt only (allowed: "
+                                   "False for a {side})") if reform else
+                                 _("{name}: applies to a Reformation attempt only (allowed: False "
+                                   "for a {side})")).format(name=name, side=side))
         debater = check_int("debater_dice", debater_dice, 0, max(DEBATER_DICE.values()))
         if debater > DEBATER_DICE[side]:
-            raise OddsError(f"debater_dice: {debater} is out of range (allowed: 0 to "
-                            f"{DEBATER_DICE[side]} for a {side}, §18.{3 if reform else 4} step 3)")
+            raise OddsError(_("debater_dice: {n} is out of range (allowed: 0 to {most} for a {side}, "
+                              "§18.{section} step 3)").format(n=debater, most=DEBATER_DICE[side], side=side,
+                                                              section=3 if reform else 4))
         return cls(side, flags["printing_press"] + flags["theses"] + debater, flags["bible"],
                    flags["augsburg"], check_choice("pope", pope, POPES), flags["theses"])
 
@@ -183,7 +186,7 @@ def summarise(joint):
 class AttemptResult(Result):
     """A Result whose defender's highest die 0 means the defender did not roll."""
 
-    ZERO = {"defender_highest": "no roll"}
+    ZERO = {"defender_highest": N_("no roll")}
 
 
 def side_dice(name, given, items) -> int:
@@ -194,8 +197,8 @@ def side_dice(name, given, items) -> int:
               for k, v in items.items()}
     if given and any(counts.values()):
         named = ", ".join(k for k, v in counts.items() if v)
-        raise OddsError(f"{name}: {given} given with {named} (allowed: the dice or the "
-                        "neighbourhood, not both)")
+        raise OddsError(_("{name}: {given} given with {named} (allowed: the dice or the "
+                          "neighbourhood, not both)").format(name=name, given=given, named=named))
     total = given or base_dice(*(int(v) for v in counts.values()))
     if total > MAX_DICE:
         raise OddsError(f"{name}: the neighbourhood gives {total} dice (allowed: at most "
@@ -259,14 +262,14 @@ def reformation_attempt(*, side="reformation", protestant_dice=0, papal_dice=0,
 
 def explain(side, a, d, bonus, terms) -> tuple:
     """The dice each side rolls, and who wins ties, in words."""
-    mine, theirs = ("Protestant", "Papal") if side == "reformation" else ("Papal", "Protestant")
-    mod = f", {terms.attacker_modifier:+d} a die" if terms.attacker_modifier else ""
-    extra = f" ({bonus} bonus)" if bonus else ""
+    mine, theirs = (N_("Protestant"), N_("Papal")) if side == "reformation" else (N_("Papal"), N_("Protestant"))
+    mod = _(", {n:+d} a die").format(n=terms.attacker_modifier) if terms.attacker_modifier else ""
+    extra = _(" ({n} bonus)").format(n=bonus) if bonus else ""
     ties = mine if terms.attacker_wins_ties else theirs
-    auto = "; a 6 succeeds before the defender rolls" if terms.automatic_on != NEVER else ""
-    return (f"{mine} {a} {'die' if a == 1 else 'dice'}{extra}{mod} against {theirs} {d}; "
-            f"highest die wins, ties to the "
-            f"{ties} side{auto}",)
+    auto = _("; a 6 succeeds before the defender rolls") if terms.automatic_on != NEVER else ""
+    rolled = ngettext("{side} {n} die", "{side} {n} dice", a).format(side=_(mine), n=a)
+    return (_("{rolled}{extra}{mod} against {theirs} {d}; highest die wins, ties to the {ties} side"
+              ).format(rolled=rolled, extra=extra, mod=mod, theirs=_(theirs), d=d, ties=_(ties)) + auto,)
 
 
 def _params(side: str) -> tuple:

@@ -25,6 +25,7 @@ import numpy as np
 from ...core.engine import Cost, McOptions, Procedure, solve
 from ...core.result import Result
 from ...errors import OddsError, check_int, check_list, shown
+from ...i18n import _, decimal, ngettext, percent
 from ...registry import Example, Param, Spec, register
 from ...texts import signed
 from .attempt import (ATTEMPTS_HELP, DEBATER_DICE, KERNEL, MAX_DICE, SIDES, WORDS, Action,
@@ -39,8 +40,8 @@ def parse_targets(targets) -> tuple:
     """(names, attacker base dice, defender base dice, in zone) of each target."""
     items = check_list("targets", targets)
     if not 1 <= len(items) <= MAX_TARGETS:
-        raise OddsError(f"targets: {len(items)} given (allowed: 1 to {MAX_TARGETS}; the best "
-                        "order is a search over every subset of them)")
+        raise OddsError(_("targets: {n} given (allowed: 1 to {most}; the best order is a search over "
+                          "every subset of them)").format(n=len(items), most=MAX_TARGETS))
     rows = []
     for item in items:
         name, a, d, out = _target(item)
@@ -71,8 +72,9 @@ def check_attempts(attempts, targets: int) -> int:
     """The attempts of the action: at least 1, and at most one per target given."""
     attempts = check_int("attempts", attempts, 1, MAX_TARGETS)
     if attempts > targets:
-        raise OddsError(f"attempts: {attempts} is more than the targets given (allowed: at most "
-                        f"one attempt per target: {targets} target{'s' * (targets > 1)} given)")
+        raise OddsError(_("attempts: {n} is more than the targets given (allowed: at most one attempt "
+                          "per target: {targets} given)").format(
+            n=attempts, targets=ngettext("{n} target", "{n} targets", targets).format(n=targets)))
     return attempts
 
 
@@ -176,7 +178,8 @@ def cost(n, attempts) -> Cost:
     targets (about a microsecond each); the policy table holds 4**n entries."""
     states = sum(comb(n, k) * 2 ** k for k in range(attempts + 1))
     return Cost(states * n, 8 * 4 ** n + 200 * states,
-                f"{states:,} states (targets tried, flipped) of {n} targets", "fewer targets")
+                _("{states:,} states (targets tried, flipped) of {n} targets").format(states=states, n=n),
+                _("fewer targets"))
 
 
 def summarise(joint):
@@ -250,10 +253,10 @@ def rank_targets(*, targets=(), links=(), side="reformation", attempts=None, pri
                     for t in sorted(range(len(names)), key=lambda t: -p[t, 0]))
     steps = tuple({"attempt": k, "expected_flips": float(g)}
                   for k, g in enumerate(plan.table()[2], 1))
-    first = (f"first: {names[plan.choice(0, 0)]}, the best of {len(names)} targets for "
-             f"{attempts} attempt{'s' * (attempts > 1)}",)
-    notes = (f"attempts: the 95 Theses give {event}, one per target: {len(names)} targets given, "
-             f"so {attempts}",) if capped else ()
+    first = (_("first: {name}, the best of {n} targets for {attempts}").format(
+        name=names[plan.choice(0, 0)], n=len(names), attempts=_attempts(attempts)),)
+    notes = (_("attempts: the 95 Theses give {event}, one per target: {n} targets given, so "
+               "{attempts}").format(event=event, n=len(names), attempts=attempts),) if capped else ()
     return result.with_changes(ranking=ranking, steps=steps, explain=first,
                                advice=advice(ranking, plan, names, attempts),
                                notes=tuple(result.notes) + notes)
@@ -265,31 +268,39 @@ def advice(ranking, plan, names, attempts) -> tuple:
     flips, and the line of play when every attempt flips and when none does."""
     lines = []
     for r in ranking:
-        line = (f"{r['target']}: {r['attacker_dice']} v {r['defender_dice']}, ties "
-                f"{'yours' if r['ties'] else 'theirs'}: P(flip) {r['p_flip']:.1%}")
+        line = (_("{target}: {a} v {d}, ties yours: P(flip) {p}") if r["ties"] else
+                _("{target}: {a} v {d}, ties theirs: P(flip) {p}")).format(
+            target=r["target"], a=r["attacker_dice"], d=r["defender_dice"], p=percent(r["p_flip"], 1))
         if attempts > 1:
             change = r["expected_change_if_first"]
-            line += (f"; tried first, {r['expected_if_first']:.3f} spaces in {attempts} "
-                     "attempts " + ("(the best)" if change > -TIE else
-                                    f"({signed(change, '.3f')} against the best first)"))
+            line += _("; tried first, {spaces} spaces in {attempts} ").format(
+                spaces=decimal(r["expected_if_first"], 3), attempts=_attempts(attempts)) + (
+                _("(the best)") if change > -TIE else
+                _("({change} against the best first)").format(change=signed(change, ".3f")))
         lines.append(line)
     best, listed = plan.value(0, 0), plan.listed()
-    lines.append(f"the best order: {best:.3f} spaces expected in {attempts} attempt"
-                 f"{'s' * (attempts > 1)}; in the order given, {listed:.3f} "
-                 f"({signed(best - listed, '.3f')} from the order)")
+    lines.append(_("the best order: {best} spaces expected in {attempts}; in the order given, "
+                   "{listed} ({change} from the order)").format(
+        best=decimal(best, 3), attempts=_attempts(attempts), listed=decimal(listed, 3),
+        change=signed(best - listed, ".3f")))
     if attempts > 1:
-        lines.append("each attempt's expected flips in the best order: "
-                     + ", ".join(f"{g:.3f}" for g in plan.table()[2]))
-    for word, flips in (("flips", True), ("fails", False)):
+        lines.append(_("each attempt's expected flips in the best order: ")
+                     + ", ".join(decimal(g, 3) for g in plan.table()[2]))
+    for flips in (True, False):
         tried = flipped = 0
         order = []
-        for _ in range(attempts):
+        for step in range(attempts):
             t = plan.choice(tried, flipped)
             order.append(names[t])
             tried, flipped = tried | 1 << t, flipped | (flips << t)
         if attempts > 1:
-            lines.append(f"order if each attempt {word}: {', '.join(order)}")
+            lines.append((_("order if each attempt flips: {order}") if flips else
+                          _("order if each attempt fails: {order}")).format(order=", ".join(order)))
     return tuple(lines)
+
+
+def _attempts(n: int) -> str:
+    return ngettext("{n} attempt", "{n} attempts", n).format(n=n)
 
 
 EXAMPLE = ("Magdeburg=5:3", "Stettin=2:1", "Breslau=5:1:out", "Leipzig=3:4", "Lubeck=2:3",

@@ -20,6 +20,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from ...i18n import _
 from ...core.dice import pool_pmf
 from ...core.engine import Cost
 from ..cards import POLICY_CODES, plays
@@ -52,7 +53,8 @@ def rows_cost(a_outcomes: int, d_outcomes: int, a, d) -> Cost:
     rows = a_outcomes * d_outcomes
     for card in a.after + d.after:
         rows *= card.count + 1
-    return Cost(ROW_WORK * rows, ROW_BYTES * rows, f"{rows:,} outcome rows", "fewer units")
+    return Cost(ROW_WORK * rows, ROW_BYTES * rows, _("{rows:,} outcome rows").format(rows=rows),
+                _("fewer units"))
 
 
 def main_roll(first: int, roll_a, roll_d):

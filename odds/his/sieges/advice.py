@@ -15,17 +15,24 @@ from collections import defaultdict
 
 import numpy as np
 
+from ...i18n import N_, _, card_name, decimal, ngettext, percent
 from ..assaults.rules import resolve
+from ..cards import dice as dice_words
 from .timing import CARD, SITUATIONS, exact_joint, optimal_table
 
 TIE = 1e-9  # P(captured) closer than this is a tie (the engines agree to ~1e-15)
-WHEN = {SITUATIONS[0]: "if the roll already takes the space",
-        SITUATIONS[1]: f"if the roll falls short and its {CARD.count} dice can still win",
-        SITUATIONS[2]: f"if the roll falls short and even its {CARD.count} dice cannot win"}
-WHY = {(SITUATIONS[0], "keep"): "it is not needed",
-       (SITUATIONS[1], "keep"): "playing it now does not raise P(captured)",
-       (SITUATIONS[2], "play"): "its hits still weaken the defenders for the next assault",
-       (SITUATIONS[2], "keep"): "playing it now does not raise P(captured)"}
+WHEN = {SITUATIONS[0]: N_("if the roll already takes the space"),
+        SITUATIONS[1]: N_("if the roll falls short and its {dice} can still win"),
+        SITUATIONS[2]: N_("if the roll falls short and even its {dice} cannot win")}
+WHY = {(SITUATIONS[0], "keep"): N_("it is not needed"),
+       (SITUATIONS[1], "keep"): N_("playing it now does not raise P(captured)"),
+       (SITUATIONS[2], "play"): N_("its hits still weaken the defenders for the next assault"),
+       (SITUATIONS[2], "keep"): N_("playing it now does not raise P(captured)")}
+
+
+def when(situation) -> str:
+    """When a cell's rule applies, in words (the card's dice counted)."""
+    return _(WHEN[situation]).format(dice=dice_words(CARD.count))
 
 
 def never_played(chain) -> float:
@@ -74,8 +81,11 @@ def _forces(pairs) -> str:
             groups[-1][1].append(d)
         else:
             groups.append((yours, [d]))
-    return " or ".join(f"{_ranges(yours)}{' of yours' * (i == 0)} against {_ranges(ds)} "
-                       f"defender{'s' * (ds != [1])}" for i, (yours, ds) in enumerate(groups))
+    return _(" or ").join(
+        (_("{yours} of yours against {defenders}") if i == 0 else _("{yours} against {defenders}")).format(
+            yours=_ranges(yours), defenders=ngettext("{n} defender", "{n} defenders", 1 if ds == [1] else 2
+                                                     ).format(n=_ranges(ds)))
+        for i, (yours, ds) in enumerate(groups))
 
 
 def split(decisions: dict):
@@ -90,19 +100,18 @@ def cell(situation, decisions: dict, last: bool) -> str:
     play, keep, mixed = split(decisions)
     if not keep and not mixed:
         why = WHY.get((situation, "play"))
-        return f"{WHEN[situation]}, play it" + (f" ({why})" if why else "")
+        return _("{when}, play it").format(when=when(situation)) + (f" ({_(why)})" if why else "")
     if not play and not mixed:
-        why = "there is no next assault" if last and situation == SITUATIONS[2] else WHY.get(
+        why = N_("there is no next assault") if last and situation == SITUATIONS[2] else WHY.get(
             (situation, "keep"))
-        return f"{WHEN[situation]}, keep it" + (f" ({why})" if why else "")
+        return _("{when}, keep it").format(when=when(situation)) + (f" ({_(why)})" if why else "")
     # told by the forces the roll leaves: the shorter list, the other side 'otherwise'
-    few, verb_few, verb_rest = (play, "play", "keep") if len(play) <= len(keep) else (
-        keep, "keep", "play")
-    text = (f"{WHEN[situation]}, {verb_few} it when the roll leaves {_forces(few)}, "
-            f"else {verb_rest} it")
+    told = (_("{when}, play it when the roll leaves {forces}, else keep it") if len(play) <= len(keep)
+            else _("{when}, keep it when the roll leaves {forces}, else play it"))
+    text = told.format(when=when(situation), forces=_forces(play if len(play) <= len(keep) else keep))
     if mixed:
-        text += (f" (with {_forces(mixed)} left it also depends on the cavalry and the forces "
-                 "at the roll)")
+        text += _(" (with {forces} left it also depends on the cavalry and the forces "
+                  "at the roll)").format(forces=_forces(mixed))
     return text
 
 
@@ -113,8 +122,8 @@ def assault_rules(chain, seen) -> list:
         parts = [cell(s, seen[(k, s)], k == chain.assaults - 1) for s in SITUATIONS
                  if seen.get((k, s)) and (s, _kind(seen[(k, s)])) != (SITUATIONS[0], "keep")]
         text = "; ".join(parts) if parts else (
-            "keep it (it is not needed)" if seen.get((k, SITUATIONS[0])) else
-            "the copy is never in hand here")
+            _("keep it (it is not needed)") if seen.get((k, SITUATIONS[0])) else
+            _("the copy is never in hand here"))
         if said and said[-1][1] == text:
             said[-1][0].append(k + 1)
         else:
@@ -138,21 +147,24 @@ def now(seen) -> str:
     (where the optimal rule's exceptions would make it longer, they stay in the list below)."""
     can, cannot = (seen.get((0, s), {}) for s in SITUATIONS[1:])
     kinds = (_kind(can), _kind(cannot))
-    dice = f"its {CARD.count} dice"
+    dice = dice_words(CARD.count)
     if kinds in (("play", "play"), ("play", ""), ("", "play")):
-        return "Now: play Siege Artillery if this roll leaves you short."
+        return _("Now: play Siege Artillery if this roll leaves you short.")
     if kinds[0] == "play":
-        return f"Now: play Siege Artillery if this roll leaves you short and {dice} can still win."
+        return _("Now: play Siege Artillery if this roll leaves you short and its {dice} can "
+                 "still win.").format(dice=dice)
     if kinds[0] == "mixed":
         play, keep, mixed = split(can)
-        told = (f"Now: play Siege Artillery if this roll leaves you short, unless it leaves "
-                f"{_forces(keep | mixed)}." if len(keep | mixed) <= len(play) else
-                f"Now: play Siege Artillery if this roll leaves you short and {_forces(play)}.")
+        told = (_("Now: play Siege Artillery if this roll leaves you short, unless it leaves "
+                  "{forces}.").format(forces=_forces(keep | mixed)) if len(keep | mixed) <= len(play)
+                else _("Now: play Siege Artillery if this roll leaves you short and {forces}.").format(
+                    forces=_forces(play)))
         return told if len(told.split()) < SHORT else (
-            "Now: play Siege Artillery if this roll leaves you short, except as listed below.")
+            _("Now: play Siege Artillery if this roll leaves you short, except as listed below."))
     if kinds[1] in ("play", "mixed"):
-        return f"Now: keep Siege Artillery, unless this roll falls short and even {dice} cannot win."
-    return "Now: keep Siege Artillery (play it in a later assault, as below)."
+        return _("Now: keep Siege Artillery, unless this roll falls short and even its {dice} "
+                 "cannot win.").format(dice=dice)
+    return _("Now: keep Siege Artillery (play it in a later assault, as below).")
 
 
 def ties(timings) -> list:
@@ -172,11 +184,12 @@ def ties(timings) -> list:
         if len(kept) == 1 and len(losses) == 1:
             continue
         names = [r["timing"] for r in group]
-        text = (f"{', '.join(names[:-1])} and {names[-1]} tie at P(captured) "
-                f"{group[0]['captured']:.2%} but differ: card kept "
-                + ", ".join(f"{r['card_kept']:.2%} ({r['timing']})" for r in group)
-                + "; expected losses "
-                + ", ".join(f"{r['expected_attacker_losses']:.2f} ({r['timing']})" for r in group))
+        text = _("{names} and {last} tie at P(captured) {p} but differ: card kept {kept}; "
+                 "expected losses {losses}").format(
+            names=", ".join(names[:-1]), last=names[-1], p=percent(group[0]["captured"], 2),
+            kept=", ".join(f"{percent(r['card_kept'], 2)} ({r['timing']})" for r in group),
+            losses=", ".join(f"{decimal(r['expected_attacker_losses'], 2)} ({r['timing']})"
+                             for r in group))
         out.append(text)
     return out
 
@@ -187,13 +200,15 @@ def siege(chain, timings) -> tuple:
     never = never_played(chain)
     seen = cells(chain)
     if best["captured"] - never < TIE:
-        return (f"Keep Siege Artillery: playing it does not raise P(captured) ({never:.2%}).",
-                *ties(timings))
-    lines = [now(seen), f"The rule below raises P(captured within {chain.assaults}) from "
-                        f"{never:.2%} (never played) to {best['captured']:.2%}, for "
-                        f"{best['expected_attacker_losses']:.2f} units lost on average."]
+        return (_("Keep Siege Artillery: playing it does not raise P(captured) ({p}).").format(
+            p=percent(never, 2)), *ties(timings))
+    lines = [now(seen), _("The rule below raises P(captured within {k}) from {never} (never "
+                          "played) to {best}, for {losses} units lost on average.").format(
+        k=chain.assaults, never=percent(never, 2), best=percent(best["captured"], 2),
+        losses=decimal(best["expected_attacker_losses"], 2))]
     for ks, text in assault_rules(chain, seen):
-        which = f"assault {ks[0]}" if len(ks) == 1 else f"assaults {ks[0]}-{ks[-1]}"
+        which = (_("assault {k}").format(k=ks[0]) if len(ks) == 1 else
+                 _("assaults {first}-{last}").format(first=ks[0], last=ks[-1]))
         lines.append(f"{which}: {text}")
     return tuple(lines + ties(timings))
 
@@ -201,16 +216,20 @@ def siege(chain, timings) -> tuple:
 def field_or_siege(card: str, in_field, in_siege) -> str:
     """Whether to play `card` in the field battle or keep it for the siege's first assault,
     from the attack's results both ways (the better P(captured); a tie: the fewer losses)."""
-    card = card.partition(":")[0].replace("-", " ").title()
+    code = card.partition(":")[0]
+    card = card_name(code) if card_name(code) != code else code.replace("-", " ").title()
     pf, ps = in_field.p, in_siege.p
     lf, ls = in_field.expected("attacker_losses"), in_siege.expected("attacker_losses")
-    both = (f"P(captured) {pf:.2%} played in the field battle, {ps:.2%} kept for the siege; "
-            f"expected losses {lf:.2f} and {ls:.2f}")
+    both = _("P(captured) {field} played in the field battle, {siege} kept for the siege; "
+             "expected losses {lf} and {ls}").format(field=percent(pf, 2), siege=percent(ps, 2),
+                                                     lf=decimal(lf, 2), ls=decimal(ls, 2))
     if abs(pf - ps) < TIE and abs(lf - ls) < TIE:
-        return f"{card}: the same either way: {both}"
+        return _("{card}: the same either way: {both}").format(card=card, both=both)
     if abs(pf - ps) < TIE:
-        where = "play it in the field battle" if lf < ls else "keep it for the siege"
-        return f"{card}: the same P(captured) either way; {where} (fewer losses): {both}"
+        return (_("{card}: the same P(captured) either way; play it in the field battle (fewer "
+                  "losses): {both}") if lf < ls else
+                _("{card}: the same P(captured) either way; keep it for the siege (fewer losses): "
+                  "{both}")).format(card=card, both=both)
     if pf > ps:
-        return f"Play {card} in the field battle: {both}"
-    return f"Keep {card} for the siege: {both}"
+        return _("Play {card} in the field battle: {both}").format(card=card, both=both)
+    return _("Keep {card} for the siege: {both}").format(card=card, both=both)

@@ -15,6 +15,7 @@ from ...core.outcomes import Words
 from ...core.result import Result
 from ...errors import OddsError
 from ..assaults.procedure import check_seed_cards, restless_breaks
+from ...i18n import N_, _, decimal, percent
 from ..cards import Side, parse, play
 from ..field.procedure import HIT_ON, hit_numbers, setup
 
@@ -48,8 +49,8 @@ def plan(att, dfn, every_a, every_d, leader, allowed, hit_on=(HIT_ON, HIT_ON)) -
         for spec in specs:
             name = parse(spec, f"{side}_fresh_cards")[0].name
             if name in FIRST_ONLY or (name == "landsknechts" and power == "ottoman"):
-                raise OddsError(f"{side}_fresh_cards: {name!r} depends on the mercenaries present "
-                                f"and can be given for the first assault only")
+                raise OddsError(_("{side}_fresh_cards: {name} depends on the mercenaries present and can "
+                                  "be given for the first assault only").format(side=side, name=repr(name)))
     a0, d0 = setup(replace(att, cards=att.cards + tuple(every_a)),
                    replace(dfn, cards=dfn.cards + tuple(every_d)), "assault", allowed)
     ta = Side("attacker", att.power, 0, 0, 0, dice=leader)
@@ -91,7 +92,7 @@ class SiegeResult(Result):
     timings: tuple = ()  # rows: timing, captured, card_kept, expected_attacker_losses
     rule: tuple = ()  # rows: assault, then per situation play / keep / depends
 
-    ZERO = {"captured_at": "not within K"}
+    ZERO = {"captured_at": N_("not within K")}
 
     @property
     def captured_by(self) -> dict:
@@ -105,21 +106,23 @@ class SiegeResult(Result):
             out["optimal_rule"] = list(self.rule)
         return out
 
-    def summary(self, width: int = 30) -> str:
-        lines = [super().summary(width), "  captured by assault k:"]
-        lines += [f"    {k:>3}  {v:8.2%}" for k, v in self.captured_by.items()]
+    def _summary(self, width: int) -> str:
+        lines = [super()._summary(width), "  " + _("captured by assault k:")]
+        lines += [f"    {k:>3}  {percent(v, 2):>8}" for k, v in self.captured_by.items()]
         if self.timings:
-            lines.append("  held Siege Artillery, each timing (exact):")
-            lines.append(f"    {'timing':<12} {'P(captured)':>11} {'P(card kept)':>12} "
-                         f"{'expected losses':>15}")
-            lines += [f"    {r['timing']:<12} {r['captured']:11.2%} {r['card_kept']:12.2%} "
-                      f"{r['expected_attacker_losses']:15.2f}" for r in self.timings]
+            lines.append("  " + _("held Siege Artillery, each timing (exact):"))
+            head = [_("timing"), _("P(captured)"), _("P(card kept)"), _("expected losses")]
+            w = [max(12, len(head[0])), *(max(n, len(h)) for n, h in zip((11, 12, 15), head[1:]))]
+            lines.append(f"    {head[0]:<{w[0]}} {head[1]:>{w[1]}} {head[2]:>{w[2]}} {head[3]:>{w[3]}}")
+            lines += [f"    {r['timing']:<{w[0]}} {percent(r['captured'], 2):>{w[1]}} "
+                      f"{percent(r['card_kept'], 2):>{w[2]}} "
+                      f"{decimal(r['expected_attacker_losses'], 2):>{w[3]}}" for r in self.timings]
             names = [n for n in self.rule[0] if n != "assault"]
-            lines.append("  optimal rule: play the copy only where that raises P(captured within "
-                         "K); keep it otherwise (ties keep it). By assault and roll (play / keep "
-                         "/ depends on the forces left, told in the advice): assault | "
-                         + " | ".join(names))
-            lines += [f"    {r['assault']:>3} | " + " | ".join(r[n] for n in names)
+            lines.append("  " + _("optimal rule: play the copy only where that raises P(captured within "
+                                  "K); keep it otherwise (ties keep it). By assault and roll (play / keep "
+                                  "/ depends on the forces left, told in the advice): assault | ")
+                         + " | ".join(_(n) for n in names))
+            lines += [f"    {r['assault']:>3} | " + " | ".join(_(r[n]) for n in names)
                       for r in self.rule]
         return "\n".join(lines)
 

@@ -29,6 +29,7 @@ import numpy as np
 from ...core.engine import Cost, McOptions, Procedure, checkpoint, solve
 from ...core.lru import LRU
 from ...errors import check_int, check_list
+from ...i18n import _
 from ...registry import Example, Param, Spec, register
 from ..assaults.procedure import BREAKS, check_settings, forces, rows_after, setting_params
 from ..field.procedure import HIT_ON, hit_settings
@@ -217,8 +218,8 @@ def chain_cost(p: Plan, assaults, cavalry_first) -> Cost:
     work = n * (150 + 0.15 * rows) + assaults * n * (0.0015 * n + 0.005 * span)
     kept = min(n, SIEGE_TRANSITIONS_KEPT) * min(rows, n) * 16
     return Cost(work, 8 * n * n + kept + 200 * rows,
-                f"about {n:,.0f} states of {rows:,.0f} dice outcomes each",
-                "fewer units or assaults")
+                _("about {n:,.0f} states of {rows:,.0f} dice outcomes each").format(n=n, rows=rows),
+                _("fewer units or assaults"))
 
 
 SPEC = register(Spec(

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...config import MAX_EXACT_WORK
+from ...i18n import _
 from ...core import montecarlo
 from ...core.engine import Cost, checkpoint, memory_budget
 from ...core.lru import LRU
@@ -129,5 +130,5 @@ def cost(terms: Terms, starts: set) -> Cost:
     work = one.work * len(starts)
     if work > MAX_EXACT_WORK or one.bytes + kept > memory_budget():
         work = sum(largest.cost(s[:4]).work for s in starts)
-    return Cost(work, one.bytes + kept, f"{len(starts):,} sieges, the largest {one.what}",
-                "fewer units or assaults")
+    return Cost(work, one.bytes + kept, _("{n:,} sieges, the largest {what}").format(
+        n=len(starts), what=one.what), _("fewer units or assaults"))

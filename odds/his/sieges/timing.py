@@ -24,6 +24,7 @@ from ...core.dice import pool_pmf
 from ...core.engine import (Cost, Procedure, checkpoint, exact_clock, exact_or_mc, memory_budget,
                            solve)
 from ...errors import OddsError, check_list, nearest
+from ...i18n import N_, _
 from ..assaults.procedure import rows_after
 from ..assaults.rules import fails, infantry_left, resolve, succeeds
 from ..cards import AfterRoll
@@ -39,7 +40,7 @@ ALIASES = {"always": "first", "": "if-needed"}
 HELD_POLICIES = {HELD: ("if-needed", "first", "always", "if-it-helps", "optimal")}  # its timings
 LEFT_OUT = ("the timings side by side and the optimal rule need the exact engine: left out, "
             "the siege being beyond its bounds")
-SITUATIONS = ("wins without it", "it can win the assault", "it cannot win the assault")
+SITUATIONS = (N_("wins without it"), N_("it can win the assault"), N_("it cannot win the assault"))
 
 
 class Chain:
@@ -113,8 +114,8 @@ def cost(chain: Chain, passes: int, optimal: bool, start=None) -> Cost:
     pairs, rows = r.pairs, r.mean_rows
     work = pairs * (passes * (30 + 0.08 * rows) + optimal * (120 + 0.5 * rows))
     return Cost(work, 300 * pairs + 64 * r.distinct * rows,
-                f"about {pairs:,.0f} (assault, forces) pairs of {rows:,.0f} dice outcomes each",
-                "fewer units or assaults")
+                _("about {pairs:,.0f} (assault, forces) pairs of {rows:,.0f} dice outcomes each").format(
+                    pairs=pairs, rows=rows), _("fewer units or assaults"))
 
 
 def decider(chain: Chain, timing: str):
@@ -212,8 +213,8 @@ def rule_table(chain: Chain) -> tuple:
         row = {"assault": k + 1}
         for s, name in enumerate(SITUATIONS):
             got = seen.get((k, s), set())
-            row[name] = "-" if not got else "depends" if len(got) == 2 else (
-                "play" if True in got else "keep")
+            row[name] = "-" if not got else N_("depends") if len(got) == 2 else (
+                N_("play") if True in got else N_("keep"))
         rows.append(row)
     return tuple(rows)
 
@@ -261,8 +262,9 @@ def check_optimal(field: str, estimate: Cost):
     """Refuse the `optimal` timing beyond the exact bounds: Monte Carlo reads its rule too."""
     why = estimate.refusal(memory_budget())
     if why:
-        raise OddsError(f"{field}: 'siege-artillery:optimal' is a rule solved exactly, for "
-                        f"Monte Carlo too: {why}; use another timing or {estimate.smaller}")
+        raise OddsError(_("{field}: 'siege-artillery:optimal' is a rule solved exactly, for Monte Carlo "
+                          "too: {why}; use another timing or {smaller}").format(
+            field=field, why=why, smaller=estimate.smaller))
 
 
 def held_siege(p: Plan, assaults, cavalry_first, timing, settings, method, mc, assumptions,

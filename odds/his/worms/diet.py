@@ -23,6 +23,7 @@ from ...core.outcomes import Words
 from ...core.readings import Reading
 from ...core.result import Result
 from ...errors import OddsError, check_choice, check_int, check_list, check_probability, shown
+from ...i18n import N_, _, decimal, percent
 from ...registry import Example, Param, Spec, register
 from ...texts import signed
 from .choice import solve_game
@@ -35,9 +36,9 @@ MAX_HAND = 12  # cards listed in one hand
 WORDS = Words("Protestant wins", (("protestant_win", "draw", "catholic_win"),))
 SIDES = ("protestant", "papal", "hapsburg")
 HANDS = tuple(f"{s}_hand" for s in SIDES)
-MEASURES = {"spaces": "spaces", "win": "in P(Protestant wins) minus P(Catholics win)"}  # the
+MEASURES = {"spaces": N_("spaces"), "win": N_("in P(Protestant wins) minus P(Catholics win)")}  # the
 # card game's payoff in words
-UNITS = {"spaces": "spaces", "win": "of P(win) minus P(loss)"}  # "a CP worth 0.1 {unit}"
+UNITS = {"spaces": N_("spaces"), "win": N_("of P(win) minus P(loss)")}  # "a CP worth 0.1 {unit}"
 MEASURE, CP_VALUE = "spaces", 0.5  # the readings chosen (READINGS): a choice measured in
 # spaces, a CP kept worth half a space
 MAX_CP_VALUE = 1.0  # a CP is worth at most one unit of the measure elsewhere
@@ -52,17 +53,18 @@ class DietResult(Result):
     choices: tuple = ()
     matrix: tuple = ()
 
-    def summary(self, width: int = 30) -> str:
+    def _summary(self, width: int) -> str:
         """The answer, then the payoff matrix when the hands were given."""
         if not self.matrix:
-            return super().summary(width)
+            return super()._summary(width)
         totals = list(self.matrix[0])[1:]
-        lines = [f"  the roll to the Protestant, {MEASURES[self.settings['measure']]} (rows: its "
-                 "CP; columns: the Catholics' total CP; the cards apart):",
+        lines = ["  " + _("the roll to the Protestant, {measure} (rows: its CP; columns: the "
+                          "Catholics' total CP; the cards apart):").format(
+                     measure=_(MEASURES[self.settings["measure"]])),
                  "    " + " " * 6 + "".join(f"{c.split('_')[2]:>9}" for c in totals)]
         lines += [f"    {row['protestant_cp']:>6}" + "".join(f"{row[c]:>+9.3f}" for c in totals)
                   for row in self.matrix]
-        return "\n".join([super().summary(width), *lines])
+        return "\n".join([super()._summary(width), *lines])
 
     def to_json(self) -> dict:
         out = super().to_json()
@@ -100,8 +102,8 @@ def _cards(cards, hands):
     given = [h for h in hands if h]
     if given and len(given) < 3:
         missing = [f"{s}_hand" for s, h in zip(SIDES, hands) if not h]
-        raise OddsError(f"{', '.join(missing)}: missing (allowed: all three hands, or none and "
-                        "the three cards)")
+        raise OddsError(_("{names}: missing (allowed: all three hands, or none and the three "
+                          "cards)").format(names=", ".join(missing)))
     if given:
         for side, card in zip(SIDES, cards):
             if card is not None:
@@ -161,14 +163,15 @@ class Game:
 
     def protestant(self, options) -> str:
         if len(options) == 1:
-            return f"a {self.p_cp[options[0]]}-CP card"
-        return " or ".join(str(self.p_cp[i]) for i in options) + " CP at random"
+            return _("a {n}-CP card").format(n=self.p_cp[options[0]])
+        return _("{options} CP at random").format(options=_(" or ").join(str(self.p_cp[i]) for i in options))
 
     def catholic(self, options) -> str:
         if len(options) == 1:
             t = self.totals[options[0]]
-            return f"{t} CP together ({self.pairs[t][0]} + {self.pairs[t][1]})"
-        return " or ".join(str(self.totals[i]) for i in options) + " CP together at random"
+            return _("{t} CP together ({a} + {b})").format(t=t, a=self.pairs[t][0], b=self.pairs[t][1])
+        return _("{options} CP together at random").format(
+            options=_(" or ").join(str(self.totals[i]) for i in options))
 
     def regimes(self) -> Regimes:
         """The game solved across cp-values 0 to MAX_CP_VALUE (kept: the same hands and
@@ -179,30 +182,33 @@ class Game:
         """Each side's choice by cp-value (each stretch where it holds, a mixed one with its
         shares), the choice at this cp-value, then the roll's value in the measure's unit
         and the cards' apart (a chance and a CP's worth elsewhere are not added up)."""
-        unit = UNITS[self.measure]
+        unit = _(UNITS[self.measure])
         protestant, catholic = self.regimes().sides()
         roll = float(rows @ self.roll @ columns)
         p_cp, c_cp = float(rows @ self.p_cp), float(columns @ self.totals)
         cards_value = self.cp_value * (c_cp - p_cp)
         said = (lambda name: lambda options, w0, w1: mixed(options, w0, w1, name))
         if self.measure == "spaces":
-            cards = (f"at {self.cp_value:g} a CP that is {signed(cards_value, '.3f')} spaces to the "
-                     f"Protestant elsewhere, {signed(roll + cards_value, '.3f')} spaces with the roll")
+            cards = _("at {cp} a CP that is {value} spaces to the Protestant elsewhere, {total} "
+                      "spaces with the roll").format(cp=_g(self.cp_value), value=signed(cards_value, ".3f"),
+                                                     total=signed(roll + cards_value, ".3f"))
         else:  # a CP's worth elsewhere and a chance do not add up to a chance
             more = c_cp - p_cp
-            whose = "the Catholics" if more > 0 else "the Protestant"
-            cards = ((f"{_cp(abs(more))} more for {whose}, " if abs(more) > 1e-9 else "as many CP "
-                      "each, ") + f"each CP worth {self.cp_value:g} (the cp-value) elsewhere, apart "
-                     "from the roll's chances")
-        return (f"Protestant: {sentence(protestant, said(lambda i: self.protestant((i,))), unit)}.",
-                f"Papacy and Hapsburgs: "
-                f"{sentence(catholic, said(lambda i: self.catholic((i,))), unit)}.",
-                f"With a CP worth {self.cp_value:g} {unit} elsewhere (the cp-value): "
-                f"Protestant {_played(rows, self.protestant)}; Papacy and Hapsburgs "
-                f"{_played(columns, self.catholic)}.",
-                f"The roll: {signed(roll, '.3f')} {MEASURES[self.measure]} to the Protestant.",
-                f"The cards: the Protestant commits {_cp(p_cp)}, the Catholics {_cp(c_cp)}; "
-                f"{cards}.")
+            cards = ((_("{cp} more for the Catholics, ") if more > 0 else _("{cp} more for the Protestant, ")
+                      ).format(cp=_cp(abs(more))) if abs(more) > 1e-9 else _("as many CP each, ")) + _(
+                "each CP worth {cp} (the cp-value) elsewhere, apart from the roll's chances").format(
+                cp=_g(self.cp_value))
+        return (_("Protestant: {choice}.").format(
+                    choice=sentence(protestant, said(lambda i: self.protestant((i,))), unit)),
+                _("Papacy and Hapsburgs: {choice}.").format(
+                    choice=sentence(catholic, said(lambda i: self.catholic((i,))), unit)),
+                _("With a CP worth {cp} {unit} elsewhere (the cp-value): Protestant {p}; Papacy and "
+                  "Hapsburgs {c}.").format(cp=_g(self.cp_value), unit=unit, p=_played(rows, self.protestant),
+                                           c=_played(columns, self.catholic)),
+                _("The roll: {value} {measure} to the Protestant.").format(
+                    value=signed(roll, ".3f"), measure=_(MEASURES[self.measure])),
+                _("The cards: the Protestant commits {p}, the Catholics {c}; {cards}.").format(
+                    p=_cp(p_cp), c=_cp(c_cp), cards=cards))
 
     def values(self, rows, columns, value) -> dict:
         """The settings' values: the roll's, in the measure's unit (P(win) - P(loss) is at most
@@ -224,20 +230,28 @@ def _regimes(roll: bytes, spent: bytes, shape: tuple) -> Regimes:
 
 def _cp(expected: float) -> str:
     """CP committed: '3 CP', or '4.64 CP on average' under a mixed choice."""
-    return f"{expected:g} CP" if float(expected).is_integer() else f"{expected:.2f} CP on average"
+    return (f"{expected:g} CP" if float(expected).is_integer() else
+            _("{cp} CP on average").format(cp=decimal(expected, 2)))
+
+
+def _g(x: float) -> str:
+    """A number as short as it reads, with the language's decimal sign (0.12; Russian 0,12)."""
+    return f"{x:g}".replace(".", decimal(0.5, 1)[1])
 
 
 def _played(weights, text) -> str:
     """A strategy at the cp-value in words: 'always a 1-CP card', or each option's share."""
     chosen = cards(weights)
     if len(chosen) == 1:
-        return f"always {text(chosen)}"
-    return "at random, " + " or ".join(f"{text((i,))} {_percent(weights[i])} of the time" for i in chosen)
+        return _("always {choice}").format(choice=text(chosen))
+    return _("at random, ") + _(" or ").join(
+        _("{choice} {share} of the time").format(choice=text((i,)), share=_percent(weights[i])) for i in chosen)
 
 
 def _percent(w: float) -> str:
     """A share of the time: to the whole percent, never a played card's '0%' or '100%'."""
-    return "under 1%" if w < 0.005 else "over 99%" if w > 0.995 else f"{w:.0%}"
+    return (_("under {p}").format(p=percent(0.01, 0)) if w < 0.005 else
+            _("over {p}").format(p=percent(0.99, 0)) if w > 0.995 else percent(w, 0))
 
 
 def diet_of_worms(*, protestant_card=None, papal_card=None, hapsburg_card=None, protestant_hand=(),
@@ -275,8 +289,8 @@ def diet_of_worms(*, protestant_card=None, papal_card=None, hapsburg_card=None, 
     else:
         c_cp, c_weight, p_weight = [papal[0] + hapsburg[0]], np.ones(1), np.ones(1)
     settings["catholic_dice"] = list(c_cp)
-    explain = (f"Protestant rolls its card's CP + {PROTESTANT_BONUS} dice; the Papacy and the "
-               "Hapsburgs roll their cards' CP together; each 5-6 is a hit",)
+    explain = (_("Protestant rolls its card's CP + {n} dice; the Papacy and the Hapsburgs roll their "
+                 "cards' CP together; each 5-6 is a hit").format(n=PROTESTANT_BONUS),)
 
     def kernel_args():
         from .kernel import kernel_args

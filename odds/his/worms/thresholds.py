@@ -16,6 +16,7 @@ import math
 
 import numpy as np
 
+from ...i18n import _, decimal, percent
 from .choice import solve_game
 
 GRID = 11  # cp-values tried first, evenly across the range
@@ -137,7 +138,12 @@ def middle(a: float, b: float) -> float:
 
 def _number(x: float) -> str:
     text = f"{x:.{MAX_PLACES}f}".rstrip("0")
-    return text + "0" * max(0, PLACES - len(text.split(".")[1])) if "." in text else text
+    return _comma(text + "0" * max(0, PLACES - len(text.split(".")[1])) if "." in text else text)
+
+
+def _comma(text: str) -> str:
+    """A number's text with the language's decimal sign (Russian: a comma)."""
+    return text.replace(".", decimal(0.5, 1)[1])
 
 
 def sentence(stretches, describe, unit: str) -> str:
@@ -148,14 +154,17 @@ def sentence(stretches, describe, unit: str) -> str:
     says a stretch's choice."""
     if len(stretches) == 1:
         low, high, options, w0, w1 = stretches[0]
-        return f"{describe(options, w0, w1)}, whatever a CP is worth elsewhere ({low:g} to {high:g} {unit})"
+        return _("{choice}, whatever a CP is worth elsewhere ({low} to {high} {unit})").format(
+            choice=describe(options, w0, w1), low=_comma(f"{low:g}"), high=_comma(f"{high:g}"), unit=unit)
     first, *middle, last = stretches
-    parts = [f"{describe(*first[2:])} while a CP is worth less than "
-             f"{_number(inward(first[0], first[1])[1])} {unit} elsewhere"]
+    parts = [_("{choice} while a CP is worth less than {x} {unit} elsewhere").format(
+        choice=describe(*first[2:]), x=_number(inward(first[0], first[1])[1]), unit=unit)]
     for a, b, options, w0, w1 in middle:
         up, down = inward(a, b)
-        parts.append(f"from {_number(up)} to {_number(down)}, {describe(options, w0, w1)}")
-    parts.append(f"above {_number(inward(last[0], last[1])[0])}, {describe(*last[2:])}")
+        parts.append(_("from {low} to {high}, {choice}").format(
+            low=_number(up), high=_number(down), choice=describe(options, w0, w1)))
+    parts.append(_("above {x}, {choice}").format(x=_number(inward(last[0], last[1])[0]),
+                                                   choice=describe(*last[2:])))
     return "; ".join(parts)
 
 
@@ -167,12 +176,13 @@ def mixed(options, w0, w1, name) -> str:
         return name(options[0])
     shares = sorted(options, key=lambda i: -(w0[i] + w1[i]))
     said = [f"{name(i)} {_share(w0[i], w1[i])}" for i in shares[:-1]]
-    rest = f"else {name(shares[-1])}" if len(shares) == 2 else f"{name(shares[-1])} the rest"
-    return "at random: " + ", ".join(said + [rest])
+    rest = (_("else {choice}") if len(shares) == 2 else _("{choice} the rest")).format(choice=name(shares[-1]))
+    return _("at random: ") + ", ".join(said + [rest])
 
 
 def _share(w0: float, w1: float) -> str:
     a, b = round(100 * w0), round(100 * w1)
     if a == b:
-        return f"{a}% of the time"
-    return f"{a}% {'falling' if b < a else 'rising'} to {b}% of the time"
+        return _("{a} of the time").format(a=percent(a / 100, 0))
+    return (_("{a} falling to {b} of the time") if b < a else _("{a} rising to {b} of the time")).format(
+        a=percent(a / 100, 0), b=percent(b / 100, 0))

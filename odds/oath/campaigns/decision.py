@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...errors import OddsError
+from ...i18n import _, decimal, percent
 
 SACRIFICES = {"law": ("never", "at-most:1", "at-most:2", "as-needed"),
               "new-foundations": ("never", "to-beat:25", "to-beat:50", "to-beat:75",
@@ -24,12 +25,12 @@ GOALS = "max-win, min-losses, win-within:K (K >= 0 warbands)"
 def parse_goal(goal) -> tuple[str, int | None]:
     """(name, K) of a goal: 'max-win', 'min-losses' or 'win-within:K' (any case)."""
     text = goal.strip().lower() if isinstance(goal, str) else ""
-    name, _, arg = text.partition(":")
+    name, _sep, arg = text.partition(":")
     if text in ("max-win", "min-losses"):
         return text, None
     if name == "win-within" and arg.isdecimal():  # isdigit takes "²", which int refuses
         return name, int(arg)
-    raise OddsError(f"goal: {goal!r} is not a goal (allowed: {GOALS})")
+    raise OddsError(_("goal: {goal} is not a goal (allowed: {goals})").format(goal=repr(goal), goals=GOALS))
 
 
 def choices(warbands: int, edition: str, given: str) -> list:
@@ -77,13 +78,17 @@ def table_text(rows, goal, mark: int) -> list:
     """The table as lines of text, the best row marked."""
     name, k = parse_goal(goal)
     ks = (k,) if k is not None else (1, 2)
-    head = "  dice  sacrifice      P(win)  E[losses]  losses/win  " + "  ".join(
-        f"P(win,<={j} lost)" for j in ks)
-    lines = [f"  decision table (exact), goal {goal}:", head]
+    names = [_("dice"), _("sacrifice"), _("P(win)"), _("E[losses]"), _("losses/win")]
+    names += [_("P(win,<={j} lost)").format(j=j) for j in ks]
+    w = [max(len(n), m) for n, m in zip(names, (4, 12, 7, 9, 10, *(15 for _j in ks)))]
+    head = (f"  {names[0]:>{w[0]}}  {names[1]:<{w[1]}} {names[2]:>{w[2]}}  {names[3]:>{w[3]}}  "
+            f"{names[4]:>{w[4]}}  " + "  ".join(f"{n:>{m}}" for n, m in zip(names[5:], w[5:])))
+    lines = ["  " + _("decision table (exact), goal {goal}:").format(goal=goal), head]
     for i, r in enumerate(rows):
-        per = "-" if r["losses_per_win"] is None else f"{r['losses_per_win']:.2f}"
-        lines.append(f"  {r['attack_dice']:>4}  {r['sacrifice']:<12} {r['attacker_win']:7.2%}  "
-                     f"{r['expected_attacker_losses']:9.2f}  {per:>10}  "
-                     + "  ".join(f"{within(r, j):15.2%}" for j in ks)
-                     + ("   <- best" if i == mark else ""))
+        per = "-" if r["losses_per_win"] is None else decimal(r["losses_per_win"], 2)
+        lines.append(f"  {r['attack_dice']:>{w[0]}}  {r['sacrifice']:<{w[1]}} "
+                     f"{percent(r['attacker_win'], 2):>{w[2]}}  "
+                     f"{decimal(r['expected_attacker_losses'], 2):>{w[3]}}  {per:>{w[4]}}  "
+                     + "  ".join(f"{percent(within(r, j), 2):>{m}}" for j, m in zip(ks, w[5:]))
+                     + (_("   <- best") if i == mark else ""))
     return lines

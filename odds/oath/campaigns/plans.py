@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Callable
 
+from ...i18n import _
 from ...errors import OddsError
 from .dice import ATTACK_DIE, DEFENSE_DIE, rewrite
 
@@ -35,19 +36,22 @@ class Setup:
 
 def _no_arg(name, text):
     if text is not None:
-        raise OddsError(f"plan: {name}:{text} takes no argument (use {name!r})")
+        raise OddsError(_("plan: {name}:{text} takes no argument (use {plain})").format(
+            name=name, text=text, plain=repr(name)))
 
 
 def _signed(name, text):
     try:
         return int(text)
     except (TypeError, ValueError):
-        raise OddsError(f"plan: {name if text is None else f'{name}:{text}'} needs a whole number of dice, e.g. {name}:+1 or {name}:-2") from None
+        raise OddsError(_("plan: {plan} needs a whole number of dice, e.g. {name}:+1 or {name}:-2").format(
+            plan=name if text is None else f"{name}:{text}", name=name)) from None
 
 
 def _side(name, text):
     if text not in SIDES:
-        raise OddsError(f"plan: {name}:{text or ''} needs a side (allowed: {name}:attacker, {name}:defender)")
+        raise OddsError(_("plan: {name}:{text} needs a side (allowed: {name}:attacker, {name}:defender)"
+                          ).format(name=name, text=text or ""))
     return text
 
 
@@ -109,14 +113,15 @@ def parse(spec: str, edition: str = "law"):
     """(Plan, arg) from 'NAME' or 'NAME:ARG', checked against the edition."""
     if not isinstance(spec, str):
         raise OddsError(f"plan: {spec!r} is not a plan name (allowed: {', '.join(PLANS)})")
-    name, _, text = spec.strip().partition(":")
+    name, _sep, text = spec.strip().partition(":")
     plan = PLANS.get(name.lower())
     if plan is None:
-        raise OddsError(f"plan: {name!r} is not a known plan (allowed: {', '.join(PLANS)})")
+        raise OddsError(_("plan: {name} is not a known plan (allowed: {plans})").format(
+            name=repr(name), plans=", ".join(PLANS)))
     if edition not in plan.editions:
         raise OddsError(f"plan: {name!r} does not apply to edition {edition!r} "
                         f"(its editions: {', '.join(plan.editions)})")
-    return plan, plan.parse(name, text if _ else None)
+    return plan, plan.parse(name, text if _sep else None)
 
 
 def apply_plans(setup: Setup, specs, edition: str = "law") -> Setup:

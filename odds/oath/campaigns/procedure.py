@@ -21,6 +21,7 @@ from ...core.outcomes import Words
 from ...core.readings import Reading
 from ...core.result import Result
 from ...errors import OddsError, check_bool, check_choice, check_int, check_list, shown
+from ...i18n import N_, _, npgettext, pgettext
 from . import decision
 from .dice import attack_pmf, defense_values
 from ...registry import Example, Param, Spec, register
@@ -106,7 +107,7 @@ class Rules:
         n, faces = self.setup.attack_dice, len(self.setup.attack_die)
         pmf = n * faces * (2 * n + 1) * (n + 1) * (n + 1) / 4 if dice_pmf else 0
         return Cost(0.025 * cells + 0.005 * pmf + 100, 100 * cells,
-                    f"an outcome grid of {cells:,} cells", "fewer dice or warbands")
+                    _("an outcome grid of {cells:,} cells").format(cells=cells), _("fewer dice or warbands"))
 
 
 def outcome_table(r: Rules) -> np.ndarray:
@@ -172,22 +173,44 @@ class CampaignResult(Result):
                                "best": self.optimiser[self.best]}
         return out
 
-    def summary(self, width: int = 30) -> str:
-        text = super().summary(width)
+    def _summary(self, width: int) -> str:
+        text = super()._summary(width)
         if not self.optimiser:
             return text
         return "\n".join([text, *decision.table_text(self.optimiser, self.goal, self.best)])
+
+
+def _explain(rules, warbands, attack_dice, defense, defense_dice, defenders, bandits, sources) -> tuple:
+    """The dice each side rolls, in Oath's words («кубы нападения», «кубы защиты»)."""
+    n_attack, n_defense = rules.setup.attack_dice, rules.setup.defense_dice
+    attack = npgettext("oath", "{n} attack die", "{n} attack dice", n_attack).format(n=n_attack)
+    chosen = _("{n} chosen of {warbands}, after plans").format(
+        n=attack_dice, warbands=npgettext("oath", "{n} warband", "{n} warbands", warbands).format(n=warbands))
+    given = (_("{n} given").format(n=defense) if defense_dice is not None else " + ".join(
+        _("{n} from {what}").format(n=n, what=_(what)) for what, n in sources if n)
+        or _("0 from the targets"))
+    side = (npgettext("oath", "{n} bandit", "{n} bandits", defenders) if bandits else
+            npgettext("oath", "{n} warband", "{n} warbands", defenders)).format(n=defenders)
+    return (_("{role} rolls {dice}").format(role=pgettext("oath", "attacker"), dice=f"{attack} ({chosen})"),
+            _("{role} rolls {dice}").format(
+                role=pgettext("oath", "defender"),
+                dice=npgettext("oath", "{n} defense die", "{n} defense dice", n_defense).format(n=n_defense)
+                + " (" + given + _(", after plans") + ") + " + side))
 
 
 def target_sources(sites, relics, banners, pawn_and_favor, title, imperial_title,
                    chancellor_oathkeeper) -> tuple:
     """(what, dice) of each kind of target, for the explanation: sites, relics, banners, the
     pawn and favor, the title."""
-    return (("sites", target_dice(sites=sites)), ("relics", target_dice(relics=relics)),
-            ("banners", target_dice(banners=banners)),
-            ("the pawn and favor", target_dice(pawn_and_favor=pawn_and_favor)),
-            (f"the {title} title", target_dice(title=title, imperial_title=imperial_title,
-                                               chancellor_oathkeeper=chancellor_oathkeeper)))
+    return ((N_("sites"), target_dice(sites=sites)), (N_("relics"), target_dice(relics=relics)),
+            (N_("banners"), target_dice(banners=banners)),
+            (N_("the pawn and favor"), target_dice(pawn_and_favor=pawn_and_favor)),
+            (TITLE_WORDS.get(title, title), target_dice(title=title, imperial_title=imperial_title,
+                                                        chancellor_oathkeeper=chancellor_oathkeeper)))
+
+
+TITLE_WORDS = {"none": N_("the none title"), "oathkeeper": N_("the oathkeeper title"),
+               "usurper": N_("the usurper title"), "imperial": N_("the imperial title")}
 
 
 def target_dice(sites=(), relics=(), banners=(), pawn_and_favor=False, title="none",
@@ -239,7 +262,7 @@ READINGS = (
             "New Foundations commits sacrifices before the defense roll; what a player commits "
             "is the tool's reading of 'as-needed' (docs/rules.md, Oath)", keywords=("sacrifice",),
             when=_median_commit, given_by=lambda call, given: False, points=_quantiles,
-            shown=lambda call: "the median defense", tried="to-beat:25, to-beat:75, to-beat:100",
+            shown=lambda call: N_("the median defense"), tried="to-beat:25, to-beat:75, to-beat:100",
             none="a capped commitment (at-most:K) has no other percentile to try; give "
                  "sacrifice='to-beat:P'"),
 )
@@ -255,7 +278,7 @@ def parse_sacrifice(policy, edition="law") -> tuple[int | None, float | None]:
     defense), 'never' nothing.
     """
     text = policy.strip().lower() if isinstance(policy, str) else None
-    name, _, arg = (text or "").partition(":")
+    name, _sep, arg = (text or "").partition(":")
     quantile = COMMIT_QUANTILE if edition == "new-foundations" else None
     number = _whole(arg)
     if text in ("as-needed", "never"):
@@ -267,7 +290,8 @@ def parse_sacrifice(policy, edition="law") -> tuple[int | None, float | None]:
             raise OddsError(f"sacrifice: {policy!r} commits before the defense roll, which only "
                             "the new-foundations edition does (allowed: as-needed, never, at-most:K)")
         return None, number / 100
-    raise OddsError(f"sacrifice: {policy!r} is not a policy (allowed: {SACRIFICE_POLICIES})")
+    raise OddsError(_("sacrifice: {policy} is not a policy (allowed: {policies})").format(
+        policy=repr(policy), policies=SACRIFICE_POLICIES))
 
 
 def _whole(text: str) -> int | None:
@@ -279,9 +303,11 @@ def _whole(text: str) -> int | None:
 
 def make_rules(warbands, attack_dice, defense, defenders, bandits, sacrifice, plans, edition) -> Rules:
     setup = apply_plans(Setup(attack_dice, defense), plans, edition)
-    for field, n in (("attack dice after plans", setup.attack_dice), ("defense dice after plans", setup.defense_dice)):
+    for field, n in ((N_("attack dice after plans"), setup.attack_dice),
+                     (N_("defense dice after plans"), setup.defense_dice)):
         if n > MAX_DICE:
-            raise OddsError(f"{field}: {n} is out of range (allowed: 0 to {MAX_DICE})")
+            raise OddsError(_("{field}: {value} is out of range (allowed: {allowed})").format(
+                field=_(field), value=n, allowed=_("{low} to {high}").format(low=0, high=MAX_DICE)))
     cap, quantile = parse_sacrifice(sacrifice, edition)
     caps = [c for c in (cap, setup.sacrifice_cap) if c is not None]
     sac_cap = min([warbands] + caps)
@@ -323,7 +349,7 @@ def campaign(warbands, *, attack_dice=None, defense_dice=None, sites=(), relics=
                        ("bandits", bandits), ("optimise", optimise)):
         check_bool(name, flag)
     attack_dice = warbands if attack_dice is None else check_int(
-        "attack_dice", attack_dice, 0, warbands, ", at most one per warband")
+        "attack_dice", attack_dice, 0, warbands, _(", at most one per warband"))
     defenders = check_int("defenders", defenders, 0, MAX_DEFENDERS)
     edition = check_choice("edition", edition, EDITIONS)
     title = check_choice("title", title, tuple(TITLES))
@@ -333,10 +359,10 @@ def campaign(warbands, *, attack_dice=None, defense_dice=None, sites=(), relics=
     plans = list(check_list("plans", plans))
     targets = bool(sites or relics or banners or pawn_and_favor or title != "none")
     if defense_dice is not None and targets:
-        raise OddsError(f"defense_dice: give either defense_dice or targets ({', '.join(TARGETS)}), "
-                        "not both")
+        raise OddsError(_("defense_dice: give either defense_dice or targets ({targets}), not both"
+                          ).format(targets=", ".join(TARGETS)))
     if defense_dice is None and not targets:
-        raise OddsError("defense_dice: missing (give defense_dice or at least one target)")
+        raise OddsError(_("defense_dice: missing (give defense_dice or at least one target)"))
     if bandits and title != "none":
         raise OddsError(f"title: {title!r} is not allowed when the defender is bandits (allowed: none)")
     if defense_dice is None:
@@ -350,20 +376,15 @@ def campaign(warbands, *, attack_dice=None, defense_dice=None, sites=(), relics=
                 "attack_dice_rolled": rules.setup.attack_dice, "defense_dice": defense,
                 "defense_dice_rolled": rules.setup.defense_dice, "defenders": defenders,
                 "bandits": bool(bandits), "sacrifice": sacrifice, "plans": plans, "edition": edition}
-    explain = (f"attacker rolls {rules.setup.attack_dice} attack dice ({attack_dice} chosen of "
-               f"{warbands} warbands, after plans)",
-               f"defender rolls {rules.setup.defense_dice} defense dice ("
-               + (f"{defense} given" if defense_dice is not None else " + ".join(
-                   f"{n} from {what}" for what, n in target_sources(
-                       sites, relics, banners, pawn_and_favor, title, imperial_title,
-                       chancellor_oathkeeper) if n) or "0 from the targets")
-               + ", after plans) "
-               f"+ {defenders} {'bandits' if bandits else 'warbands'}")
+    explain = _explain(rules, warbands, attack_dice, defense, defense_dice, defenders, bandits,
+                       target_sources(sites, relics, banners, pawn_and_favor, title, imperial_title,
+                                      chancellor_oathkeeper))
     if title == "imperial":
         settings["imperial_title"] = imperial_title
         settings["chancellor_oathkeeper"] = bool(chancellor_oathkeeper)
     if rules.committed and rules.sac_cap:
-        settings["commitment"] = f"what beats the defense's {round(100 * rules.commit_quantile)}th percentile"
+        settings["commitment"] = _("what beats the defense's {q}th percentile").format(
+            q=round(100 * rules.commit_quantile))
     proc = Procedure("oath.campaign", rules.shape, summarise, "attacker_win",
                      lambda: exact_joint(rules), ("odds.oath.campaigns.kernel", "campaign_lane"),
                      lambda: _kernel_args(rules), settings, CampaignResult,
@@ -391,7 +412,7 @@ def check_table(table):
     largest = max(costs, key=lambda c: c.bytes)
     pmf = max(r.cost().work - c.work for r, c in zip(table, costs))
     total = Cost(sum(c.work for c in costs) + pmf, largest.bytes,
-                 f"{len(costs)} rows, the largest {largest.what}")
+                 _("{n} rows, the largest {what}").format(n=len(costs), what=largest.what))
     why = total.refusal(memory_budget())
     if why:
         raise OddsError(f"optimise: the decision table is exact only: {why}; use fewer "

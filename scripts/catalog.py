@@ -1,0 +1,99 @@
+"""Extract and update odds' message catalog: `python scripts/catalog.py` (README, "Translating").
+
+1. Babel extracts the messages of the code: `_()`, `N_()` and `ngettext()` in odds/ (what
+   `pybabel extract -k N_ -k ngettext:1,2 odds` finds).
+2. The registry adds the messages declared as data: every procedure's help and game title,
+   every Param's help and allowed range as --help prints it, every example's title, the
+   events' headline and meanings, every reading's words, and the name of every event and
+   distribution its examples' answers hold (each example run once, small).
+3. odds/locale/odds.pot is written, and each language's odds.po is updated from it (Babel's
+   Catalog.update, `pybabel update`): a new message is added untranslated, a changed one is
+   marked fuzzy, a message no longer used is dropped. Counts are printed.
+The package compiles a .po when it is loaded (odds.i18n): there is no compile step.
+"""
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po, write_po
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+LOCALE = ROOT / "odds" / "locale"
+OWN_WORDS = ("oath",)  # games whose answers' names take their own words (Oath's «напавший»)
+KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2),
+            "npgettext": ((1, "c"), 2, 3)}
+
+
+def code_messages(catalog: Catalog) -> None:
+    for filename, lineno, message, comments, context in extract_from_dir(
+            ROOT / "odds", [("**.py", "python")], keywords=KEYWORDS):
+        catalog.add(message, locations=[(f"odds/{filename}", lineno)], context=context)
+
+
+def registry_messages() -> set:
+    """The messages the registry declares as data, and the words of every answer's names
+    ((game, message) for a game of OWN_WORDS)."""
+    from odds import registry
+    from odds.core import readings
+
+    out = set(registry.titles().values())
+    for spec in registry.specs().values():
+        out.add(spec.help)
+        for param in spec.params:
+            if param.help:
+                out.add(param.help)
+        out |= {e.title for e in spec.examples if e.title}
+        words = spec.words
+        out |= {w for w in (words.headline, *words.why.values()) if w}
+        for r in spec.readings:
+            out |= {w for w in (r.what, r.none) if w}
+        with readings.alone():
+            for example in spec.examples:
+                engine = {"method": "mc", "trials": 200, "seed": 1} if (
+                    example.mc.get("method") == "mc" or not spec.exact) else {}
+                result = spec.call(**example.kwargs, **{**example.mc, **engine})
+                names = {re.sub(r"(\D) \d+$", r"\1 {k}", name.replace("_", " ")) for name in result}
+                names |= {result.words.title(result.main)}
+                names |= {n.replace("_", " ") for n, _p in result.words.partition(result.probabilities)}
+                game = spec.name.split(".")[0]
+                out |= {(game, n) for n in names} if game in OWN_WORDS else names
+                out |= {f["assumed"] for f in result.flips if " " in str(f["assumed"])}
+                out |= {v for v in result.settings.values()  # a setting in words, not "8 v 11"
+                        if isinstance(v, str) and " " in v and not re.fullmatch(r"\d+ v \d+", v)}
+    from odds.his.cards import CARDS, ROLES
+
+    out |= {f"{role} plays {name.replace('-', ' ')}" for name, card in CARDS.items()
+            if card.timing == "after" for role in ROLES}  # an event of any after-roll card
+    return {m for m in out if m}
+
+
+def main() -> int:
+    template = Catalog(project="odds", domain="odds", charset="utf-8")
+    code_messages(template)
+    for message in sorted(registry_messages(), key=str):
+        context, message = message if isinstance(message, tuple) else (None, message)
+        if template.get(message, context) is None:
+            template.add(message, locations=[("odds/registry.py", 0)], context=context)
+    with open(LOCALE / "odds.pot", "wb") as f:
+        write_po(f, template, width=100, omit_header=False)
+    for po in sorted(LOCALE.glob("*/LC_MESSAGES/odds.po")):
+        lang = po.parent.parent.name
+        with open(po, "rb") as f:
+            catalog = read_po(f, locale=lang, domain="odds")
+        catalog.update(template, no_fuzzy_matching=True)
+        with open(po, "wb") as f:
+            write_po(f, catalog, width=100, ignore_obsolete=True)
+        done = sum(1 for m in catalog if m.id and m.string and not m.fuzzy
+                   and (all(m.string) if isinstance(m.string, tuple) else True))
+        print(f"{po.relative_to(ROOT)}: {len(catalog)} messages, {done} translated")
+    print(f"{(LOCALE / 'odds.pot').relative_to(ROOT)}: {len(template)} messages")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,93 @@
+"""The English words left in a Russian answer (issue 61): what a Russian player would read that
+did not pass the catalog. Allowed: the codes a user types (every Param's name and flag, its
+choices, the cards, the policies and timings, the engine options, the procedures' names, the
+keys of a setting's table: they are the program's words, like git's flags), the proper names
+of the games and the tools, and file names and commands in backticks. Everything else made of
+Latin letters is an English word."""
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from odds import registry
+
+PROPER = {"here", "i", "stand", "virgin", "queen", "oath", "chronicles", "of", "empire", "and",
+          "exile", "new", "foundations", "odds", "docs", "rules", "md", "rules_crusades", "toml",
+          "json", "d6", "2d6", "p", "e", "k", "n", "x", "mc", "exact", "bresenham", "manhattan",
+          "chebyshev", "lanchester", "wilson", "newcombe", "mary", "law",
+          "inf", "nan"}  # and a number as the user typed it
+_WORD = re.compile(r"--?[a-z][\w-]*|[A-Za-z][\w.:'\-]*")
+
+
+@cache
+def codes() -> frozenset:
+    """Every word a user types to odds: the registry's names, flags, choices and cards."""
+    out = set(registry.games())
+    for spec in registry.specs().values():
+        out |= {spec.name, *spec.name.split("."), *spec.command, spec.main}
+        for p in spec.params:
+            out |= {p.name, p.option, *(str(c).split(" (")[0] for c in p.choices)}
+            for choice in p.choices:
+                out |= set(re.split(r"[,:]", str(choice)))
+            for card, policies in p.policies.items():
+                out |= {card, *policies}
+        out |= {e.name for e in spec.examples}
+        for r in spec.readings:
+            out |= {r.name, *r.marked()}
+    out |= {o.name for o in registry.ENGINE_OPTIONS} | set(registry.METHODS)
+    from odds.his import cards
+
+    out |= set(cards.CARDS) | set(cards.POLICIES) | {"first", "if-it-helps", "optimal", "always"}
+    out |= {code for group, table in _names().items() if group != "settings" for code in table}
+    out |= {"true", "false", "never", "as-needed", "at-most", "to-beat", "max-win", "min-losses",
+            "win-within", "advance", "hold-walls", "off"}  # values of the Params' own syntax
+    for spec in registry.specs().values():  # the examples' own names (targets, places)
+        for example in spec.examples:
+            out |= set(re.findall(r"[A-Za-z][\w-]*", str(example.kwargs)))
+    return frozenset(w.lower() for w in out)
+
+
+def _names() -> dict:
+    import tomllib
+
+    from odds.i18n import LOCALE
+
+    with open(LOCALE / "ru" / "names.toml", "rb") as f:
+        return tomllib.load(f)
+
+
+def _allowed(token: str, extra) -> bool:
+    word = token.lower().strip(".:'-")
+    if not word or token.startswith("-") or _known(word, extra) or _metavar(token) or re.fullmatch(
+            r"[IVX]+", token.strip(".:")):
+        return True
+    parts = [p for p in re.split(r"[:=,]", word) if p]
+    return bool(parts) and all(_known(p, extra) or p.isdigit() for p in parts)
+
+
+def _known(word: str, extra) -> bool:
+    """A code, a proper name, or a single letter (a notation: P(...), E[...], K, 5 v 5)."""
+    return len(word) == 1 or word in PROPER or word in extra or word in codes()
+
+
+def _metavar(token: str) -> bool:
+    """A placeholder of a flag's value in --help (N, POWER, CARD[:POLICY], LOW..HIGH)."""
+    return bool(re.fullmatch(r"[A-Z][A-Z0-9_.:\-]*", token.strip(".:'-[]")))
+
+
+def english_words(text: str, extra=frozenset()) -> list[str]:
+    """The English words of `text` (a Russian answer), with their line: [] when none. `extra`:
+    more allowed codes (a scenario's own unit names, a record's powers)."""
+    found = []
+    text = re.sub(r"-\n\s+", "-", text)  # a code argparse wrapped at its dash (henry-viii)
+    for line in text.splitlines():
+        plain = re.sub(r"`[^`]*`", "", line)  # commands and file names
+        plain = re.sub(r"'[^']*'", "", plain)  # a value as the user typed it, echoed
+        plain = re.sub(r"\b[\w.\-]+=", " ", plain)  # setting and reading keys (their values stay)
+        plain = re.sub(r"\[[a-z_]+\.[a-z_]+\]", " ", plain)  # [his.field]
+        plain = re.sub(r"\b[\w\-]+: (?=\d)", " ", plain)  # a table's keys: (galley: 2, ...)
+        plain = re.sub(r"\b\w+\.(toml|md|py|csv|png|json)\b", " ", plain)
+        bad = [t for t in _WORD.findall(plain) if not _allowed(t, extra)]
+        if bad:
+            found.append(f"{' '.join(bad)}  <-  {line.strip()}")
+    return found
