@@ -288,7 +288,7 @@ def app_client():
 
     with running() as srv:
         def get(path, query):
-            url = f"http://127.0.0.1:{srv.config.port}{path}?{urllib.parse.urlencode(query)}"
+            url = f"http://127.0.0.1:{srv.port}{path}?{urllib.parse.urlencode(query)}"
             try:
                 with urllib.request.urlopen(url, timeout=600) as r:
                     return r.status, json.loads(r.read())
