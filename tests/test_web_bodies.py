@@ -141,13 +141,14 @@ def refused(server, path, data: bytes) -> tuple:
 
 
 def test_every_route_taking_a_body_refuses_one_byte_over_its_limit_with_a_413(server):
-    """As limits.body does: one line naming the limit, the connection closed."""
+    """At once, on its declared length (limits.body): one line naming the limit, the
+    connection closed after the answer is read, not reset (receipt.Lingering)."""
     paths = taking_a_body(server.app)
     assert {"/api/luck", "/api/crusades.battle"} <= set(paths)
     for path in paths:
         most = MOST.get(path, WEB_MAX_BODY)
         assert refused(server, path, b"x" * (most + 1)) == (
-            413, "close", True, f"body: over {most:,} bytes (allowed: up to {most:,})"), path
+            413, "close", True, f"body: declared as {most + 1:,} bytes (allowed: up to {most:,})"), path
 
 
 def test_the_luck_route_refuses_more_rolls_than_its_limit_with_a_413_before_scoring_them(server):

@@ -20,6 +20,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 
 from ...core.montecarlo import stop_when
+from ...errors import shown
 
 # a request
 WEB_MAX_TRIALS = 10_000_000  # Monte Carlo trials per request (a Spec may set fewer)
@@ -78,7 +79,8 @@ async def body(request, most: int, seconds: float) -> bytes:
     declared = request.headers.get("content-length", "")
     if len(declared) > 20 or declared.isdecimal() and int(declared) > most:  # before any byte is
         # asked for: no `100 Continue`, no wait for a body that would be refused
-        raise TooLarge(f"body: declared as {declared[:20]} bytes (allowed: up to {most:,})")
+        said = f"{int(declared):,}" if declared.isdecimal() else shown(declared)
+        raise TooLarge(f"body: declared as {said} bytes (allowed: up to {most:,})")
     got = bytearray()
 
     async def read():

@@ -7,12 +7,18 @@ opens and when the first byte of a next request arrives (or is found kept after 
 When it fires first, the client gets a 408 and the connection is closed. A request's body
 has its own deadline in the app (limits.body: WEB_BODY_SECONDS); WEB_HEAD_SECONDS is the
 server's head deadline.
+
+A connection closed while its client is still sending a body (a 413 answered on the declared
+length) is closed as nginx's lingering close does: our side is shut, what still arrives is
+read and dropped for at most LINGER seconds, then it is closed. Closed at once, the unread
+bytes would make the kernel reset it, and the client would see a reset, not the 413.
 """
 from __future__ import annotations
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+LINGER = 2.0  # s a closed connection's late body bytes are read and dropped
 CUT = b"request head: not whole in time (allowed: the request line and headers within the server's deadline)"
 
 
@@ -24,10 +30,12 @@ def head_deadline(seconds: float) -> type:
         timer = None
 
         def connection_made(self, transport):
-            super().connection_made(transport)
+            super().connection_made(Lingering(transport, self))
             self._arm()
 
         def data_received(self, data: bytes) -> None:
+            if self.transport.lingering:
+                return  # a body after its answer: dropped
             if self.timer is None and self.conn.their_state is h11.IDLE:
                 self._arm()  # a next request on a kept connection: its first byte
             super().data_received(data)
@@ -62,3 +70,21 @@ def head_deadline(seconds: float) -> type:
             self.transport.close()
 
     return HeadDeadline
+
+
+class Lingering:
+    """A transport whose close() lingers (LINGER) while its client is still sending a body."""
+
+    def __init__(self, transport, protocol):
+        self._transport, self._protocol, self.lingering = transport, protocol, False
+
+    def __getattr__(self, name):
+        return getattr(self._transport, name)
+
+    def close(self):
+        if self.lingering or self._protocol.conn.their_state is not h11.SEND_BODY \
+                or not self._transport.can_write_eof():
+            return self._transport.close()
+        self.lingering = True
+        self._transport.write_eof()
+        self._protocol.loop.call_later(LINGER, self._transport.close)
