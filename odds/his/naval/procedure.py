@@ -36,7 +36,7 @@ from ...core.readings import Reading
 from ...errors import OddsError, check_bool, check_choice
 from ...registry import Example, Param, Spec, register
 from .. import leaders
-from ..cards import help_for, parse
+from ..cards import help_for, only_with, parse
 from ..leaders import MAX_LEADER, Leader
 from .exact import exact_joint
 from .fleets import MAX_SHIPS, Battle, Fleet, setup
@@ -191,6 +191,17 @@ SHIP_HELP = {"galleys": "galleys", "galleons": "galleons",
              "race_built": "race-built galleons (England only)", "squadrons": "naval squadrons"}
 
 
+def _cards_only_with(ruleset: str, side: str) -> dict:
+    """Param.only_with of a side's naval cards: by power (cards.only_with), Galleasses in the
+    Mediterranean only (Virgin Queen)."""
+    rules = RULESETS[ruleset]
+    out = dict(only_with("naval", rules.cards, side, rules.powers))
+    if "galleasses" in rules.cards and ruleset == "vq":
+        out["galleasses"] = tuple({**way, "location": ("mediterranean",)}
+                                  for way in out.get("galleasses", ({},)))
+    return out
+
+
 def naval_params(ruleset: str) -> tuple:
     """The keywords of a naval combat under `ruleset`: ships by type, corsairs, leader, power,
     cards per side, then the place and the ruleset's numbers."""
@@ -208,7 +219,7 @@ def naval_params(ruleset: str) -> tuple:
                       metavar="POWER"),
                 Param(f"{side}_cards", "cards", f"a card the {side} plays, repeatable: "
                       f"{help_for('naval', rules.cards)}", choices=rules.cards, flag=f"{side}-card",
-                      metavar="CARD[:POLICY]")]
+                      metavar="CARD[:POLICY]", only_with=_cards_only_with(ruleset, side))]
     if ruleset == "vq":
         out.append(Param("location", "choice", "the sea zone (or the zone of the port); the "
                          "command line asks for it, since Galleasses and race-built galleons "

@@ -242,9 +242,10 @@ function buildForm(values) {
   const form = $("form");
   form.replaceChildren();
   controls = {};
+  Object.keys(cleared).forEach((k) => delete cleared[k]);  // another procedure's
   const sets = {};
   const field = (p, parent) => {
-    const c = control(p, () => { clearOthers(p); changed(); });
+    const c = control(p, () => { satisfy(p); clearOthers(p); changed(); });
     controls[p.name] = c;
     const wide = p.kind === "text" || LISTS.includes(p.kind);
     parent.append(el("div", { class: "field" + (wide ? " wide" : ""), "data-name": p.name },
@@ -263,11 +264,86 @@ function buildForm(values) {
   for (const p of [...spec.parameters, ...spec.engine]) controls[p.name].set(initial(p, values));
 }
 
-// a field given that others cannot be given with (p.clears): they go back to their defaults
+// a field given that others cannot be given with (p.clears): they go back to their defaults,
+// kept in `cleared`; set back to its own default, it gives them back (each one no other given
+// field still clears: that field keeps it instead), so an undone switch restores the question
+const cleared = {};  // field name -> {a field it cleared: the value that field had}
+const isDefault = (name) => [null, "", text(fieldOf(name).default) ?? ""].includes(controls[name].get());
+
 function clearOthers(p) {
+  if (!p.clears) return;
+  if (isDefault(p.name)) {
+    const kept = cleared[p.name] || {};
+    delete cleared[p.name];
+    for (const [name, was] of Object.entries(kept)) {
+      const blocker = (fieldOf(name).clears || []).find((n) => controls[n] && !isDefault(n));
+      if (blocker) (cleared[blocker] ||= {})[name] = was;
+      else controls[name].set(was);
+    }
+    return;
+  }
+  const kept = cleared[p.name] ||= {};
+  for (const name of p.clears) {
+    if (!controls[name] || isDefault(name)) continue;
+    kept[name] = controls[name].get();
+    controls[name].set(text(fieldOf(name).default));
+  }
+}
+
+// ---- what may be chosen now: a choice's ways (p.only_with), a field's needs (p.needs) ----
+
+const nowOf = (name) => controls[name]?.get() ?? text(fieldOf(name)?.default) ?? "";
+
+// a condition in words: "with naval", "without naval", "with attacker power ottoman",
+// "not with attacker power ottoman" (when it allows most of the choices)
+function condition(name, values) {
+  const q = fieldOf(name), shown = values.map(text);
+  if (q.kind === "bool") return (shown[0] === "true" ? "with " : "without ") + fieldWords(q);
+  const all = q.choices || [];
+  if (all.length && shown.length > all.length / 2)
+    return `not with ${fieldWords(q)} ${all.filter((c) => !shown.includes(c)).map(choiceWords).join(" or ")}`;
+  return `with ${fieldWords(q)} ${shown.map(choiceWords).join(" or ")}`;
+}
+
+// null when option `o` of `p` may be chosen as the form stands; else {why} in words, and
+// `sets` ([name, value]) when one choice of another field would allow it (Janissaries: the
+// side's power Ottoman), which picking it then sets
+function barred(p, o) {
+  const ways = p.only_with?.[o];
+  if (!ways) return null;
+  const holds = (way) => Object.entries(way).every(([k, vs]) => !controls[k] || vs.map(text).includes(nowOf(k)));
+  if (ways.some(holds)) return null;
+  const [way] = ways, keys = Object.keys(way);
+  if (ways.length === 1 && keys.length === 1 && way[keys[0]].length === 1 && fieldOf(keys[0]).kind === "choice")
+    return { why: `sets ${fieldWords(fieldOf(keys[0]))} ${choiceWords(text(way[keys[0]][0]))}`, sets: [keys[0], text(way[keys[0]][0])] };
+  return { why: "only " + ways.map((w) => Object.entries(w).map(([k, vs]) => condition(k, vs)).join(" and ")).join(", or ") };
+}
+
+// each picker's options as the form stands: a barred one disabled with its reason (or saying
+// what it sets); a field that needs another (p.needs) offers only its default until one is given
+function offerChoices() {
+  for (const p of spec.parameters) {
+    const sel = $("f-" + p.name);
+    if (!sel || sel.tagName !== "SELECT") continue;
+    const waiting = p.needs?.length && p.kind !== "int" && !p.needs.some(given);
+    for (const o of sel.options) {
+      if (!o.value || o.value === "0" && p.kind === "leader") continue;
+      o.dataset.words ??= o.textContent;
+      const bar = waiting && o.value !== text(p.default)
+        ? { why: `give ${p.needs.map((n) => fieldWords(fieldOf(n))).join(" or ")} first` } : barred(p, o.value);
+      o.disabled = Boolean(bar) && !bar.sets;
+      o.textContent = o.dataset.words + (bar ? ` (${bar.why})` : "");
+    }
+  }
+}
+
+// a choice picked that sets what it needs (p.only_with): the other field set to allow it
+function satisfy(p) {
   const v = controls[p.name].get();
-  if (!p.clears || v === null || v === "" || v === (text(p.default) ?? "")) return;
-  for (const name of p.clears) controls[name].set(text(fieldOf(name).default));
+  for (const o of (v ? v.split(",") : []).map((x) => x.split(":")[0])) {
+    const bar = barred(p, o);
+    if (bar?.sets) controls[bar.sets[0]].set(bar.sets[1]);
+  }
 }
 
 function initial(p, values) {
@@ -306,6 +382,7 @@ const COPY = "Copy link to this battle";  // the copy button's words until it ha
 
 function changed() {
   offerNeeds();
+  offerChoices();
   const q = query();
   const state = new URLSearchParams([["procedure", spec.name], ...link(),
                                      ...asked().map((p) => ["plan", p]), ...needQuery()]);
