@@ -119,6 +119,21 @@ def check_probability(field: str, value) -> float:
     return p
 
 
+def check_chance(field: str, value) -> float:
+    """A target chance as a player types it, as a float in [0, 1]: a fraction (0.8), or a
+    percent as the page takes it (80, 80%); a number above 1 is a percent."""
+    text = str(value).strip()
+    percent = text.endswith("%")
+    try:
+        p = float(text.removesuffix("%"))
+    except ValueError:
+        raise OddsError(f"{field}: {shown(value)} is not a number") from None
+    if not 0.0 <= p <= 100.0 or not p == p:
+        raise OddsError(f"{field}: {shown(value)} is out of range (allowed: 0 to 1, or a percent "
+                        "from 0% to 100%)")
+    return p / 100 if percent or p > 1 else p
+
+
 def too_deep(field: str, depth: int) -> OddsError:
     """The one line for a value nested `depth` levels deep (over MAX_NESTING)."""
     return OddsError(f"{field}: nested {depth} levels deep (allowed: at most {MAX_NESTING})")

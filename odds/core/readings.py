@@ -318,8 +318,9 @@ class Sensitivity(Result):
         cells = [(r["label"], *_cells(r, self.measures)) for r in self.rows]
         head = ("alternative", title, "change", *(f"E {m.replace('_', ' ')} (change)" for m in self.measures))
         widths = [max(len(str(c[i])) for c in [head, *cells]) for i in range(len(head))]
-        lines.append("  " + "  ".join(f"{h:<{w}}" if i == 0 else f"{h:>{w}}"
-                                      for i, (h, w) in enumerate(zip(head, widths))))
+        if self.rows:  # no table without a row: the note says why
+            lines.append("  " + "  ".join(f"{h:<{w}}" if i == 0 else f"{h:>{w}}"
+                                          for i, (h, w) in enumerate(zip(head, widths))))
         for r, c in zip(self.rows, cells):
             if r.get("p") is None:
                 lines.append(f"  {r['label']:<{widths[0]}}  not computed: {r.get('not_computed', '')}")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import OddsError, check_list, check_nesting, shown
+from ..errors import OddsError, check_list, check_nesting, nearest, shown
 from ..files import parse_toml, read_text, toml_value
 from .simulator import state as S
 
@@ -202,7 +202,8 @@ def _validate(raw, name) -> Scenario:
         army = c.table(f"{side}.army", table.get("army", {}))
         for t, n in army.items():
             if t not in type_names:
-                c.fail(f"{side}.army.{t}", f"unknown unit type (known: {', '.join(type_names)})")
+                c.fail(f"{side}.army.{t}", f"unknown unit type (known: {', '.join(type_names)})"
+                       f"{nearest(t, type_names)}")
             counts[s, type_names.index(t)] = c.int(f"{side}.army.{t}", n, 0, 100)
         if counts[s].sum() == 0:
             c.fail(f"{side}.army", "the army has no units")

@@ -6,7 +6,7 @@ import json
 import re
 import sys
 
-from ...errors import OddsError, signed_zero
+from ...errors import OddsError, nearest, signed_zero
 from ...registry import ENGINE_OPTIONS, REQUIRED, Param, Spec
 from ...texts import printable
 
@@ -163,11 +163,17 @@ class Parser(argparse.ArgumentParser):
     """argparse that reports a usage mistake as one line and exit code 2."""
 
     def error(self, message):  # the sub-command's words, when there are any after `odds`
-        raise OddsError(f"{self.prog}: {message}" if " " in self.prog else message)
+        raise OddsError((f"{self.prog}: {message}" if " " in self.prog else message) + _meant(message))
 
     def print_help(self, file=None):
         """Help on stdout; unlike argparse's, a failed write (a full disk) is not ignored."""
         (file or sys.stdout).write(self.format_help())
+
+
+def _meant(message: str) -> str:
+    """"; did you mean 'field'?" after argparse's "invalid choice: 'feild' (choose from ...)"."""
+    m = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+    return nearest(m[1], re.findall(r"'([^']*)'", m[2])) if m else ""
 
 
 def given(spec: Spec, args) -> dict:
