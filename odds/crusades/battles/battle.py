@@ -285,18 +285,31 @@ def _scenario(scenario, overrides: tuple) -> Scenario:
     return scenario_of(scenario, list(overrides))
 
 
+# the settings that matter only where the scenario has something: (what, whether it has it)
+MATTERS = {
+    "wall_climb_cost": ("wall cells", lambda sc: bool((sc.terrain == S.WALL).any())),
+    "gates": ("gate cells", lambda sc: any("g" in row for row in (sc.raw.get("board") or {}).get("terrain", []))),
+    "shoot_out_of_city": ("city cells", lambda sc: bool((sc.terrain == S.CITY).any())),
+    "sortie_morale_penalty": ("siege", lambda sc: bool(sc.siege.get("on"))),
+}
+
+
 def _reading(key: str) -> Reading:
-    """A rule setting as a reading: flipped to `_alternatives` from the scenario's value."""
+    """A rule setting as a reading: flipped to `_alternatives` from the scenario's value; a
+    setting of MATTERS not flipped where the scenario lacks what it acts on (no effect)."""
     def points(call):
         try:
             sc = _scenario(call["scenario"], tuple(_override_items(call.get("overrides") or (), "overrides")))
         except OddsError:
+            return []
+        if key in MATTERS and not MATTERS[key][1](sc):
             return []
         return [(f"{key}={text(v)}", {key: v}) for v in _alternatives(sc, key)]
 
     return Reading(key, key.replace("_", " "), SETTINGS[key][0],
                    f"docs/rules_crusades.md, Readings and assumptions: {SETTINGS[key][2]}",
                    alternatives=_listed(key), points=points,
+                   none=f"no effect here: the scenario has no {MATTERS[key][0]}" if key in MATTERS else "",
                    tried=", ".join(text(v) for v in _listed(key)) + " (from the default)",
                    given_by=lambda call, given: key in given or key in _rules_given(call))
 

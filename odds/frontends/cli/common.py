@@ -177,6 +177,9 @@ def _meant(message: str) -> str:
 
 
 def given(spec: Spec, args) -> dict:
-    """The procedure's keywords whose flags were given (absent ones keep their defaults)."""
-    kwargs = {p.name: getattr(args, p.name) for p in spec.params}
+    """The procedure's keywords whose flags were given (absent ones keep their defaults: a
+    switch not typed is not given, so a setting true by default stays true)."""
+    typed = getattr(args, GIVEN, None) or set()
+    kwargs = {p.name: getattr(args, p.name) for p in spec.params
+              if p.kind != "bool" or p.name in typed}
     return {k: v for k, v in kwargs.items() if v is not None}
