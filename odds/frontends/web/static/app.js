@@ -242,7 +242,7 @@ function buildForm(values) {
   const form = $("form");
   form.replaceChildren();
   controls = {};
-  Object.keys(cleared).forEach((k) => delete cleared[k]);  // another procedure's
+  for (const kept of [cleared, satisfied]) Object.keys(kept).forEach((k) => delete kept[k]);  // another procedure's
   const sets = {};
   const field = (p, parent) => {
     const c = control(p, () => { satisfy(p); clearOthers(p); changed(); });
@@ -337,12 +337,24 @@ function offerChoices() {
   }
 }
 
-// a choice picked that sets what it needs (p.only_with): the other field set to allow it
+// a choice picked that sets what it needs (p.only_with): the other field set to allow it, its
+// value before kept in `satisfied`; the choice undone, that field gets it back (unless changed since)
+const satisfied = {};  // "field:choice" -> [the field it set, its value before, the value set]
+
 function satisfy(p) {
   const v = controls[p.name].get();
-  for (const o of (v ? v.split(",") : []).map((x) => x.split(":")[0])) {
+  const picked = (v ? v.split(",") : []).map((x) => x.split(":")[0]);
+  for (const [key, [name, was, set]] of Object.entries(satisfied)) {
+    const [field, o] = key.split(":");
+    if (field !== p.name || picked.includes(o)) continue;
+    delete satisfied[key];
+    if (controls[name].get() === set) controls[name].set(was);
+  }
+  for (const o of picked) {
     const bar = barred(p, o);
-    if (bar?.sets) controls[bar.sets[0]].set(bar.sets[1]);
+    if (!bar?.sets) continue;
+    satisfied[`${p.name}:${o}`] = [bar.sets[0], controls[bar.sets[0]].get(), bar.sets[1]];
+    controls[bar.sets[0]].set(bar.sets[1]);
   }
 }
 
