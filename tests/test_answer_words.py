@@ -47,7 +47,7 @@ def test_a_reading_tells_the_flag_not_a_python_keyword(name):
     assert not said, said
 
 
-@pytest.mark.parametrize("name", SPECS)
+@pytest.mark.parametrize("name", [n for n, s in SPECS.items() if s.command])
 def test_each_command_s_compare_example_uses_its_own_keywords(name):
     spec = SPECS[name]
     code, out, _ = run(*spec.command, "--help")
@@ -68,7 +68,7 @@ def test_the_settings_an_answer_lists_are_named_in_words(name):
     spec = SPECS[name]
     result = spec.call(**spec.examples[0].kwargs)
     line = next((x for x in result.summary().splitlines() if x.strip().startswith("settings:")), "")
-    assert not SNAKE.findall(line) and "=" not in line, line
+    assert not SNAKE.findall(line) and not re.search(r"\b[a-z_]+=", line), line
 
 
 def test_the_sample_record_s_title_is_shown_with_its_result():

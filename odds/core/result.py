@@ -180,8 +180,8 @@ class Result:
                       for k, v in enumerate(pmf) if v > 0]
         lines += F.lines(self)
         if self.settings:
-            lines.append("  settings: " + ", ".join(
-                f"{k}={_text(v)}" + " (reading)" * (k in self.readings)
+            lines.append("  settings: " + "; ".join(  # in words, as the form's labels
+                f"{k.replace('_', ' ')}: {_text(v)}" + " (reading)" * (k in self.readings)
                 for k, v in self.settings.items()))
         lines += [f"  note: {n}" for n in self.notes]
         if self.assumptions:
@@ -219,9 +219,11 @@ def _bar(p: float, width: int) -> str:
 def _text(value) -> str:
     """A setting's value in words: lists as [a, b] (or none), tables as (key: value, ...)."""
     if isinstance(value, (dict, MappingProxyType)):
-        return "(" + ", ".join(f"{k}: {_text(v)}" for k, v in value.items()) + ")"
+        return "(" + ", ".join(f"{str(k).replace('_', ' ')}: {_text(v)}" for k, v in value.items()) + ")"
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(map(_text, value)) + "]" if value else "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
     return str(value)
 
 

@@ -19,7 +19,7 @@ from .simulator import state as S
 # name: (default, allowed: tuple of choices | (low, high) for ints | bool, what it means)
 SETTINGS = {
     "morale_damage_threshold": (3, (0, 100),
-                                "a unit tests morale after taking MORE than this damage in one enemy turn (other copy: 2)"),
+                                "a unit tests morale after taking MORE than this damage in one enemy turn (another text of the rules says 2)"),
     "morale_reading": ("flee-above", ("flee-above", "hold-at-least"),
                        "flee-above: flees on a d6 greater than morale; hold-at-least: morale is the lowest roll that holds"),
     "turn_limit": (20, (1, 200), "rounds (both sides move) before the battle ends undecided"),
@@ -29,7 +29,7 @@ SETTINGS = {
     "retaliation": (False, bool, "a unit attacked in melee that survives strikes back at once"),
     "facing": ("enemy-edge", ("enemy-edge", "none"),
                "enemy-edge: units face the enemy edge (fleeing units their own), an attack from the cell behind is a rear attack; none: no rear attacks"),
-    "attacks_per_turn": (0, (0, 10), "shots plus melee attacks a unit may make in its turn, each costing one action point; 0: no limit (the seed: once per action point)"),
+    "attacks_per_turn": (0, (0, 10), "shots plus melee attacks a unit may make in its turn, each costing one action point; 0: no limit (one text of the rules: once per action point)"),
     "fled_return": ("half-down", ("half-down", "half-up"), "half of the fled units of each type return, rounded down or up"),
     "tie_break": ("random", ("random", "first"), "AI ties: a seeded random pick or the first candidate"),
     "range_metric": ("manhattan", ("manhattan", "chebyshev"), "distance for shooting range"),

@@ -241,7 +241,7 @@ READINGS = (
             when=_median_commit, given_by=lambda call, given: False, points=_quantiles,
             shown=lambda call: "the median defense", tried="to-beat:25, to-beat:75, to-beat:100",
             none="a capped commitment (at-most:K) has no other percentile to try; give "
-                 "sacrifice='to-beat:P'"),
+                 "--sacrifice to-beat:P"),
 )
 
 
@@ -417,8 +417,8 @@ SPEC = register(Spec(
               clears=("defense_dice",)),
         Param("title", "choice", "the defender's title", choices=tuple(TITLES),
               clears=("defense_dice",)),
-        Param("imperial_title", "choice", "the imperial +1: always (seed) or only with the "
-              "Chancellor holding the Oathkeeper title (printed rule)", choices=IMPERIAL_TITLE),
+        Param("imperial_title", "choice", "the imperial +1: always (one text of the rules) or only with "
+              "the Chancellor holding the Oathkeeper title (the printed rule)", choices=IMPERIAL_TITLE),
         Param("chancellor_oathkeeper", "bool", "the Chancellor holds the Oathkeeper title"),
         Param("defenders", "int", "defending warbands (or bandits)", low=0, high=MAX_DEFENDERS,
               metavar="K"),

@@ -21,7 +21,9 @@ def summary(frame, rolls: bool = True) -> str:
     """The whole game per side (actual, expected, percentile, 5-95% range), its dice's own
     luck, each roll, and the refused rolls."""
     game, own = whole_game(frame), dice(frame)
-    lines = [f"How lucky was each side ({counted(frame['line'].nunique(), 'roll')}, "
+    title = frame.attrs.get("title")
+    lines = [printable(title)] if title else []  # the record's own: the sample's says invented
+    lines += [f"How lucky was each side ({counted(frame['line'].nunique(), 'roll')}, "
              f"{counted(frame.attrs['situations'], 'distinct situation')}, exact; percentile 50 = "
              "average luck, 90 = luckier than 9 games in 10)"]
     for side in dict.fromkeys(frame["side"]):
