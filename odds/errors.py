@@ -97,7 +97,7 @@ def signed_zero(text: str, number) -> str | None:
     """Why a number typed as `-0` (or `-0.0`) is refused: a sign on zero is a slip, not a
     value (issue 48: it was taken as 0); None for any other text."""
     if number == 0 and text.strip().startswith("-"):
-        return f"{text!r} is zero with a minus sign (allowed: 0)"
+        return f"{text!r} is zero with a minus sign (allowed: a number, no sign on zero)"
     return None
 
 

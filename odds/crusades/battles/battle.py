@@ -19,7 +19,7 @@ from ...core.outcomes import Words
 from ...core.flips import text
 from ...core.readings import Reading, Sensitivity, settle, sensitivity as flipped
 from ...core.result import Result
-from ...errors import OddsError
+from ...errors import OddsError, check_bool, check_choice, check_int
 from ...registry import Example, Param, Spec, register
 from ...texts import signed
 from ..simulator import state as S
@@ -121,13 +121,25 @@ def battle(scenario, *, overrides=(), method="auto", trials=None, seed=None, pre
     `trials` is the number of battles; `overrides` (``KEY=VALUE`` strings or a dict) can still
     change anything else in the scenario, e.g. ``{"attacker.army.knights": 4}``.
     """
-    for key in settings:
+    for key, value in settings.items():
         if key not in SETTINGS:
             raise OddsError(f"{key}: not a rule setting (allowed: {', '.join(SETTINGS)})")
+        _check_setting(key, value)  # named as the keyword given, not as the file's key
     merged = dict(_override_items(overrides, "overrides"))
     merged.update(settings)
     return run(scenario, battles=trials, seed=seed, overrides=merged, method=method,
                threads=threads, precision=precision, progress=progress)
+
+
+def _check_setting(key: str, value):
+    """A rule setting given as a keyword, within SETTINGS' values (one line naming it)."""
+    allowed = SETTINGS[key][1]
+    if allowed is bool:
+        check_bool(key, value)
+    elif isinstance(allowed[0], str):
+        check_choice(key, value, allowed)
+    else:
+        check_int(key, value, *allowed)
 
 
 battle.__signature__ = inspect.Signature(
@@ -154,8 +166,7 @@ def brief(res: Result) -> str:
     how = f"Monte Carlo, {res.trials:,} {what}, seed {res.seed}{', PARTIAL' if res.partial else ''}"
     if res.procedure == "crusades.sensitivity":
         lines = [f"P(attacker wins) {res.p:.1%} with the scenario's settings ({how}); each "
-                 "setting flipped (95% intervals as for independent runs: the common seed "
-                 "usually narrows them):"]
+                 "setting flipped (95% intervals from the runs' paired differences):"]
         lines += [f"  {r['label']}: {signed(r['change'], '.1%')}" + (
             f" (95% interval {signed(r['change_low'], '.1%')} to {signed(r['change_high'], '.1%')})"
             if r.get("change_low") is not None else "") for r in res.rows if r.get("p") is not None]

@@ -576,10 +576,13 @@ function readings(r) {
       el("td", {}, pct(a.p) + (a.interval ? ` [${pct(a.interval[0])} to ${pct(a.interval[1])}]` : "")),
       el("td", {}, points(change)),
       ...means.map((m) => el("td", {}, cell(a.means?.[m], f.means?.[m])))))));
-  // each reading as assumed, then those not tried and why
+  // each reading as assumed, then those not tried and why (a reason shared said once, after)
+  const shared = (why) => flips.filter((f) => f.not_computed === why).length > 1;
+  const reasons = [...new Set(flips.map((f) => f.not_computed).filter((why) => why && shared(why)))];
   $("readings-notes").replaceChildren(...flips.map((f) => el("li", {},
     `${say(f.what)}: ${say(f.assumed)} assumed (${pct(f.p)})`
-    + (f.not_computed ? `; not tried: ${say(f.not_computed)}` : ""))));
+    + (f.not_computed && !shared(f.not_computed) ? `; not tried: ${say(f.not_computed)}` : ""))),
+    ...reasons.map((why) => el("li", {}, `not tried above: ${say(why)}`)));
 }
 
 const isRecord = (x) => x !== null && typeof x === "object" && !Array.isArray(x);
@@ -623,7 +626,7 @@ const mean = (r, k) => (r.zero && k in r.zero ? `0: ${r.zero[k]}` : `mean ${fixe
 function say(text) {
   const named = Object.fromEntries([...spec.parameters, ...spec.engine].map((p) => [p.name, fieldWords(p)]));
   return String(text)
-    .replaceAll(spec.name, short(spec))
+    .replace(new RegExp(`(?<!odds [a-z]+ )${spec.name.replace(".", "\\.")}`, "g"), short(spec))  // not in a command
     .replace(/\[:[^\]]*\]/g, "")
     .replace(/\b([a-z][a-z-]*[a-z]):([a-z][a-z-]*[a-z])\b/g, (m, card, policy) => `${card} (${policy.replace(/-/g, " ")})`)
     .replace(/\b[a-z]+-[ivx]+\b|\b[a-z]+(?:,[a-z]+)+\b/g, choiceWords)
@@ -905,25 +908,30 @@ function eventsPicker(names, chosen) {
   $("need-event").value = now;
 }
 
-function needFailed(message) {
+// a need refused: its message under the box; `box` (the target typed wrong) marked too
+function needFailed(message, box = false) {
   $("need-answer").textContent = "";
   $("need-method").textContent = "";
   $("need-error").hidden = false;
   $("need-error").textContent = message;
+  if (box) $("need-target").setAttribute("aria-invalid", "true");
 }
 
 async function need(q) {
   cancel("need");
   const extra = needQuery();
   $("need-error").hidden = true;
+  $("need-target").removeAttribute("aria-invalid");
   if (!extra.length) {
     $("need-answer").textContent = "";
     $("need-method").textContent = "";
     return;
   }
-  const target = $("need-target").value.trim();
+  const target = $("need-target").value.trim();  // "3e" is no number: said, never dropped
+  if (!/^\d+(\.\d*)?$|^\.\d+$/.test(target))
+    return needFailed(`reaches: ${target} is not a number (allowed: a percent from 0 to 100)`, true);
   if (!(Number(target) >= 0 && Number(target) <= 100))  // the page's own words, in percent
-    return needFailed(`reaches: ${target}% is out of range (allowed: 0% to 100%)`);
+    return needFailed(`reaches: ${target}% is out of range (allowed: 0% to 100%)`, true);
   const r = await request("need", `api/${spec.name}/need?` + new URLSearchParams([...q, ...extra]));
   if (!r) return;
   if (r.status === 503) {
