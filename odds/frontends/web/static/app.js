@@ -628,6 +628,10 @@ function say(text) {
   return String(text)
     .replace(new RegExp(`(?<!odds [a-z]+ )${spec.name.replace(".", "\\.")}`, "g"), short(spec))  // not in a command
     .replace(/\[:[^\]]*\]/g, "")
+    // Python's words in a message: a tuple ('a', 'b'), a value in quotes, True/False (a switch)
+    .replace(/\(((?:'[^']*',?\s*)+)\)/g, (m, items) => items.replace(/'/g, "").replace(/,\s*$/, ""))
+    .replace(/(^|[\s(\[])'([^'\s][^']*?)'(?=[\s,;:.)\]]|$)/g, "$1$2")
+    .replace(/\bTrue\b/g, "on").replace(/\bFalse\b/g, "off")
     .replace(/\b([a-z][a-z-]*[a-z]):([a-z][a-z-]*[a-z])\b/g, (m, card, policy) => `${card} (${policy.replace(/-/g, " ")})`)
     .replace(/\b[a-z]+-[ivx]+\b|\b[a-z]+(?:,[a-z]+)+\b/g, choiceWords)
     .replace(/([A-Z][\w'-]*)=(\d+):(\d+)(:out)?/g, (m, name, a, d, out) => `${name} ${a} v ${d}${out ? " (out of the zone)" : ""}`)
