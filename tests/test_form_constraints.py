@@ -10,9 +10,11 @@ from odds.registry import REQUIRED, specs
 SPECS = specs()
 
 
-def start(spec) -> dict:
-    """The page's first question: the procedure's starting values."""
-    return {k: v for k, v in spec.start.items()}
+def start(spec, field: str | None = None) -> dict:
+    """The page's first question: the procedure's starting values, less those `field` clears
+    (the page puts them back to their defaults when it is given)."""
+    cleared = spec.param(field).clears if field else ()
+    return {k: v for k, v in spec.start.items() if k not in cleared}
 
 
 def given(p, option):
@@ -33,9 +35,9 @@ def test_a_choice_is_taken_in_each_of_its_ways_and_refused_where_none_holds(name
     spec = SPECS[name]
     p = spec.param(field)
     for way in ways:
-        kwargs = {**start(spec), **{k: v[0] for k, v in way.items()}, field: given(p, option)}
+        kwargs = {**start(spec, field), **{k: v[0] for k, v in way.items()}, field: given(p, option)}
         spec.check(kwargs)  # taken
-    kwargs = {**start(spec), field: given(p, option)}
+    kwargs = {**start(spec, field), field: given(p, option)}
     if not any(holds(spec, way, kwargs) for way in ways):
         with pytest.raises(OddsError):
             spec.check(kwargs)

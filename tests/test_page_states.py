@@ -30,7 +30,8 @@ FIELDS = """() => [...document.querySelectorAll('#form .field[data-name]')].flat
   const name = f.dataset.name, sel = f.querySelector('select#f-' + name), box = f.querySelector('input[type=checkbox]#f-' + name);
   if (sel) return [{ name, kind: 'select', cards: !!f.querySelector('.cards'), now: sel.value,
                      options: [...sel.options].filter((o) => o.value).map((o) => ({ value: o.value, disabled: o.disabled, text: o.textContent })) }];
-  return box ? [{ name, kind: 'switch', on: box.checked }] : [];
+  return box ? [{ name, kind: 'switch', on: box.checked, disabled: box.disabled,
+                  why: f.querySelector('label .why')?.innerText || '' }] : [];
 })"""
 PICK = """([name, value]) => { const s = document.getElementById('f-' + name); s.value = value;
   s.dispatchEvent(new Event('change', { bubbles: true })); }"""
@@ -69,9 +70,10 @@ class Walk:
         return state
 
     def undone(self, before: dict, where: str):
-        """After an on-off pair: the answer before it, again."""
+        """After an on-off pair: the answer before it, again (or the same refusal)."""
         after = self.visit(where + " undone")
-        if (after["answered"], after["p"]) != (before["answered"], before["p"]):
+        same = (after["answered"], after["p"] if before["answered"] else after["error"])
+        if same != (before["answered"], before["p"] if before["answered"] else before["error"]):
             self.faults.append(f"{where}: undone, the answer is {after['p']} "
                                f"(was {before['p']}): {after['error']}")
 
@@ -95,6 +97,10 @@ class Walk:
 
     def switches(self, context: str, before: dict, skip: str | None = None):
         for f in self.page.evaluate(FIELDS):
+            if f["kind"] == "switch" and f["disabled"]:
+                if not re.search(r"\(\w.*\)$", f["why"]):
+                    self.faults.append(f"{context}{f['name']}: disabled without a reason")
+                continue
             if f["kind"] == "switch" and f["name"] != skip:
                 self.page.evaluate(TOGGLE, f["name"])
                 self.visit(f"{context}{f['name']} switched")
@@ -118,7 +124,7 @@ def test_every_state_the_form_reaches_is_answered_or_refused_in_words(browser, n
         walk.faults += [f"start: {x}" for x in faults_at_each_width(page)]
         walk.options("", start)
         walk.switches("", start)
-        for f in [f for f in page.evaluate(FIELDS) if f["kind"] == "switch"]:
+        for f in [f for f in page.evaluate(FIELDS) if f["kind"] == "switch" and not f["disabled"]]:
             page.evaluate(TOGGLE, f["name"])
             on = walk.visit(f"{f['name']} on")
             walk.faults += [f"{f['name']} on: {x}" for x in faults_at_each_width(page)]

@@ -34,7 +34,7 @@ import numpy as np
 from ...core import montecarlo
 from ...core.engine import Cost, McOptions, Procedure, solve
 from ...core.outcomes import Words
-from ...errors import OddsError, check_bool, check_int, check_list, shown
+from ...errors import OddsError, check_bool, check_int, check_list
 from ...registry import Example, Param, Spec, register
 from ..assaults import stage as casualty
 from ..cards import help_for, names_for, only_with
@@ -310,9 +310,9 @@ def _besieged(given):
                       ("foreign_war", "no field battle"),
                       ("withdraw_inside", "every defender is already inside")):
         if given[name] not in ((), [], False, None):
-            switch = name in ("avoid_battle", "foreign_war")
-            raise OddsError(f"{name}: {'on' if switch else shown(given[name])} with besieged: "
-                            f"{why} (allowed: {'off' if switch else 'none'})")
+            allowed = "False" if name in ("avoid_battle", "foreign_war") else "none"
+            raise OddsError(f"{name}: {given[name]!r} with besieged=True: {why} "
+                            f"(allowed: {allowed})")
     keep = ("attacker", "defender", "assaults", "attacker_mercenaries", "attacker_cavalry",
             "attacker_leader", "attacker_power", "defender_mercenaries", "defender_cavalry",
             "defender_leader", "defender_power", "casualties", "attacker_hit_on",
@@ -361,7 +361,7 @@ SPEC = register(Spec(
         Param("assaults", "int", "at most K assaults, one per impulse", low=1, high=sieges.MAX_ASSAULTS,
               metavar="K"),
         Param("avoid_battle", "bool", "the defender tries to avoid battle (2d6 + its leader "
-              f">= {AVOID_ON})", clears=("besieged",)),
+              f">= {AVOID_ON})", clears=("besieged", "foreign_war")),
         Param("withdraw_inside", "int", "defending survivors that withdraw inside after a lost "
               f"battle (default: all of them, at most {field.MAX_WITHDRAW})", low=0,
               high=field.MAX_WITHDRAW, metavar="K", clears=("besieged",)),
@@ -371,7 +371,7 @@ SPEC = register(Spec(
               choices=names_for("assault", "attacker"), policies=sieges.HELD_POLICIES,
               only_with=only_with("assault", names_for("assault", "attacker"), "attacker", POWERS)),
         Param("foreign_war", "bool", "a foreign war: the field battle only, no defender +1 die, "
-              "no retreat", clears=("besieged",)),
+              "no retreat", clears=("besieged", "avoid_battle")),
         Param("besieged", "bool", "the defenders are already inside (a besieged space): no "
               "field battle, the siege starts at once",
               clears=("avoid_battle", "foreign_war", "withdraw_inside")),

@@ -416,7 +416,8 @@ SPEC = register(Spec(
         Param("pawn_and_favor", "bool", "target the defender's pawn and favor (2 dice)",
               clears=("defense_dice",)),
         Param("title", "choice", "the defender's title", choices=tuple(TITLES),
-              clears=("defense_dice",)),
+              clears=("defense_dice",),  # bandits hold no title
+              only_with={t: ({"bandits": (False,)},) for t in TITLES if t != "none"}),
         Param("imperial_title", "choice", "the imperial +1: always (one text of the rules) or only with "
               "the Chancellor holding the Oathkeeper title (the printed rule)", choices=IMPERIAL_TITLE),
         Param("chancellor_oathkeeper", "bool", "the Chancellor holds the Oathkeeper title"),

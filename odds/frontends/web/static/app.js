@@ -308,13 +308,13 @@ function condition(name, values) {
 // null when option `o` of `p` may be chosen as the form stands; else {why} in words, and
 // `sets` ([name, value]) when one choice of another field would allow it (Janissaries: the
 // side's power Ottoman), which picking it then sets
-function barred(p, o) {
+function barred(p, o, setting = true) {
   const ways = p.only_with?.[o];
   if (!ways) return null;
   const holds = (way) => Object.entries(way).every(([k, vs]) => !controls[k] || vs.map(text).includes(nowOf(k)));
   if (ways.some(holds)) return null;
   const [way] = ways, keys = Object.keys(way);
-  if (ways.length === 1 && keys.length === 1 && way[keys[0]].length === 1 && fieldOf(keys[0]).kind === "choice")
+  if (setting && ways.length === 1 && keys.length === 1 && way[keys[0]].length === 1 && fieldOf(keys[0]).kind === "choice")
     return { why: `sets ${fieldWords(fieldOf(keys[0]))} ${choiceWords(text(way[keys[0]][0]))}`, sets: [keys[0], text(way[keys[0]][0])] };
   return { why: "only " + ways.map((w) => Object.entries(w).map(([k, vs]) => condition(k, vs)).join(" and ")).join(", or ") };
 }
@@ -324,6 +324,7 @@ function barred(p, o) {
 function offerChoices() {
   for (const p of spec.parameters) {
     const sel = $("f-" + p.name);
+    if (sel?.type === "checkbox") offerSwitch(p, sel);
     if (!sel || sel.tagName !== "SELECT") continue;
     const waiting = p.needs?.length && p.kind !== "int" && !p.needs.some(given);
     for (const o of sel.options) {
@@ -337,11 +338,23 @@ function offerChoices() {
   }
 }
 
+// a switch that may not be turned on as the form stands (p.only_with of "true"): disabled, the
+// reason beside it (one turned on before stays so, to be refused beside its field)
+function offerSwitch(p, box) {
+  const bar = barred(p, "true", false);
+  box.disabled = Boolean(bar) && !box.checked;
+  const field = box.closest(".field");
+  let why = field.querySelector("label .why");
+  if (!why) field.querySelector("label").append(why = el("small", { class: "why" }));
+  why.textContent = box.disabled ? ` (${bar.why})` : "";
+}
+
 // a choice picked that sets what it needs (p.only_with): the other field set to allow it, its
 // value before kept in `satisfied`; the choice undone, that field gets it back (unless changed since)
 const satisfied = {};  // "field:choice" -> [the field it set, its value before, the value set]
 
 function satisfy(p) {
+  if (p.kind === "bool") return;  // a switch is disabled instead (offerSwitch)
   const v = controls[p.name].get();
   const picked = (v ? v.split(",") : []).map((x) => x.split(":")[0]);
   for (const [key, [name, was, set]] of Object.entries(satisfied)) {
@@ -631,6 +644,7 @@ function say(text) {
     // Python's words in a message: a tuple ('a', 'b'), a value in quotes, True/False (a switch)
     .replace(/\(((?:'[^']*',?\s*)+)\)/g, (m, items) => items.replace(/'/g, "").replace(/,\s*$/, ""))
     .replace(/(^|[\s(\[])'([^'\s][^']*?)'(?=[\s,;:.)\]]|$)/g, "$1$2")
+    .replace(/\b([a-z][a-z_]*)=(True|False)\b/g, (m, n, v) => `${named[n] ?? words(n)}${v === "True" ? "" : " off"}`)
     .replace(/\bTrue\b/g, "on").replace(/\bFalse\b/g, "off")
     .replace(/\b([a-z][a-z-]*[a-z]):([a-z][a-z-]*[a-z])\b/g, (m, card, policy) => `${card} (${policy.replace(/-/g, " ")})`)
     .replace(/\b[a-z]+-[ivx]+\b|\b[a-z]+(?:,[a-z]+)+\b/g, choiceWords)
