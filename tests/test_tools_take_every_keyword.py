@@ -94,3 +94,21 @@ def test_need_takes_a_percent_as_the_page_does():
     code, _, err = run("his", "field", "--attacker", "5", "--defender", "4", "--need", "150",
                        "--vary", "attacker")
     assert code == 2 and "150" in err and "100%" in err, err
+
+
+@pytest.mark.parametrize("name", ["dice_per", "hit_on"])
+def test_a_dice_number_may_hold_in_one_sea(name):
+    """Virgin Queen: "galleys roll 1 die in the Atlantic" could not be said (no sea in
+    dice_per); `galley@atlantic=1` holds there only, over `galley=N` whatever the order."""
+    spec = specs()["vq.naval"]
+    fleets = dict(attacker_galleys=3, defender_galleons=2, attacker_power="spain",
+                  defender_power="england", method="exact")
+    number = 1 if name == "dice_per" else 6
+    for location in ("atlantic", "mediterranean"):
+        sea = spec.call(**fleets, location=location, **{name: [f"galley@atlantic={number}", "galley=2" if name == "dice_per" else "galley=5"]})
+        everywhere = spec.call(**fleets, location=location, **{name: [f"galley={number}"]})
+        plain = spec.call(**fleets, location=location)
+        same = everywhere if location == "atlantic" else plain
+        assert sea.p == same.p and sea.p != (plain if location == "atlantic" else everywhere).p
+    with pytest.raises(OddsError, match="did you mean 'atlantic'"):
+        spec.call(**fleets, location="atlantic", **{name: [f"galley@atlantc={number}"]})
