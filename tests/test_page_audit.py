@@ -115,7 +115,9 @@ def entries(p: registry.Param, control) -> list[tuple[str, tuple]]:
     `test_a_malformed_whole_number_stops_the_answer_beside_its_field`'s."""
     if control.evaluate("e => e.tagName") == "SELECT":
         now = control.input_value()
-        options = [v for v in control.evaluate("e => [...e.options].map((o) => o.value)") if v and v != now]
+        # a disabled option (not allowed as the form stands: test_page_states reads its reason)
+        options = [v for v in control.evaluate("e => [...e.options].filter((o) => !o.disabled).map((o) => o.value)")
+                   if v and v != now]
         return [(f"option {v}", ("select", v)) for v in options]
     if control.get_attribute("type") == "checkbox":
         return [] if control.is_checked() else [("on", ("check", None))]
