@@ -120,7 +120,7 @@ def entries(p: registry.Param, control) -> list[tuple[str, tuple]]:
                    if v and v != now]
         return [(f"option {v}", ("select", v)) for v in options]
     if control.get_attribute("type") == "checkbox":
-        return [] if control.is_checked() else [("on", ("check", None))]
+        return [] if control.is_checked() or control.is_disabled() else [("on", ("check", None))]
     ends = [(end, getattr(p, end)) for end in ("low", "high") if getattr(p, end) is not None]
     return [(end, ("fill", f"{v:g}")) for end, v in ends] if p.kind in ("int", "ints") else []
 
