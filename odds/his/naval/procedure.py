@@ -229,12 +229,12 @@ def naval_params(ruleset: str) -> tuple:
         Param("port", "bool", "the battle is in a port (the defender's bonus die; the attacker "
               "retreats)"),
         Param("dice_per", "pairs", "dice per ship type, corsair, port bonus or card, "
-              "repeatable (TYPE@SEA=N: in that sea only, e.g. galley@atlantic=1): "
+              "repeatable (a number for one sea only: e.g. galley@atlantic=1): "
               + ", ".join(f"{k}={v}" for k, v in rules.dice_per.items()),
               metavar="TYPE=N"),
         Param("hit_on", "pairs", "the number a die hits on (N: N-6), per ship type, corsair, "
               "port, leader or card, for both sides or one (attacker_TYPE=N, defender_TYPE=N), "
-              "in one sea (TYPE@SEA=N), "
+              "in one sea only (e.g. galley@atlantic=6), "
               "repeatable: " + ", ".join(f"{k}={rules.card_hit_on.get(k, HIT)}" for k in (
                   *rules.ships, CORSAIR, PORT, LEADER, *rules.cards)), metavar="TYPE=N"),
         Param("hits_per_ship", "int", f"hits that sink a ship (default {rules.hits_per_ship})",
