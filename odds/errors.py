@@ -130,7 +130,8 @@ def signed_zero(text: str, number) -> str | None:
     """Why a number typed as `-0` (or `-0.0`) is refused: a sign on zero is a slip, not a
     value (issue 48: it was taken as 0); None for any other text."""
     if number == 0 and text.strip().startswith("-"):
-        return _("{text} is zero with a minus sign (allowed: 0)").format(text=repr(text))
+        return _("{text} is zero with a minus sign (allowed: a number, no sign on zero)").format(
+            text=repr(text))
     return None
 
 
@@ -152,6 +153,21 @@ def check_probability(field: str, value) -> float:
         raise OddsError(_("{field}: {value} is out of range (allowed: {allowed})").format(
             field=field, value=shown(value), allowed=_("{low} to {high}").format(low=0, high=1)))
     return p
+
+
+def check_chance(field: str, value) -> float:
+    """A target chance as a player types it, as a float in [0, 1]: a fraction (0.8), or a
+    percent as the page takes it (80, 80%); a number above 1 is a percent."""
+    text = str(value).strip()
+    percent = text.endswith("%")
+    try:
+        p = float(text.removesuffix("%"))
+    except ValueError:
+        raise OddsError(f"{field}: {shown(value)} is not a number") from None
+    if not 0.0 <= p <= 100.0 or not p == p:
+        raise OddsError(f"{field}: {shown(value)} is out of range (allowed: 0 to 1, or a percent "
+                        "from 0% to 100%)")
+    return p / 100 if percent or p > 1 else p
 
 
 def too_deep(field: str, depth: int) -> OddsError:

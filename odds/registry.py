@@ -63,6 +63,9 @@ class Param:
     needs: tuple = ()  # keywords one of which must be given (true, non-empty) for this one to
     # mean anything: given other than its default without them, it is refused (Andrea Doria's
     # dice without the card)
+    only_with: dict = field(default_factory=dict)  # a choice (a card, a leader) -> the ways it
+    # may be chosen, each {keyword: [the values it allows]}: Janissaries only with the side's
+    # power Ottoman, a naval leader only with naval; the page disables it otherwise, saying why
 
     def __post_init__(self):
         if self.kind not in KINDS:
@@ -93,7 +96,7 @@ class Param:
         for key in ("low", "high"):
             if getattr(self, key) is not None:
                 out[key] = getattr(self, key)
-        if self.choices:
+        if self.choices or self.kind == "cards":  # a side with no card to pick here: none
             out["choices"] = list(self.choices)
         if self.policies:
             out["policies"] = {card: list(p) for card, p in self.policies.items()}
@@ -101,6 +104,9 @@ class Param:
             out["clears"] = list(self.clears)
         if self.needs:
             out["needs"] = list(self.needs)
+        if self.only_with:
+            out["only_with"] = {choice: [{k: list(v) for k, v in way.items()} for way in ways]
+                                for choice, ways in self.only_with.items()}
         if self.kind == "pairs" and self.metavar:
             out["format"] = self.metavar  # an item's form (the page's rows of targets)
         return out

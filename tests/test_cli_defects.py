@@ -111,8 +111,8 @@ def test_the_foreign_war_s_row_zero_says_what_it_is():
     assert "within the bound" not in out
 
 
-@pytest.mark.parametrize("typed, shown", [(["--doria-dice", "5"], "doria_dice=5,"),
-                                          ([], "doria_dice=3 (reading)")])
+@pytest.mark.parametrize("typed, shown", [(["--doria-dice", "5"], "doria dice: 5;"),
+                                          ([], "doria dice: 3 (reading)")])
 def test_a_value_the_user_typed_is_not_a_reading(typed, shown):
     code, out, _ = run("his", "piracy", "--corsairs", "2", "--andrea-doria", *typed)
     assert code == 0 and shown in out

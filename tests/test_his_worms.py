@@ -118,8 +118,8 @@ def test_the_value_is_in_the_measures_unit_and_the_cards_apart(measure):
                    if "P(Protestant wins) minus" in line]
         assert numbers and all(abs(x) <= 1 for x in numbers)
     assert not any(line.startswith("Worth") for line in r.advice)
-    assert "cp_value=0.5 (reading)" not in r.summary()  # typed: the caller's, not a reading
-    assert "cp_value=0.5 (reading)" in diet_of_worms(**ISSUE, measure=measure).summary()
+    assert "cp value: 0.5 (reading)" not in r.summary()  # typed: the caller's, not a reading
+    assert "cp value: 0.5 (reading)" in diet_of_worms(**ISSUE, measure=measure).summary()
 
 
 def test_the_threshold_is_where_the_choice_changes():

@@ -25,8 +25,9 @@ HANDS = {"protestant_hand": [1, 5], "papal_hand": [2], "hapsburg_hand": [3]}
 def test_a_reading_is_marked_in_the_settings_line_and_the_json(name, kwargs, readings):
     r = registry.get(name).call(**kwargs)
     line = next(x for x in r.summary().splitlines() if x.startswith("  settings: "))
-    for key, text in readings.items():
-        assert f"{key}={text} (reading)" in line
+    for key, text in readings.items():  # the setting in words: "skip circumnavigation: no"
+        said = {"False": "no", "True": "yes"}.get(text, text)
+        assert f"{key.replace('_', ' ')}: {said} (reading)" in line
     assert set(r.to_json()["readings"]) == set(readings)
     assert line.count("(reading)") == len(readings)
     for key in readings:  # docs/rules.md names each, in its procedure's section

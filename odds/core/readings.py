@@ -33,6 +33,7 @@ from ..i18n import _
 from ..texts import signed
 from . import engine as E
 from .flips import text
+from . import paired as P
 from .interval import newcombe, trials_text
 from .result import Result
 
@@ -319,8 +320,9 @@ class Sensitivity(Result):
         cells = [(r["label"], *_cells(r, self.measures)) for r in self.rows]
         head = ("alternative", title, "change", *(f"E {m.replace('_', ' ')} (change)" for m in self.measures))
         widths = [max(len(str(c[i])) for c in [head, *cells]) for i in range(len(head))]
-        lines.append("  " + "  ".join(f"{h:<{w}}" if i == 0 else f"{h:>{w}}"
-                                      for i, (h, w) in enumerate(zip(head, widths))))
+        if self.rows:  # no table without a row: the note says why
+            lines.append("  " + "  ".join(f"{h:<{w}}" if i == 0 else f"{h:>{w}}"
+                                          for i, (h, w) in enumerate(zip(head, widths))))
         for r, c in zip(self.rows, cells):
             if r.get("p") is None:
                 lines.append(f"  {r['label']:<{widths[0]}}  not computed: {r.get('not_computed', '')}")
@@ -369,8 +371,14 @@ def sensitivity(spec, kwargs: dict, extra: dict | None = None, engine: dict | No
         base = spec.function(**kwargs, **engine)
     if base.method == "mc":
         engine["seed"] = base.seed
+    paired = base.method == "mc" and engine.get("precision") is None and (base.trials or 0) >= 2
+    base_runs, partial = None, base.partial
+    if paired and not partial:  # the call as replicate runs, each alternative with the same
+        engine["trials"] = base.trials  # seeds (P.interval)
+        base, base_runs = _replicated(spec, kwargs, engine) or (base, None)
+        partial = base_runs is None
     measures = mean_names(spec, base)
-    rows, partial, probabilities = [], base.partial, {"base": base.p}
+    rows, probabilities = [], {"base": base.p}
     try:
         for reading, label, changes in flips if not partial else ():
             row = {"label": label, "reading": reading.name if reading else "designer",
@@ -379,15 +387,18 @@ def sensitivity(spec, kwargs: dict, extra: dict | None = None, engine: dict | No
                 rows.append({**row, "not_computed": reading.none or "no alternative declared"})
                 continue
             try:
-                with alone():
-                    r = spec.function(**{**kwargs, **changes}, **engine)
+                if paired:
+                    r, runs = _replicated(spec, {**kwargs, **changes}, engine) or (base.with_changes(partial=True), None)
+                else:
+                    with alone():
+                        r, runs = spec.function(**{**kwargs, **changes}, **engine), None
             except OddsError as e:
                 rows.append({**row, "not_computed": str(e)})
                 continue
             if r.partial:
                 partial = True
                 break
-            rows.append(_row(row, r, base, measures))
+            rows.append(_row(row, r, base, measures, runs, base_runs))
             probabilities[label] = r.p
     except KeyboardInterrupt:  # an exact alternative stopped: the rows done so far
         partial = True
@@ -397,7 +408,11 @@ def sensitivity(spec, kwargs: dict, extra: dict | None = None, engine: dict | No
     if not flips:
         notes.append("no reading applies to this call: every number it uses is given or rule "
                      "text")
-    if base.method == "mc":
+    if base_runs is not None:
+        notes.append(f"every alternative ran as the call did, as {len(base_runs)} runs of the same "
+                     f"seeds (from seed {base.seed}: common random numbers); a change's 95% "
+                     "interval is from the spread of the runs' paired differences")
+    elif base.method == "mc" and not paired:
         notes.append(f"every alternative ran with seed {base.seed} (common random numbers); a "
                      "change's interval is that of independent runs, the true one is usually "
                      "narrower")
@@ -419,15 +434,38 @@ def _cells(r: dict, measures) -> tuple:
     p = f"{r['p']:.2%}" + (f" [{r['interval'][0]:.1%}, {r['interval'][1]:.1%}]" if r.get("interval") else "")
     change = f"{signed(r['change'], '.2%')}" + (f" [{signed(r['change_low'], '.1%')}, {signed(r['change_high'], '.1%')}]"
                                       if r.get("change_low") is not None else "")
-    return (p, change, *(f"{r['means'].get(m, math.nan):.3f} ({signed(r['mean_changes'].get(m, math.nan), '.3f')})"
-                         for m in measures))
+    within = r.get("mean_change_intervals") or {}
+    half = {m: f" ± {(high - low) / 2:.3f}" for m, (low, high) in within.items()}
+    return (p, change, *(f"{r['means'].get(m, math.nan):.3f} ({signed(r['mean_changes'].get(m, math.nan), '.3f')}"
+                         f"{half.get(m, '')})" for m in measures))
 
 
-def _row(row, r, base, measures) -> dict:
+def _replicated(spec, kwargs: dict, engine: dict) -> tuple | None:
+    """(the call's Result, its replicate runs): `engine`'s trials split into P.sizes runs of
+    P.replicate_seed each, merged; None when a run stopped (Ctrl-C), which stops them all."""
+    seed, runs = engine["seed"], []
+    for i, n in enumerate(P.sizes(engine["trials"])):
+        with alone():
+            r = spec.function(**kwargs, **{**engine, "trials": n, "seed": P.replicate_seed(seed, i),
+                                           "progress": False})
+        if r.partial:
+            return None
+        runs.append(r)
+    return P.merged(runs, seed), runs
+
+
+def _row(row, r, base, measures, runs=None, base_runs=None) -> dict:
     out = {**row, "p": r.p, "change": r.p - base.p, "method": r.method,
            "means": {m: r.expected(m) for m in measures if m in r.pmfs},
            "mean_changes": {m: r.expected(m) - base.expected(m) for m in measures if m in r.pmfs}}
-    if r.method == "mc" or base.method == "mc":
+    if runs is not None:  # paired: each change's interval from the runs' differences
+        out["interval"] = list(r.interval(r.p))
+        out["change_low"], out["change_high"] = P.interval(
+            out["change"], [x.p for x in runs], [x.p for x in base_runs])
+        out["mean_change_intervals"] = {m: list(P.interval(c, [x.expected(m) for x in runs],
+                                                           [x.expected(m) for x in base_runs]))
+                                        for m, c in out["mean_changes"].items()}
+    elif r.method == "mc" or base.method == "mc":
         n = lambda x: x.trials if x.method == "mc" else None  # noqa: E731
         out["interval"] = list(r.interval(r.p))
         out["change_low"], out["change_high"] = newcombe(r.p, n(r), base.p, n(base))

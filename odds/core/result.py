@@ -19,7 +19,7 @@ import numpy as np
 from . import flips as F
 from .interval import trials_text, wilson
 from .outcomes import PLAIN, Words, label
-from ..i18n import _, decimal, integer, percent, using
+from ..i18n import _, decimal, integer, language, percent, using
 
 
 @dataclass(frozen=True)
@@ -195,8 +195,8 @@ class Result:
                       for k, v in enumerate(pmf) if v > 0]
         lines += F.lines(self)
         if self.settings:
-            lines.append("  " + _("settings:") + " " + ", ".join(
-                f"{k}={_text(v)}" + _(" (reading)") * (k in self.readings)
+            lines.append("  " + _("settings:") + " " + "; ".join(  # in words, as the form's labels
+                f"{_setting(k)}: {_text(v)}" + _(" (reading)") * (k in self.readings)
                 for k, v in self.settings.items()))
         lines += ["  " + _("note:") + f" {n}" for n in self.notes]
         if self.assumptions:
@@ -234,12 +234,22 @@ def _bar(p: float, width: int) -> str:
     return "" if math.isnan(p) else "#" * int(round(p * width))
 
 
+def _setting(key: str) -> str:
+    """A setting's name in words, as the form labels it; its code where the language in force
+    has no words for it."""
+    words = key.replace("_", " ")
+    said = _(words)
+    return said if said != words or language() == "en" else key
+
+
 def _text(value) -> str:
     """A setting's value in words: lists as [a, b] (or none), tables as (key: value, ...)."""
     if isinstance(value, (dict, MappingProxyType)):
-        return "(" + ", ".join(f"{k}: {_text(v)}" for k, v in value.items()) + ")"
+        return "(" + ", ".join(f"{str(k).replace('_', ' ')}: {_text(v)}" for k, v in value.items()) + ")"
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(map(_text, value)) + "]" if value else _("none")
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
     return _(value) if isinstance(value, str) and " " in value else str(value)  # a sentence: in words
 
 

@@ -12,14 +12,14 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import OddsError, check_list, check_nesting, shown
+from ..errors import OddsError, check_list, check_nesting, nearest, shown
 from ..files import parse_toml, read_text, toml_value
 from .simulator import state as S
 
 # name: (default, allowed: tuple of choices | (low, high) for ints | bool, what it means)
 SETTINGS = {
     "morale_damage_threshold": (3, (0, 100),
-                                "a unit tests morale after taking MORE than this damage in one enemy turn (other copy: 2)"),
+                                "a unit tests morale after taking MORE than this damage in one enemy turn (another text of the rules says 2)"),
     "morale_reading": ("flee-above", ("flee-above", "hold-at-least"),
                        "flee-above: flees on a d6 greater than morale; hold-at-least: morale is the lowest roll that holds"),
     "turn_limit": (20, (1, 200), "rounds (both sides move) before the battle ends undecided"),
@@ -29,7 +29,7 @@ SETTINGS = {
     "retaliation": (False, bool, "a unit attacked in melee that survives strikes back at once"),
     "facing": ("enemy-edge", ("enemy-edge", "none"),
                "enemy-edge: units face the enemy edge (fleeing units their own), an attack from the cell behind is a rear attack; none: no rear attacks"),
-    "attacks_per_turn": (0, (0, 10), "shots plus melee attacks a unit may make in its turn, each costing one action point; 0: no limit (the seed: once per action point)"),
+    "attacks_per_turn": (0, (0, 10), "shots plus melee attacks a unit may make in its turn, each costing one action point; 0: no limit (one text of the rules: once per action point)"),
     "fled_return": ("half-down", ("half-down", "half-up"), "half of the fled units of each type return, rounded down or up"),
     "tie_break": ("random", ("random", "first"), "AI ties: a seeded random pick or the first candidate"),
     "range_metric": ("manhattan", ("manhattan", "chebyshev"), "distance for shooting range"),
@@ -202,7 +202,8 @@ def _validate(raw, name) -> Scenario:
         army = c.table(f"{side}.army", table.get("army", {}))
         for t, n in army.items():
             if t not in type_names:
-                c.fail(f"{side}.army.{t}", f"unknown unit type (known: {', '.join(type_names)})")
+                c.fail(f"{side}.army.{t}", f"unknown unit type (known: {', '.join(type_names)})"
+                       f"{nearest(t, type_names)}")
             counts[s, type_names.index(t)] = c.int(f"{side}.army.{t}", n, 0, 100)
         if counts[s].sum() == 0:
             c.fail(f"{side}.army", "the army has no units")

@@ -246,6 +246,28 @@ def names_for(procedure: str, side: str | None = None) -> tuple:
                         and (side is None or side in c.roles.get(procedure, (side,)))))
 
 
+def only_with(procedure: str, names, role: str, powers: tuple, side: str | None = None) -> dict:
+    """Param.only_with of a side's cards: card -> the ways (`{power keyword: powers}`) the
+    side may play it by its `powers`, `not_by`, `not_against` and `needs` (the rules
+    Card.illegal applies); `side` names the power keywords (default: `role`'s). A card any
+    power may play against any is left out."""
+    side = side or role
+    mine, theirs = f"{side}_power", f"{'defender' if side == 'attacker' else 'attacker'}_power"
+    out = {}
+    for name in names:
+        card = CARDS[name]
+        by = tuple(p for p in powers if (not card.powers or p in card.powers) and p not in card.not_by)
+        against = tuple(p for p in powers if p not in card.not_against)
+        ways = [{mine: by, theirs: against}]
+        if card.needs:  # played by that power or against it
+            ways = [{mine: tuple(p for p in by if p == card.needs), theirs: against},
+                    {mine: by, theirs: tuple(p for p in against if p == card.needs)}]
+        ways = [{k: v for k, v in way.items() if set(v) != set(powers)} for way in ways]
+        if all(ways):
+            out[name] = tuple(ways)
+    return out
+
+
 def help_for(procedure: str, names=None) -> str:
     """The cards a procedure admits (or `names`), each with the policies of an after-roll card
     and its effect in a few words, for --help."""

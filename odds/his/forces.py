@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 from ..errors import OddsError, check_choice, check_int, check_list
 from ..i18n import _
-from .cards import names_for
+from .cards import names_for, only_with
 from ..registry import Param
 from . import leaders
 from .cards import canonical
@@ -100,6 +100,7 @@ def land_params(procedure: str, cards_help: str, attacker_policies=None) -> tupl
             Param(f"{side}_power", "choice", "the major power", choices=POWERS, metavar="POWER"),
             Param(f"{side}_cards", "cards", f"a card the {side} plays, repeatable: {cards_help}",
                   choices=names_for(procedure, side), flag=f"{side}-card", metavar="CARD[:POLICY]",
-                  policies=(attacker_policies or {}) if side == "attacker" else {}),
+                  policies=(attacker_policies or {}) if side == "attacker" else {},
+                  only_with=only_with(procedure, names_for(procedure, side), side, POWERS)),
         ]
     return tuple(out)

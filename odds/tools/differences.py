@@ -21,6 +21,7 @@ import math
 import numpy as np
 
 from ..core.interval import newcombe
+from ..core.paired import t975
 from ..core.outcomes import label
 from ..errors import OddsError, check_choice, shown
 from .frames import name as _name, parameters, said, text as _text, words
@@ -28,17 +29,6 @@ from ..texts import signed
 from .where import normal
 
 FORMATS = ("markdown", "csv")
-# Student's t, 97.5% quantile, by degrees of freedom (a paired difference over R runs: R - 1)
-T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
-        2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
-        2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
-
-
-def t975(df: int) -> float:
-    """The 97.5% quantile of Student's t with `df` degrees of freedom (1.96 beyond 30)."""
-    return T975[df - 1] if 1 <= df <= len(T975) else 1.96
-
-
 def main_value(df, value: str | None) -> str:
     """The column a difference is of: `value`, else the procedure's main event (df.attrs'
     `main`, as a sweep records it), else attacker_win, else the first probability; refused

@@ -42,6 +42,7 @@ from .questions.budget import bar as _bar, within
 from .questions.plans import ENTRIES, Vary
 from ..texts import counted
 from ..config import MAX_CELLS
+from ..core.paired import cell_seed, merged, replicate_seed, sizes
 
 QUANTILES = (0.5, 0.9)
 MAX_CELL_TRIALS = 10**12  # cells x Monte Carlo trials in one sweep
@@ -52,17 +53,6 @@ SWEEP_REPLICATES = 20  # runs of a Monte Carlo cell that shares its seed with ot
 # a sweep's Monte Carlo seeds: "cell", one per grid cell (its variants share it: common random
 # numbers); "common", the sweep seed for every cell; "independent", one per cell, variants too
 SEEDS = ("cell", "common", "independent")
-
-
-def cell_seed(seed: int, params: dict) -> int:
-    """A 63-bit seed from the sweep seed and the cell's parameters (order-free)."""
-    text = json.dumps({"seed": seed, **params}, sort_keys=True, default=str)
-    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big") >> 1
-
-
-def replicate_seed(seed: int, replicate: int) -> int:
-    """The seed of replicate run `replicate` of a cell of seed `seed`."""
-    return cell_seed(seed, {"replicate": replicate})
 
 
 def cells(procedure: str, grid: dict, fixed: dict) -> list[dict]:
@@ -215,29 +205,13 @@ def _answer(spec, kwargs: dict, engine: dict):
         total = plan.mc.trials if plan is not None and plan.mc is not None else None
     if replicates <= 1 or total is None or total < 2:
         return spec.call(**kwargs, **run, trials=trials, seed=seed), None
-    replicates = min(replicates, total)
-    sizes = [total // replicates + (i < total % replicates) for i in range(replicates)]
     runs = []
-    for i, n in enumerate(sizes):
+    for i, n in enumerate(sizes(total, replicates)):
         r = spec.call(**kwargs, **run, trials=n, seed=replicate_seed(seed, i))
         if r.partial:
             raise KeyboardInterrupt
         runs.append(r)
-    return _merged(runs, seed), _replicate_numbers(runs)
-
-
-def _merged(runs, seed):
-    """One Result from replicate runs: their counts added up (probabilities and pmfs weighted
-    by trials), and the notes every run gives (not a warning about one run's few trials)."""
-    total = sum(r.trials for r in runs)
-    weight = [r.trials / total for r in runs]
-    first = runs[0]
-    probabilities = {k: math.fsum(w * r.probabilities[k] for w, r in zip(weight, runs))
-                     for k in first.probabilities}
-    pmfs = {k: sum(w * r.pmfs[k] for w, r in zip(weight, runs)) for k in first.pmfs}
-    notes = tuple(n for n in first.notes if all(n in r.notes for r in runs))  # not one run's
-    return first.with_changes(probabilities=probabilities, pmfs=pmfs, trials=total, seed=seed,
-                              notes=notes)
+    return merged(runs, seed), _replicate_numbers(runs)
 
 
 def _replicate_numbers(runs) -> dict:

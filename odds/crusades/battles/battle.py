@@ -20,7 +20,7 @@ from ...i18n import N_, _, decimal
 from ...core.flips import text
 from ...core.readings import Reading, Sensitivity, settle, sensitivity as flipped
 from ...core.result import Result
-from ...errors import OddsError
+from ...errors import OddsError, check_bool, check_choice, check_int
 from ...registry import Example, Param, Spec, register
 from ...texts import signed
 from ..simulator import state as S
@@ -129,13 +129,25 @@ def battle(scenario, *, overrides=(), method="auto", trials=None, seed=None, pre
     `trials` is the number of battles; `overrides` (``KEY=VALUE`` strings or a dict) can still
     change anything else in the scenario, e.g. ``{"attacker.army.knights": 4}``.
     """
-    for key in settings:
+    for key, value in settings.items():
         if key not in SETTINGS:
             raise OddsError(f"{key}: not a rule setting (allowed: {', '.join(SETTINGS)})")
+        _check_setting(key, value)  # named as the keyword given, not as the file's key
     merged = dict(_override_items(overrides, "overrides"))
     merged.update(settings)
     return run(scenario, battles=trials, seed=seed, overrides=merged, method=method,
                threads=threads, precision=precision, progress=progress)
+
+
+def _check_setting(key: str, value):
+    """A rule setting given as a keyword, within SETTINGS' values (one line naming it)."""
+    allowed = SETTINGS[key][1]
+    if allowed is bool:
+        check_bool(key, value)
+    elif isinstance(allowed[0], str):
+        check_choice(key, value, allowed)
+    else:
+        check_int(key, value, *allowed)
 
 
 battle.__signature__ = inspect.Signature(
@@ -162,8 +174,7 @@ def brief(res: Result) -> str:
     how = f"Monte Carlo, {res.trials:,} {what}, seed {res.seed}{', PARTIAL' if res.partial else ''}"
     if res.procedure == "crusades.sensitivity":
         lines = [f"P(attacker wins) {res.p:.1%} with the scenario's settings ({how}); each "
-                 "setting flipped (95% intervals as for independent runs: the common seed "
-                 "usually narrows them):"]
+                 "setting flipped (95% intervals from the runs' paired differences):"]
         lines += [f"  {r['label']}: {signed(r['change'], '.1%')}" + (
             f" (95% interval {signed(r['change_low'], '.1%')} to {signed(r['change_high'], '.1%')})"
             if r.get("change_low") is not None else "") for r in res.rows if r.get("p") is not None]
@@ -298,18 +309,31 @@ def _scenario(scenario, overrides: tuple) -> Scenario:
     return scenario_of(scenario, list(overrides))
 
 
+# the settings that matter only where the scenario has something: (what, whether it has it)
+MATTERS = {
+    "wall_climb_cost": ("wall cells", lambda sc: bool((sc.terrain == S.WALL).any())),
+    "gates": ("gate cells", lambda sc: any("g" in row for row in (sc.raw.get("board") or {}).get("terrain", []))),
+    "shoot_out_of_city": ("city cells", lambda sc: bool((sc.terrain == S.CITY).any())),
+    "sortie_morale_penalty": ("siege", lambda sc: bool(sc.siege.get("on"))),
+}
+
+
 def _reading(key: str) -> Reading:
-    """A rule setting as a reading: flipped to `_alternatives` from the scenario's value."""
+    """A rule setting as a reading: flipped to `_alternatives` from the scenario's value; a
+    setting of MATTERS not flipped where the scenario lacks what it acts on (no effect)."""
     def points(call):
         try:
             sc = _scenario(call["scenario"], tuple(_override_items(call.get("overrides") or (), "overrides")))
         except OddsError:
+            return []
+        if key in MATTERS and not MATTERS[key][1](sc):
             return []
         return [(f"{key}={text(v)}", {key: v}) for v in _alternatives(sc, key)]
 
     return Reading(key, key.replace("_", " "), SETTINGS[key][0],
                    f"docs/rules_crusades.md, Readings and assumptions: {SETTINGS[key][2]}",
                    alternatives=_listed(key), points=points,
+                   none=f"no effect here: the scenario has no {MATTERS[key][0]}" if key in MATTERS else "",
                    tried=", ".join(text(v) for v in _listed(key)) + " (from the default)",
                    given_by=lambda call, given: key in given or key in _rules_given(call))
 

@@ -6,7 +6,7 @@ import json
 import re
 import sys
 
-from ...errors import OddsError
+from ...errors import OddsError, nearest
 from ...i18n import N_, _
 from ...registry import ENGINE_OPTIONS, REQUIRED, Param, Spec
 from ...texts import number_or_why, printable, whole_or_why
@@ -205,8 +205,9 @@ class Parser(argparse.ArgumentParser):
                 action.help = _("show this help message and exit")
 
     def error(self, message):  # the sub-command's words, when there are any after `odds`
+        meant = _meant(message)  # read from argparse's own words
         message = argparse_words(message)
-        raise OddsError(f"{self.prog}: {message}" if " " in self.prog else message)
+        raise OddsError((f"{self.prog}: {message}" if " " in self.prog else message) + meant)
 
     def format_usage(self):
         formatter = self._get_formatter()
@@ -233,7 +234,16 @@ class Parser(argparse.ArgumentParser):
         (file or sys.stdout).write(self.format_help())
 
 
+def _meant(message: str) -> str:
+    """"; did you mean 'field'?" after argparse's "invalid choice: 'feild' (choose from ...)"."""
+    m = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+    return nearest(m[1], re.findall(r"'([^']*)'", m[2])) if m else ""
+
+
 def given(spec: Spec, args) -> dict:
-    """The procedure's keywords whose flags were given (absent ones keep their defaults)."""
-    kwargs = {p.name: getattr(args, p.name) for p in spec.params}
+    """The procedure's keywords whose flags were given (absent ones keep their defaults: a
+    switch not typed is not given, so a setting true by default stays true)."""
+    typed = getattr(args, GIVEN, None) or set()
+    kwargs = {p.name: getattr(args, p.name) for p in spec.params
+              if p.kind != "bool" or p.name in typed}
     return {k: v for k, v in kwargs.items() if v is not None}

@@ -66,7 +66,7 @@ def _run(args):
 def _need(args) -> int:
     """`--need P --vary KEY=LOW..HIGH`: the value of a rule setting, unit statistic
     (units.knights.attack) or army count (attacker.army.knights) at which P(event) reaches P."""
-    from ...errors import OddsError, check_probability
+    from ...errors import OddsError, check_chance
     from .questions import FLAGS
     from ...tools.questions.need import need
 
@@ -78,7 +78,7 @@ def _need(args) -> int:
     if args.dice is not None:
         raise OddsError("--need: not with --dice (a need search runs many battles per value)")
     answer = need("crusades.battle", {"scenario": args.scenario, "overrides": args.overrides},
-                  vary=args.vary, target=check_probability("--need", args.need), event=args.event,
+                  vary=args.vary, target=check_chance("--need", args.need), event=args.event,
                   names=FLAGS, trials=args.battles, seed=args.seed, threads=args.threads)
     if args.json:
         import json

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import argparse
 
-from .common import engine_kwargs, given, in_flags, number
-from ...errors import OddsError, check_probability
+from .common import engine_kwargs, given, in_flags
+from ...errors import OddsError, check_chance
 from ...i18n import _
 from ...registry import Spec
 from ...tools.questions.plans import Vary, plan, vary
@@ -20,11 +20,24 @@ FLAGS = {"target": "--need", "vary": "--vary", "event": "--event"}
 def need_flags(group, vary_metavar: str, vary_help: str, event_default: str):
     """--need P, --vary and --event on `group`: "what do I need?" on the command line (a
     procedure's, and the crusades run's)."""
-    group.add_argument("--need", type=number, metavar="P",
-                       help=_("the target probability: prints the value of --vary that reaches it"))
+    group.add_argument("--need", metavar="P",
+                       help=_("the target probability, a fraction (0.8) or a percent (80, 80%%): "
+                              "prints the value of --vary that reaches it"))
     group.add_argument("--vary", metavar=vary_metavar, help=_("with --need: ") + vary_help)
     group.add_argument("--event", help=_("with --need: the event (default: {event})").format(
         event=event_default))
+
+
+def example_plan(spec: Spec) -> str:
+    """A plan of this procedure for its --help: its first count two above its first example's
+    value (its default else), within its range."""
+    p = next((p for p in spec.params if p.kind == "int"), None)
+    if p is None:
+        return "KEY=VALUE"
+    now = {**spec.start, **(spec.examples[0].kwargs if spec.examples else {})}.get(p.name)
+    now = now if isinstance(now, int) else spec.defaults()[p.name]
+    now = now if isinstance(now, int) else int(p.low or 0)
+    return f"{p.name}={int(min(now + 2, p.high if p.high is not None else now + 2))}"
 
 
 def add_flags(p: argparse.ArgumentParser, spec: Spec, flags: dict):
@@ -32,9 +45,9 @@ def add_flags(p: argparse.ArgumentParser, spec: Spec, flags: dict):
     Actions of its parameters (the required ones are checked by `run` instead)."""
     q = p.add_argument_group(_("questions"))
     q.add_argument("--compare", action="append", nargs="+", metavar="KEY=VALUE", default=[],
-                   help=_("a plan: keywords replacing the ones above (e.g. attacker=8 "
-                          "attacker_cards=siege-artillery; a list comma-separated); repeat for "
-                          "more plans: prints one table against the base, the same seed for all"))
+                   help=_("a plan: keywords replacing the ones above (e.g. {plan}; a list "
+                          "comma-separated); repeat for more plans: prints one table against the "
+                          "base, the same seed for all").format(plan=example_plan(spec)))
     need_flags(q, "NAME[=LOW..HIGH]", _("the integer keyword to vary (attacker, attacker_leader, "
                                         "assaults, dice_per.galley=0..6, ...), within its range or LOW..HIGH"),
                _("the main probability"))
@@ -74,7 +87,7 @@ def ask(spec: Spec, args, run, required: dict, prog: str):
             return compare(spec.name, base, plans, where="--compare", **engine)
         from ...tools.questions.need import need
 
-        return need(spec.name, base, vary=varied, target=check_probability("--need", args.need),
+        return need(spec.name, base, vary=varied, target=check_chance("--need", args.need),
                     event=args.event, names=FLAGS, **engine)
     except OddsError as e:  # the procedure's keywords as flags; a plan's stay as typed
         message = str(e)

@@ -23,7 +23,7 @@ def run(args) -> int:
     parser.add_argument("--alternative", action="append", nargs="+", metavar="KEY=VALUE",
                         default=[], help="a designer's alternative, repeatable: keywords replacing "
                         "the call's (e.g. doria_dice=5, or dice_per.galleon=3)")
-    chosen = parser.parse_args(args.rest)
+    chosen = parser.parse_args(_file_first(spec, args.rest))
     try:
         engine = {k: v for k, v in engine_kwargs(chosen).items() if spec.takes(k)}
         result = sensitivity(spec.name, given(spec, chosen), chosen.alternative, **engine)
@@ -38,10 +38,19 @@ def run(args) -> int:
     return 0
 
 
+def _file_first(spec, rest: list) -> list:
+    """The words after PROCEDURE, a scenario file first taken as its flag's value, as `odds
+    crusades sensitivity FILE` takes it."""
+    files = [p for p in spec.params if p.kind == "scenario"]
+    if files and rest and not rest[0].startswith("-"):
+        return [f"--{files[0].option}", *rest]
+    return rest
+
+
 def register(games):
     p = games.add_parser("sensitivity", help="how far an answer moves with the readings it rests "
                                              "on: each flipped, side by side",
-                         usage="odds sensitivity PROCEDURE [flags] [--alternative KEY=VALUE ...]",
+                         usage="odds sensitivity PROCEDURE [SCENARIO.toml] [flags] [--alternative KEY=VALUE ...]",
                          description="Each reading (a choice odds makes where the rules are "
                                      "silent: docs/rules.md) a procedure's answer uses, flipped to "
                                      "each of its alternatives, the others held: the headline and "

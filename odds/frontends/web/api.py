@@ -152,7 +152,8 @@ def describe(spec: Spec) -> dict:
                 values[name] = Path(str(values[name])).stem
     shown = {o.name: o for o in ENGINE_OPTIONS}
     out["engine"] = [
-        shown["method"].describe("auto"),
+        {**shown["method"].describe("auto"),  # no exact engine: exact is not offered
+         "choices": [m for m in shown["method"].choices if spec.exact or m != "exact"]},
         {**shown["trials"].describe(None), "high": max_trials(spec),
          "help": "Monte Carlo trials (blank: the default)"},
         {**shown["seed"].describe(None), "help": "Monte Carlo seed (blank: the default)"},

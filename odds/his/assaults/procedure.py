@@ -242,7 +242,8 @@ def setting_params(hits_scope: str = "") -> tuple:
               "(in a siege: first assault only)", low=0, high=6, metavar="R"),
         Param("casualties", "choice", "which units the attacker loses first", choices=CASUALTIES),
         Param("allow_bribed_surprise", "bool", "allow Mercenaries Bribed and Surprise Attack "
-              "in an assault (as the seed does)")) + hit_params(hits_scope)
+              "in an assault (one text of the rules lists them there; the printed rules make them "
+              "field-battle cards)")) + hit_params(hits_scope)
 
 
 SPEC = register(Spec(

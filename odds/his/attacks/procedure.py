@@ -38,9 +38,9 @@ from ...errors import OddsError, check_bool, check_int, check_list
 from ...i18n import N_, _
 from ...registry import Example, Param, Spec, register
 from ..assaults import stage as casualty
-from ..cards import help_for, names_for
+from ..cards import help_for, names_for, only_with
 from ..field import stage as field
-from ..forces import Force, assumptions, land_params, leader_notes, settings as force_settings
+from ..forces import POWERS, Force, assumptions, land_params, leader_notes, settings as force_settings
 from ..interceptions import stage as avoiding
 from ..sieges import stage as sieges
 
@@ -362,19 +362,20 @@ SPEC = register(Spec(
         Param("assaults", "int", "at most K assaults, one per impulse", low=1, high=sieges.MAX_ASSAULTS,
               metavar="K"),
         Param("avoid_battle", "bool", "the defender tries to avoid battle (2d6 + its leader "
-              f">= {AVOID_ON})"),
+              f">= {AVOID_ON})", clears=("besieged", "foreign_war")),
         Param("withdraw_inside", "int", "defending survivors that withdraw inside after a lost "
               f"battle (default: all of them, at most {field.MAX_WITHDRAW})", low=0,
-              high=field.MAX_WITHDRAW,
-              metavar="K"),
+              high=field.MAX_WITHDRAW, metavar="K", clears=("besieged",)),
         Param("siege_cards", "cards", "an attacker card in the siege, repeatable: siege-mining "
               "(first assault), siege-artillery[:first|always|if-needed|if-it-helps|optimal] "
               "(one copy held)", flag="siege-card", metavar="CARD[:TIMING]",
-              choices=names_for("assault", "attacker"), policies=sieges.HELD_POLICIES),
+              choices=names_for("assault", "attacker"), policies=sieges.HELD_POLICIES,
+              only_with=only_with("assault", names_for("assault", "attacker"), "attacker", POWERS)),
         Param("foreign_war", "bool", "a foreign war: the field battle only, no defender +1 die, "
-              "no retreat"),
+              "no retreat", clears=("besieged", "avoid_battle")),
         Param("besieged", "bool", "the defenders are already inside (a besieged space): no "
-              "field battle, the siege starts at once"),
+              "field battle, the siege starts at once",
+              clears=("avoid_battle", "foreign_war", "withdraw_inside")),
         Param("casualties", "choice", "which units each side loses first", choices=casualty.CASUALTIES),
         *field.hit_params("; one pair for the whole chain: the field battle and every assault")),
     "the whole attack: avoid battle, field battle, withdrawal, siege", ("his", "attack"),

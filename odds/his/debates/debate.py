@@ -30,6 +30,7 @@ MAX_POOL = 12  # debaters of one side in a pool
 MAX_EXTRA = 3  # Thomas More's or the Papal Inquisition's extra attack dice
 # so a side rolls at most 4 x 2 (Mary I) + 3 + 1 (Eck) + MAX_EXTRA = 15 dice
 PAPAL_ONLY = ("augsburg", "mary_i", "debater_bonus", "extra_dice")  # a Papal attacker's dice
+PAPAL_ATTACKER = {True: ({"initiator": ("papacy",)},)}  # Param.only_with of the Papal switches
 VP = MAX_VALUE + 1  # VP from a burnt or disgraced debater: 0 or his value
 WORDS = Words(partitions=(("attacker_win", "defender_win", "inconclusive"),),
               within={"attacker_debater_lost": ("defender_win",),
@@ -335,11 +336,12 @@ register(Spec(
         _pool("defender_committed_pool", "a value of the defender's committed debaters in the "
               "zone, repeatable (used when defender_pool is empty: value + 1 dice)",
               ("attacker_pool",)),
-        Param("augsburg", "bool", "Augsburg Confession played this turn (-1 Papal attack die)"),
+        Param("augsburg", "bool", "Augsburg Confession played this turn (-1 Papal attack die)",
+              only_with=PAPAL_ATTACKER),
         Param("mary_i", "bool", "Mary I rules England and the debate is in the English zone "
-              "(the Papal attacker's value doubled for his dice)"),
+              "(the Papal attacker's value doubled for his dice)", only_with=PAPAL_ATTACKER),
         Param("debater_bonus", "bool", "Eck or Gardiner is the first Papal attacker (+1 die in "
-              "the first round)"),
+              "the first round)", only_with=PAPAL_ATTACKER),
         Param("extra_dice", "int", "Papal attack dice from Thomas More or the Papal Inquisition "
               "(in both rounds: a reading)", low=0, high=MAX_EXTRA)),
     "theological debate (§18.5): more hits win, a tie goes to a second round",

@@ -55,7 +55,7 @@ def _rowers(cards, field, naval) -> int:
             raise OddsError(f"{field}: {card.name!r} cannot be played on an interception or "
                             f"avoid-battle roll (allowed: {ROWERS})")
         if not naval:
-            raise OddsError(_("{field}: {card} is a naval card (allowed: with naval=True)").format(
+            raise OddsError(_("{field}: {card} is a naval card (allowed: in a naval roll)").format(
                 field=field, card=repr(ROWERS)))
         code = POLICY_CODES[policy]
     return code
@@ -70,7 +70,7 @@ def modifiers(keywords: dict) -> tuple:
     against = check_bool("against_cavalry", keywords["against_cavalry"])
     if naval and (cavalry or against):
         raise OddsError(_("cavalry/against_cavalry: cavalry modifiers apply to land rolls only "
-                          "(allowed: False with naval=True)"))
+                          "(allowed: neither in a naval roll)"))
     if cavalry and against:
         raise OddsError(_("cavalry and against_cavalry: the +1 is for an Ottoman stack, the -1 "
                           "for a non-Ottoman one (allowed: at most one of them)"))
@@ -123,14 +123,19 @@ def _params() -> tuple:
     return (
         Param("leader", "leader", "the rolling stack's best leader: a battle (or naval) rating "
               "or a name", low=0, high=MAX_LEADER,
-              choices=leaders.choices() + leaders.choices(leaders.NAVAL), metavar="R|NAME"),
-        Param("cavalry", "bool", "an Ottoman stack with cavalry (+1)"),
-        Param("against_cavalry", "bool", "a non-Ottoman stack facing Ottoman cavalry (-1)"),
-        Param("naval", "bool", "a naval roll: no cavalry modifiers, Professional Rowers allowed"),
+              choices=leaders.choices() + leaders.choices(leaders.NAVAL), metavar="R|NAME",
+              only_with={**{name: ({"naval": (False,)},) for name in leaders.ARMY},
+                         **{name: ({"naval": (True,)},) for name in leaders.NAVAL}}),
+        Param("cavalry", "bool", "an Ottoman stack with cavalry (+1)",
+              clears=("against_cavalry", "naval")),
+        Param("against_cavalry", "bool", "a non-Ottoman stack facing Ottoman cavalry (-1)",
+              clears=("cavalry", "naval")),
+        Param("naval", "bool", "a naval roll: no cavalry modifiers, Professional Rowers allowed",
+              clears=("cavalry", "against_cavalry")),
         Param("cards", "cards", f"a card the roller plays: {card}", choices=(ROWERS,),
-              flag="card", metavar="CARD[:POLICY]"),
+              flag="card", metavar="CARD[:POLICY]", only_with={ROWERS: ({"naval": (True,)},)}),
         Param("other_cards", "cards", f"a card the other side plays: {card}", choices=(ROWERS,),
-              flag="other-card", metavar="CARD[:POLICY]"),
+              flag="other-card", metavar="CARD[:POLICY]", only_with={ROWERS: ({"naval": (True,)},)}),
         Param("succeeds_on", "int", "the total that succeeds (setting)", low=2, high=20))
 
 

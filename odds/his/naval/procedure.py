@@ -37,12 +37,12 @@ from ...errors import OddsError, check_bool, check_choice
 from ...i18n import _, card_name, npgettext, pgettext
 from ...registry import Example, Param, Spec, register
 from .. import leaders
-from ..cards import help_for, parse
+from ..cards import help_for, only_with, parse
 from ..leaders import MAX_LEADER, Leader
 from .exact import exact_joint
 from .fleets import MAX_SHIPS, Battle, Fleet, setup
 from .result import NavalResult, summarise
-from .ruleset import CORSAIR, HIT, LEADER, PORT, RULESETS, Ruleset, _dice_items, get_ruleset
+from .ruleset import CORSAIR, HIT, LEADER, PORT, RULESETS, Ruleset, _dice_items, at_sea, get_ruleset
 from .cost import cost as naval_cost
 
 MAX_NAVAL_DICE = 300  # dice one side rolls in a naval combat, cards included (~3 s exact)
@@ -67,7 +67,7 @@ def _typed_dice(call: dict) -> list:
 
 def _open(call: dict) -> list:
     """The ship types (and corsairs) of this battle whose dice the call left to the ruleset."""
-    typed = {item.split("=")[0] for item in _typed_dice(call)}
+    typed = {item.split("=")[0].split("@")[0] for item in _typed_dice(call)}
     counts = {kind: sum(call.get(f"{side}_{keyword}") or 0 for side in ("attacker", "defender"))
               for kind, keyword in (("galley", "galleys"), ("galleon", "galleons"),
                                     ("race_built", "race_built"), (CORSAIR, "corsairs"))}
@@ -133,8 +133,9 @@ def naval_battle(*, attacker_galleys=0, attacker_galleons=0, attacker_race_built
     attacker_win, attacker/defender_destroyed (leaders to the turn track), both_destroyed_rule,
     attacker/defender_retreats, and pmfs of ships and of corsairs each side loses.
     """
-    rules = get_ruleset(ruleset).override(dice_per, hits_per_ship, hits_per_corsair, hit_on)
     location = check_choice("location", location, LOCATIONS)
+    rules = get_ruleset(ruleset).override(at_sea(dice_per, location, LOCATIONS), hits_per_ship,
+                                          hits_per_corsair, at_sea(hit_on, location, LOCATIONS, "hit_on"))
     port = check_bool("port", port)
     att = Fleet.make("attacker", rules, {"galley": attacker_galleys, "galleon": attacker_galleons,
                                          "race_built": attacker_race_built,
@@ -200,6 +201,17 @@ SHIP_HELP = {"galleys": "galleys", "galleons": "galleons",
              "race_built": "race-built galleons (England only)", "squadrons": "naval squadrons"}
 
 
+def _cards_only_with(ruleset: str, side: str) -> dict:
+    """Param.only_with of a side's naval cards: by power (cards.only_with), Galleasses in the
+    Mediterranean only (Virgin Queen)."""
+    rules = RULESETS[ruleset]
+    out = dict(only_with("naval", rules.cards, side, rules.powers))
+    if "galleasses" in rules.cards and ruleset == "vq":
+        out["galleasses"] = tuple({**way, "location": ("mediterranean",)}
+                                  for way in out.get("galleasses", ({},)))
+    return out
+
+
 def naval_params(ruleset: str) -> tuple:
     """The keywords of a naval combat under `ruleset`: ships by type, corsairs, leader, power,
     cards per side, then the place and the ruleset's numbers."""
@@ -217,7 +229,7 @@ def naval_params(ruleset: str) -> tuple:
                       metavar="POWER"),
                 Param(f"{side}_cards", "cards", f"a card the {side} plays, repeatable: "
                       f"{help_for('naval', rules.cards)}", choices=rules.cards, flag=f"{side}-card",
-                      metavar="CARD[:POLICY]")]
+                      metavar="CARD[:POLICY]", only_with=_cards_only_with(ruleset, side))]
     if ruleset == "vq":
         out.append(Param("location", "choice", "the sea zone (or the zone of the port); the "
                          "command line asks for it, since Galleasses and race-built galleons "
@@ -226,10 +238,12 @@ def naval_params(ruleset: str) -> tuple:
         Param("port", "bool", "the battle is in a port (the defender's bonus die; the attacker "
               "retreats)"),
         Param("dice_per", "pairs", "dice per ship type, corsair, port bonus or card, "
-              "repeatable: " + ", ".join(f"{k}={v}" for k, v in rules.dice_per.items()),
+              "repeatable (a number for one sea only: e.g. galley@atlantic=1): "
+              + ", ".join(f"{k}={v}" for k, v in rules.dice_per.items()),
               metavar="TYPE=N"),
         Param("hit_on", "pairs", "the number a die hits on (N: N-6), per ship type, corsair, "
               "port, leader or card, for both sides or one (attacker_TYPE=N, defender_TYPE=N), "
+              "in one sea only (e.g. galley@atlantic=6), "
               "repeatable: " + ", ".join(f"{k}={rules.card_hit_on.get(k, HIT)}" for k in (
                   *rules.ships, CORSAIR, PORT, LEADER, *rules.cards)), metavar="TYPE=N"),
         Param("hits_per_ship", "int", f"hits that sink a ship (default {rules.hits_per_ship})",

@@ -117,6 +117,22 @@ def _dice_items(given, name="dice_per"):
     return items
 
 
+def at_sea(given, location: str, seas: tuple, name: str = "dice_per") -> dict:
+    """A `dice_per` or `hit_on` table (key -> number) for a battle in `location`: an
+    entry `KEY@SEA=N` (galley@atlantic=1: a galley rolls 1 die in the Atlantic) holds in that
+    sea only (one of `seas`) and over the entry for every sea, whatever their order."""
+    every, here = [], []
+    for key, value in _dice_items(given, name):
+        kind, at, sea = key.partition("@")
+        if at:
+            sea = check_choice(f"{name} {key}", sea.strip(), seas)
+            if sea == location:
+                here.append((kind.strip(), value))
+        else:
+            every.append((key, value))
+    return dict(every + here)
+
+
 RULESET_KEYS = ("dice_per", "card_hit_on", "hit_on", "hits_per_ship", "hits_per_corsair", "cards")
 RULESETS = {
     "vq": Ruleset(

@@ -281,8 +281,9 @@ def _all_params(side: str) -> tuple:
     dice_help = ("dice from the neighbourhood counted by you, before the minimum of 1 and the "
                  "bonus dice (instead of the items below; 0: count them)")
     return (
-        Param("protestant_dice", "int", f"Protestant {dice_help}", low=0, high=MAX_DICE),
-        Param("papal_dice", "int", f"Papal {dice_help}", low=0, high=MAX_DICE),
+        Param("protestant_dice", "int", f"Protestant {dice_help}", low=0, high=MAX_DICE,
+              clears=PROTESTANT),
+        Param("papal_dice", "int", f"Papal {dice_help}", low=0, high=MAX_DICE, clears=CATHOLIC),
         *_neighbourhood("protestant", "reformer", "reformers", "reformer"),
         *_neighbourhood("catholic", "university", "universities", "Jesuit university"),
         *card_params(DEBATER_DICE[side]),
@@ -295,15 +296,17 @@ def _all_params(side: str) -> tuple:
 def _neighbourhood(religion, source, sources, what) -> tuple:
     """The five neighbourhood items of a religion's dice (§18.3 step 2, §18.4 step 2)."""
     title = religion.capitalize()
+    dice = ("protestant_dice" if religion == "protestant" else "papal_dice",)  # given, or these
     return (
         Param(f"adjacent_{religion}", "int", f"adjacent spaces under {title} influence (not "
-              "across a pass, not in unrest)", low=0, high=MAX_DICE),
+              "across a pass, not in unrest)", low=0, high=MAX_DICE, clears=dice),
         Param(f"adjacent_{sources}", "int", f"adjacent {what.replace(source, sources)}", low=0,
-              high=MAX_DICE),
+              high=MAX_DICE, clears=dice),
         Param(f"adjacent_{religion}_stacks", "int", f"adjacent stacks of {title} land units",
-              low=0, high=MAX_DICE),
-        Param(f"{source}_in_space", "bool", f"a {what} in the space (2 dice)"),
-        Param(f"{religion}_stack_in_space", "bool", f"{title} land units in the space (2 dice)"))
+              low=0, high=MAX_DICE, clears=dice),
+        Param(f"{source}_in_space", "bool", f"a {what} in the space (2 dice)", clears=dice),
+        Param(f"{religion}_stack_in_space", "bool", f"{title} land units in the space (2 dice)",
+              clears=dice))
 
 
 def card_params(debater_high: int) -> tuple:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from math import comb
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 
 import numpy as np
@@ -306,6 +306,15 @@ def _attempts(n: int) -> str:
 EXAMPLE = ("Magdeburg=5:3", "Stettin=2:1", "Breslau=5:1:out", "Leipzig=3:4", "Lubeck=2:3",
            "Prague=3:5:out")  # the rulebook's Reformation attempt example (95 Theses)
 
+def _sided(params: tuple) -> tuple:
+    """The cards' params, each only with the side it applies to (Param.only_with: the page
+    offers it for that side only; AttemptCards.make refuses it for the other)."""
+    only = {"printing_press": "reformation", "theses": "reformation", "bible": "reformation",
+            "augsburg": "counter-reformation"}
+    return tuple(replace(p, only_with={True: ({"side": (only[p.name],)},)}) if p.name in only
+                 else p for p in params)
+
+
 register(Spec("his.targets", rank_targets, (
     Param("targets", "pairs", "a candidate space: its name, the attacker's and the defender's "
           "base dice (before the minimum of 1 and bonus dice), and whether it lies outside the "
@@ -316,7 +325,7 @@ register(Spec("his.targets", rank_targets, (
     Param("side", "choice", "who makes the attempts", choices=SIDES),
     Param("attempts", "int", "attempts in the action, at most one per target " + ATTEMPTS_HELP, low=1,
           high=MAX_TARGETS),
-    *card_params(max(DEBATER_DICE.values()))),
+    *_sided(card_params(max(DEBATER_DICE.values())))),
     "rank my targets (§18.3-18.4): by P(flip), and the best order",
     ("his", "targets"), "success", kernels=(KERNEL,),
     not_rolled="it ranks targets and the order to try them (a plan, not a roll): record each "

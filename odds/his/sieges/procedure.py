@@ -35,10 +35,10 @@ from ..assaults.procedure import BREAKS, check_settings, forces, rows_after, set
 from ..field.procedure import HIT_ON, hit_settings
 from ..assaults.rules import infantry_left, resolve, succeeds
 from . import advice
-from ..cards import help_for, names_for
-from ..forces import assumptions, land_params, leader_notes, settings as force_settings
+from ..cards import help_for, names_for, only_with
+from ..forces import POWERS, assumptions, land_params, leader_notes, settings as force_settings
 from ..leaders import leader
-from .model import WORDS, Plan, SiegeResult, at, max_losses, plan, reach, summarise
+from .model import FIRST_ONLY, WORDS, Plan, SiegeResult, at, max_losses, plan, reach, summarise
 from .timing import HELD, HELD_POLICIES, held, held_siege
 
 MAX_ASSAULTS = 100  # assaults in one siege
@@ -222,6 +222,21 @@ def chain_cost(p: Plan, assaults, cavalry_first) -> Cost:
                 _("fewer units or assaults"))
 
 
+def fresh_cards(side: str) -> tuple:
+    """The cards `side` may have afresh in every assault: not those that depend on the
+    mercenaries present (first assault only)."""
+    return tuple(n for n in names_for("assault", side) if n not in FIRST_ONLY)
+
+
+def fresh_only_with(side: str) -> dict:
+    """Param.only_with of the fresh cards: by power, and no Ottoman Landsknechts (they remove
+    the enemy's mercenaries: first assault only)."""
+    out = dict(only_with("assault", fresh_cards(side), side, POWERS))
+    if "landsknechts" in fresh_cards(side):
+        out["landsknechts"] = ({f"{side}_power": tuple(p for p in POWERS if p != "ottoman")},)
+    return out
+
+
 SPEC = register(Spec(
     "his.siege", siege,
     land_params("assault", help_for("assault") + " (first assault only; siege-artillery is one "
@@ -232,7 +247,8 @@ SPEC = register(Spec(
               metavar="K"),
         *(Param(f"{side}_fresh_cards", "cards", "what-if: a fresh copy of the card in every "
                 "assault (each card exists once in the deck), repeatable",
-                choices=names_for("assault", side), flag=f"{side}-fresh-card", metavar="CARD[:POLICY]")
+                choices=fresh_cards(side), flag=f"{side}-fresh-card", metavar="CARD[:POLICY]",
+                only_with=fresh_only_with(side))
           for side in ("attacker", "defender"))),
     "a siege: one assault per impulse, at most K", ("his", "siege"), "captured",
     kernels=("odds.his.sieges.kernel",), start={"attacker": 6, "defender": 2, "assaults": 4},

@@ -264,7 +264,7 @@ READINGS = (
             when=_median_commit, given_by=lambda call, given: False, points=_quantiles,
             shown=lambda call: N_("the median defense"), tried="to-beat:25, to-beat:75, to-beat:100",
             none="a capped commitment (at-most:K) has no other percentile to try; give "
-                 "sacrifice='to-beat:P'"),
+                 "--sacrifice to-beat:P"),
 )
 
 
@@ -437,9 +437,10 @@ SPEC = register(Spec(
         Param("pawn_and_favor", "bool", "target the defender's pawn and favor (2 dice)",
               clears=("defense_dice",)),
         Param("title", "choice", "the defender's title", choices=tuple(TITLES),
-              clears=("defense_dice",)),
-        Param("imperial_title", "choice", "the imperial +1: always (seed) or only with the "
-              "Chancellor holding the Oathkeeper title (printed rule)", choices=IMPERIAL_TITLE),
+              clears=("defense_dice",),  # bandits hold no title
+              only_with={t: ({"bandits": (False,)},) for t in TITLES if t != "none"}),
+        Param("imperial_title", "choice", "the imperial +1: always (one text of the rules) or only with "
+              "the Chancellor holding the Oathkeeper title (the printed rule)", choices=IMPERIAL_TITLE),
         Param("chancellor_oathkeeper", "bool", "the Chancellor holds the Oathkeeper title"),
         Param("defenders", "int", "defending warbands (or bandits)", low=0, high=MAX_DEFENDERS,
               metavar="K"),

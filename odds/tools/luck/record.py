@@ -71,8 +71,15 @@ def read(record, paths: bool = True) -> tuple[list, list]:
     """(entries, refused) from a path (.toml or .csv; not when `paths` is False: the web), a
     record's text, or a list of dicts (the Python API: each dict a roll, its line its position
     from 1)."""
+    entries, refused, _ = titled(record, paths)
+    return entries, refused
+
+
+def titled(record, paths: bool = True) -> tuple[list, list, str]:
+    """read's (entries, refused) and the record's own title (a TOML record's `title`, else
+    ""), shown with its result: the sample's says it is invented."""
     if isinstance(record, (list, tuple)):
-        return _entries([(i + 1, roll, {}) for i, roll in enumerate(record)])
+        return (*_entries([(i + 1, roll, {}) for i, roll in enumerate(record)]), "")
     if paths and (isinstance(record, Path) or (isinstance(record, str) and "\n" not in record
                                                and record.endswith((".toml", ".csv")))):
         text = read_text(record, "record", MAX_RECORD_BYTES)
@@ -83,7 +90,8 @@ def read(record, paths: bool = True) -> tuple[list, list]:
     else:
         raise OddsError(f"record: {shown(record)} is not a record (allowed: a .toml or .csv "
                         "path, a record's text, or a list of dicts)")
-    return _entries(_toml(text) if kind == ".toml" else _csv(text))
+    rolls, title = _toml(text) if kind == ".toml" else (_csv(text), "")
+    return (*_entries(rolls), title)
 
 
 def rolls_in(text: str) -> int:
@@ -171,9 +179,10 @@ def _entry(line: int, roll, lines: dict) -> Entry:
                  choices)
 
 
-def _toml(text: str) -> list:
-    """(line, roll, field lines) of each [[roll]] table; a line is found from its header. A
-    text with more [[roll]] headers than MAX_ROLLS is refused before it is parsed."""
+def _toml(text: str) -> tuple[list, str]:
+    """((line, roll, field lines) of each [[roll]] table, the record's title); a line is found
+    from its header. A text with more [[roll]] headers than MAX_ROLLS is refused before it is
+    parsed."""
     found = table_lines(text, TABLE)
     if len(found) > MAX_ROLLS:
         raise _too_many()
@@ -188,7 +197,10 @@ def _toml(text: str) -> list:
     for n, roll in enumerate(rolls):
         line, lines = found[n] if n < len(found) else (1, {})
         out.append((line, roll, lines))
-    return out
+    title = document.get("title", "")
+    if not isinstance(title, str):
+        raise OddsError(f"title: {shown(title)} is not a text (e.g. title = \"1532, our game\")")
+    return out, title.strip()
 
 
 def _csv(text: str) -> list:

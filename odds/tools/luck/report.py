@@ -19,7 +19,7 @@ from ...errors import OddsError
 from . import dice as own
 from . import percentiles as pc
 from .observed import observe
-from .record import Refused, read
+from .record import Refused, titled
 from .situations import Situations
 
 SAMPLE = Path(__file__).parent / "samples" / "his_1532.toml"  # 27 rolls invented for illustration
@@ -41,13 +41,13 @@ def luck(record, *, paths: bool = True):
     the side's one number, its plotted measure; `whole_game(frame)` as a DataFrame), `dice`
     (the dice's own luck, a dict per side, kind of die and measure: records/dice.py; `dice(frame)`
     as a DataFrame), `refused` (lines naming the rolls not reported), `situations` (the
-    distinct situations of the rolls scored). A roll's own dice are in its `dice_*` columns
+    distinct situations of the rolls scored), `title` (the record's own, or ""). A roll's own dice are in its `dice_*` columns
     (the hits of its hitting dice, else the total of its numbered dice, with its percentile). `record`: a .toml or .csv path, a record's text, or a list of dicts
     (docs/luck.md); `paths=False` reads a text as a record even when it looks like a path
     (the web page)."""
     import pandas as pd
 
-    entries, refused = read(record, paths)
+    entries, refused, title = titled(record, paths)
     situations, asked, rows, pmfs, dice_pmfs, thrown = Situations(), [], [], [], [], {}
     for entry in entries:  # every roll checked, its situation estimated, before any is solved
         try:
@@ -75,7 +75,8 @@ def luck(record, *, paths: bool = True):
     game = _game(frame, pmfs)
     own.cumulative(frame, dice_pmfs)
     frame = frame[list(COLUMNS)]
-    frame.attrs.update(game=game, dice=own.game(thrown), refused=refused, situations=len(used))
+    frame.attrs.update(game=game, dice=own.game(thrown), refused=refused, situations=len(used),
+                       title=title)
     return frame
 
 
@@ -99,8 +100,9 @@ def to_json(frame) -> dict:
     (NaN -> null)."""
     def records(df):
         return json.loads(df.to_json(orient="records"))
-    return {"rolls": records(frame), "game": frame.attrs["game"], "dice": frame.attrs["dice"],
-            "refused": frame.attrs["refused"], "situations": frame.attrs["situations"]}
+    return {"title": frame.attrs.get("title", ""), "rolls": records(frame), "game": frame.attrs["game"],
+            "dice": frame.attrs["dice"], "refused": frame.attrs["refused"],
+            "situations": frame.attrs["situations"]}
 
 
 def _field(error: OddsError, entry) -> str | None:

@@ -36,8 +36,10 @@ def summary(frame, rolls: bool = True) -> str:
     luck, each roll, and the refused rolls."""
     game, own = whole_game(frame), dice(frame)
     n = frame.attrs["situations"]
-    lines = [_("How lucky was each side ({rolls}, {situations}, exact; percentile 50 = average luck, "
-               "90 = luckier than 9 games in 10)").format(
+    title = frame.attrs.get("title")
+    lines = [printable(title)] if title else []  # the record's own: the sample's says invented
+    lines += [_("How lucky was each side ({rolls}, {situations}, exact; percentile 50 = average luck, "
+                "90 = luckier than 9 games in 10)").format(
         rolls=_rolls_counted(frame["line"].nunique()),
         situations=ngettext("{n} distinct situation", "{n} distinct situations", n).format(n=integer(n)))]
     width = max([13] + [len(_(w)) + 1 for w in WORDS.values()])

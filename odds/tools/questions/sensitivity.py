@@ -8,7 +8,7 @@ from ...core import readings as R
 from ...errors import OddsError
 from ...registry import get, specs
 from .budget import within
-from .plans import QUESTION_MAX_PLANS, applied, plan
+from .plans import QUESTION_MAX_PLANS, applied, plan, split_engine
 
 
 def with_readings() -> list:
@@ -29,7 +29,8 @@ def sensitivity(procedure: str, base: dict | None = None, alternatives=None, **e
         raise OddsError(f"procedure: {spec.name} has no reading (every number it uses is rule "
                         f"text or given; allowed: {', '.join(with_readings())}, or give "
                         "alternatives)")
-    base = spec.check_given(dict(base or {}))
+    base, engine = split_engine(base, engine)  # the engine's keywords among the call's too
+    base = spec.check_given(base)
     extra = designer(spec, base, alternatives or {})
     calls = [base] + [{**base, **changes} for _, _, changes in R.planned(spec, base, extra)
                       if changes is not None]

@@ -242,9 +242,10 @@ function buildForm(values) {
   const form = $("form");
   form.replaceChildren();
   controls = {};
+  for (const kept of [cleared, satisfied]) Object.keys(kept).forEach((k) => delete kept[k]);  // another procedure's
   const sets = {};
   const field = (p, parent) => {
-    const c = control(p, () => { clearOthers(p); changed(); });
+    const c = control(p, () => { satisfy(p); clearOthers(p); changed(); });
     controls[p.name] = c;
     const wide = p.kind === "text" || LISTS.includes(p.kind);
     parent.append(el("div", { class: "field" + (wide ? " wide" : ""), "data-name": p.name },
@@ -263,11 +264,111 @@ function buildForm(values) {
   for (const p of [...spec.parameters, ...spec.engine]) controls[p.name].set(initial(p, values));
 }
 
-// a field given that others cannot be given with (p.clears): they go back to their defaults
+// a field given that others cannot be given with (p.clears): they go back to their defaults,
+// kept in `cleared`; set back to its own default, it gives them back (each one no other given
+// field still clears: that field keeps it instead), so an undone switch restores the question
+const cleared = {};  // field name -> {a field it cleared: the value that field had}
+const isDefault = (name) => [null, "", text(fieldOf(name).default) ?? ""].includes(controls[name].get());
+
 function clearOthers(p) {
+  if (!p.clears) return;
+  if (isDefault(p.name)) {
+    const kept = cleared[p.name] || {};
+    delete cleared[p.name];
+    for (const [name, was] of Object.entries(kept)) {
+      const blocker = (fieldOf(name).clears || []).find((n) => controls[n] && !isDefault(n));
+      if (blocker) (cleared[blocker] ||= {})[name] = was;
+      else controls[name].set(was);
+    }
+    return;
+  }
+  const kept = cleared[p.name] ||= {};
+  for (const name of p.clears) {
+    if (!controls[name] || isDefault(name)) continue;
+    kept[name] = controls[name].get();
+    controls[name].set(text(fieldOf(name).default));
+  }
+}
+
+// ---- what may be chosen now: a choice's ways (p.only_with), a field's needs (p.needs) ----
+
+const nowOf = (name) => controls[name]?.get() ?? text(fieldOf(name)?.default) ?? "";
+
+// a condition in words: "with naval", "without naval", "with attacker power ottoman",
+// "not with attacker power ottoman" (when it allows most of the choices)
+function condition(name, values) {
+  const q = fieldOf(name), shown = values.map(text);
+  if (q.kind === "bool") return (shown[0] === "true" ? "with " : "without ") + fieldWords(q);
+  const all = q.choices || [];
+  if (all.length && shown.length > all.length / 2)
+    return `not with ${fieldWords(q)} ${all.filter((c) => !shown.includes(c)).map(choiceWords).join(" or ")}`;
+  return `with ${fieldWords(q)} ${shown.map(choiceWords).join(" or ")}`;
+}
+
+// null when option `o` of `p` may be chosen as the form stands; else {why} in words, and
+// `sets` ([name, value]) when one choice of another field would allow it (Janissaries: the
+// side's power Ottoman), which picking it then sets
+function barred(p, o, setting = true) {
+  const ways = p.only_with?.[o];
+  if (!ways) return null;
+  const holds = (way) => Object.entries(way).every(([k, vs]) => !controls[k] || vs.map(text).includes(nowOf(k)));
+  if (ways.some(holds)) return null;
+  const [way] = ways, keys = Object.keys(way);
+  if (setting && ways.length === 1 && keys.length === 1 && way[keys[0]].length === 1 && fieldOf(keys[0]).kind === "choice")
+    return { why: `sets ${fieldWords(fieldOf(keys[0]))} ${choiceWords(text(way[keys[0]][0]))}`, sets: [keys[0], text(way[keys[0]][0])] };
+  return { why: "only " + ways.map((w) => Object.entries(w).map(([k, vs]) => condition(k, vs)).join(" and ")).join(", or ") };
+}
+
+// each picker's options as the form stands: a barred one disabled with its reason (or saying
+// what it sets); a field that needs another (p.needs) offers only its default until one is given
+function offerChoices() {
+  for (const p of spec.parameters) {
+    const sel = $("f-" + p.name);
+    if (sel?.type === "checkbox") offerSwitch(p, sel);
+    if (!sel || sel.tagName !== "SELECT") continue;
+    const waiting = p.needs?.length && p.kind !== "int" && !p.needs.some(given);
+    for (const o of sel.options) {
+      if (!o.value || o.value === "0" && p.kind === "leader") continue;
+      o.dataset.words ??= o.textContent;
+      const bar = waiting && o.value !== text(p.default)
+        ? { why: `give ${p.needs.map((n) => fieldWords(fieldOf(n))).join(" or ")} first` } : barred(p, o.value);
+      o.disabled = Boolean(bar) && !bar.sets;
+      o.textContent = o.dataset.words + (bar ? ` (${bar.why})` : "");
+    }
+  }
+}
+
+// a switch that may not be turned on as the form stands (p.only_with of "true"): disabled, the
+// reason beside it (one turned on before stays so, to be refused beside its field)
+function offerSwitch(p, box) {
+  const bar = barred(p, "true", false);
+  box.disabled = Boolean(bar) && !box.checked;
+  const field = box.closest(".field");
+  let why = field.querySelector("label .why");
+  if (!why) field.querySelector("label").append(why = el("small", { class: "why" }));
+  why.textContent = box.disabled ? ` (${bar.why})` : "";
+}
+
+// a choice picked that sets what it needs (p.only_with): the other field set to allow it, its
+// value before kept in `satisfied`; the choice undone, that field gets it back (unless changed since)
+const satisfied = {};  // "field:choice" -> [the field it set, its value before, the value set]
+
+function satisfy(p) {
+  if (p.kind === "bool") return;  // a switch is disabled instead (offerSwitch)
   const v = controls[p.name].get();
-  if (!p.clears || v === null || v === "" || v === (text(p.default) ?? "")) return;
-  for (const name of p.clears) controls[name].set(text(fieldOf(name).default));
+  const picked = (v ? v.split(",") : []).map((x) => x.split(":")[0]);
+  for (const [key, [name, was, set]] of Object.entries(satisfied)) {
+    const [field, o] = key.split(":");
+    if (field !== p.name || picked.includes(o)) continue;
+    delete satisfied[key];
+    if (controls[name].get() === set) controls[name].set(was);
+  }
+  for (const o of picked) {
+    const bar = barred(p, o);
+    if (!bar?.sets) continue;
+    satisfied[`${p.name}:${o}`] = [bar.sets[0], controls[bar.sets[0]].get(), bar.sets[1]];
+    controls[bar.sets[0]].set(bar.sets[1]);
+  }
 }
 
 function initial(p, values) {
@@ -306,6 +407,7 @@ const COPY = "Copy link to this battle";  // the copy button's words until it ha
 
 function changed() {
   offerNeeds();
+  offerChoices();
   const q = query();
   const state = new URLSearchParams([["procedure", spec.name], ...link(),
                                      ...asked().map((p) => ["plan", p]), ...needQuery()]);
@@ -487,10 +589,13 @@ function readings(r) {
       el("td", {}, pct(a.p) + (a.interval ? ` [${pct(a.interval[0])} to ${pct(a.interval[1])}]` : "")),
       el("td", {}, points(change)),
       ...means.map((m) => el("td", {}, cell(a.means?.[m], f.means?.[m])))))));
-  // each reading as assumed, then those not tried and why
+  // each reading as assumed, then those not tried and why (a reason shared said once, after)
+  const shared = (why) => flips.filter((f) => f.not_computed === why).length > 1;
+  const reasons = [...new Set(flips.map((f) => f.not_computed).filter((why) => why && shared(why)))];
   $("readings-notes").replaceChildren(...flips.map((f) => el("li", {},
     `${say(f.what)}: ${say(f.assumed)} assumed (${pct(f.p)})`
-    + (f.not_computed ? `; not tried: ${say(f.not_computed)}` : ""))));
+    + (f.not_computed && !shared(f.not_computed) ? `; not tried: ${say(f.not_computed)}` : ""))),
+    ...reasons.map((why) => el("li", {}, `not tried above: ${say(why)}`)));
 }
 
 const isRecord = (x) => x !== null && typeof x === "object" && !Array.isArray(x);
@@ -534,8 +639,13 @@ const mean = (r, k) => (r.zero && k in r.zero ? `0: ${r.zero[k]}` : `mean ${fixe
 function say(text) {
   const named = Object.fromEntries([...spec.parameters, ...spec.engine].map((p) => [p.name, fieldWords(p)]));
   return String(text)
-    .replaceAll(spec.name, short(spec))
+    .replace(new RegExp(`(?<!odds [a-z]+ )${spec.name.replace(".", "\\.")}`, "g"), short(spec))  // not in a command
     .replace(/\[:[^\]]*\]/g, "")
+    // Python's words in a message: a tuple ('a', 'b'), a value in quotes, True/False (a switch)
+    .replace(/\(((?:'[^']*',?\s*)+)\)/g, (m, items) => items.replace(/'/g, "").replace(/,\s*$/, ""))
+    .replace(/(^|[\s(\[])'([^'\s][^']*?)'(?=[\s,;:.)\]]|$)/g, "$1$2")
+    .replace(/\b([a-z][a-z_]*)=(True|False)\b/g, (m, n, v) => `${named[n] ?? words(n)}${v === "True" ? "" : " off"}`)
+    .replace(/\bTrue\b/g, "on").replace(/\bFalse\b/g, "off")
     .replace(/\b([a-z][a-z-]*[a-z]):([a-z][a-z-]*[a-z])\b/g, (m, card, policy) => `${card} (${policy.replace(/-/g, " ")})`)
     .replace(/\b[a-z]+-[ivx]+\b|\b[a-z]+(?:,[a-z]+)+\b/g, choiceWords)
     .replace(/([A-Z][\w'-]*)=(\d+):(\d+)(:out)?/g, (m, name, a, d, out) => `${name} ${a} v ${d}${out ? " (out of the zone)" : ""}`)
@@ -816,25 +926,30 @@ function eventsPicker(names, chosen) {
   $("need-event").value = now;
 }
 
-function needFailed(message) {
+// a need refused: its message under the box; `box` (the target typed wrong) marked too
+function needFailed(message, box = false) {
   $("need-answer").textContent = "";
   $("need-method").textContent = "";
   $("need-error").hidden = false;
   $("need-error").textContent = message;
+  if (box) $("need-target").setAttribute("aria-invalid", "true");
 }
 
 async function need(q) {
   cancel("need");
   const extra = needQuery();
   $("need-error").hidden = true;
+  $("need-target").removeAttribute("aria-invalid");
   if (!extra.length) {
     $("need-answer").textContent = "";
     $("need-method").textContent = "";
     return;
   }
-  const target = $("need-target").value.trim();
+  const target = $("need-target").value.trim();  // "3e" is no number: said, never dropped
+  if (!/^\d+(\.\d*)?$|^\.\d+$/.test(target))
+    return needFailed(`reaches: ${target} is not a number (allowed: a percent from 0 to 100)`, true);
   if (!(Number(target) >= 0 && Number(target) <= 100))  // the page's own words, in percent
-    return needFailed(`reaches: ${target}% is out of range (allowed: 0% to 100%)`);
+    return needFailed(`reaches: ${target}% is out of range (allowed: 0% to 100%)`, true);
   const r = await request("need", `api/${spec.name}/need?` + new URLSearchParams([...q, ...extra]));
   if (!r) return;
   if (r.status === 503) {

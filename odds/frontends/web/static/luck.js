@@ -169,6 +169,9 @@ function show(answer) {
     return li;
   }));
   $("refused-box").hidden = !answer.refused.length;
+  // the record's own title (the sample's says it is invented), with its result
+  $("result-title").textContent = answer.title || "";
+  $("result-title").hidden = !answer.title;
   $("result").hidden = false;
   const lines = new Set(answer.rolls.map((r) => r.line)).size;
   $("status").textContent = `${counted(lines, "roll")} scored from ${counted(answer.situations, "distinct situation")}, exact` +
