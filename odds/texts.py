@@ -26,13 +26,14 @@ def whole_or_why(text: str, floats: bool = False) -> tuple[int | None, str | Non
     flags, plans, dotted entries, TOML and CSV cells, queries and bodies."""
     text = str(text)
     if sum(c.isdecimal() for c in text) > DIGITS:
-        return None, f"{shown(text)} has more than {DIGITS} digits (allowed: at most {DIGITS})"
+        return None, _("{text} has more than {most} digits (allowed: at most {most})").format(
+            text=shown(text), most=DIGITS)
     try:
         number = int(text)
     except ValueError:
         number = _float(text) if floats else None
         if number is None or not number.is_integer():
-            return None, f"{shown(text)} is not a whole number"
+            return None, _("{text} is not a whole number").format(text=shown(text))
         number = int(number)
     return (None, signed_zero(text, number)) if signed_zero(text, number) else (number, None)
 
@@ -42,12 +43,14 @@ def number_or_why(text: str) -> tuple[float | None, str | None]:
     a number too large for a float (`1e999`), nor more than DIGITS digits."""
     text = str(text)
     if sum(c.isdecimal() for c in text) > DIGITS:
-        return None, f"{shown(text)} has more than {DIGITS} digits (allowed: at most {DIGITS})"
+        return None, _("{text} has more than {most} digits (allowed: at most {most})").format(
+            text=shown(text), most=DIGITS)
     number = _float(text)
     if number is None:
-        return None, f"{shown(text)} is not a number"
+        return None, _("{text} is not a number").format(text=shown(text))
     if not math.isfinite(number):
-        return None, f"{shown(text)} is not a finite number (allowed: a number, e.g. 0.5)"
+        return None, _("{text} is not a finite number (allowed: a number, e.g. 0.5)").format(
+            text=shown(text))
     return (None, signed_zero(text, number)) if signed_zero(text, number) else (number, None)
 
 

@@ -19,7 +19,7 @@ import numpy as np
 from . import flips as F
 from .interval import trials_text, wilson
 from .outcomes import PLAIN, Words, label
-from ..i18n import _, decimal, integer, language, percent, using
+from ..i18n import _, decimal, language, percent, using
 
 
 @dataclass(frozen=True)
@@ -195,9 +195,7 @@ class Result:
                       for k, v in enumerate(pmf) if v > 0]
         lines += F.lines(self)
         if self.settings:
-            lines.append("  " + _("settings:") + " " + "; ".join(  # in words, as the form's labels
-                f"{_setting(k)}: {_text(v)}" + _(" (reading)") * (k in self.readings)
-                for k, v in self.settings.items()))
+            lines.append("  " + _("settings:") + " " + _settings(self.settings, self.readings))
         lines += ["  " + _("note:") + f" {n}" for n in self.notes]
         if self.assumptions:
             lines.append("  " + _("assumes:") + " " + "; ".join(self.assumptions))
@@ -234,18 +232,20 @@ def _bar(p: float, width: int) -> str:
     return "" if math.isnan(p) else "#" * int(round(p * width))
 
 
-def _setting(key: str) -> str:
-    """A setting's name in words, as the form labels it; its code where the language in force
-    has no words for it."""
-    words = key.replace("_", " ")
-    said = _(words)
-    return said if said != words or language() == "en" else key
+def _settings(settings: dict, readings) -> str:
+    """The settings line: in English each under the form's words (`attacker power: other`);
+    in another language as codes (`attacker_power=other`), which the flags and keys share."""
+    said = {k: _text(v) + _(" (reading)") * (k in readings) for k, v in settings.items()}
+    if language() == "en":
+        return "; ".join(f"{k.replace('_', ' ')}: {v}" for k, v in said.items())
+    return ", ".join(f"{k}={v}" for k, v in said.items())
 
 
 def _text(value) -> str:
     """A setting's value in words: lists as [a, b] (or none), tables as (key: value, ...)."""
     if isinstance(value, (dict, MappingProxyType)):
-        return "(" + ", ".join(f"{str(k).replace('_', ' ')}: {_text(v)}" for k, v in value.items()) + ")"
+        words = (lambda k: str(k).replace("_", " ")) if language() == "en" else str
+        return "(" + ", ".join(f"{words(k)}: {_text(v)}" for k, v in value.items()) + ")"
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(map(_text, value)) + "]" if value else _("none")
     if isinstance(value, bool):
