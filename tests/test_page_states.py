@@ -1,6 +1,8 @@
 """The state-walking page audit (issue 60): in Chromium, one page load per procedure, every
-option of every picker and every switch, from the starting state and after each switch turned
-on, read at both widths after each switch. Every state either gives an answer, or is refused
+option of every picker and every switch from the starting state; after each switch turned on,
+every other switch and every option of each picker whose offer the switch changed (an option
+barred or freed: the states where the form's constraints act), read at both widths after each
+switch. Every state either gives an answer, or is refused
 with a field marked and the refusal in words (no True/False, path, snake_case, repr, a title
 where a command belongs, a sentence said more than twice); a choice the form does not take now
 is disabled with its reason; and every on-off pair gives back the answer before it. Monte
@@ -77,10 +79,12 @@ class Walk:
             self.faults.append(f"{where}: undone, the answer is {after['p']} "
                                f"(was {before['p']}): {after['error']}")
 
-    def options(self, context: str, before: dict):
-        """Every option of every picker, each picked then undone."""
+    def options(self, context: str, before: dict, walked: list | None = None):
+        """Every option of every picker, each picked then undone; with `walked` (the pickers
+        as the starting state offered them, each option walked there), only the pickers whose
+        offer a switch changed (an option barred or freed)."""
         for f in self.page.evaluate(FIELDS):
-            if f["kind"] != "select":
+            if f["kind"] != "select" or (walked is not None and f in walked):
                 continue
             for o in f["options"]:
                 where = f"{context}{f['name']}={o['value']}"
@@ -122,13 +126,14 @@ def test_every_state_the_form_reaches_is_answered_or_refused_in_words(browser, n
         start = walk.visit("start")
         assert start["answered"], f"the starting values are refused: {start['error']}"
         walk.faults += [f"start: {x}" for x in faults_at_each_width(page)]
+        offered = page.evaluate(FIELDS)
         walk.options("", start)
         walk.switches("", start)
         for f in [f for f in page.evaluate(FIELDS) if f["kind"] == "switch" and not f["disabled"]]:
             page.evaluate(TOGGLE, f["name"])
             on = walk.visit(f"{f['name']} on")
             walk.faults += [f"{f['name']} on: {x}" for x in faults_at_each_width(page)]
-            walk.options(f"{f['name']} on, ", on)
+            walk.options(f"{f['name']} on, ", on, walked=offered)
             walk.switches(f"{f['name']} on, ", on, skip=f["name"])
             page.evaluate(TOGGLE, f["name"])
             walk.undone(start, f"{f['name']} on")
