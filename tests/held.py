@@ -76,10 +76,10 @@ def holding(monkeypatch, folder, procedures, spin: bool = False) -> Hold:
     return hold
 
 
-def _answer(hold, procedures, procedure, kw, budget):
+def _answer(hold, procedures, procedure, kw, budget, *lang):
     if procedure in procedures:
         hold()
-    return answer(procedure, kw, budget)
+    return answer(procedure, kw, budget, *lang)
 
 
 def serve(argv):
