@@ -172,9 +172,9 @@ def test_monte_carlo_is_free_of_the_thread_count():
     ({"defender_pool": 3}, "defender_pool: 3 is not a list of debate values"),
     ({"defender_committed_pool": [0]}, "defender_committed_pool[0]: 0 is out of range"),
     ({"extra_dice": 4}, "extra_dice: 4 is out of range (allowed: 0 to 3)"),
-    ({"initiator": "protestant", "augsburg": True}, "augsburg: True applies to a Papal attacker"),
-    ({"initiator": "protestant", "mary_i": True}, "mary_i: True applies to a Papal attacker"),
-    ({"initiator": "protestant", "debater_bonus": True}, "debater_bonus: True applies to a Papal"),
+    ({"initiator": "protestant", "augsburg": True}, "augsburg: true applies to a Papal attacker"),
+    ({"initiator": "protestant", "mary_i": True}, "mary_i: true applies to a Papal attacker"),
+    ({"initiator": "protestant", "debater_bonus": True}, "debater_bonus: true applies to a Papal"),
     ({"initiator": "protestant", "extra_dice": 1}, "extra_dice: 1 applies to a Papal attacker"),
 ])
 def test_bad_input_is_one_line_naming_the_field(kwargs, start):

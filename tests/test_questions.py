@@ -265,7 +265,7 @@ def test_cli_compare_and_need(capsys):
     (["--attacker", "3", "--compare", "attacker"], "--compare attacker: 'attacker' is not KEY=VALUE"),
     (["--attacker", "3", "--compare", "attacker_cards=nope"], "--compare attacker_cards=nope: attacker_cards: unknown card"),
     (["--need", "0.8"], "--need: give --vary"),
-    (["--need", "2", "--vary", "attacker"], "--need: 2.0 is out of range"),
+    (["--need", "150", "--vary", "attacker"], "--need: '150' is out of range"),
     (["--need", "0.8", "--vary", "fortified"], "--vary: fortified is not an integer parameter"),
     (["--need", "0.8", "--vary", "attacker", "--event", "nope"], "--event: 'nope' is not an event"),
     (["--attacker", "3", "--vary", "attacker"], "--vary: only with --need"),
