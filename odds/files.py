@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import os
 import re
+from dataclasses import dataclass
 import secrets
 import stat
 import tomllib
@@ -220,9 +221,22 @@ def _nesting(text: str) -> int:
     return deepest
 
 
-def array_header(table: str) -> re.Pattern:
+_ARRAY_HEADER = re.compile(r"[ \t]*\[\[[ \t]*([A-Za-z0-9_\-]+)[ \t]*\]\]")  # [[name]]
+
+
+@dataclass(frozen=True)
+class ArrayHeader:
     """The `[[table]]` header of a TOML array of tables, matched on one line from its start."""
-    return re.compile(rf"[ \t]*\[\[[ \t]*{re.escape(table)}[ \t]*\]\]")
+    table: str
+
+    def match(self, line: str):
+        found = _ARRAY_HEADER.match(line)
+        return found if found and found[1] == self.table else None
+
+
+def array_header(table: str) -> ArrayHeader:
+    """The header of the array of tables `table` (ArrayHeader)."""
+    return ArrayHeader(table)
 
 
 def table_lines(text: str, table: str) -> list:

@@ -163,26 +163,34 @@ ARGPARSE = (N_("the following arguments are required: %s"), N_("unrecognized arg
 _FIELD = re.compile(r"%(?:\((\w+)\))?[sr]")
 
 
-def _pattern(template: str):
-    """A regular expression matching `template`'s text, its fields as named groups."""
-    parts, names, at = [], [], 0
-    for i, m in enumerate(_FIELD.finditer(template)):
-        parts += [re.escape(template[at:m.start()]), f"(?P<f{i}>.+?)"]
-        names.append(m[1])
-        at = m.end()
-    return re.compile("".join(parts) + re.escape(template[at:]) + "$", re.S), names
-
-
-_PATTERNS = [(t, *_pattern(t)) for t in ARGPARSE]
+def _fields(message: str, template: str) -> list | None:
+    """The values of `template`'s fields in `message` (each at least one character, each up to
+    the first place the next text follows), or None where `message` is not of it."""
+    split = _FIELD.split(template)
+    texts = split[::2]
+    if len(texts) == 1:
+        return [] if message == template else None
+    if not message.startswith(texts[0]) or not message.endswith(texts[-1]):
+        return None
+    end, at, values = len(message) - len(texts[-1]), len(texts[0]), []
+    for text in texts[1:-1]:
+        found = message.find(text, at + 1)
+        if found < 0:
+            return None
+        values.append(message[at:found])
+        at = found + len(text)
+    if end <= at:
+        return None
+    return values + [message[at:end]]
 
 
 def argparse_words(message: str) -> str:
     """An argparse message in the language in force (its fields kept; an argument's message,
     itself argparse's, translated too)."""
-    for template, pattern, names in _PATTERNS:
-        m = pattern.match(message)
-        if m:
-            values = [m[f"f{i}"] for i in range(len(names))]
+    for template in ARGPARSE:
+        values = _fields(message, template)
+        if values is not None:
+            names = _FIELD.split(template)[1::2]
             if names and names[-1] == "message":
                 values[-1] = argparse_words(values[-1])
             if all(names):
