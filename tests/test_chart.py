@@ -66,7 +66,7 @@ def test_pdf_on_a4_and_letter_and_a_png(tmp_path, capsys):
 
 @pytest.mark.parametrize("argv, words", [
     (["his.field", "--attacker", "1..12"], "1 keyword given as LOW..HIGH (allowed: exactly 2"),
-    (["his.field", "--attacker", "5..1", "--defender", "1..2"], "--attacker: 5..1 is not a range (allowed: LOW..HIGH"),
+    (["his.field", "--attacker", "5..1", "--defender", "1..2"], "--attacker: '5..1' is not a range (allowed: LOW..HIGH"),
     (["his.field", "--attacker", "1..40", "--defender", "1..2"], "1..40 has 40 values (allowed: at most 30)"),
     (["his.field", "--attacker", "1..2", "--defender-power", "1..2"], "--defender-power: LOW..HIGH is for a whole-number keyword"),
     (["his.field", "--attacker", "1..2", "--defender", "1..2", "--event", "nope"], "--event: 'nope' is not an event of his.field"),

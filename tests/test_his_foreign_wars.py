@@ -43,7 +43,7 @@ def test_a_war_by_name_is_its_card_s_forces_stated_in_the_answer(name, title, un
     assert r.to_json()["won"] == foreign_war(units=units, foreign=foreign).to_json()["won"]
     assert r.explain[0].startswith(f"{title}: the card's forces: {units} ")
     assert r.readings == ("units", "foreign")  # declared readings (his.foreign_war's spec)
-    assert f" against {foreign} units foreign;" in r.explain[0]  # wording to mend: "foreign units"
+    assert f" against {foreign} foreign units;" in r.explain[0]
     assert f"units: {units} (reading); foreign: {foreign} (reading)" in r.summary()
     out = subprocess.run([sys.executable, "-m", "odds.frontends.cli.main", "his", "foreign-war", "--war", name],
                          capture_output=True, text=True, timeout=600)

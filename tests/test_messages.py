@@ -97,7 +97,7 @@ LAND = {"field": lambda **k: field_battle(5, 4, **k),
 @pytest.mark.parametrize("name", LAND)
 def test_a_leader_of_another_power_gets_a_note(name):
     r = LAND[name](attacker_leader="suleiman", attacker_power="hapsburg")
-    assert "suleiman never commanded hapsburg forces (an ottoman leader): his rating 2 is used " \
+    assert "suleiman never commanded hapsburg forces (a leader of the ottoman side): his rating 2 is used " \
            "as given" in r.notes
     assert r.settings["attacker_leader"] == "suleiman (2)"
     for power in ("ottoman", "other"):
@@ -111,5 +111,5 @@ def test_a_naval_leader_of_another_power_gets_a_note(capsys):
     assert any(n.startswith("barbarossa never commanded hapsburg forces") for n in r.notes)
     assert main(["his", "field", "--attacker", "5", "--defender", "4", "--defender-leader",
                  "charles-v", "--defender-power", "france"]) == 0
-    assert "note: charles-v never commanded france forces (a hapsburg leader)" in \
+    assert "note: charles-v never commanded france forces (a leader of the hapsburg side)" in \
         capsys.readouterr().out

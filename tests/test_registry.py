@@ -141,7 +141,7 @@ def test_unknown_or_missing_keywords_are_named():
         spec.check_given({"attacker": 3})
     with pytest.raises(OddsError, match="procedure: 'chess' is unknown"):
         registry.get("chess")
-    with pytest.raises(OddsError, match=r"procedure: \['his.field'\] is unknown"):
+    with pytest.raises(OddsError, match=r'procedure: \["his.field"\] is unknown'):
         registry.get(["his.field"])
 
 

@@ -25,6 +25,7 @@ from ...errors import check_choice, check_int
 from ...registry import Example, Param, Spec, register
 from .. import leaders
 from ..leaders import MAX_LEADER
+from ... import i18n
 from ...i18n import N_, _
 from ..cards import dice as dice_words, units as unit_words
 from ..field.rules import dice, resolve
@@ -151,10 +152,12 @@ def forces(card, units, foreign, from_card, leader) -> str:
     source = (f"{_(card.title)}: " if card else "") + (
         _("the card's forces") if len(from_card) == 2 else
         _(GIVEN_APART[from_card[0]]) if from_card else _("the forces given"))
-    return _("{source}: {whose} against {foreign} foreign; each attempt (1 CP) is a field battle, "
+    return _("{source}: {whose} against {foreign}; each attempt (1 CP) is a field battle, "
              "{dice} against {against}, no defender die, no retreat").format(
-        source=source, whose=whose, foreign=unit_words(foreign),
-        dice=_("{units} + {leader} leader").format(units=units, leader=dice_words(leader.rating)),
+        source=source, whose=whose,
+        foreign=i18n.npgettext("his", "{n} foreign unit", "{n} foreign units", foreign).format(n=foreign),
+        dice=_("{dice} ({units} + the leader's {rating})").format(
+            dice=dice_words(units + leader.rating), units=units, rating=leader.rating),
         against=foreign)
 
 
