@@ -78,3 +78,26 @@ class Run:
             os.killpg(self.proc.pid, signal.SIGINT)
         else:
             self.proc.send_signal(signal.SIGINT)
+
+
+def on_terminal(*args) -> tuple[int, str]:
+    """(exit code, everything shown) of `odds *args` with stdout and stderr one terminal 80
+    wide, as a player's shell runs it: what the libraries write there on a terminal only (a
+    progress bar, an exit handler's reset) shows too."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    proc = subprocess.Popen([sys.executable, "-m", "odds.frontends.cli.main", *map(str, args)],
+                            env={**os.environ, "PYTHONPATH": str(ROOT)}, stdin=subprocess.DEVNULL,
+                            stdout=slave, stderr=slave)
+    os.close(slave)
+    shown = bytearray()
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # EIO: the child has closed the terminal
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(master)
+    return proc.wait(timeout=GUARD), shown.decode(errors="replace")

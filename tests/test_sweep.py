@@ -415,3 +415,32 @@ def test_a_scenario_draws_the_same_seeds_from_any_folder(tmp_path, monkeypatch):
     for frame in same:
         pd.testing.assert_frame_equal(frame, first)
     assert set(edited.seed).isdisjoint(first.seed)
+
+
+VARIANTS = ('procedure = "his.field"\nmethod = "mc"\ntrials = 1000\n[grid]\nattacker = {start = 1, '
+            'stop = 8}\n[grid.variant.plain]\n[grid.variant.artillery]\nattacker_cards = '
+            '["field-artillery"]\n[fixed]\ndefender = 3\n')
+
+
+@pytest.mark.parametrize("flags", [["--table"], []])
+def test_a_table_column_not_there_is_refused_before_the_cells(tmp_path, capsys, monkeypatch, flags):
+    """--value is checked on one probing cell, before the sweep's 16 cells run."""
+    spec = tmp_path / "spec.toml"
+    spec.write_text(VARIANTS)
+    computed = []
+    monkeypatch.setattr(odds.tools.sweep, "row", lambda *a: computed.append(a) or row(*a))
+    assert main(["sweep", str(spec), *flags, "--value", "nope"]) == 2
+    err = capsys.readouterr().err
+    assert "value: 'nope' is not in the results (allowed: attacker_win, " in err
+    assert len(computed) == 1 and computed[0][2]["trials"] == odds.tools.sweep.PROBE_TRIALS
+    computed.clear()
+    assert main(["sweep", str(spec), *flags, "--value", "expected_defender_losses"]) == 0
+    assert len(computed) == 1 + 16 and "**E defender losses** (his.field)" in capsys.readouterr().out
+
+
+def test_a_value_with_no_table_to_show_it_is_refused(tmp_path, capsys):
+    spec = tmp_path / "spec.toml"
+    spec.write_text(VARIANTS)
+    assert main(["sweep", str(spec), "--out", str(tmp_path / "r.csv"), "--value", "attacker_win"]) == 2
+    assert "--value: 'attacker_win' names a column of the table, and none is printed" in capsys.readouterr().err
+    assert not (tmp_path / "r.csv").exists()

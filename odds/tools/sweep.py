@@ -452,6 +452,24 @@ def read_spec(path) -> dict:
     return spec
 
 
+def check_value(spec: dict, value: str) -> str:
+    """`value`, a column the designer's table is to show (odds sweep --table --value), refused
+    before the sweep's work: the columns its first cell has, from a Monte Carlo run of a few
+    trials (a cell's events and distributions are the same whatever the engine)."""
+    import pandas as pd
+
+    from .differences import main_value
+
+    first = _layout(spec["procedure"], spec.get("grid", {}), dict(spec.get("fixed", {})))[0][:1]
+    check_cells(spec["procedure"], first)
+    probe = pd.DataFrame([row(spec["procedure"], first[0], {"method": "mc", "trials": PROBE_TRIALS,
+                                                            "seed": 0})])
+    return main_value(probe, value)
+
+
+PROBE_TRIALS = 16  # Monte Carlo trials of check_value's run: enough to name the columns
+
+
 def load(path, client=None, progress=None):
     """Run the sweep spec at `path` -> DataFrame (as `odds sweep SPEC.toml` does)."""
     return run_spec(read_spec(path), client=client, progress=progress)

@@ -92,6 +92,10 @@ def _main(argv: list) -> int:
         print(_("odds: error: stdout: closed (allowed: a terminal, a file or a pipe)"), file=sys.stderr)
         return 1
     COMMAND_LINE.set()  # a second Ctrl-C while a kernel compiles ends the process
+    # numba, when colorama is installed, colours its error texts through colorama, whose exit
+    # handler then writes a terminal reset to the stdout of that moment: ours, which shows it
+    # escaped ("\x1b[0m" after a Monte Carlo answer). Its errors never reach the user as such.
+    os.environ.setdefault("NUMBA_DISABLE_ERROR_MESSAGE_HIGHLIGHTING", "1")
     try:
         argv = _language(argv)
         with redirect_stdout(_Output(sys.stdout)):

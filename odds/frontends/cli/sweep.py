@@ -105,6 +105,12 @@ def run_sweep(args):
         raise OddsError(f"--table: {args.spec} has no variants (allowed: a spec with "
                         "[grid.variant.NAME] tables; for another column: odds sweep ... --out "
                         "R.parquet, then odds table R.parquet --column COLUMN)")
+    tabled = variants and (args.table or not args.out)
+    if args.value is not None and not tabled:
+        raise OddsError(f"--value: {shown(args.value)} names a column of the table, and none is "
+                        "printed (allowed: with --table, or without --out, on a spec with variants)")
+    if args.value is not None:
+        sweep.check_value(spec, args.value)
     client, cluster = _client(args)
     if client is not None:
         print(f"dask dashboard: {client.dashboard_link}", file=sys.stderr, flush=True)
@@ -124,7 +130,7 @@ def run_sweep(args):
         print(f"{counted(len(df), 'cell')} -> {args.out}")
     elif not args.out and len(df) and not args.table:
         print(df.drop(columns=[sweep.REPLICATES_COLUMN, sweep.NOTES], errors="ignore").to_string(index=False))
-    if variants and len(df) and (args.table or not args.out):
+    if tabled and len(df):
         _print_table(df, args.value, sweep.VARIANT, None, args.table or "markdown", blank=not args.table)
     if partial:
         nothing = ", nothing written" if args.out and not len(df) else ""
