@@ -329,11 +329,25 @@ def test_sigint_stops_a_sweep_and_keeps_the_finished_cells(tmp_path):
                     '[grid]\nattacker = {start = 1, stop = 60}\n[fixed]\ndefender = 4\n')
     out = tmp_path / "r.csv"
     run = Run("sweep", spec, "--out", out)
-    run.wait_for("1/60")  # the progress bar (stderr is a terminal): a cell is done
+    run.wait_for(re.compile(r"\b[1-9]\d*/60"))  # the progress bar (stderr is a terminal): a cell is done
     code, _ = run.interrupt()
     assert code == 130, run.err[-500:]
     written = pd.read_csv(out)
     assert 1 <= len(written) < 60 and "cells missing" in run.err
+
+
+def test_a_sweep_of_few_long_cells_shows_its_progress_too(tmp_path):
+    """Two cells of a billion trials each: the bar shows (after its first seconds) though the
+    sweep is small, and a Ctrl-C then keeps what is done."""
+    from terminal import Run
+
+    spec = tmp_path / "spec.toml"
+    spec.write_text('procedure = "his.field"\nmethod = "mc"\ntrials = 1000000000\n'
+                    '[grid]\nattacker = [3, 4]\n[fixed]\ndefender = 4\n')
+    run = Run("sweep", spec, "--out", tmp_path / "r.csv")
+    run.wait_for(re.compile(r"\b[01]/2 \["))
+    code, _ = run.interrupt()
+    assert code == 130 and "interrupted: partial result" in run.err, run.err[-500:]
 
 
 def test_diff_accepts_list_values_in_where_spellings(tmp_path, capsys):

@@ -41,7 +41,7 @@ from ..files import read_text
 from .questions.budget import bar as _bar, within
 from .questions.plans import ENTRIES, Vary
 from ..texts import counted
-from ..config import MAX_CELLS
+from ..config import MAX_CELLS, PROGRESS_AFTER_SECONDS
 from ..core.paired import cell_seed, merged, replicate_seed, sizes
 
 QUANTILES = (0.5, 0.9)
@@ -371,7 +371,7 @@ def sweep(procedure: str, grid: dict, fixed: dict | None = None, *, method="auto
                        "replicates": SWEEP_REPLICATES if paired else 1, "columns": columns})
              for params, base in zip(todo, bases)]
     done, partial = [], False
-    bar = _bar(len(todo), "cell", progress, len(todo) >= 50)  # 50 cells or more
+    bar = _bar(len(todo), "cell", progress, len(todo) > 1, 0 if progress else PROGRESS_AFTER_SECONDS)
     try:
         if client is None:
             for params, cell in batch:

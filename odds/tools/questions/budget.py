@@ -115,7 +115,7 @@ def under_way(works, what: str, unit: str, room=first_fit):
         raise OddsError(why)
     total = math.fsum(works)
     E.say_exact_work(total, None)
-    shown = bar(len(works), unit, None, total > PROGRESS_AFTER_SECONDS * 1e6, drawn=False)
+    shown = bar(len(works), unit, None, total > PROGRESS_AFTER_SECONDS * 1e6, math.inf)
     try:  # drawn from here on: a Ctrl-C the moment it shows still clears it
         if shown:
             shown.delay = 0
@@ -126,12 +126,12 @@ def under_way(works, what: str, unit: str, room=first_fit):
             shown.close()
 
 
-def bar(total: int, unit: str, progress=None, enough: bool = True, drawn: bool = True):
+def bar(total: int, unit: str, progress=None, enough: bool = True, delay: float = 0.0):
     """A tqdm bar over `total` calls, or None: asked for (progress=True), or (None) `enough`
-    work with stderr a terminal; not `drawn`: none of it shows until its caller sets its delay
-    to 0 and refreshes it."""
+    work with stderr a terminal; it shows once `delay` seconds have passed (math.inf: when its
+    caller sets its delay to 0 and refreshes it)."""
     if progress is False or (progress is None and not (enough and montecarlo.terminal())):
         return None
     from tqdm import tqdm
 
-    return tqdm(total=total, unit=unit, leave=False, delay=0 if drawn else math.inf)
+    return tqdm(total=total, unit=unit, leave=False, delay=delay)
