@@ -19,6 +19,8 @@ import sys
 import threading
 from contextlib import contextmanager
 
+from .i18n import _
+
 
 @contextmanager
 def sigint_ignored():
@@ -61,11 +63,12 @@ def deferred_sigint():
     def hold(sig, frame):
         held.append(sig)
         if len(held) == 1:
-            again = " (Ctrl-C again to quit now)" if COMMAND_LINE.is_set() else ""
-            print(f"odds: interrupted: stopping when the kernel has compiled{again}",
+            print(_("odds: interrupted: stopping when the kernel has compiled (Ctrl-C again to "
+                    "quit now)") if COMMAND_LINE.is_set() else
+                  _("odds: interrupted: stopping when the kernel has compiled"),
                   file=sys.stderr, flush=True)
         elif COMMAND_LINE.is_set():
-            print("odds: interrupted", file=sys.stderr)
+            print(_("odds: interrupted"), file=sys.stderr)
             quit_now(130)
 
     previous = signal.signal(signal.SIGINT, hold)

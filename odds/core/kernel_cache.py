@@ -34,6 +34,7 @@ from importlib import import_module
 from importlib.util import resolve_name
 
 from ..errors import OddsError
+from ..i18n import _
 from ..processes import deferred_sigint
 from . import compile_speed
 
@@ -230,11 +231,12 @@ def call(kernel, *args):
     within `compile_note`, a first compile of these argument types is announced; a Ctrl-C
     waits for the compile (processes.deferred_sigint)."""
     seen = _seen(kernel, args)
-    if seen and getattr(_note, "wanted", None) is kernel and not os.path.exists(seen):
-        print(f"{PACKAGE}: compiling a Monte Carlo kernel ({kernel.__module__}), once: later "
-              f"runs load it; `{PACKAGE} warmup` compiles them all up front", file=sys.stderr,
-              flush=True)
-    with deferred_sigint():  # a Ctrl-C does not stop numba's compiler half way
+    with deferred_sigint():  # a Ctrl-C does not stop numba's compiler half way; once the note
+        # shows, a Ctrl-C is deferred
+        if seen and getattr(_note, "wanted", None) is kernel and not os.path.exists(seen):
+            print(_("{package}: compiling a Monte Carlo kernel ({module}), once: later runs load "
+                    "it; `{package} warmup` compiles them all up front").format(
+                package=PACKAGE, module=kernel.__module__), file=sys.stderr, flush=True)
         try:
             out = kernel(*args)
         except Exception as error:
