@@ -17,6 +17,7 @@ from odds import OddsError, cli
 from odds.errors import shown
 from odds.files import FORMULA
 from odds.tools.luck.report import SAMPLE
+from chromium import needed
 
 # each breaks one output: mathtext, a spreadsheet formula (two kinds), a control character
 NAMES = ["$\\frac{$", '=HYPERLINK("http://evil","x")', "@SUM(1+1)", "cr\rname"]
@@ -35,16 +36,20 @@ def toml_text(name: str) -> str:
     return json.dumps(name)  # a TOML basic string is a JSON string for these
 
 
-@pytest.fixture(scope="module")
-def record(tmp_path_factory) -> Path:
-    """The sample record with its two first sides renamed to hostile names."""
+def renamed(names) -> str:
+    """The sample record's text with its first four sides renamed to `names`."""
     text = Path(SAMPLE).read_text(encoding="utf-8")
-    for old, new in (('"Ottoman"', NAMES[0]), ('"Hapsburg"', NAMES[1]), ('"Protestant"', NAMES[2]),
-                     ('"Papacy"', NAMES[3])):
+    for old, new in zip(('"Ottoman"', '"Hapsburg"', '"Protestant"', '"Papacy"'), names):
         for key in ("side", "against", "winner"):
             text = text.replace(f"{key} = {old}", f"{key} = {toml_text(new)}")
+    return text
+
+
+@pytest.fixture(scope="module")
+def record(tmp_path_factory) -> Path:
+    """The sample record with its sides renamed to hostile names."""
     path = tmp_path_factory.mktemp("names") / "game.toml"
-    path.write_text(text, encoding="utf-8")
+    path.write_text(renamed(NAMES), encoding="utf-8")
     return path
 
 
@@ -114,3 +119,22 @@ def test_messages_quote_values_as_a_file_writes_them(value, typed, tmp_path):
     with pytest.raises(OddsError) as e:
         scenario.load(str(example), [f"seed={text}"])
     assert f"seed: {typed} is not a whole number" in str(e.value)
+
+
+MARKUP = '<img src=x onerror="window.hurt=1">'  # breaks a page that writes names as HTML
+
+
+@needed
+def test_side_names_reach_the_luck_page_as_text(page_browser):
+    """The luck page, sent the record with hostile side names (markup among them), shows each
+    name as typed: no element made of it, no script run, each name in the table of sides."""
+    names = [*NAMES[:2], NAMES[3], MARKUP]
+    page = page_browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(page_browser.base + "luck")
+    page.fill("#record", renamed(names))
+    page.click("#score")
+    page.wait_for_selector("#result:not([hidden]) #game tbody tr", timeout=60_000)
+    sides = page.locator("#game tbody th").all_inner_texts()
+    assert page.evaluate("window.hurt === undefined && !document.querySelector('#result img')")
+    assert {name.replace("\r", " ") for name in names} <= set(sides), sides  # a CR is a space in HTML
+    page.close()
