@@ -1,12 +1,13 @@
-"""The page audited from the registry (issue 48) in Chromium: every procedure's every parameter
-at each value class the page offers, and the questions built on them (a plan per parameter,
-"what do I need?" per count and event), each settled answer read at phone and desktop widths:
-no code's words (`[object Object]`, `undefined`, `NaN`, a Python repr, `TYPE=N`, a snake_case
-name), no king's number cased as a word ("Henry Viii"), no `-0.00`, nothing wider than the
-screen or cut without a way to reach it, no error where the question has an answer; and every
-whole-number field, given a malformed entry ("3e", "1.."), stops the answer: the message beside
-that field, naming what was typed, the old answer greyed (a type=number input read "3e" as
-empty: the default was answered as current)."""
+"""The page audited from the registry (issue 48) in Chromium: the questions built on every
+procedure's parameters (a plan per parameter, "what do I need?" per count and event), each
+settled answer read at phone and desktop widths: no code's words (`[object Object]`,
+`undefined`, `NaN`, a Python repr, `TYPE=N`, a snake_case name), no king's number cased as a
+word ("Henry Viii"), no `-0.00`, nothing wider than the screen or cut without a way to reach it,
+no error where the question has an answer; and every whole-number field, given a malformed
+entry ("3e", "1.."), stops the answer: the message beside that field, naming what was typed,
+the old answer greyed (a type=number input read "3e" as empty: the default was answered as
+current). Every value class of every parameter is walked, and read with shown_faults at both
+widths, by test_page_states."""
 import re
 from urllib.parse import urlencode
 
@@ -107,65 +108,6 @@ def faults_at_each_width(page) -> list:
         page.evaluate(FRAMES)
         faults += [f"{size}: {fault}" for fault in shown_faults(page)]
     return faults
-
-
-def entries(p: registry.Param, control) -> list[tuple[str, tuple]]:
-    """(value class, how to enter it) for a field: each option of a picker (a choice, a leader,
-    a card added alone), the switch on, a count's low and high ends; the malformed entries are
-    `test_a_malformed_whole_number_stops_the_answer_beside_its_field`'s."""
-    if control.evaluate("e => e.tagName") == "SELECT":
-        now = control.input_value()
-        # a disabled option (not allowed as the form stands: test_page_states reads its reason)
-        options = [v for v in control.evaluate("e => [...e.options].filter((o) => !o.disabled).map((o) => o.value)")
-                   if v and v != now]
-        return [(f"option {v}", ("select", v)) for v in options]
-    if control.get_attribute("type") == "checkbox":
-        return [] if control.is_checked() or control.is_disabled() else [("on", ("check", None))]
-    ends = [(end, getattr(p, end)) for end in ("low", "high") if getattr(p, end) is not None]
-    return [(end, ("fill", f"{v:g}")) for end, v in ends] if p.kind in ("int", "ints") else []
-
-
-def enter(page, p, control, how, value):
-    """Enter one value class; returns what puts the field back as it was."""
-    if how == "check":
-        control.check()
-        return control.uncheck
-    if p.kind == "cards":  # a card picker's select adds the card as a chip
-        control.select_option(value)
-        return lambda: page.click(f'.field[data-name="{p.name}"] [aria-label="remove {value}"]')
-    before = control.input_value()
-    (control.fill if how == "fill" else control.select_option)(value)
-    return lambda: (control.fill if how == "fill" else control.select_option)(before)
-
-
-@pytest.mark.parametrize("name", SPECS)
-def test_every_value_class_shows_no_code_words_and_fits_the_screen(browser, name):
-    """Every parameter of the procedure at each value class the page offers (each option of a
-    picker, each card alone, the switch on, a count's low and high ends), one at a time from
-    the procedure's first values, answer and questions settled, read at both widths: no code's
-    words, nothing wider than the screen, no name cut (Oath's optimise showed `[object Object]`
-    for its decision table). A field that clears others (the Diet's hands) is followed by a
-    fresh page."""
-    page, faults, visited = audited(browser, "desktop", f"?procedure={name}"), {}, 0
-    if found := faults_at_each_width(page):
-        faults["first values"] = found
-    for p in SPECS[name].params:
-        control = page.locator(f"#f-{p.name}")
-        if not control.count() or not control.is_visible():
-            continue  # hidden by another choice (Oath's targets instead of defense dice)
-        for value_class, (how, value) in entries(p, control):
-            restore = enter(page, p, control, how, value)
-            settle(page)
-            if found := faults_at_each_width(page):
-                faults[f"{p.name} {value_class}"] = found
-            visited += 1
-            restore()
-        if p.clears:
-            page.close()
-            page = audited(browser, "desktop", f"?procedure={name}")
-    page.close()
-    assert not faults, faults
-    assert visited, "no value class visited"
 
 
 @pytest.mark.parametrize("name", SPECS)
