@@ -22,6 +22,7 @@ pytestmark = needed
 SPECS = registry.specs()
 CODE_WORDS = ["[object Object]", "undefined", "NaN", "None", "null", "<object", "{'", "[(", "Traceback"]
 MALFORMED = ["3e", "1.."]
+FEW_TRIALS = 60  # a Monte Carlo question's trials in the walks: they are of the page, not of the odds
 CUT = """() => {  // the chosen texts that their pickers cut and the page shows nowhere else
   const rest = document.body.cloneNode(true);
   rest.querySelectorAll("select").forEach((s) => s.remove());
@@ -189,17 +190,18 @@ def test_the_questions_show_no_code_words_and_fit_the_screen(browser, name):
     low end, first choice, switch on or first card; in tables of QUESTION_MAX_PLANS), and "what
     do I need?" varying each count the page offers until each event the page offers reaches
     50%, each answer read at both widths: no code's words, nothing wider than the screen, no
-    name cut, no error where the question has an answer."""
+    name cut, no error where the question has an answer. Monte Carlo with FEW_TRIALS."""
     spec, faults = SPECS[name], {}
     values = {**spec.defaults(), **(spec.start or {})}
     plans = [plan for p in spec.params if (plan := plan_of(p, values.get(p.name)))]
     for i in range(0, len(plans), QUESTION_MAX_PLANS):
-        query = urlencode([("procedure", name)] + [("plan", t) for t in plans[i:i + QUESTION_MAX_PLANS]])
+        query = urlencode([("procedure", name), ("trials", FEW_TRIALS)]
+                          + [("plan", t) for t in plans[i:i + QUESTION_MAX_PLANS]])
         page = audited(browser, "desktop", "?" + query)
         if found := faults_at_each_width(page):
             faults[f"plans {i + 1}.."] = found
         page.close()
-    page = audited(browser, "desktop", f"?procedure={name}")
+    page = audited(browser, "desktop", f"?procedure={name}&trials={FEW_TRIALS}")
     counts = page.evaluate("[...document.getElementById('need-vary').options].filter((o) => !o.disabled).map((o) => o.value)")
     events = page.evaluate("[...document.getElementById('need-event').options].map((o) => o.value)")
     asked = [(count, events[0]) for count in counts if count] + [(counts[-1], e) for e in events[1:]]

@@ -16,11 +16,10 @@ import pytest
 
 from odds import registry
 from chromium import needed
-from test_page_audit import audited, faults_at_each_width, settle
+from test_page_audit import FEW_TRIALS, audited, faults_at_each_width, settle
 
 pytestmark = needed
 SPECS = registry.specs()
-FEW_TRIALS = 60  # a Monte Carlo question's trials in the walk
 CODE = re.compile(r"\bTrue\b|\bFalse\b|(?:\w+/){2,}\w+|\.toml\b|(?<![\w/.])[a-z]+_[a-z_]+\b|=\S*'|'[a-z_]+'"
                   r"|\bcrusades tactical battle on a grid runs\b")
 STATE = """() => {
