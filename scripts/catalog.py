@@ -87,7 +87,7 @@ def registry_messages() -> set:
 
     out = set(registry.titles().values())
     for spec in registry.specs().values():
-        out.add(spec.help)
+        out |= {spec.help, spec.title}
         for param in spec.params:
             if param.help:
                 out.add(param.help)
@@ -104,6 +104,7 @@ def registry_messages() -> set:
                 result = spec.call(**example.kwargs, **{**example.mc, **engine})
                 names = {re.sub(r"(\D) \d+$", r"\1 {k}", name.replace("_", " ")) for name in result}
                 names |= {result.words.title(result.main)}
+                names |= {k.replace("_", " ") for k in result.settings}  # the page names them
                 names |= {n.replace("_", " ") for n, _p in result.words.partition(result.probabilities)}
                 game = spec.name.split(".")[0]
                 out |= {(game, n) for n in names} if game in OWN_WORDS else names

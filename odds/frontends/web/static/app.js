@@ -72,7 +72,7 @@ function leaderPicker(p, id, onchange) {
   const sel = el("select", { id, onchange }, el("option", { value: "0" }, t("no leader (0)")));
   for (const choice of p.choices) {
     const name = choice.split(" (")[0];
-    sel.append(el("option", { value: name }, choice.replace(name, nameWords(name))));
+    sel.append(el("option", { value: name }, choice.replace(name, p.names?.[name] ?? nameWords(name))));
   }
   for (let r = 1; r <= (p.high ?? 6); r++) sel.append(el("option", { value: String(r) }, t("rating {r}", { r })));
   return { node: sel, get: () => sel.value, set: (v) => {
@@ -305,7 +305,7 @@ function condition(name, values) {
   const q = fieldOf(name), shown = values.map(text);
   if (q.kind === "bool") return t(shown[0] === "true" ? "with {field}" : "without {field}", { field: fieldWords(q) });
   const all = q.choices || [];
-  const or = (cs) => cs.map(choiceWords).join(t(" or "));
+  const or = (cs) => cs.map(choiceWords).join(` ${t("or")} `);
   if (all.length && shown.length > all.length / 2)
     return t("not with {field} {values}", { field: fieldWords(q), values: or(all.filter((c) => !shown.includes(c))) });
   return t("with {field} {values}", { field: fieldWords(q), values: or(shown) });
@@ -323,7 +323,7 @@ function barred(p, o, setting = true) {
   if (setting && ways.length === 1 && keys.length === 1 && way[keys[0]].length === 1 && fieldOf(keys[0]).kind === "choice")
     return { why: t("sets {field} {value}", { field: fieldWords(fieldOf(keys[0])), value: choiceWords(text(way[keys[0]][0])) }),
              sets: [keys[0], text(way[keys[0]][0])] };
-  return { why: t("only {ways}", { ways: ways.map((w) => Object.entries(w).map(([k, vs]) => condition(k, vs)).join(t(" and "))).join(t(", or ")) }) };
+  return { why: t("only {ways}", { ways: ways.map((w) => Object.entries(w).map(([k, vs]) => condition(k, vs)).join(` ${t("and")} `)).join(`, ${t("or")} `) }) };
 }
 
 // each picker's options as the form stands: a barred one disabled with its reason (or saying
@@ -347,7 +347,7 @@ function offerChoices() {
 
 // a switch that may not be turned on as the form stands (p.only_with of "true"): disabled, the
 // reason beside it (one turned on before stays so, to be refused beside its field)
-const giveFirst = (p) => t("give {fields} first", { fields: p.needs.map((n) => fieldWords(fieldOf(n))).join(t(" or ")) });
+const giveFirst = (p) => t("give {fields} first", { fields: p.needs.map((n) => fieldWords(fieldOf(n))).join(` ${t("or")} `) });
 
 function offerSwitch(p, box) {
   const bar = barred(p, "true", false);
@@ -480,7 +480,7 @@ function refused(message) {
   showError(names.length ? t("No answer: {why} (marked below)", { why: text }) : text);
   $("answer").classList.add("stale");
   if (!shown) $("headline").textContent = t("No answer");
-  $("peek").textContent = names.length ? t("No answer: fix {fields}", { fields: names.map((n) => fieldWords(fieldOf(n))).join(t(" and ")) })
+  $("peek").textContent = names.length ? t("No answer: fix {fields}", { fields: names.map((n) => fieldWords(fieldOf(n))).join(` ${t("and")} `) })
     : t("No answer: fix the question");
   const boxes = names.map((n) => $("form").querySelector(`.field[data-name="${n}"]`));
   boxes.forEach((box, i) => {
