@@ -35,6 +35,7 @@ const zero = (x, d) => Number(x.toFixed(d)) === 0;
 const fixed = (x, d) => num(zero(x, d) ? 0 : x, d);
 const pct = (p) => (p === null ? "–" : p > 0 && p < 0.0005 ? "<" + percent(0.001) : p < 1 && p > 0.9995 ? ">" + percent(0.999) : percent(p));
 const game = (name) => name.split(".")[0];
+const OR = " " + t("or") + " ", AND = " " + t("and") + " ";  // between words of a list
 
 // ---- values: every control reads and writes the text that goes into the query string ----
 
@@ -305,7 +306,7 @@ function condition(name, values) {
   const q = fieldOf(name), shown = values.map(text);
   if (q.kind === "bool") return t(shown[0] === "true" ? "with {field}" : "without {field}", { field: fieldWords(q) });
   const all = q.choices || [];
-  const or = (cs) => cs.map(choiceWords).join(` ${t("or")} `);
+  const or = (cs) => cs.map(choiceWords).join(OR);
   if (all.length && shown.length > all.length / 2)
     return t("not with {field} {values}", { field: fieldWords(q), values: or(all.filter((c) => !shown.includes(c))) });
   return t("with {field} {values}", { field: fieldWords(q), values: or(shown) });
@@ -323,7 +324,7 @@ function barred(p, o, setting = true) {
   if (setting && ways.length === 1 && keys.length === 1 && way[keys[0]].length === 1 && fieldOf(keys[0]).kind === "choice")
     return { why: t("sets {field} {value}", { field: fieldWords(fieldOf(keys[0])), value: choiceWords(text(way[keys[0]][0])) }),
              sets: [keys[0], text(way[keys[0]][0])] };
-  return { why: t("only {ways}", { ways: ways.map((w) => Object.entries(w).map(([k, vs]) => condition(k, vs)).join(` ${t("and")} `)).join(`, ${t("or")} `) }) };
+  return { why: t("only {ways}", { ways: ways.map((w) => Object.entries(w).map(([k, vs]) => condition(k, vs)).join(AND)).join("," + OR) }) };
 }
 
 // each picker's options as the form stands: a barred one disabled with its reason (or saying
@@ -347,7 +348,7 @@ function offerChoices() {
 
 // a switch that may not be turned on as the form stands (p.only_with of "true"): disabled, the
 // reason beside it (one turned on before stays so, to be refused beside its field)
-const giveFirst = (p) => t("give {fields} first", { fields: p.needs.map((n) => fieldWords(fieldOf(n))).join(` ${t("or")} `) });
+const giveFirst = (p) => t("give {fields} first", { fields: p.needs.map((n) => fieldWords(fieldOf(n))).join(OR) });
 
 function offerSwitch(p, box) {
   const bar = barred(p, "true", false);
@@ -480,7 +481,7 @@ function refused(message) {
   showError(names.length ? t("No answer: {why} (marked below)", { why: text }) : text);
   $("answer").classList.add("stale");
   if (!shown) $("headline").textContent = t("No answer");
-  $("peek").textContent = names.length ? t("No answer: fix {fields}", { fields: names.map((n) => fieldWords(fieldOf(n))).join(` ${t("and")} `) })
+  $("peek").textContent = names.length ? t("No answer: fix {fields}", { fields: names.map((n) => fieldWords(fieldOf(n))).join(AND) })
     : t("No answer: fix the question");
   const boxes = names.map((n) => $("form").querySelector(`.field[data-name="${n}"]`));
   boxes.forEach((box, i) => {
@@ -661,11 +662,11 @@ function say(text) {
     // Python's words in a message: a tuple ('a', 'b'), a value in quotes, True/False (a switch)
     .replace(/\(((?:'[^']*',?\s*)+)\)/g, (m, items) => items.replace(/'/g, "").replace(/,\s*$/, ""))
     .replace(/(^|[\s(\[])'([^'\s][^']*?)'(?=[\s,;:.)\]]|$)/g, "$1$2")
-    .replace(/\b([a-z][a-z_]*)=(True|False)\b/g, (m, n, v) => `${named[n] ?? words(n)}${v === "True" ? "" : " " + t("off")}`)
+    .replace(/\b([a-z][a-z_]*)=(True|False)\b/g, (m, n, v) => (named[n] ?? words(n)) + (v === "True" ? "" : " " + t("off")))
     .replace(/\bTrue\b/g, t("on")).replace(/\bFalse\b/g, t("off"))
     .replace(/\b([a-z][a-z-]*[a-z]):([a-z][a-z-]*[a-z])\b/g, (m, card, policy) => `${card} (${policy.replace(/-/g, " ")})`)
     .replace(/\b[a-z]+-[ivx]+\b|\b[a-z]+(?:,[a-z]+)+\b/g, choiceWords)
-    .replace(/([A-Z][\w'-]*)=(\d+):(\d+)(:out)?/g, (m, name, a, d, out) => `${name} ${a} v ${d}${out ? t(" (out of the zone)") : ""}`)
+    .replace(/([A-Z][\w'-]*)=(\d+):(\d+)(:out)?/g, (m, name, a, d, out) => `${name} ${a} v ${d}` + (out ? t(" (out of the zone)") : ""))
     .replace(/--([a-z][a-z-]*)/g, (m, flag) => named[flag.replace(/-/g, "_")] ?? words(flag.replace(/-/g, "_")))
     .replace(/(?<!\/)\b[a-z]+(?:_[a-z]+)+\b/g, (m) => named[m] ?? words(m))  // not a path's (docs/rules_crusades.md)
     .replace(/^(true|false)$/, (m) => (m === "true" ? t("yes") : t("no")))

@@ -175,8 +175,9 @@ function show(answer) {
   $("result-title").hidden = !answer.title;
   $("result").hidden = false;
   const lines = new Set(answer.rolls.map((r) => r.line)).size;
+  const situations = tn("{n} distinct situation", "{n} distinct situations", answer.situations);
   $("status").textContent = tn("{n} roll scored from {situations}, exact", "{n} rolls scored from {situations}, exact", lines,
-    { situations: tn("{n} distinct situation", "{n} distinct situations", answer.situations) }) +
+    { situations }) +
     (answer.refused.length ? t("; {n} not counted (listed at the end)", { n: answer.refused.length }) : "");
 }
 
