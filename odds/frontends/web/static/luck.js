@@ -83,7 +83,8 @@ function showRolls(rolls) {
       cell(tr, actual);
       cell(tr, num(expected, 2));
       const what = r.dice_measure === "total" ? t("total {x}", { x: r.dice_actual }) : tn("{n} hit", "{n} hits", r.dice_actual);
-      const own = r.dice_percentile == null ? "" : `${ordinal(r.dice_percentile)} (${tn("{what} of {n} die", "{what} of {n} dice", r.dice, { what })})`;
+      const of = tn("{what} of {n} die", "{what} of {n} dice", r.dice, { what });
+      const own = r.dice_percentile == null ? "" : `${ordinal(r.dice_percentile)} (${of})`;
       cell(tr, own, r.dice_percentile == null ? "" : luckClass(r.dice_percentile));
       cell(tr, r.role, "text");
       cell(tr, titles[r.procedure] || r.procedure, "text");
