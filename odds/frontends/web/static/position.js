@@ -6,6 +6,9 @@ const $ = (id) => document.getElementById(id);  // (posting.js, loaded first, de
 const SVG = "http://www.w3.org/2000/svg";
 const pct = (p) => percent(p);
 const words = (key) => key.replaceAll("_", " ");
+const OUTCOMES = ["attacker_win", "defender_win", "undecided", "attacker_headquarters_falls", "defender_headquarters_falls"];
+const OUTCOME_WORDS = { attacker_win: N_("attacker win"), defender_win: N_("defender win"), undecided: N_("undecided"),
+  attacker_headquarters_falls: N_("attacker headquarters falls"), defender_headquarters_falls: N_("defender headquarters falls") };
 const STATES = [N_("active"), N_("fleeing"), N_("dead"), N_("captured"), N_("escaped")];  // a unit's, for the catalog
 
 function node(parent, tag, attrs, text) {
@@ -60,10 +63,9 @@ function show(a) {
   const table = $("outcomes");
   table.replaceChildren();
   row(table, [t("outcome"), t("chance"), t("95% interval")], true);
-  for (const key of ["attacker_win", "defender_win", "undecided", "attacker_headquarters_falls",
-                     "defender_headquarters_falls"]) {
+  for (const key of OUTCOMES) {
     const [lo, hi] = (a.intervals || {})[key] || [a[key], a[key]];  // decided: no interval
-    row(table, [t(words(key)), pct(a[key]), t("{low} to {high}", { low: pct(lo), high: pct(hi) })], true);
+    row(table, [t(OUTCOME_WORDS[key]), pct(a[key]), t("{low} to {high}", { low: pct(lo), high: pct(hi) })], true);
   }
   const dl = $("options");
   dl.replaceChildren();
