@@ -304,7 +304,7 @@ const nowOf = (name) => controls[name]?.get() ?? text(fieldOf(name)?.default) ??
 // "not with attacker power ottoman" (when it allows most of the choices)
 function condition(name, values) {
   const q = fieldOf(name), shown = values.map(text);
-  if (q.kind === "bool") return t(shown[0] === "true" ? "with {field}" : "without {field}", { field: fieldWords(q) });
+  if (q.kind === "bool") return shown[0] === "true" ? t("with {field}", { field: fieldWords(q) }) : t("without {field}", { field: fieldWords(q) });
   const all = q.choices || [];
   const or = (cs) => cs.map(choiceWords).join(OR);
   if (all.length && shown.length > all.length / 2)
