@@ -1,7 +1,9 @@
 """Extract and update odds' message catalog: `python scripts/catalog.py` (README, "Translating").
 
 1. Babel extracts the messages of the code: `_()`, `N_()` and `ngettext()` in odds/ (what
-   `pybabel extract -k N_ -k ngettext:1,2 odds` finds).
+   `pybabel extract -k N_ -k ngettext:1,2 odds` finds), and the web pages': `t()`, `tn()`
+   and `N_()` in static/*.js (Babel's JavaScript extractor), every `data-t` element's text and
+   `data-t-attr` attribute of static/*.html (web/static/i18n.js translates them in the page).
 2. The registry adds the messages declared as data: every procedure's help and game title,
    every Param's help and allowed range as --help prints it, every example's title, the
    events' headline and meanings, every reading's words, and the name of every event and
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import re
 import sys
+from html.parser import HTMLParser
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
@@ -27,12 +30,52 @@ LOCALE = ROOT / "odds" / "locale"
 OWN_WORDS = ("oath",)  # games whose answers' names take their own words (Oath's «напавший»)
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2),
             "npgettext": ((1, "c"), 2, 3)}
+PAGE = "odds/frontends/web/static"
+PAGE_KEYWORDS = {"t": None, "tn": (1, 2), "N_": None}
 
 
 def code_messages(catalog: Catalog) -> None:
     for filename, lineno, message, comments, context in extract_from_dir(
             ROOT / "odds", [("**.py", "python")], keywords=KEYWORDS):
         catalog.add(message, locations=[(f"odds/{filename}", lineno)], context=context)
+    for filename, lineno, message, comments, context in extract_from_dir(
+            ROOT / PAGE, [("**.js", "javascript")], keywords=PAGE_KEYWORDS):
+        catalog.add(message, locations=[(f"{PAGE}/{filename}", lineno)])
+    for html in sorted((ROOT / PAGE).glob("*.html")):
+        for lineno, message in html_messages(html.read_text(encoding="utf-8")):
+            catalog.add(message, locations=[(f"{PAGE}/{html.name}", lineno)])
+
+
+class _Marked(HTMLParser):
+    """The `data-t` texts and `data-t-attr` attributes of a page, with their lines."""
+
+    def __init__(self):
+        super().__init__()
+        self.found, self.open = [], None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        line = self.getpos()[0]
+        for name in (attrs.get("data-t-attr") or "").split():
+            self.found.append((line, attrs[name]))
+        if "data-t" in attrs:
+            self.open = (line, [])
+
+    def handle_data(self, data):
+        if self.open:
+            self.open[1].append(data)
+
+    def handle_endtag(self, tag):
+        if self.open:
+            self.found.append((self.open[0], " ".join("".join(self.open[1]).split())))
+            self.open = None
+
+
+def html_messages(text: str) -> list:
+    """(line, message) of every marked text of a page (its whitespace as i18n.js reads it)."""
+    parser = _Marked()
+    parser.feed(text)
+    return parser.found
 
 
 def registry_messages() -> set:
@@ -40,13 +83,15 @@ def registry_messages() -> set:
     ((game, message) for a game of OWN_WORDS)."""
     from odds import registry
     from odds.core import readings
+    from odds.frontends.web.api import label
 
     out = set(registry.titles().values())
     for spec in registry.specs().values():
-        out.add(spec.help)
+        out |= {spec.help, spec.title}
         for param in spec.params:
             if param.help:
                 out.add(param.help)
+            out.add((spec.name.split(".")[0], label(param.name)))  # the page's field label
         out |= {e.title for e in spec.examples if e.title}
         words = spec.words
         out |= {w for w in (words.headline, *words.why.values()) if w}
@@ -59,6 +104,7 @@ def registry_messages() -> set:
                 result = spec.call(**example.kwargs, **{**example.mc, **engine})
                 names = {re.sub(r"(\D) \d+$", r"\1 {k}", name.replace("_", " ")) for name in result}
                 names |= {result.words.title(result.main)}
+                names |= {k.replace("_", " ") for k in result.settings}  # the page names them
                 names |= {n.replace("_", " ") for n, _p in result.words.partition(result.probabilities)}
                 game = spec.name.split(".")[0]
                 out |= {(game, n) for n in names} if game in OWN_WORDS else names

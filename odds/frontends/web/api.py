@@ -10,6 +10,7 @@ server sets. Every mistake is an OddsError whose one line the API returns with s
 from __future__ import annotations
 
 import json
+import re
 from functools import partial
 from pathlib import Path
 
@@ -18,13 +19,14 @@ from ...core.engine import memory_cap
 from ...core.interval import trials_text
 from ...errors import OddsError, check_choice, check_int
 from ...files import parse_toml
-from ...i18n import LANGUAGES, _, using
+from ...i18n import LANGUAGES, PSEUDO, N_, _, card_name, pgettext, using
 from ...texts import value
 from ... import registry
 from ...registry import ENGINE_OPTIONS, METHODS, Spec
 from .limits import STOPPING, WEB_EXACT_MEMORY, max_trials, within
 
-SERVER_SET = ("threads", "progress")  # engine options the server sets (see `call`)
+SERVER_SET = ("threads", "progress")
+ENGINE_LABELS = {"method": N_("method"), "trials": N_("trials"), "seed": N_("seed")}  # the form's  # engine options the server sets (see `call`)
 
 
 class NoTrials(Exception):
@@ -101,11 +103,13 @@ def limit(spec: Spec, kw: dict) -> dict:
 
 def language(query: list[tuple[str, str]]) -> tuple[str, list]:
     """(the answer's language, the rest of the query): `lang=en|ru`, default English (a
-    program reads the keys and codes, the same in every language; a person the sentences)."""
+    program reads the keys and codes, the same in every language; a person the sentences);
+    the pseudo language qps too (the page's tests: every message wrapped), unlisted."""
     asked = [text for key, text in query if key == "lang"]
     if len(asked) > 1:
         raise OddsError(_("lang: given {n} times (allowed: once)").format(n=len(asked)))
-    lang = check_choice("lang", asked[0], LANGUAGES) if asked else LANGUAGES[0]
+    lang = LANGUAGES[0] if not asked else asked[0] if asked[0] == PSEUDO else check_choice(
+        "lang", asked[0], LANGUAGES)
     return lang, [(key, text) for key, text in query if key != "lang"]
 
 
@@ -137,8 +141,15 @@ def _call(procedure: str, kw: dict, budget: float) -> tuple[str, str]:
 
 
 def describe(spec: Spec) -> dict:
-    """spec.describe() for a form: scenario files as example names, engine keywords, start values."""
+    """spec.describe() for a form, in the language in force (its title, helps and each field's
+    label): scenario files as example names, engine keywords, start values."""
     out = spec.describe()
+    out.update(title=_(out["title"]), help=_(out["help"]))
+    game = spec.name.split(".")[0]
+    for p in out["parameters"]:
+        p.update(help=_(p["help"]) if p["help"] else p["help"], label=pgettext(game, label(p["name"])))
+        if p["kind"] == "leader":  # a leader by the language's name (Russian: names.toml)
+            p["names"] = {c.split(" (")[0]: card_name(c.split(" (")[0]) for c in p["choices"]}
     out["start"] = dict(spec.start)
     out["examples"] = {name: dict(kw) for name, kw in out["examples"].items()}
     for scenario in _scenarios(spec):
@@ -146,7 +157,7 @@ def describe(spec: Spec) -> dict:
         for p in out["parameters"]:
             if p["name"] == name:
                 p.update(kind="choice", choices=examples(scenario.folder),
-                         help=p["help"] + " (a built-in example, or POST a TOML scenario)")
+                         help=p["help"] + _(" (a built-in example, or POST a TOML scenario)"))
         for values in [out["start"], *out["examples"].values()]:
             if name in values:
                 values[name] = Path(str(values[name])).stem
@@ -155,10 +166,19 @@ def describe(spec: Spec) -> dict:
         {**shown["method"].describe("auto"),  # no exact engine: exact is not offered
          "choices": [m for m in shown["method"].choices if spec.exact or m != "exact"]},
         {**shown["trials"].describe(None), "high": max_trials(spec),
-         "help": "Monte Carlo trials (blank: the default)"},
-        {**shown["seed"].describe(None), "help": "Monte Carlo seed (blank: the default)"},
+         "help": _("Monte Carlo trials (blank: the default)")},
+        {**shown["seed"].describe(None), "help": _("Monte Carlo seed (blank: the default)")},
     ]
+    out["engine"][0]["help"] = _(out["engine"][0]["help"])
+    for p in out["engine"]:
+        p["label"] = _(ENGINE_LABELS[p["name"]])
     return out
+
+
+def label(name: str) -> str:
+    """A field's label in words, its side left out: "attacker_cavalry" -> "cavalry" (a bare
+    side's count: "units"); a message of its game's context (registry_messages adds them)."""
+    return re.sub(r"^(attacker|defender)(_|$)", "", name).replace("_", " ") or "units"
 
 
 # ---- questions (odds.tools.questions): /api/{procedure}/compare and /api/{procedure}/need ----
@@ -196,9 +216,16 @@ def question(spec: Spec, kind: str, query: list[tuple[str, str]]) -> tuple[dict,
     return kw, {"target": extra.pop("need"), **extra}
 
 
-def ask(kind: str, procedure: str, kw: dict, extra: dict, budget: float) -> tuple[str, str]:
-    """The question's method and answer as JSON text; all its Monte Carlo runs together stop
-    after `budget` seconds (then the answer is marked partial). Runs in worker processes too."""
+def ask(kind: str, procedure: str, kw: dict, extra: dict, budget: float,
+        lang: str = LANGUAGES[0]) -> tuple[str, str]:
+    """The question's method and answer as JSON text, its sentences in `lang`; all its Monte
+    Carlo runs together stop after `budget` seconds (then the answer is marked partial). Runs
+    in worker processes too."""
+    with using(lang):
+        return _ask(kind, procedure, kw, extra, budget)
+
+
+def _ask(kind: str, procedure: str, kw: dict, extra: dict, budget: float) -> tuple[str, str]:
     import time
 
     from ...core.montecarlo import stop_when

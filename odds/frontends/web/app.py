@@ -20,7 +20,7 @@ from pathlib import Path
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import FileResponse, Response
+from starlette.responses import Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -29,7 +29,7 @@ from ...core.lru import LRU
 from ...core.engine import OverBudget
 from ...errors import Interrupted, OddsError
 from ...i18n import using
-from . import api, luck, services
+from . import api, luck, pages, services
 from .limits import (STOPPING, WEB_BODY_SECONDS, WEB_CACHED_ANSWERS, WEB_EXACT_DEADLINE,
                      WEB_EXACT_DEPTH, WEB_EXACT_LONG_AFTER, WEB_EXACT_LONG_CALLS,
                      WEB_EXACT_MEMORY, WEB_EXACT_REQUEUE, WEB_EXACT_WAITING, WEB_EXACT_WORKERS,
@@ -60,14 +60,20 @@ def reply(data, status: int = 200, headers=None) -> Response:
 
 
 @cache
-def catalogue() -> dict:
-    """Every procedure's form, and what the games add for the page (the cards' policies)."""
-    return {"procedures": [api.describe(s) for s in registry.specs().values()],
-            **registry.page()}
+def catalogue(lang: str = "en") -> dict:
+    """Every procedure's form in `lang` (its helps, titles and labels), and what the games add
+    for the page (the cards' policies)."""
+    with using(lang):
+        return {"procedures": [api.describe(s) for s in registry.specs().values()],
+                **registry.page()}
 
 
 async def procedures(request: Request) -> Response:
-    return reply(catalogue())
+    try:
+        lang, _ = api.language(request.query_params.multi_items())
+    except OddsError as e:
+        return reply({"error": str(e)}, 400)
+    return reply(catalogue(lang))
 
 
 async def _keywords(state, spec, query: list, data: bytes) -> dict:
@@ -198,27 +204,26 @@ async def ask(request: Request) -> Response:
         spec = registry.get(request.path_params["procedure"])
     except OddsError as e:
         return reply({"error": str(e)}, 404)
-    kind, state = request.path_params["question"], request.app.state
+    kind, state, lang = request.path_params["question"], request.app.state, "en"
     if kind not in api.QUESTIONS:
         return reply({"error": f"question: {kind!r} is unknown (allowed: {', '.join(api.QUESTIONS)})"}, 404)
     try:
+        lang, query = api.language(request.query_params.multi_items())
         await body(request, WEB_MAX_BODY, state.body_seconds)
         key = (spec.name, kind, request.url.query)
         text = state.answers.get(key)
         if text is None:
-            kw, extra = api.question(spec, kind, request.query_params.multi_items())
+            with using(lang):
+                kw, extra = api.question(spec, kind, query)
             mc = api.is_mc(spec, kw)
             method, text = await (state.mc if mc else state.exact).run(
-                api.ask, kind, spec.name, api.limit(spec, kw) if mc else kw, extra, state.budget)
+                api.ask, kind, spec.name, api.limit(spec, kw) if mc else kw, extra, state.budget, lang)
             if method == "exact":
                 state.answers.put(key, text)
         return reply(text)
     except Exception as e:
-        return refusal(e, state, spec.name)
-
-
-async def page(request: Request) -> Response:
-    return FileResponse(STATIC / "index.html")
+        with using(lang):
+            return refusal(e, state, spec.name)
 
 
 @asynccontextmanager
@@ -242,7 +247,7 @@ def create_app(*, body_seconds: float = WEB_BODY_SECONDS, head_seconds: float = 
     answers (running, waiting) at once; `exact_processes` False runs exact answers in threads
     of this process (no workers: an app asked in-process); `exact` overrides bounds of EXACT."""
     app = Starlette(lifespan=_workers, middleware=[Middleware(StoppingIs503)], routes=[
-        Route("/", page),
+        Route("/", pages.page(STATIC / "index.html")),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
         Route("/api/procedures", procedures),
         *luck.routes(reply, refusal, STATIC),  # "How lucky was I?" (before /api/{procedure})

@@ -18,14 +18,18 @@ from starlette.routing import Route
 
 from ...core.engine import memory_cap
 from ...errors import OddsError
+from ...i18n import using
+from . import api, pages
 from .limits import (STOPPING, WEB_EXACT_MEMORY, WEB_LUCK_MAX_BODY, WEB_LUCK_MAX_ROLLS, TooLarge,
                      body)
 
 INSTEAD = "allowed: fewer rolls, or odds luck FILE on your own machine"
 
 
-def report(data: bytes, budget: float, most: int = WEB_LUCK_MAX_ROLLS) -> tuple[str, str]:
-    """("exact", the JSON text) of odds.luck on a record's bytes (UTF-8, at most `most` rolls:
+def report(data: bytes, budget: float, lang: str = "en",
+           most: int = WEB_LUCK_MAX_ROLLS) -> tuple[str, str]:
+    """("exact", the JSON text) of odds.luck on a record's bytes, its sentences in `lang`
+    (UTF-8, at most `most` rolls:
     else TooLarge, a 413); the exact engines stop at their checkpoints once `budget` seconds
     are spent (an Interrupted: 503). Runs in a worker, whose call has the same deadline."""
     from ...core.montecarlo import stop_when
@@ -40,7 +44,7 @@ def report(data: bytes, budget: float, most: int = WEB_LUCK_MAX_ROLLS) -> tuple[
     if (count := rolls_in(text)) > most:
         raise TooLarge(f"record: {count:,} rolls (allowed: at most {most:,} on the web; "
                        "odds luck FILE on your own machine takes more)")
-    with memory_cap(WEB_EXACT_MEMORY), stop_when(
+    with using(lang), memory_cap(WEB_EXACT_MEMORY), stop_when(
             lambda sampling: STOPPING.is_set() or time.monotonic() > deadline):
         frame = luck(text, paths=False)
     return "exact", json.dumps(to_json(frame))
@@ -58,18 +62,16 @@ def routes(reply, refusal, static) -> list:
         async def post(self, request: Request) -> Response:
             state = request.app.state
             try:
+                lang, _ = api.language(request.query_params.multi_items())
                 data = await body(request, WEB_LUCK_MAX_BODY, state.body_seconds)
-                _, out = await state.luck.run(report, data, state.luck_budget,
+                _, out = await state.luck.run(report, data, state.luck_budget, lang,
                                                deadline=state.luck_budget)
                 return reply(out)
             except Exception as e:
                 return refusal(e, state, "luck", state.luck_budget, INSTEAD)
 
-    async def page(request: Request) -> Response:
-        return FileResponse(static / "luck.html")
-
     async def sample(request: Request) -> Response:
         return FileResponse(SAMPLE, media_type="text/plain; charset=utf-8")
 
-    return [Route("/luck", page), Route("/luck/sample.toml", sample),
+    return [Route("/luck", pages.page(static / "luck.html")), Route("/luck/sample.toml", sample),
             Route("/api/luck", Answer)]

@@ -8,17 +8,24 @@ import json
 
 from starlette.endpoints import HTTPEndpoint
 from starlette.requests import Request
-from starlette.responses import FileResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
 from ... import registry
 from ...core.engine import memory_cap
 from ...errors import OddsError
+from ...i18n import using
+from . import api, pages
 from .limits import WEB_EXACT_MEMORY, WEB_MAX_BODY, body, within
 
 
-def answer(name: str, data: bytes, query: list, budget: float) -> tuple[str, str]:
-    """("mc", the JSON text) of service `name` on the body's UTF-8 text."""
+def answer(name: str, data: bytes, query: list, budget: float, lang: str = "en") -> tuple[str, str]:
+    """("mc", the JSON text) of service `name` on the body's UTF-8 text, in `lang`."""
+    with using(lang):
+        return _answer(name, data, query, budget)
+
+
+def _answer(name: str, data: bytes, query: list, budget: float) -> tuple[str, str]:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -41,14 +48,11 @@ def routes(reply, refusal, static) -> list:
         async def post(self, request: Request) -> Response:
             name, state = request.url.path.removeprefix("/api/"), request.app.state
             try:
+                lang, query = api.language(request.query_params.multi_items())
                 data = await body(request, WEB_MAX_BODY, state.body_seconds)
-                _, out = await state.mc.run(answer, name, data, request.query_params.multi_items(),
-                                            state.budget)
+                _, out = await state.mc.run(answer, name, data, query, state.budget, lang)
                 return reply(out)
             except Exception as e:
                 return refusal(e, state, name)
 
-    async def page(request: Request) -> Response:
-        return FileResponse(static / "position.html")
-
-    return [Route("/position", page), *(Route(f"/api/{name}", Answer) for name in registry.services())]
+    return [Route("/position", pages.page(static / "position.html")), *(Route(f"/api/{name}", Answer) for name in registry.services())]

@@ -30,9 +30,12 @@ function el(tag, attrs = {}, ...children) {
 
 const words = (name) => name.replace(/_/g, " ");
 // a number to `d` places; one that rounds to zero is "0.00", never "-0.00"
-const fixed = (x, d) => { const t = x.toFixed(d); return Number(t) === 0 ? t.replace("-", "") : t; };
-const pct = (p) => (p === null ? "–" : p > 0 && p < 0.0005 ? "<0.1%" : p < 1 && p > 0.9995 ? ">99.9%" : (100 * p).toFixed(1) + "%");
+// (in the page's language: num, percent from i18n.js)
+const zero = (x, d) => Number(x.toFixed(d)) === 0;
+const fixed = (x, d) => num(zero(x, d) ? 0 : x, d);
+const pct = (p) => (p === null ? "–" : p > 0 && p < 0.0005 ? "<" + percent(0.001) : p < 1 && p > 0.9995 ? ">" + percent(0.999) : percent(p));
 const game = (name) => name.split(".")[0];
+const OR = " " + t("or") + " ", AND = " " + t("and") + " ";  // between words of a list
 
 // ---- values: every control reads and writes the text that goes into the query string ----
 
@@ -58,21 +61,21 @@ function stepper(p, id, onchange) {
     onchange();
   };
   const box = el("span", { class: "stepper" },
-    el("button", { type: "button", "aria-label": "less " + words(p.name), onclick: bump(-1) }, "−"),
+    el("button", { type: "button", "aria-label": t("less {field}", { field: fieldWords(p) }), onclick: bump(-1) }, "−"),
     input,
-    el("button", { type: "button", "aria-label": "more " + words(p.name), onclick: bump(1) }, "+"));
+    el("button", { type: "button", "aria-label": t("more {field}", { field: fieldWords(p) }), onclick: bump(1) }, "+"));
   return { node: box, get: () => (input.value.trim() === "" ? null : input.value.trim()),
            set: (v) => { input.value = v ?? ""; } };
 }
 
 function leaderPicker(p, id, onchange) {
   // a leader by name ("suleiman (2)" in the choices; the name goes in the query) or a rating
-  const sel = el("select", { id, onchange }, el("option", { value: "0" }, "no leader (0)"));
+  const sel = el("select", { id, onchange }, el("option", { value: "0" }, t("no leader (0)")));
   for (const choice of p.choices) {
     const name = choice.split(" (")[0];
-    sel.append(el("option", { value: name }, choice.replace(name, nameWords(name))));
+    sel.append(el("option", { value: name }, choice.replace(name, p.names?.[name] ?? nameWords(name))));
   }
-  for (let r = 1; r <= (p.high ?? 6); r++) sel.append(el("option", { value: String(r) }, `rating ${r}`));
+  for (let r = 1; r <= (p.high ?? 6); r++) sel.append(el("option", { value: String(r) }, t("rating {r}", { r })));
   return { node: sel, get: () => sel.value, set: (v) => {
     const key = String(v ?? 0).split(" (")[0].toLowerCase();
     if ([...sel.options].some((o) => o.value === key)) sel.value = key;
@@ -82,7 +85,7 @@ function leaderPicker(p, id, onchange) {
 function cardPicker(p, id, onchange) {
   const chips = el("span", { class: "cards" });
   const names = p.choices || Object.keys(catalogue.cards);
-  const add = el("select", { id, "aria-label": "add a card to " + words(p.name) });
+  const add = el("select", { id, "aria-label": t("add a card to {field}", { field: fieldWords(p) }) });
   const refresh = () => {
     const used = new Set([...chips.querySelectorAll(".chip")].map((c) => c.dataset.card));
     add.replaceChildren(el("option", { value: "" }, `+ ${label(p)}…`),
@@ -94,11 +97,11 @@ function cardPicker(p, id, onchange) {
     const policies = policy && !offered.includes(policy) ? [...offered, policy] : offered;
     const c = el("span", { class: "chip", "data-card": name }, name);
     if (policies.length) {
-      const ps = el("select", { "aria-label": name + " policy", onchange }, ...policies.map((x) => el("option", { value: x }, x.replace(/-/g, " "))));
+      const ps = el("select", { "aria-label": t("{card}: policy", { card: name }), onchange }, ...policies.map((x) => el("option", { value: x }, x.replace(/-/g, " "))));
       ps.value = policy || policies[0];
       c.append(ps);
     }
-    c.append(el("button", { type: "button", "aria-label": "remove " + name,
+    c.append(el("button", { type: "button", "aria-label": t("remove {card}", { card: name }),
                             onclick: () => { c.remove(); refresh(); onchange(); } }, "×"));
     chips.insertBefore(c, add);
   };
@@ -136,19 +139,19 @@ function targetRows(p, id, onchange) {
   const dice = (label, v) => el("input", { type: "text", inputmode: "numeric", autocomplete: "off",
                                            "aria-label": label, value: v, oninput: onchange });
   const row = (name = "", a = "1", d = "1", inZone = true) => {
-    const n = el("input", { type: "text", "aria-label": "space", placeholder: "space", value: name, oninput: onchange });
-    const da = dice("attacker dice", a), dd = dice("defender dice", d);
-    const zone = el("input", { type: "checkbox", "aria-label": "in the target zone", onchange });
+    const n = el("input", { type: "text", "aria-label": t("space"), placeholder: t("space"), value: name, oninput: onchange });
+    const da = dice(t("attacker dice"), a), dd = dice(t("defender dice"), d);
+    const zone = el("input", { type: "checkbox", "aria-label": t("in the target zone"), onchange });
     zone.checked = inZone;
     const r = el("div", { class: "target-row" }, n, da, dd, zone,
-      el("button", { type: "button", class: "drop", "aria-label": "remove this space",
+      el("button", { type: "button", class: "drop", "aria-label": t("remove this space"),
                      onclick: () => { r.remove(); onchange(); } }, "×"));
     r.item = () => (n.value.trim() ? `${n.value.trim()}=${da.value || 0}:${dd.value || 0}${zone.checked ? "" : ":out"}` : "");
     list.append(r);
   };
   const head = el("div", { class: "target-row head", "aria-hidden": "true" },
-    el("span", {}, "space"), el("span", {}, "attacker dice"), el("span", {}, "defender dice"), el("span", {}, "in zone"), el("span"));
-  const add = el("button", { type: "button", class: "copy", id, onclick: () => { row(); onchange(); } }, "+ add a space");
+    el("span", {}, t("space")), el("span", {}, t("attacker dice")), el("span", {}, t("defender dice")), el("span", {}, t("in zone")), el("span"));
+  const add = el("button", { type: "button", class: "copy", id, onclick: () => { row(); onchange(); } }, t("+ add a space"));
   return { node: el("div", { class: "targets" }, head, list, add),
            get: () => [...list.children].map((r) => r.item()).filter(Boolean).join(",") || null,
            set: (v) => {
@@ -179,14 +182,14 @@ function linkRows(p, id, onchange) {
   };
   const row = (a = "", b = "") => {
     const [first] = names();
-    const sa = pick("a space", a || first || ""), sb = pick("the space next to it", b || names()[1] || "");
-    const r = el("div", { class: "link-row" }, sa, el("span", {}, "next to"), sb,
-      el("button", { type: "button", class: "drop", "aria-label": "remove this link",
+    const sa = pick(t("a space"), a || first || ""), sb = pick(t("the space next to it"), b || names()[1] || "");
+    const r = el("div", { class: "link-row" }, sa, el("span", {}, t("next to")), sb,
+      el("button", { type: "button", class: "drop", "aria-label": t("remove this link"),
                      onclick: () => { r.remove(); onchange(); } }, "×"));
     r.item = () => (sa.value && sb.value ? `${sa.value}=${sb.value}` : "");
     list.append(r);
   };
-  const add = el("button", { type: "button", class: "copy", id, onclick: () => { row(); onchange(); } }, "+ link two spaces");
+  const add = el("button", { type: "button", class: "copy", id, onclick: () => { row(); onchange(); } }, t("+ link two spaces"));
   return { node: el("div", { class: "targets" }, list, add),
            get: () => [...list.children].map((r) => r.item()).filter(Boolean).join(",") || null,
            set: (v) => {
@@ -208,7 +211,7 @@ function control(p, onchange, id = "f-" + p.name) {
   }
   if (p.kind === "choice") {
     // a choice that may be left out (its default none: a foreign war's card) has a "none" entry
-    const none = p.default === null ? [el("option", { value: "" }, "none")] : [];
+    const none = p.default === null ? [el("option", { value: "" }, t("none"))] : [];
     const sel = el("select", { id, onchange }, ...none, ...p.choices.map((c) => el("option", { value: c }, choiceWords(c))));
     return { node: sel, get: () => (sel.value === "" ? null : sel.value),
              set: (v) => { if (v !== null || none.length) sel.value = v ?? ""; } };
@@ -216,7 +219,7 @@ function control(p, onchange, id = "f-" + p.name) {
   if (p.kind === "cards") return cardPicker(p, id, onchange);
   // a list's hint: an item from its help ("e.g. galley=2, …"), never a form's code (TYPE=N)
   const sample = LISTS.includes(p.kind) && (p.help || "").match(/\b[a-z][\w.-]*=\w+/);
-  const hint = !LISTS.includes(p.kind) ? "" : sample ? `e.g. ${sample[0]}, …` : "comma-separated";
+  const hint = !LISTS.includes(p.kind) ? "" : sample ? t("e.g. {item}, …", { item: sample[0] }) : t("comma-separated");
   const box = el("input", { id, type: "text", placeholder: hint, inputmode: p.kind === "float" ? "decimal" : null, oninput: onchange });
   return { node: box, get: () => (box.value.trim() === "" ? null : box.value.trim()),
            set: (v) => { box.value = v ?? ""; } };
@@ -224,7 +227,7 @@ function control(p, onchange, id = "f-" + p.name) {
 
 // ---- the form ----
 
-const GROUPS = ["attacker", "defender", "battle"];
+const GROUPS = [N_("attacker"), N_("defender"), N_("battle")];
 
 function group(p) {
   const m = p.name.match(/^(attacker|defender)(_|$)/);
@@ -232,10 +235,13 @@ function group(p) {
 }
 
 // a field as the page names it: its group (attacker, defender) and its label
-const fieldWords = (p) => `${group(p) === "battle" ? "" : group(p) + " "}${label(p)}`;
+const fieldWords = (p) => (group(p) === "battle" ? label(p) : t("{side} {field}", { side: side(group(p)), field: label(p) }));
+// a side or a group of fields in the game's own words ("attacker", Oath's «напавший»)
+const side = (g) => tc(game(spec.name), g);
 
+// a field's label: the server's, in the page's language (api/procedures)
 function label(p) {
-  return words(p.name.replace(/^(attacker|defender)(_|$)/, "")) || "units";
+  return p.label ?? (words(p.name.replace(/^(attacker|defender)(_|$)/, "")) || "units");
 }
 
 function buildForm(values) {
@@ -255,10 +261,10 @@ function buildForm(values) {
   for (const g of GROUPS) {
     const ps = spec.parameters.filter((p) => group(p) === g);
     if (!ps.length) continue;
-    form.append(sets[g] = el("fieldset", {}, el("legend", {}, g)));
+    form.append(sets[g] = el("fieldset", {}, el("legend", {}, side(g))));
     ps.forEach((p) => field(p, sets[g]));
   }
-  const engine = el("details", { class: "engine" }, el("summary", {}, "Engine (exact or Monte Carlo)"));
+  const engine = el("details", { class: "engine" }, el("summary", {}, t("Engine (exact or Monte Carlo)")));
   spec.engine.forEach((p) => field(p, engine));
   form.append(engine);
   for (const p of [...spec.parameters, ...spec.engine]) controls[p.name].set(initial(p, values));
@@ -298,11 +304,12 @@ const nowOf = (name) => controls[name]?.get() ?? text(fieldOf(name)?.default) ??
 // "not with attacker power ottoman" (when it allows most of the choices)
 function condition(name, values) {
   const q = fieldOf(name), shown = values.map(text);
-  if (q.kind === "bool") return (shown[0] === "true" ? "with " : "without ") + fieldWords(q);
+  if (q.kind === "bool") return shown[0] === "true" ? t("with {field}", { field: fieldWords(q) }) : t("without {field}", { field: fieldWords(q) });
   const all = q.choices || [];
+  const or = (cs) => cs.map(choiceWords).join(OR);
   if (all.length && shown.length > all.length / 2)
-    return `not with ${fieldWords(q)} ${all.filter((c) => !shown.includes(c)).map(choiceWords).join(" or ")}`;
-  return `with ${fieldWords(q)} ${shown.map(choiceWords).join(" or ")}`;
+    return t("not with {field} {values}", { field: fieldWords(q), values: or(all.filter((c) => !shown.includes(c))) });
+  return t("with {field} {values}", { field: fieldWords(q), values: or(shown) });
 }
 
 // null when option `o` of `p` may be chosen as the form stands; else {why} in words, and
@@ -315,8 +322,9 @@ function barred(p, o, setting = true) {
   if (ways.some(holds)) return null;
   const [way] = ways, keys = Object.keys(way);
   if (setting && ways.length === 1 && keys.length === 1 && way[keys[0]].length === 1 && fieldOf(keys[0]).kind === "choice")
-    return { why: `sets ${fieldWords(fieldOf(keys[0]))} ${choiceWords(text(way[keys[0]][0]))}`, sets: [keys[0], text(way[keys[0]][0])] };
-  return { why: "only " + ways.map((w) => Object.entries(w).map(([k, vs]) => condition(k, vs)).join(" and ")).join(", or ") };
+    return { why: t("sets {field} {value}", { field: fieldWords(fieldOf(keys[0])), value: choiceWords(text(way[keys[0]][0])) }),
+             sets: [keys[0], text(way[keys[0]][0])] };
+  return { why: t("only {ways}", { ways: ways.map((w) => Object.entries(w).map(([k, vs]) => condition(k, vs)).join(AND)).join("," + OR) }) };
 }
 
 // each picker's options as the form stands: a barred one disabled with its reason (or saying
@@ -331,7 +339,7 @@ function offerChoices() {
       if (!o.value || o.value === "0" && p.kind === "leader") continue;
       o.dataset.words ??= o.textContent;
       const bar = waiting && o.value !== text(p.default)
-        ? { why: `give ${p.needs.map((n) => fieldWords(fieldOf(n))).join(" or ")} first` } : barred(p, o.value);
+        ? { why: giveFirst(p) } : barred(p, o.value);
       o.disabled = Boolean(bar) && !bar.sets;
       o.textContent = o.dataset.words + (bar ? ` (${bar.why})` : "");
     }
@@ -340,6 +348,8 @@ function offerChoices() {
 
 // a switch that may not be turned on as the form stands (p.only_with of "true"): disabled, the
 // reason beside it (one turned on before stays so, to be refused beside its field)
+const giveFirst = (p) => t("give {fields} first", { fields: p.needs.map((n) => fieldWords(fieldOf(n))).join(OR) });
+
 function offerSwitch(p, box) {
   const bar = barred(p, "true", false);
   box.disabled = Boolean(bar) && !box.checked;
@@ -403,14 +413,14 @@ function query() {
 
 const asked = () => plans.map((p) => p.trim()).filter(Boolean);
 
-const COPY = "Copy link to this battle";  // the copy button's words until it has copied
+const COPY = t("Copy link to this battle");  // the copy button's words until it has copied
 
 function changed() {
   offerNeeds();
   offerChoices();
   const q = query();
   const state = new URLSearchParams([["procedure", spec.name], ...link(),
-                                     ...asked().map((p) => ["plan", p]), ...needQuery()]);
+                                     ...asked().map((p) => ["plan", p]), ...needQuery(), ["lang", LANG]]);
   typed[spec.name] = state;
   history.replaceState(null, "", "?" + state);
   $("copy").textContent = COPY;  // "Link copied" was of the link before this change
@@ -433,11 +443,11 @@ async function request(kind, url) {
   const mine = inFlight[kind] = new AbortController();
   let response, body;
   try {
-    response = await fetch(url, { signal: mine.signal });
+    response = await fetch(api(url), { signal: mine.signal });
     body = await response.json();
   } catch (e) {
     if (e.name === "AbortError") return null;
-    body = { error: "the server did not answer (" + e.message + ")" };
+    body = { error: t("the server did not answer ({why})", { why: e.message }) };
   }
   if (inFlight[kind] !== mine) return null;
   inFlight[kind] = null;
@@ -449,7 +459,7 @@ async function ask(q) {
   const r = await request("answer", `api/${spec.name}?${q}`);
   if (!r) return;
   if (r.status === 503) {
-    showError(`busy: asking again in ${r.wait} s`);
+    showError(t("busy: asking again in {s} s", { s: r.wait }));
     timer = setTimeout(() => ask(q), r.wait * 1000);
   } else if (!r.ok) refused(r.body.error);
   else show(r.body);
@@ -468,10 +478,11 @@ function showError(message) {
 function refused(message) {
   const { names, text } = inWords(message);
   unmark();
-  showError(names.length ? `No answer: ${text} (marked below)` : text);
+  showError(names.length ? t("No answer: {why} (marked below)", { why: text }) : text);
   $("answer").classList.add("stale");
-  if (!shown) $("headline").textContent = "No answer";
-  $("peek").textContent = "No answer: fix " + (names.length ? names.map((n) => fieldWords(fieldOf(n))).join(" and ") : "the question");
+  if (!shown) $("headline").textContent = t("No answer");
+  $("peek").textContent = names.length ? t("No answer: fix {fields}", { fields: names.map((n) => fieldWords(fieldOf(n))).join(AND) })
+    : t("No answer: fix the question");
   const boxes = names.map((n) => $("form").querySelector(`.field[data-name="${n}"]`));
   boxes.forEach((box, i) => {
     box.classList.add("invalid");
@@ -494,7 +505,7 @@ function speak(message) {
   const assigned = String(message).replace(/\b([a-z][a-z_]*)=([^\s:,;)]*)/g, (m, name, v) =>
     (fieldOf(name) ? `${fieldWords(fieldOf(name))} ${v}` : m));
   const m = assigned.match(/^vary (.*?): (.*)$/s);
-  return m ? `with ${m[1]}: ${inWords(m[2]).text}` : inWords(assigned).text;
+  return m ? t("with {values}: {why}", { values: m[1], why: inWords(m[2]).text }) : inWords(assigned).text;
 }
 
 // a compare error: (the plan's index on the page, or -1 for the battle itself or none named;
@@ -502,7 +513,7 @@ function speak(message) {
 function planError(message) {
   const m = message.match(/^plan (.*?): (.*)$/s);
   const i = m ? plans.findIndex((p) => p.trim() === m[1]) : -1;
-  return [i, m && m[1] === "base" ? `the battle above: ${speak(m[2])}` : speak(m ? m[2] : message)];
+  return [i, m && m[1] === "base" ? t("the battle above: {why}", { why: speak(m[2]) }) : speak(m ? m[2] : message)];
 }
 
 const fieldOf = (name) => [...spec.parameters, ...spec.engine].find((p) => p.name === name);
@@ -516,7 +527,7 @@ function unmark() {
 
 // ---- the answer ----
 
-const row = (name, text) => el("div", { class: "row" }, el("dt", {}, words(name)), el("dd", {}, text));
+const row = (name, text) => el("div", { class: "row" }, el("dt", {}, name), el("dd", {}, text));
 
 let shown = null;  // the result on screen
 
@@ -529,7 +540,7 @@ function show(r) {
   // a Monte Carlo number with its 95% interval (Wilson's, from the server) and its trials
   const within = (k) => (r.intervals && r.intervals[k] ? r.intervals[k] : null);
   const pm = within(spec.main) && el("span", { class: "pm" },
-    `95% interval ${pct(within(spec.main)[0])} to ${pct(within(spec.main)[1])} (${trials(r.trials)})`);
+    t("95% interval {low} to {high} ({trials})", { low: pct(within(spec.main)[0]), high: pct(within(spec.main)[1]), trials: trials(r.trials) }));
   const caveat = r.caveat && el("small", { class: "caveat", id: "caveat" }, say(r.caveat));
   // an answer that moves by more than 5 points with the readings it rests on says so
   const range = r.range && r.range.wide ? r.range : null;
@@ -540,14 +551,14 @@ function show(r) {
     ...(pm ? [" ", pm] : []), ...(caveat ? [caveat] : []));
   $("peek").textContent = `${spec.headline} ${range ? say(range.headline) : pct(p)}`;
   readings(r);
-  $("method").textContent = r.method === "exact" ? "exact"
-    : `Monte Carlo, ${trials(r.trials)}, seed ${r.seed}` + (r.partial ? " (stopped early)" : "");
+  $("method").textContent = r.method === "exact" ? t("exact")
+    : t("Monte Carlo, {trials}, seed {seed}", { trials: trials(r.trials), seed: r.seed }) + (r.partial ? t(" (stopped early)") : "");
   const pmfs = pmfsOf(r);
   const events = Object.keys(r).filter((k) => r[k + "_se"] !== undefined && k !== spec.main);
   // an event is a probability; a family of them (e.g. win within k losses) is an object
-  const chance = (v, k) => (typeof v === "number" ? pct(v) + (within(k) ? ` [${pct(within(k)[0])} to ${pct(within(k)[1])}]` : "")
+  const chance = (v, k) => (typeof v === "number" ? pct(v) + (within(k) ? ` [${between(within(k))}]` : "")
     : Object.entries(v).map(([k, x]) => `${k}: ${pct(x)}`).join(", "));
-  $("events").replaceChildren(...events.map((k) => row(k, chance(r[k], k))));
+  $("events").replaceChildren(...events.map((k) => row(nameOf(k), chance(r[k], k))));
   eventsPicker([spec.main, ...events.filter((k) => typeof r[k] === "number")]);
   chances = new Set(Object.keys(r).filter((k) => r[k + "_se"] !== undefined));
   const extras = Object.keys(r).filter((k) => !META.includes(k) && !k.endsWith("_se")
@@ -557,7 +568,7 @@ function show(r) {
   $("tables").replaceChildren(...extras.flatMap((k) => tablesOf(k, r[k])).map(([k, v]) => table(k, v)));
   const rest = extras.map((k) => [k, untabled(r[k])]).filter(([, v]) => v !== undefined);
   $("settings").replaceChildren(...[...Object.entries(r.settings), ...rest]
-    .map(([k, v]) => row(k, say(plain(v)) + ((r.readings || []).includes(k) ? " (reading)" : ""))));
+    .map(([k, v]) => row(fieldOf(k) ? fieldWords(fieldOf(k)) : nameOf(k), say(plain(v)) + ((r.readings || []).includes(k) ? t(" (reading)") : ""))));
   $("explain").replaceChildren(...(r.explain || []).map((line) => el("li", {}, say(line))));
   $("advice").replaceChildren(...(r.advice || []).map((line) => el("li", {}, say(line))));
   $("notes").replaceChildren(...[...(r.notes || []), ...(r.assumptions || [])].map((n) => el("li", {}, say(n))));
@@ -573,29 +584,27 @@ function readings(r) {
     .map((a) => ({ f, a, change: a.p - f.p })))
     .sort((x, y) => Math.abs(y.change) - Math.abs(x.change));
   const means = [...new Set(flips.flatMap((f) => Object.keys(f.means || {})))];
-  const moved = (d, places) => {  // "+1.25", "−0.50"; "0.00" with no sign when it rounds to zero
-    const shown = fixed(Math.abs(d), places);
-    return (Number(shown) === 0 ? "" : d > 0 ? "+" : "−") + shown;
-  };
+  const moved = (d, places) =>  // "+1.25", "−0.50"; "0.00" with no sign when it rounds to zero
+    (zero(d, places) ? "" : d > 0 ? "+" : "−") + fixed(Math.abs(d), places);
   const cell = (v, base) => (v === null || v === undefined ? "–" : `${fixed(v, 2)} (${moved(v - base, 2)})`);
   const points = (d) => moved(100 * d, 1);
   const table = $("readings-table");
   table.hidden = !rows.length;
   table.replaceChildren(
-    el("thead", {}, el("tr", {}, ...["instead", spec.headline, "change (points)",
-                                     ...means.map((m) => "mean " + words(m))].map((h) => el("th", {}, h)))),
+    el("thead", {}, el("tr", {}, ...[t("instead"), spec.headline, t("change (points)"),
+                                     ...means.map((m) => t("mean {what}", { what: nameOf(m) }))].map((h) => el("th", {}, h)))),
     el("tbody", {}, ...rows.map(({ f, a, change }) => el("tr", {},
       el("th", {}, say(a.value).replace(/=/g, " ")),
-      el("td", {}, pct(a.p) + (a.interval ? ` [${pct(a.interval[0])} to ${pct(a.interval[1])}]` : "")),
+      el("td", {}, pct(a.p) + (a.interval ? ` [${between(a.interval)}]` : "")),
       el("td", {}, points(change)),
       ...means.map((m) => el("td", {}, cell(a.means?.[m], f.means?.[m])))))));
   // each reading as assumed, then those not tried and why (a reason shared said once, after)
   const shared = (why) => flips.filter((f) => f.not_computed === why).length > 1;
   const reasons = [...new Set(flips.map((f) => f.not_computed).filter((why) => why && shared(why)))];
   $("readings-notes").replaceChildren(...flips.map((f) => el("li", {},
-    `${say(f.what)}: ${say(f.assumed)} assumed (${pct(f.p)})`
-    + (f.not_computed && !shared(f.not_computed) ? `; not tried: ${say(f.not_computed)}` : ""))),
-    ...reasons.map((why) => el("li", {}, `not tried above: ${say(why)}`)));
+    t("{what}: {value} assumed ({p})", { what: say(f.what), value: say(f.assumed), p: pct(f.p) })
+    + (f.not_computed && !shared(f.not_computed) ? t("; not tried: {why}", { why: say(f.not_computed) }) : ""))),
+    ...reasons.map((why) => el("li", {}, t("not tried above: {why}", { why: say(why) }))));
 }
 
 const isRecord = (x) => x !== null && typeof x === "object" && !Array.isArray(x);
@@ -612,13 +621,14 @@ function untabled(v) {
 }
 
 // a list of records as a table: one row per record, a column per key (numbers right-aligned)
-function table(name, records) {
+function table(key, records) {
+  const title = nameOf(key);
   const keys = Object.keys(records[0]);
   // a mean (expected_...) or a payoff to two places, another fraction a chance in percent, the
   // rest in the page's words
   const cell = (k, v) => (typeof v === "number" || v === null ? number(k, v) : say(plain(v, k)));
-  return el("table", { class: "compare-table", "aria-label": words(name) },
-    el("caption", {}, words(name)),
+  return el("table", { class: "compare-table", "aria-label": words(title) },
+    el("caption", {}, words(title)),
     el("thead", {}, el("tr", {}, ...keys.map((k) => el("th", {}, say(k).replace(/_/g, " "))))),
     el("tbody", {}, ...records.map((rec) => el("tr", {}, ...keys.map((k, i) =>
       el(i ? "td" : "th", {}, cell(k, rec[k])))))));
@@ -628,9 +638,17 @@ function table(name, records) {
 const pmfsOf = (r) => Object.keys(r).filter((k) => r["expected_" + k] !== undefined);
 const META = ["procedure", "method", "trials", "seed", "partial", "settings", "notes", "assumptions",
               "explain", "advice", "zero", "intervals", "caveat", "readings", "flips", "range"];
-const trials = (n) => `${n.toLocaleString("en")} trial${n === 1 ? "" : "s"}`;
+const trials = (n) => tn("{n} trial", "{n} trials", n);
 // a pmf's mean in words; where its entry 0 is not a count, what 0 means instead (r.zero)
-const mean = (r, k) => (r.zero && k in r.zero ? `0: ${r.zero[k]}` : `mean ${fixed(r["expected_" + k], 2)}`);
+const mean = (r, k) => (r.zero && k in r.zero ? `0: ${r.zero[k]}` : t("mean {x}", { x: fixed(r["expected_" + k], 2) }));
+// a value's name in words as the catalog says it (core/outcomes.label): "attacker_win" ->
+// "attacker win", in the game's own words; a name ending in a number is its "{k}" message
+function nameOf(key) {
+  const w = words(key), m = w.match(/^(.*\D) (\d+)$/);
+  return m ? tc(game(spec.name), m[1] + " {k}", { k: m[2] }) : tc(game(spec.name), w);
+}
+// a 95% interval: "81.2% to 85.0%"
+const between = ([low, high]) => t("{low} to {high}", { low: pct(low), high: pct(high) });
 
 // The library's words as the page says them: a card's policies in brackets
 // ("janissaries[:always|if-needed]") are the chip's own picker, a command-line flag
@@ -644,15 +662,15 @@ function say(text) {
     // Python's words in a message: a tuple ('a', 'b'), a value in quotes, True/False (a switch)
     .replace(/\(((?:'[^']*',?\s*)+)\)/g, (m, items) => items.replace(/'/g, "").replace(/,\s*$/, ""))
     .replace(/(^|[\s(\[])'([^'\s][^']*?)'(?=[\s,;:.)\]]|$)/g, "$1$2")
-    .replace(/\b([a-z][a-z_]*)=(True|False)\b/g, (m, n, v) => `${named[n] ?? words(n)}${v === "True" ? "" : " off"}`)
-    .replace(/\bTrue\b/g, "on").replace(/\bFalse\b/g, "off")
+    .replace(/\b([a-z][a-z_]*)=(True|False)\b/g, (m, n, v) => (named[n] ?? words(n)) + (v === "True" ? "" : " " + t("off")))
+    .replace(/\bTrue\b/g, t("on")).replace(/\bFalse\b/g, t("off"))
     .replace(/\b([a-z][a-z-]*[a-z]):([a-z][a-z-]*[a-z])\b/g, (m, card, policy) => `${card} (${policy.replace(/-/g, " ")})`)
     .replace(/\b[a-z]+-[ivx]+\b|\b[a-z]+(?:,[a-z]+)+\b/g, choiceWords)
-    .replace(/([A-Z][\w'-]*)=(\d+):(\d+)(:out)?/g, (m, name, a, d, out) => `${name} ${a} v ${d}${out ? " (out of the zone)" : ""}`)
+    .replace(/([A-Z][\w'-]*)=(\d+):(\d+)(:out)?/g, (m, name, a, d, out) => `${name} ${a} v ${d}` + (out ? t(" (out of the zone)") : ""))
     .replace(/--([a-z][a-z-]*)/g, (m, flag) => named[flag.replace(/-/g, "_")] ?? words(flag.replace(/-/g, "_")))
     .replace(/(?<!\/)\b[a-z]+(?:_[a-z]+)+\b/g, (m) => named[m] ?? words(m))  // not a path's (docs/rules_crusades.md)
-    .replace(/^(true|false)$/, (m) => (m === "true" ? "yes" : "no"))
-    .replace(/\brepeatable\b/g, "one or more");  // a flag given again; here a list or chips
+    .replace(/^(true|false)$/, (m) => (m === "true" ? t("yes") : t("no")))
+    .replace(/\brepeatable\b/g, t("one or more"));  // a flag given again; here a list or chips
 }
 
 // a leader's name as a player writes it: "henry-viii" -> "Henry VIII", "duke-of-alva" -> "Duke of Alva"
@@ -677,11 +695,11 @@ const number = (k, x) => (x === null ? "–" : chances.has(k) ? pct(x)
 // a value in words at any depth (`k` its name, for its numbers): an object inside is bracketed,
 // never "[object Object]"
 function plain(v, k = "") {
-  if (Array.isArray(v)) return v.map((x) => (x && typeof x === "object" ? plain(x, k) : typeof x === "number" ? number(k, x) : x)).join(v.some((x) => x && typeof x === "object") ? "; " : ", ") || "none";
+  if (Array.isArray(v)) return v.map((x) => (x && typeof x === "object" ? plain(x, k) : typeof x === "number" ? number(k, x) : x)).join(v.some((x) => x && typeof x === "object") ? "; " : ", ") || t("none");
   if (v && typeof v === "object")
     return Object.entries(v).map(([key, x]) => `${key}: ${x && typeof x === "object" ? `(${plain(x, key)})`
       : typeof x === "number" || x === null ? number(key, x) : x}`).join(", ");
-  return typeof v === "number" && !Number.isInteger(v) ? String(Number(v.toFixed(3))) : String(v);
+  return typeof v === "number" && !Number.isInteger(v) ? format({ maximumFractionDigits: 3, useGrouping: false }).format(v) : String(v);
 }
 
 function pairs(pmfs) {
@@ -706,8 +724,8 @@ function chart(r) {
   if (!groups.has(chartChoice))
     chartChoice = [...groups.keys()].find((k) => /loss|lost/.test(k)) || groups.keys().next().value;
   if (groups.size > 1) {
-    const sel = el("select", { "aria-label": "distribution", onchange: () => { chartChoice = sel.value; chart(r); } },
-      ...[...groups.keys()].map((k) => el("option", { value: k }, words(k))));
+    const sel = el("select", { "aria-label": t("distribution"), onchange: () => { chartChoice = sel.value; chart(r); } },
+      ...[...groups.keys()].map((k) => el("option", { value: k }, nameOf(k))));
     sel.value = chartChoice;
     fig.append(sel);
   }
@@ -716,13 +734,13 @@ function chart(r) {
   svg.setAttribute("aria-label", chartWords(r, series));
   fig.append(svg, el("figcaption", { class: "legend" },
     ...series.map((k, i) => el("span", {}, el("i", { style: `background: var(--${colour(k, i)})` }),
-                                        words(k) + (mean(r, k) && ` (${mean(r, k)})`)))));
+                                        nameOf(k) + (mean(r, k) && ` (${mean(r, k)})`)))));
 }
 
 const colour = (name, i) => (name.startsWith("defender") || i === 1 ? "defender" : "attacker");
 
 // the chart in words (its text alternative): each distribution's chances by count, and its mean
-const chartWords = (r, series) => series.map((k) => `${words(k)}: ` + Object.entries(r[k])
+const chartWords = (r, series) => series.map((k) => `${nameOf(k)}: ` + Object.entries(r[k])
   .map(([n, p]) => `${n} ${pct(p)}`).join(", ") + (mean(r, k) && `; ${mean(r, k)}`)).join(". ");
 
 function bars(pmfs, colours) {
@@ -752,7 +770,7 @@ function bars(pmfs, colours) {
                     fill: `var(--${colours[i]})` });
       if (v >= 0.05 && bar >= 22)
         add("text", { x: x0 + (i + 0.5) * bar, y: H - bottom - h - 4, "text-anchor": "middle",
-                      "font-size": 10, fill: "#1d232b" }, Math.round(100 * v) + "%");
+                      "font-size": 10, fill: "#1d232b" }, percent(v, 0));
     });
   }
   return svg;
@@ -780,7 +798,7 @@ function buildPlans() {
     };
     const change = (key, v) => {
       const box = el("div", { class: "change" });
-      const pick = el("select", { "aria-label": `plan ${i + 1}: setting` },
+      const pick = el("select", { "aria-label": t("plan {i}: setting", { i: i + 1 }) },
         ...spec.parameters.map((p) => el("option", { value: p.name }, fieldWords(p))));
       let c = null;
       const place = (given) => {
@@ -792,7 +810,7 @@ function buildPlans() {
       pick.value = key;
       pick.addEventListener("change", () => { place(null); update(); });
       box.text = () => (c.get() === null ? "" : `${pick.value}=${c.get()}`);
-      box.append(pick, el("button", { type: "button", class: "drop", "aria-label": `remove this change from plan ${i + 1}`,
+      box.append(pick, el("button", { type: "button", class: "drop", "aria-label": t("remove this change from plan {i}", { i: i + 1 }),
                                       onclick: () => { box.remove(); update(); } }, "×"));
       changes.append(box);
       place(v);
@@ -801,10 +819,10 @@ function buildPlans() {
     given.forEach((w) => { const [k, ...rest] = w.split("="); if (controls[k]) change(k, rest.join("=")); });
     if (!given.length) change(name, value);
     if (!text.trim()) plans[i] = [...changes.children].map((c) => c.text()).filter(Boolean).join(" ");
-    return el("fieldset", { class: "plan" }, el("legend", {}, `plan ${i + 1}`), changes,
-      el("button", { type: "button", class: "copy", onclick: () => { change(name, null); update(); } }, "+ another change"),
-      el("button", { type: "button", class: "copy", "aria-label": `remove plan ${i + 1}`,
-                     onclick: () => { plans.splice(i, 1); buildPlans(); changed(); } }, "remove plan"));
+    return el("fieldset", { class: "plan" }, el("legend", {}, t("plan {i}", { i: i + 1 })), changes,
+      el("button", { type: "button", class: "copy", onclick: () => { change(name, null); update(); } }, t("+ another change")),
+      el("button", { type: "button", class: "copy", "aria-label": t("remove plan {i}", { i: i + 1 }),
+                     onclick: () => { plans.splice(i, 1); buildPlans(); changed(); } }, t("remove plan")));
   }));
 }
 
@@ -855,29 +873,31 @@ function showCompare(c) {
   // one row per plan (the base first), one column per measure: the value, and its change
   // from the base below it (rows, so a phone shows every plan without scrolling sideways)
   const mc = c.method !== "exact";
-  const num = (v, unit, sign) => {  // a change that rounds to zero has no sign (fixed)
+  const value = (v, unit, sign) => {  // a change that rounds to zero has no sign (fixed)
     if (v === null) return "–";
-    const shown = unit ? fixed(100 * v, 1) : fixed(v, 2);
-    return (Number(shown) !== 0 && sign && v > 0 ? "+" : "") + shown + (unit ? "%" : "");
+    const nil = unit ? zero(100 * v, 1) : zero(v, 2);
+    return (!nil && sign && v > 0 ? "+" : "") + (unit ? percent(nil ? 0 : v) : fixed(v, 2));
   };
   // a probability's 95% interval (Wilson's; Newcombe's for a change), a mean's ± 1.96 se
   const pm = (r, key, unit) => (!mc || r[key + "_se"] === null ? ""
-    : !unit ? " ± " + (1.96 * r[key + "_se"]).toFixed(2)
+    : !unit ? " ± " + fixed(1.96 * r[key + "_se"], 2)
       : r[key + "_low"] === null || r[key + "_low"] === undefined ? ""
-        : ` [${num(r[key + "_low"], unit, key.endsWith("_change"))} to ${num(r[key + "_high"], unit, key.endsWith("_change"))}]`);
-  const measures = [[c.main, spec.headline, true], ...c.losses.map((n) => ["expected_" + n, "mean " + words(n), false])];
-  const head = el("tr", {}, el("th", { scope: "col" }, "plan"),
+        : " [" + t("{low} to {high}", { low: value(r[key + "_low"], unit, key.endsWith("_change")),
+                                       high: value(r[key + "_high"], unit, key.endsWith("_change")) }) + "]");
+  const measures = [[c.main, spec.headline, true], ...c.losses.map((n) => ["expected_" + n, t("mean {what}", { what: nameOf(n) }), false])];
+  const head = el("tr", {}, el("th", { scope: "col" }, t("plan")),
     ...measures.map(([, title]) => el("th", { scope: "col" }, title)));
   const rows = c.plans.map((r) => el("tr", {}, el("th", { scope: "row" }, ...planWords(r.plan)),
     ...measures.map(([key, , unit]) => el("td", { "data-key": key, "data-plan": r.plan, "data-v": r[key] },
-      num(r[key], unit, false) + pm(r, key, unit),
+      value(r[key], unit, false) + pm(r, key, unit),
       r.plan === "base" ? null : el("span", { class: "change", "data-key": key + "_change", "data-plan": r.plan,
                                               "data-v": r[key + "_change"] ?? "" },
-                                    num(r[key + "_change"], unit, true) + pm(r, key + "_change", unit))))));
+                                    value(r[key + "_change"], unit, true) + pm(r, key + "_change", unit))))));
   $("compare-table").replaceChildren(el("thead", {}, head), el("tbody", {}, ...rows));
   $("compare-table").hidden = false;
-  $("compare-method").textContent = (mc ? `Monte Carlo, ${trials(c.plans[0].trials || 0)} a plan, the same seed (${c.seed}) for every plan: common random numbers; [95% intervals]`
-    : "exact") + (c.partial ? " (stopped early)" : "");
+  $("compare-method").textContent = (mc ? t("Monte Carlo, {trials} a plan, the same seed ({seed}) for every plan: common random numbers; [95% intervals]",
+                                             { trials: trials(c.plans[0].trials || 0), seed: c.seed })
+    : t("exact")) + (c.partial ? t(" (stopped early)") : "");
 }
 
 // ---- what do I need: the value of a count at which an event reaches a target ----
@@ -900,7 +920,7 @@ function offerNeeds() {
   for (const o of $("need-vary").options) {
     const p = o.value && fieldOf(o.value);
     o.disabled = Boolean(p) && !varies(p);
-    if (p) o.textContent = fieldWords(p) + (o.disabled ? ` (give ${p.needs.map((n) => fieldWords(fieldOf(n))).join(" or ")} first)` : "");
+    if (p) o.textContent = fieldWords(p) + (o.disabled ? ` (${giveFirst(p)})` : "");
   }
   if ($("need-vary").selectedOptions[0]?.disabled) $("need-vary").value = "";
 }
@@ -922,7 +942,7 @@ function eventsPicker(names, chosen) {
   // stays chosen (and listed) even when this answer lacks it, so the server says what is wrong
   const now = chosen ?? $("need-event").value;
   const all = [...new Set([...names, now].filter(Boolean))];
-  $("need-event").replaceChildren(...all.map((n) => el("option", { value: n }, words(n))));
+  $("need-event").replaceChildren(...all.map((n) => el("option", { value: n }, nameOf(n))));
   $("need-event").value = now;
 }
 
@@ -947,9 +967,9 @@ async function need(q) {
   }
   const target = $("need-target").value.trim();  // "3e" is no number: said, never dropped
   if (!/^\d+(\.\d*)?$|^\.\d+$/.test(target))
-    return needFailed(`reaches: ${target} is not a number (allowed: a percent from 0 to 100)`, true);
+    return needFailed(t("reaches: {x} is not a number (allowed: a percent from 0 to 100)", { x: target }), true);
   if (!(Number(target) >= 0 && Number(target) <= 100))  // the page's own words, in percent
-    return needFailed(`reaches: ${target}% is out of range (allowed: 0% to 100%)`, true);
+    return needFailed(t("reaches: {x}% is out of range (allowed: 0% to 100%)", { x: target }), true);
   const r = await request("need", `api/${spec.name}/need?` + new URLSearchParams([...q, ...extra]));
   if (!r) return;
   if (r.status === 503) {
@@ -962,9 +982,10 @@ async function need(q) {
   const sentence = body.sentence.replace(/\b(no|every|least|most) (\S+) from\b/,
     (m, which, name) => (name === body.vary && fieldOf(name) ? `${which} ${fieldWords(fieldOf(name))} from` : m));
   $("need-answer").textContent = speak(sentence);
-  $("need-method").textContent = (body.method === "exact" ? "exact" : `Monte Carlo, ${trials(body.trials || 0)} a value, seed ${body.seed} for every value`)
-    + (body.monotone ? `; monotone at the ${Object.keys(body.evaluated).length} values evaluated`
-                     : "; NOT monotone: every value from the low end evaluated")
+  $("need-method").textContent = (body.method === "exact" ? t("exact")
+    : t("Monte Carlo, {trials} a value, seed {seed} for every value", { trials: trials(body.trials || 0), seed: body.seed }))
+    + (body.monotone ? tn("; monotone at the {n} value evaluated", "; monotone at the {n} values evaluated", Object.keys(body.evaluated).length)
+                     : t("; NOT monotone: every value from the low end evaluated"))
     + (body.notes.length ? "; " + body.notes.map(speak).join("; ") : "");
 }
 
@@ -991,7 +1012,7 @@ function choose(name, values = typed[name] || new URLSearchParams()) {
 }
 
 async function start() {
-  catalogue = await (await fetch("api/procedures")).json();
+  catalogue = await (await fetch(api("api/procedures"))).json();
   const games = [...new Set(catalogue.procedures.map((s) => game(s.name)))];
   $("game").replaceChildren(...games.map((g) => el("option", { value: g }, GAMES[g] || g)));
   $("game").addEventListener("change", () =>
@@ -1009,9 +1030,9 @@ async function start() {
     // the clipboard needs https or localhost; on a shared LAN address, offer the link to copy
     try {
       await navigator.clipboard.writeText(location.href);
-      $("copy").textContent = "Link copied";
+      $("copy").textContent = t("Link copied");
     } catch {
-      window.prompt("Copy this link", location.href);
+      window.prompt(t("Copy this link"), location.href);
     }
   });
   // on a phone, the headline stays in view in a bar while the form is filled in
@@ -1027,4 +1048,4 @@ async function start() {
   choose((asked || catalogue.procedures[0]).name, values);
 }
 
-start().catch((e) => showError("the calculator could not load (" + e.message + ")"));
+start().catch((e) => showError(t("the calculator could not load ({why})", { why: e.message })));

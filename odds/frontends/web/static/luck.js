@@ -3,21 +3,21 @@
 // and kind of die, each roll, the refused rolls.
 "use strict";
 const $ = (id) => document.getElementById(id);
-const WORDS = { hits: "hits dealt", wins: "won", losses: "losses taken" };
-const PLOTTED = { hits: "hits dealt above expected", wins: "wins above expected",
-                  losses: "losses taken above expected" };  // a side recorded by its losses alone
-const DICE = { hits: "its dice's hits", total: "its dice's total" };
+const WORDS = { hits: t("hits dealt"), wins: t("won"), losses: t("losses taken") };
+const PLOTTED = { hits: t("hits dealt above expected"), wins: t("wins above expected"),
+                  losses: t("losses taken above expected") };  // a side recorded by its losses alone
+const DICE = { hits: t("its dice's hits"), total: t("its dice's total") };
 let titles = {};  // a procedure's name in words ("field battle" for his.field): api/procedures
-const titled = fetch("api/procedures").then((r) => r.json())
+const titled = fetch(api("api/procedures")).then((r) => r.json())
   .then((c) => { titles = Object.fromEntries(c.procedures.map((s) => [s.name, s.title])); })
   .catch(() => {});  // without them a roll names its procedure as the record does
-const counted = (n, noun) => `${n.toLocaleString("en")} ${noun}${n === 1 ? "" : "s"}`;
-
+// a percentile as an ordinal: "83rd" (Russian «83-й»)
 function ordinal(p) {
   const n = Math.min(99, Math.max(1, Math.round(p)));
   const teen = n % 100 >= 10 && n % 100 <= 20;
-  return n + (teen ? "th" : ({ 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th"));
+  return t(teen ? ORDINALS[0] : ORDINALS[n % 10] || ORDINALS[0], { n });
 }
+const ORDINALS = { 0: N_("{n}th"), 1: N_("{n}st"), 2: N_("{n}nd"), 3: N_("{n}rd") };
 
 function cell(row, text, className) {
   const td = document.createElement("td");
@@ -51,13 +51,13 @@ function luckRow(tr, side, words, x, count) {
   for (const w of words) cell(tr, w, "text");
   cell(tr, ordinal(x.percentile), luckClass(x.percentile));
   cell(tr, x.actual);
-  cell(tr, x.expected.toFixed(2));
-  cell(tr, `${x.low} to ${x.high}`);
+  cell(tr, num(x.expected, 2));
+  cell(tr, t("{low} to {high}", { low: x.low, high: x.high }));
   cell(tr, count);
 }
 
 function showGame(game) {
-  table($("game"), ["side", "measure", "percentile", "actual", "expected", "90% of games", "rolls"],
+  table($("game"), [t("side"), t("measure"), t("percentile"), t("actual"), t("expected"), t("90% of games"), t("rolls")],
     game.map((g) => (tr) => {
       if (g.overall) tr.className = "overall";
       luckRow(tr, g.side, [WORDS[g.measure]], g, g.rolls);
@@ -66,24 +66,25 @@ function showGame(game) {
 
 function showDice(dice) {
   $("dice-box").hidden = !dice.length;
-  table($("dice"), ["side", "die", "measure", "percentile", "actual", "expected", "90% of games", "dice"],
-    dice.map((d) => (tr) => luckRow(tr, d.side, [d.die, d.measure === "total" ? "total of faces" : d.measure], d, d.dice)));
+  table($("dice"), [t("side"), t("die"), t("measure"), t("percentile"), t("actual"), t("expected"), t("90% of games"), t("dice")],
+    dice.map((d) => (tr) => luckRow(tr, d.side, [d.die, d.measure === "total" ? t("total of faces") : WORDS[d.measure] || d.measure], d, d.dice)));
 }
 
 function showRolls(rolls) {
-  table($("rolls"), ["line", "side", "measure", "percentile", "actual", "expected", "its dice", "role", "procedure"],
+  table($("rolls"), [t("line"), t("side"), t("measure"), t("percentile"), t("actual"), t("expected"), t("its dice"), t("role"), t("procedure")],
     rolls.map((r) => (tr) => {
       const [actual, expected] = r.measure === "hits" ? [r.hits, r.expected_hits]
         : r.measure === "losses" ? [r.losses, r.expected_losses]
         : r.measure === "dice" ? [r.dice_actual, r.dice_expected] : [r.won ? 1 : 0, r.p_win];
       cell(tr, r.line);
       cell(tr, r.side, "text");
-      cell(tr, WORDS[r.measure] || "its dice", "text");
+      cell(tr, WORDS[r.measure] || t("its dice"), "text");
       cell(tr, ordinal(r.percentile), luckClass(r.percentile));
       cell(tr, actual);
-      cell(tr, expected.toFixed(2));
-      const what = r.dice_measure === "total" ? `total ${r.dice_actual}` : `${r.dice_actual} hits`;
-      const own = r.dice_percentile == null ? "" : `${ordinal(r.dice_percentile)} (${what} of ${counted(r.dice, "die").replace("dies", "dice")})`;
+      cell(tr, num(expected, 2));
+      const what = r.dice_measure === "total" ? t("total {x}", { x: r.dice_actual }) : tn("{n} hit", "{n} hits", r.dice_actual);
+      const of = tn("{what} of {n} die", "{what} of {n} dice", r.dice, { what });
+      const own = r.dice_percentile == null ? "" : `${ordinal(r.dice_percentile)} (${of})`;
       cell(tr, own, r.dice_percentile == null ? "" : luckClass(r.dice_percentile));
       cell(tr, r.role, "text");
       cell(tr, titles[r.procedure] || r.procedure, "text");
@@ -116,14 +117,15 @@ function plot(side, all, last, game) {
   if (rows.length) {
     const measure = rows[0].plotted;
     const total = game.find((g) => g.side === side && g.measure === measure);
-    words.push(`${PLOTTED[measure]}; ${total.actual} against ${total.expected.toFixed(1)}, ${ordinal(total.percentile)} percentile`);
+    words.push(t("{measure}; {actual} against {expected}, {percentile} percentile", {
+      measure: PLOTTED[measure], actual: total.actual, expected: num(total.expected, 1), percentile: ordinal(total.percentile) }));
   }
-  if (dice.length) words.push(`dashed: ${DICE[dice[0].dice_measure]} above expected`);
+  if (dice.length) words.push(t("dashed: {what} above expected", { what: DICE[dice[0].dice_measure] }));
   const note = document.createElement("span");
   note.textContent = words.join("; ");
   caption.append(note);
   const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img",
-    "aria-label": `${side}: ${words.join("; ")}, after each roll, with the band of 90% of games` }, figure);
+    "aria-label": t("{side}: {what}, after each roll, with the band of 90% of games", { side, what: words.join("; ") }) }, figure);
   const polygon = (x, hi, lo, cls) => svg("polygon", { points: x.map((v, i) => `${X(v)},${Y(hi[i])}`).concat(
     x.map((v, i) => `${X(v)},${Y(lo[i])}`).reverse()).join(" "), class: cls }, s);
   if (rows.length) polygon(xs, high, low, "band");
@@ -140,8 +142,8 @@ function plot(side, all, last, game) {
   for (const y of [Math.ceil(bottom), 0, Math.floor(top)]) {
     svg("text", { x: L - 4, y: Y(y) + 4, "text-anchor": "end" }, s).textContent = y > 0 ? `+${y}` : y;
   }
-  svg("text", { x: L, y: H - 6 }, s).textContent = "start";
-  svg("text", { x: W - R, y: H - 6, "text-anchor": "end" }, s).textContent = `roll ${last}`;
+  svg("text", { x: L, y: H - 6 }, s).textContent = t("start");
+  svg("text", { x: W - R, y: H - 6, "text-anchor": "end" }, s).textContent = t("roll {n}", { n: last });
   figure.prepend(caption);
   return figure;
 }
@@ -174,12 +176,14 @@ function show(answer) {
   $("result-title").hidden = !answer.title;
   $("result").hidden = false;
   const lines = new Set(answer.rolls.map((r) => r.line)).size;
-  $("status").textContent = `${counted(lines, "roll")} scored from ${counted(answer.situations, "distinct situation")}, exact` +
-    (answer.refused.length ? `; ${answer.refused.length} not counted (listed at the end)` : "");
+  const situations = tn("{n} distinct situation", "{n} distinct situations", answer.situations);
+  $("status").textContent = tn("{n} roll scored from {situations}, exact", "{n} rolls scored from {situations}, exact", lines,
+    { situations }) +
+    (answer.refused.length ? t("; {n} not counted (listed at the end)", { n: answer.refused.length }) : "");
 }
 
 postingPage({
-  url: "api/luck", button: "score", sample: "luck/sample.toml", busy: "Scoring…", show, ready: titled,
-  empty: "record: empty (paste a record, open a file, or load the invented sample game)",
-  notText: (name) => `record: ${name} is not UTF-8 text (allowed: a TOML or CSV record saved as UTF-8)`,
+  url: "api/luck", button: "score", sample: "luck/sample.toml", busy: t("Scoring…"), show, ready: titled,
+  empty: t("record: empty (paste a record, open a file, or load the invented sample game)"),
+  notText: (name) => t("record: {file} is not UTF-8 text (allowed: a TOML or CSV record saved as UTF-8)", { file: name }),
 });

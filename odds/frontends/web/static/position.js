@@ -4,8 +4,12 @@
 "use strict";
 const $ = (id) => document.getElementById(id);  // (posting.js, loaded first, declares none)
 const SVG = "http://www.w3.org/2000/svg";
-const pct = (p) => `${(100 * p).toFixed(1)}%`;
+const pct = (p) => percent(p);
 const words = (key) => key.replaceAll("_", " ");
+const OUTCOMES = ["attacker_win", "defender_win", "undecided", "attacker_headquarters_falls", "defender_headquarters_falls"];
+const OUTCOME_WORDS = { attacker_win: N_("attacker win"), defender_win: N_("defender win"), undecided: N_("undecided"),
+  attacker_headquarters_falls: N_("attacker headquarters falls"), defender_headquarters_falls: N_("defender headquarters falls") };
+const STATES = [N_("active"), N_("fleeing"), N_("dead"), N_("captured"), N_("escaped")];  // a unit's, for the catalog
 
 function node(parent, tag, attrs, text) {
   const el = document.createElementNS(SVG, tag);
@@ -36,8 +40,8 @@ function drawBoard(board) {
     node(svg, "text", { x: u.x + .5, y: u.y + .45, class: dark.trim() }, u.type.slice(0, 5));
     node(svg, "text", { x: u.x + .5, y: u.y + .75, class: dark.trim() }, `${u.health}/${u.of}`);
     const tip = node(svg, "title", {});
-    tip.textContent = `${u.side} ${u.type} at [${u.x}, ${u.y}], health ${u.health} of ${u.of}, ${u.state}` +
-      (u.p_flees_now !== null ? `, tests morale now: flees ${pct(u.p_flees_now)}` : "");
+    tip.textContent = t("{side} {type} at [{x}, {y}], health {health} of {of}, {state}", { ...u, side: t(u.side), state: t(u.state) }) +
+      (u.p_flees_now !== null ? t(", tests morale now: flees {p}", { p: pct(u.p_flees_now) }) : "");
   }
 }
 
@@ -53,16 +57,15 @@ function row(table, cells, head) {
 
 function show(a) {
   const b = a.board, o = a.options;
-  $("where").textContent = `${b.title}: round ${b.turn}, the ${b.to_move} to move`;
+  $("where").textContent = t("{title}: round {turn}, the {side} to move", { title: b.title, turn: b.turn, side: t(b.to_move) });
   drawBoard(b);
-  $("headline").textContent = `attacker wins ${pct(a.attacker_win)}, defender wins ${pct(a.defender_win)}`;
-  const t = $("outcomes");
-  t.replaceChildren();
-  row(t, ["outcome", "chance", "95% interval"], true);
-  for (const key of ["attacker_win", "defender_win", "undecided", "attacker_headquarters_falls",
-                     "defender_headquarters_falls"]) {
+  $("headline").textContent = t("attacker wins {a}, defender wins {d}", { a: pct(a.attacker_win), d: pct(a.defender_win) });
+  const table = $("outcomes");
+  table.replaceChildren();
+  row(table, [t("outcome"), t("chance"), t("95% interval")], true);
+  for (const key of OUTCOMES) {
     const [lo, hi] = (a.intervals || {})[key] || [a[key], a[key]];  // decided: no interval
-    row(t, [words(key), pct(a[key]), `${pct(lo)} to ${pct(hi)}`], true);
+    row(table, [t(OUTCOME_WORDS[key]), pct(a[key]), t("{low} to {high}", { low: pct(lo), high: pct(hi) })], true);
   }
   const dl = $("options");
   dl.replaceChildren();
@@ -71,30 +74,30 @@ function show(a) {
     dt.textContent = term; dd.textContent = text; dl.append(dt, dd);
   };
   const board = Object.entries(o.award.on_board).map(([s, v]) =>
-    `${s} ${v.active} active (${v.health} health), ${v.fleeing} fleeing`).join("; ");
-  add("Award", (o.award.ahead ? `the ${o.award.ahead} is ahead by ${pct(o.award.by)} in P(win)`
-    : "neither side is ahead") + `. On the board: ${board}.`);
-  add("Auto-battle", `draws attacker wins ${pct(o.auto_battle.attacker_win)}, defender wins ` +
-    `${pct(o.auto_battle.defender_win)}, undecided ${pct(o.auto_battle.undecided)} ` +
-    "(odds crusades autobattle FILE --draw TEXT plays it once, anyone can re-run it)");
-  add("Separate", Object.entries(o.separate).map(([s, v]) => `${s} loses ${v.units.toFixed(2)} ` +
-    `units (${Object.entries(v.per_type).map(([k, n]) => `${k} ${n.toFixed(2)}`).join(", ")})`).join("; ") +
-    ": the expected losses from here if fought out");
+    t("{side} {active} active ({health} health), {fleeing} fleeing", { side: t(s), ...v })).join("; ");
+  add(t("Award"), (o.award.ahead ? t("the {side} is ahead by {by} in P(win)", { side: t(o.award.ahead), by: pct(o.award.by) })
+    : t("neither side is ahead")) + t(". On the board: {board}.", { board }));
+  add(t("Auto-battle"), t("draws attacker wins {a}, defender wins {d}, undecided {u}", { a: pct(o.auto_battle.attacker_win),
+    d: pct(o.auto_battle.defender_win), u: pct(o.auto_battle.undecided) }) + " " +
+    t("(`odds crusades autobattle FILE --draw TEXT` plays it once, anyone can re-run it)"));
+  add(t("Separate"), Object.entries(o.separate).map(([s, v]) => t("{side} loses {units} units ({types})", { side: t(s),
+    units: num(v.units, 2), types: Object.entries(v.per_type).map(([k, n]) => `${k} ${num(n, 2)}`).join(", ") })).join("; ") +
+    t(": the expected losses from here if fought out"));
   $("tests").replaceChildren(...a.morale_tests_now.map((m) => {
     const li = document.createElement("li");
-    li.textContent = `${m.unit}: flees ${pct(m.p_flees)} (modifier ${m.modifier >= 0 ? "+" : ""}${m.modifier})`;
+    li.textContent = t("{unit}: flees {p} (modifier {m})", { unit: m.unit, p: pct(m.p_flees), m: (m.modifier >= 0 ? "+" : "") + m.modifier });
     return li;
   }));
   $("tests-box").hidden = !a.morale_tests_now.length;
   $("status").textContent = a.method === "exact" ? a.notes[0] :
-    `Monte Carlo, ${a.battles.toLocaleString("en")} battles played on from here` +
-    (a.partial ? " (stopped by the server's time budget)" : "");
+    tn("Monte Carlo, {n} battle played on from here", "Monte Carlo, {n} battles played on from here", a.battles) +
+    (a.partial ? t(" (stopped by the server's time budget)") : "");
   $("result").hidden = false;
 }
 
 postingPage({
   url: "api/crusades.position", button: "go", sample: "static/position-sample.toml",
-  busy: "Playing the battle on…", show, ready: null,
-  empty: "position: empty (paste a position, open a file, or load the sample)",
-  notText: (name) => `position: ${name} is not UTF-8 text (allowed: a TOML position saved as UTF-8)`,
+  busy: t("Playing the battle on…"), show, ready: null,
+  empty: t("position: empty (paste a position, open a file, or load the sample)"),
+  notText: (name) => t("position: {file} is not UTF-8 text (allowed: a TOML position saved as UTF-8)", { file: name }),
 });

@@ -20,7 +20,7 @@ function postingPage({ url, button, sample, empty, busy, notText, show, ready })
     }
     get("status").textContent = busy;
     try {
-      const response = await fetch(url, { method: "POST", body: text,
+      const response = await fetch(api(url), { method: "POST", body: text,
         headers: { "Content-Type": "text/plain; charset=utf-8" } });
       const answer = await response.json();
       if (!response.ok) throw new Error(answer.error || response.statusText);
