@@ -44,8 +44,9 @@ class Fleet:
                 counts[kind] = n
         corsairs = check_int(f"{side}_corsairs", corsairs, 0, MAX_SHIPS)
         if sum(counts.values()) + corsairs == 0:
-            raise OddsError(_("{side}: a fleet with no ships (allowed: at least one ship or corsair)"
-                              ).format(side=side))
+            fields = [f"{side}_{_plural(kind)}" for kind in rules.ships] + [f"{side}_corsairs"]
+            raise OddsError(_("{fields}: a fleet with no ships (allowed: at least one ship or "
+                              "corsair)").format(fields=" + ".join(fields)))
         if rules.race_built and counts.get(rules.race_built) and power != "england":
             raise OddsError(_("{side}_race_built: {n} for the {power} side (allowed: only the england "
                               "side has race-built galleons)").format(
