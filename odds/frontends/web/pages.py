@@ -13,7 +13,7 @@ from pathlib import Path
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
-from ...i18n import LANGUAGES, LOCALE, known, translations
+from ...i18n import DOMAIN, LANGUAGES, LOCALE, known, translations
 
 SOURCES = ("odds/frontends/web/static/", "odds/registry.py")  # where the page's messages are
 COUNTS = {"ru": (1, 2, 5)}  # a plural's forms: an n of each (else 1 and 2, as English)
@@ -50,7 +50,7 @@ def _messages_of_page() -> tuple:
     """(context, message id) of every message of the page in odds.pot (a plural: its pair)."""
     from babel.messages.pofile import read_po
 
-    with open(LOCALE / "odds.pot", "rb") as f:
+    with open(LOCALE / f"{DOMAIN}.pot", "rb") as f:
         catalog = read_po(f)
     return tuple((m.context, m.id) for m in catalog if m.id and any(
         path.startswith(SOURCES) for path, _ in m.locations))
