@@ -42,8 +42,8 @@ def test_a_field_battle_set_with_the_controls_shows_the_librarys_odds_and_surviv
     spec = get("his.field")
     shown(page, spec.call(**spec.start).p)
 
-    page.click("[aria-label='more attacker']")
-    page.click("[aria-label='more attacker']")
+    page.click("[aria-label='more attacker units']")
+    page.click("[aria-label='more attacker units']")
     page.select_option("#f-attacker_power", "ottoman")
     page.select_option("#f-attacker_leader", "suleiman")
     page.select_option("#f-attacker_cards", "janissaries")

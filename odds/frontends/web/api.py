@@ -149,7 +149,8 @@ def describe(spec: Spec) -> dict:
     for p in out["parameters"]:
         p.update(help=_(p["help"]) if p["help"] else p["help"], label=pgettext(game, label(p["name"])))
         if p["kind"] == "leader":  # a leader by the language's name (Russian: names.toml)
-            p["names"] = {c.split(" (")[0]: card_name(c.split(" (")[0]) for c in p["choices"]}
+            p["names"] = {code: name for code in (c.split(" (")[0] for c in p["choices"])
+                          if (name := card_name(code)) != code}  # English: the page's nameWords
     out["start"] = dict(spec.start)
     out["examples"] = {name: dict(kw) for name, kw in out["examples"].items()}
     for scenario in _scenarios(spec):

@@ -97,7 +97,7 @@ function cardPicker(p, id, onchange) {
     const policies = policy && !offered.includes(policy) ? [...offered, policy] : offered;
     const c = el("span", { class: "chip", "data-card": name }, name);
     if (policies.length) {
-      const ps = el("select", { "aria-label": t("{card}: policy", { card: name }), onchange }, ...policies.map((x) => el("option", { value: x }, x.replace(/-/g, " "))));
+      const ps = el("select", { "aria-label": t("{card} policy", { card: name }), onchange }, ...policies.map((x) => el("option", { value: x }, x.replace(/-/g, " "))));
       ps.value = policy || policies[0];
       c.append(ps);
     }
