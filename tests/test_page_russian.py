@@ -14,15 +14,9 @@ from chromium import SETTLED, SIZES, needed
 from russian import english_words
 
 pytestmark = needed
-# Procedures whose default answer still shows English words on the Russian page (issue 61 goes
-# on): the records' column keys of a table ("losses", "flips", "steps", "highest"), choice words
-# built in the page (popes "Leo X", orders "squadron, then VP"), a crusades unit's event names
-# ("spearmen survived"), names of an event family ("win within losses") and some notes the
-# library words in English; marked expected to fail, so a fix shows as XPASS
-ENGLISH_LEFT = {"crusades.battle", "his.assault", "his.attack", "his.avoid_battle", "his.conquest",
-                "his.counter_reformation", "his.debate", "his.exploration", "his.foreign_war",
-                "his.intercept", "his.naval", "his.piracy", "his.reformation", "his.siege",
-                "his.targets", "oath.campaign", "vq.naval"}
+# Procedures whose default answer still shows English words on the Russian page (issue 61):
+# none left; a procedure named here is marked expected to fail, so a fix shows as XPASS
+ENGLISH_LEFT: set = set()
 SPECS = [pytest.param(name, marks=pytest.mark.xfail(reason="English words left (ENGLISH_LEFT)"))
          if name in ENGLISH_LEFT else name for name in sorted(registry.specs())]
 RUSSIAN = {"Accept-Language": "ru-RU,ru;q=0.9,en;q=0.5"}
