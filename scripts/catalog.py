@@ -110,6 +110,8 @@ def registry_messages() -> set:
                          for name in (*result, *page_names(result.to_json()))}
                 names |= {result.words.title(result.main)}
                 names |= {k.replace("_", " ") for k in result.settings}  # the page names them
+                names |= {k.replace("_", " ") for v in result.settings.values() if isinstance(v, dict)
+                          for k in v if "_" in str(k)}  # and a table's keys (race_built: 2)
                 names |= {n.replace("_", " ") for n, _p in result.words.partition(result.probabilities)}
                 game = spec.name.split(".")[0]
                 out |= {(game, n) for n in names} if game in OWN_WORDS else names

@@ -678,8 +678,7 @@ function say(text) {
     .replace(/\b[a-z]+-[ivx]+\b|\b[a-z]+(?:,[a-z]+)+\b/g, choiceWords)
     .replace(/([A-Z][\w'-]*)=(\d+):(\d+)(:out)?/g, (m, name, a, d, out) => `${name} ${a} v ${d}` + (out ? t(" (out of the zone)") : ""))
     .replace(/--([a-z][a-z-]*)/g, (m, flag) => named[flag.replace(/-/g, "_")] ?? words(flag.replace(/-/g, "_")))
-    // not a path's (docs/rules_crusades.md); a key of a table (race_built=2, race_built: 2) is a code
-    .replace(/(?<!\/)\b[a-z]+(?:_[a-z]+)+\b/g, (m, at, all) => named[m] ?? (/^[=:]/.test(all.slice(at + m.length)) ? m : words(m)))
+    .replace(/(?<!\/)\b[a-z]+(?:_[a-z]+)+\b/g, (m) => named[m] ?? nameOf(m))  // not a path's (docs/rules_crusades.md)
     .replace(/^(true|false)$/, (m) => (m === "true" ? t("yes") : t("no")))
     .replace(/\brepeatable\b/g, t("one or more"));  // a flag given again; here a list or chips
 }
