@@ -6,8 +6,11 @@
    `data-t-attr` attribute of static/*.html (web/static/i18n.js translates them in the page).
 2. The registry adds the messages declared as data: every procedure's help and game title,
    every Param's help and allowed range as --help prints it, every example's title, the
-   events' headline and meanings, every reading's words, and the name of every event and
-   distribution its examples' answers hold (each example run once, small).
+   events' headline and meanings, every reading's words, the words of the choices the page
+   says in words (popes "Leo X", orders' steps), and the name of every event and distribution
+   its examples' answers hold and of every name the page shows of their JSON (a table's title
+   and columns, a pair of pmfs' shared name; each example run once, small). A message the
+   code has too gets the registry's place as well: the page inlines it (web/pages.py).
 3. odds/locale/odds.pot is written, and each language's odds.po is updated from it (Babel's
    Catalog.update, `pybabel update`): a new message is added untranslated, a changed one is
    marked fuzzy, a message no longer used is dropped. Counts are printed.
@@ -92,6 +95,7 @@ def registry_messages() -> set:
             if param.help:
                 out.add(param.help)
             out.add((spec.name.split(".")[0], label(param.name)))  # the page's field label
+            out |= {w for c in param.choices for w in choice_words(str(c))}
         out |= {e.title for e in spec.examples if e.title}
         words = spec.words
         out |= {w for w in (words.headline, *words.why.values()) if w}
@@ -102,9 +106,12 @@ def registry_messages() -> set:
                 engine = {"method": "mc", "trials": 200, "seed": 1} if (
                     example.mc.get("method") == "mc" or not spec.exact) else {}
                 result = spec.call(**example.kwargs, **{**example.mc, **engine})
-                names = {re.sub(r"(\D) \d+$", r"\1 {k}", name.replace("_", " ")) for name in result}
+                names = {re.sub(r"(\D) \d+$", r"\1 {k}", name.replace("_", " "))
+                         for name in (*result, *page_names(result.to_json()))}
                 names |= {result.words.title(result.main)}
                 names |= {k.replace("_", " ") for k in result.settings}  # the page names them
+                names |= {k.replace("_", " ") for v in result.settings.values() if isinstance(v, dict)
+                          for k in v if "_" in str(k)}  # and a table's keys (race_built: 2)
                 names |= {n.replace("_", " ") for n, _p in result.words.partition(result.probabilities)}
                 game = spec.name.split(".")[0]
                 out |= {(game, n) for n in names} if game in OWN_WORDS else names
@@ -118,13 +125,46 @@ def registry_messages() -> set:
     return {m for m in out if m}
 
 
+def choice_words(choice: str) -> list:
+    """The words app.js's choiceWords says a choice in: a pope or a king by his name and number
+    ("leo-x" -> "Leo X"), an order's steps ("squadron,vp,card" -> "squadron", "VP", "card")."""
+    if re.fullmatch(r"[a-z]+(,[a-z]+)+", choice):
+        return [w.upper() if len(w) <= 2 else w for w in choice.split(",")]
+    m = re.fullmatch(r"([a-z-]+)-([ivx]+)", choice)
+    return [" ".join(w.capitalize() for w in m[1].split("-")) + " " + m[2].upper()] if m else []
+
+
+META = ("procedure", "method", "trials", "seed", "partial", "settings", "notes", "assumptions",
+        "explain", "advice", "zero", "intervals", "caveat", "readings", "flips", "range")  # app.js's
+
+
+def page_names(answer: dict) -> set:
+    """The names the page shows of an answer's JSON (app.js's nameOf): its keys (a family of
+    events too), a pair of pmfs' shared name ("attacker_units_lost" -> "units_lost": the chart
+    picker), a table's title and its columns (a list of records, or one inside an extra)."""
+    out = set()
+    for key, value in answer.items():
+        if key in META or key.endswith("_se") or key.startswith("expected_"):
+            continue
+        out |= {key, re.sub(r"^(attacker|defender)_", "", key) if "expected_" + key in answer else key}
+        tables = [(key, value)] if isinstance(value, list) else (
+            [(f"{key} {k}", v) for k, v in value.items() if isinstance(v, list)] if isinstance(value, dict) else [])
+        for title, records in tables:
+            if records and all(isinstance(r, dict) for r in records):
+                out |= {title, *records[0]}
+    return out
+
+
 def main() -> int:
     template = Catalog(project="odds", domain="odds", charset="utf-8")
     code_messages(template)
     for message in sorted(registry_messages(), key=str):
         context, message = message if isinstance(message, tuple) else (None, message)
-        if template.get(message, context) is None:
+        known = template.get(message, context)
+        if known is None:
             template.add(message, locations=[("odds/registry.py", 0)], context=context)
+        elif ("odds/registry.py", 0) not in known.locations:  # the page needs it too (pages.py)
+            known.locations.append(("odds/registry.py", 0))
     with open(LOCALE / "odds.pot", "wb") as f:
         write_po(f, template, width=100, omit_header=False)
     for po in sorted(LOCALE.glob("*/LC_MESSAGES/odds.po")):

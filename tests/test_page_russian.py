@@ -14,15 +14,9 @@ from chromium import SETTLED, SIZES, needed
 from russian import english_words
 
 pytestmark = needed
-# Procedures whose default answer still shows English words on the Russian page (issue 61 goes
-# on): the records' column keys of a table ("losses", "flips", "steps", "highest"), choice words
-# built in the page (popes "Leo X", orders "squadron, then VP"), a crusades unit's event names
-# ("spearmen survived"), names of an event family ("win within losses") and some notes the
-# library words in English; marked expected to fail, so a fix shows as XPASS
-ENGLISH_LEFT = {"crusades.battle", "his.assault", "his.attack", "his.avoid_battle", "his.conquest",
-                "his.counter_reformation", "his.debate", "his.exploration", "his.foreign_war",
-                "his.intercept", "his.naval", "his.piracy", "his.reformation", "his.siege",
-                "his.targets", "oath.campaign", "vq.naval"}
+# Procedures whose default answer still shows English words on the Russian page (issue 61):
+# none left; a procedure named here is marked expected to fail, so a fix shows as XPASS
+ENGLISH_LEFT: set = set()
 SPECS = [pytest.param(name, marks=pytest.mark.xfail(reason="English words left (ENGLISH_LEFT)"))
          if name in ENGLISH_LEFT else name for name in sorted(registry.specs())]
 RUSSIAN = {"Accept-Language": "ru-RU,ru;q=0.9,en;q=0.5"}
@@ -118,26 +112,21 @@ def test_screenshots(page_browser, size):
         page.close()
 
 
-# Left out, in English still as the services answer them: the luck report's names of its kinds
-# of dice ("d6 hitting on 5-6", "face 1": odds.tools.luck.report), the position's unit labels in
-# its morale tests ("defender archers#6 at [6, 6]"); the board's unit types are codes
+# The board's unit types are the scenario's own names (codes), in the position's labels too
 UNITS = frozenset({"spearmen", "archers", "knights", "militia", "spear", "arche", "knigh", "milit"})
 
 
-@pytest.mark.parametrize("path, sample, hidden", [("luck", "#sample", "#dice-box"),
-                                                  ("position", "#sample", "#tests-box")])
-def test_luck_and_position_pages_in_russian(page_browser, path, sample, hidden):
+@pytest.mark.parametrize("path", ["luck", "position"])
+def test_luck_and_position_pages_in_russian(page_browser, path):
     width, height = SIZES["phone"]
     page = page_browser.new_page(viewport={"width": width, "height": height})
     try:
         page.goto(page_browser.base + path + "?lang=ru")
-        page.click(sample)
+        page.click("#sample")
         page.wait_for_function("() => !document.getElementById('result').hidden"
                                " || !document.getElementById('error').hidden", timeout=120_000)
         assert page.is_hidden("#error"), page.inner_text("#error")
         page.screenshot(path=f"/tmp/page_ru_{path}_{width}.png", full_page=True)
-        if hidden:
-            page.evaluate(f"document.querySelector('{hidden}').hidden = true")
         page.evaluate("document.querySelectorAll('code').forEach((c) => c.remove())")  # commands
         title = page.evaluate("document.getElementById('where')?.textContent.split(':')[0] || ''")
         left = english_words(shown(page).replace(title, ""), UNITS)

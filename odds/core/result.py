@@ -117,7 +117,7 @@ class Result:
         for name, pmf in self.pmfs.items():
             out[name] = {str(k): _number(v) for k, v in enumerate(pmf)}
             out["expected_" + name] = _number(self.expected(name))
-        zero = {name: self.ZERO[name] for name in self.pmfs if name in self.ZERO}
+        zero = {name: _(self.ZERO[name]) for name in self.pmfs if name in self.ZERO}
         if zero:  # these pmfs' entry 0 is not a count: their mean means nothing
             out["zero"] = zero
         if self.method == "mc" and self.trials:

@@ -17,6 +17,7 @@ import numpy as np
 
 from ...errors import OddsError, check_nesting, shown
 from ...files import parse_toml, read_text, table_lines
+from ...i18n import _
 from ..simulator import state as S
 from ..scenario import MAX_SCENARIO_BYTES, SIDES, Scenario, load
 from .. import EXAMPLES
@@ -59,10 +60,12 @@ class Position:
         return self.start[:S.NFU, :self.n]
 
     def name(self, j: int) -> str:
-        """'attacker knights#3 at [4, 5]': unit j as results name it."""
+        """'attacker knights#3 at [4, 5]': unit j as results name it (in the language in force;
+        its type is the scenario's own name)."""
         U = self.units
-        return (f"{SIDES[U[S.USIDE, j]]} {self.scenario.type_names[U[S.UTYPE, j]]}#{j} at "
-                f"[{U[S.UX, j]}, {U[S.UY, j]}]")
+        return _("{side} {unit}#{j} at [{x}, {y}]").format(
+            side=_(SIDES[U[S.USIDE, j]]), unit=self.scenario.type_names[U[S.UTYPE, j]], j=j,
+            x=U[S.UX, j], y=U[S.UY, j])
 
 
 def load_position(source, *, name: str | None = None, folder=None) -> Position:

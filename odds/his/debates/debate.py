@@ -18,7 +18,7 @@ from ...core.engine import McOptions, Procedure, solve
 from ...core.outcomes import Words
 from ...core.readings import Reading
 from ...errors import OddsError, check_bool, check_choice, check_int, check_list, shown
-from ...i18n import N_, _
+from ...i18n import N_, _, percent
 from ...registry import Example, Param, Spec, register
 from ..cards import dice as dice_words
 from .rules import ATTACKER, DEFENDER, TIE, attacker_dice, burnt_vp, defender_dice, settle
@@ -175,12 +175,12 @@ def debate(*, initiator="papacy", attacker_value, defender_value, defender_commi
     notes, assumptions, caveat = [], [], ""
     if not plan.second_round:
         empty = ("attacker_pool" if not plan.attackers
-                 else "defender_pool and defender_committed_pool")
-        caveat = (f"the {first_tie(*first):.1%} of debates tied in round 1 are left unresolved: "
-                  "no second-round debaters given")
-        notes.append(f"{empty}: empty, so a first-round tie is inconclusive here (the rules draw "
-                     "a second-round debater from those left in the zone: give them to follow "
-                     "the rule)")
+                 else "defender_pool" + _(" and ") + "defender_committed_pool")
+        caveat = _("the {share} of debates tied in round 1 are left unresolved: no second-round "
+                   "debaters given").format(share=percent(first_tie(*first), 1))
+        notes.append(_("{field}: empty, so a first-round tie is inconclusive here (the rules draw "
+                       "a second-round debater from those left in the zone: give them to follow "
+                       "the rule)").format(field=empty))
     elif plan.extra:
         assumptions.append(_("extra_dice: the {n} card dice roll in the second round too").format(n=plan.extra))
 

@@ -545,9 +545,9 @@ function show(r) {
   // an answer that moves by more than 5 points with the readings it rests on says so
   const range = r.range && r.range.wide ? r.range : null;
   const main = el("span", { class: "pct", id: "main-pct", "data-p": p }, pct(p));
-  const [span, why] = range ? range.words.split(/ (?=depending on )/) : [];
+  const [span, why, end] = range ? rangeParts(range.words) : [];
   $("headline").replaceChildren(spec.headline + " ", ...(range
-    ? [span, el("small", { class: "range", id: "range" }, say(why), main, ")")] : [main]),
+    ? [span, el("small", { class: "range", id: "range" }, say(why), main, end)] : [main]),
     ...(pm ? [" ", pm] : []), ...(caveat ? [caveat] : []));
   $("peek").textContent = `${spec.headline} ${range ? say(range.headline) : pct(p)}`;
   readings(r);
@@ -568,7 +568,7 @@ function show(r) {
   $("tables").replaceChildren(...extras.flatMap((k) => tablesOf(k, r[k])).map(([k, v]) => table(k, v)));
   const rest = extras.map((k) => [k, untabled(r[k])]).filter(([, v]) => v !== undefined);
   $("settings").replaceChildren(...[...Object.entries(r.settings), ...rest]
-    .map(([k, v]) => row(fieldOf(k) ? fieldWords(fieldOf(k)) : nameOf(k), say(plain(v)) + ((r.readings || []).includes(k) ? t(" (reading)") : ""))));
+    .map(([k, v]) => row(fieldOf(k) ? fieldWords(fieldOf(k)) : nameOf(k), say(plain(typeof v === "string" ? t(v) : v)) + ((r.readings || []).includes(k) ? t(" (reading)") : ""))));
   $("explain").replaceChildren(...(r.explain || []).map((line) => el("li", {}, say(line))));
   $("advice").replaceChildren(...(r.advice || []).map((line) => el("li", {}, say(line))));
   $("notes").replaceChildren(...[...(r.notes || []), ...(r.assumptions || [])].map((n) => el("li", {}, say(n))));
@@ -602,7 +602,7 @@ function readings(r) {
   const shared = (why) => flips.filter((f) => f.not_computed === why).length > 1;
   const reasons = [...new Set(flips.map((f) => f.not_computed).filter((why) => why && shared(why)))];
   $("readings-notes").replaceChildren(...flips.map((f) => el("li", {},
-    t("{what}: {value} assumed ({p})", { what: say(f.what), value: say(f.assumed), p: pct(f.p) })
+    t("{what}: {value} assumed ({p})", { what: say(t(f.what)), value: say(t(f.assumed)), p: pct(f.p) })
     + (f.not_computed && !shared(f.not_computed) ? t("; not tried: {why}", { why: say(f.not_computed) }) : ""))),
     ...reasons.map((why) => el("li", {}, t("not tried above: {why}", { why: say(why) }))));
 }
@@ -627,11 +627,21 @@ function table(key, records) {
   // a mean (expected_...) or a payoff to two places, another fraction a chance in percent, the
   // rest in the page's words
   const cell = (k, v) => (typeof v === "number" || v === null ? number(k, v) : say(plain(v, k)));
-  return el("table", { class: "compare-table", "aria-label": words(title) },
-    el("caption", {}, words(title)),
-    el("thead", {}, el("tr", {}, ...keys.map((k) => el("th", {}, say(k).replace(/_/g, " "))))),
+  return el("table", { class: "compare-table", "aria-label": title },
+    el("caption", {}, title),
+    el("thead", {}, el("tr", {}, ...keys.map((k) => el("th", {}, fieldOf(k) ? fieldWords(fieldOf(k)) : nameOf(k))))),
     el("tbody", {}, ...records.map((rec) => el("tr", {}, ...keys.map((k, i) =>
       el(i ? "td" : "th", {}, cell(k, rec[k])))))));
+}
+
+// a wide range's words up to its number ("40.1% to 54.5% depending on ... assumed, ") as its
+// span and its why, and what follows the number (")"): cut where the message's words after
+// {high} begin, in the page's language
+function rangeParts(text) {
+  const message = t("{low} to {high} depending on {what} ({readings}: {assumed} assumed, {p})");
+  const cut = message.slice(message.indexOf("{high}") + "{high}".length, message.indexOf("{what}")).trimEnd();
+  const end = message.slice(message.indexOf("{p}") + "{p}".length), at = text.indexOf(cut);
+  return at < 0 ? [text, "", end] : [text.slice(0, at), text.slice(at).trimStart(), end];
 }
 
 // a pmf is an object with its mean beside it; other objects are extra data (e.g. a ruleset)
@@ -668,7 +678,7 @@ function say(text) {
     .replace(/\b[a-z]+-[ivx]+\b|\b[a-z]+(?:,[a-z]+)+\b/g, choiceWords)
     .replace(/([A-Z][\w'-]*)=(\d+):(\d+)(:out)?/g, (m, name, a, d, out) => `${name} ${a} v ${d}` + (out ? t(" (out of the zone)") : ""))
     .replace(/--([a-z][a-z-]*)/g, (m, flag) => named[flag.replace(/-/g, "_")] ?? words(flag.replace(/-/g, "_")))
-    .replace(/(?<!\/)\b[a-z]+(?:_[a-z]+)+\b/g, (m) => named[m] ?? words(m))  // not a path's (docs/rules_crusades.md)
+    .replace(/(?<!\/)\b[a-z]+(?:_[a-z]+)+\b/g, (m) => named[m] ?? nameOf(m))  // not a path's (docs/rules_crusades.md)
     .replace(/^(true|false)$/, (m) => (m === "true" ? t("yes") : t("no")))
     .replace(/\brepeatable\b/g, t("one or more"));  // a flag given again; here a list or chips
 }
@@ -680,9 +690,10 @@ const nameWords = (name) => name.split("-").map((w) => (/^[ivx]+$/.test(w) ? w.t
 // a choice as a player says it: a pope or a king by his name and number ("leo-x" -> "Leo X"),
 // an order by its steps ("squadron,vp,card" -> "squadron, then VP, then card")
 function choiceWords(c) {
-  if (/^[a-z]+(,[a-z]+)+$/.test(c)) return c.split(",").map((w) => (w.length <= 2 ? w.toUpperCase() : w)).join(", then ");
+  if (/^[a-z]+(,[a-z]+)+$/.test(c)) return c.split(",").map((w) => t(w.length <= 2 ? w.toUpperCase() : w)).join(t(", then "));
   const m = String(c).match(/^([a-z-]+)-([ivx]+)$/);
-  return m ? `${m[1].split("-").map((w) => w[0].toUpperCase() + w.slice(1)).join(" ")} ${m[2].toUpperCase()}` : String(c);
+  const name = m && m[1].split("-").map((w) => w[0].toUpperCase() + w.slice(1)).join(" ") + " " + m[2].toUpperCase();
+  return m ? t(name) : String(c);
 }
 
 // a number of the value named `k`: a chance (a probability of the answer shown: `chances`, or a

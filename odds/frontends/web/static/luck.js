@@ -64,10 +64,21 @@ function showGame(game) {
     }));
 }
 
+// a kind of die in words, as the report says it (tools/luck/text.py): "d6 hitting on 5-6"
+function dieWords(die) {
+  const hitting = die.match(/^(.*) hitting on (.*)$/), read = die.match(/^(.*) read by its number$/);
+  return hitting ? t("{die} hitting on {faces}", { die: hitting[1], faces: hitting[2] })
+    : read ? t("{die} read by its number", { die: read[1] }) : die;
+}
+
+// a measure of the dice in words: hits, the total of the faces, a face's count ("face 1")
+const diceMeasure = (m) => (m === "total" ? t("total of faces")
+  : /^face \d+$/.test(m) ? t("face {k}", { k: m.split(" ")[1] }) : WORDS[m] || m);
+
 function showDice(dice) {
   $("dice-box").hidden = !dice.length;
   table($("dice"), [t("side"), t("die"), t("measure"), t("percentile"), t("actual"), t("expected"), t("90% of games"), t("dice")],
-    dice.map((d) => (tr) => luckRow(tr, d.side, [d.die, d.measure === "total" ? t("total of faces") : WORDS[d.measure] || d.measure], d, d.dice)));
+    dice.map((d) => (tr) => luckRow(tr, d.side, [dieWords(d.die), diceMeasure(d.measure)], d, d.dice)));
 }
 
 function showRolls(rolls) {
