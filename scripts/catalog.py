@@ -85,9 +85,11 @@ def registry_messages() -> set:
     from odds.core import readings
     from odds.frontends.web.api import label
 
+    from odds.frontends.cli.luck import rolled_words
+
     out = set(registry.titles().values())
     for spec in registry.specs().values():
-        out |= {spec.help, spec.title}
+        out |= {spec.help, spec.title, rolled_words(spec)}  # `odds luck --help`'s list
         for param in spec.params:
             if param.help:
                 out.add(param.help)
