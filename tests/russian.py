@@ -128,7 +128,7 @@ def english_words(text: str, extra=frozenset()) -> list[str]:
         plain = re.sub(r"`[^`]*`", "", line)  # commands and file names
         plain = re.sub(r"'[^']*'", "", plain)  # a value as the user typed it, echoed
         plain = re.sub(r"\b[\w.\-]+=", " ", plain)  # setting and reading keys (their values stay)
-        plain = re.sub(r"\[[a-z_]+\.[a-z_]+\]", " ", plain)  # [his.field]
+        plain = re.sub(r"\[[a-z_]+(?:\.[a-z_]+)+\]", " ", plain)  # [his.field], [vq.naval.sensitivity]
         plain = re.sub(r"\b[\w\-]+: (?=\d)", " ", plain)  # a table's keys: (galley: 2, ...)
         plain = re.sub(r"\b\w+\.(toml|md|py|csv|png|pdf|svg|json)\b", " ", plain)
         plain = re.sub(r"\.(toml|csv|png|pdf|svg)\b", " ", plain)  # an extension: .pdf or .png
