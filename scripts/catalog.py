@@ -113,6 +113,12 @@ def registry_messages() -> set:
                 out |= {f["assumed"] for f in result.flips if " " in str(f["assumed"])}
                 out |= {v for v in result.settings.values()  # a setting in words, not "8 v 11"
                         if isinstance(v, str) and " " in v and not re.fullmatch(r"\d+ v \d+", v)}
+    from odds.crusades.battles.siege_turns import ENDS
+    from odds.crusades.scenario import SETTINGS
+
+    out |= {meaning for _default, _allowed, meaning in SETTINGS.values()}  # crusades settings
+    out |= {f"{end.replace('_', ' ')}{turn}" for end in ENDS for turn in ("", " turn")}  # a
+    # siege's outcomes and their turns (crusades siege has no example to run)
     from odds.his.cards import CARDS, ROLES
 
     out |= {f"{role} plays {name.replace('-', ' ')}" for name, card in CARDS.items()
