@@ -15,7 +15,7 @@ from odds import registry
 PROPER = {"here", "i", "stand", "virgin", "queen", "oath", "chronicles", "of", "empire", "and",
           "exile", "new", "foundations", "odds", "docs", "rules", "md", "rules_crusades", "toml",
           "json", "d6", "2d6", "p", "e", "k", "n", "x", "mc", "exact", "bresenham", "manhattan",
-          "chebyshev", "lanchester", "wilson", "newcombe", "mary", "law",
+          "chebyshev", "lanchester", "wilson", "newcombe", "mary", "law", "dask", "parquet",
           "inf", "nan"}  # and a number as the user typed it
 _WORD = re.compile(r"--?[a-z][\w-]*|[A-Za-z][\w.:'\-]*")
 
@@ -47,7 +47,10 @@ def codes() -> frozenset:
     from odds.tools.chart import PAPER
     from odds.tools.luck.record import FIELDS, TABLE
 
-    out |= set(FIELDS) | set(FACES) | {TABLE} | set(PAPER)  # a luck record's fields and Oath's faces as it writes them
+    out |= set(FIELDS) | set(FACES) | {TABLE} | set(PAPER)
+    from odds.tools.sweep import SEEDS, SPEC_KEYS
+
+    out |= set(SPEC_KEYS) | set(SEEDS) | {"variant"}  # a sweep's file keys and its column  # a luck record's fields and Oath's faces as it writes them
     for spec in registry.specs().values():  # the examples' own names (targets, places)
         for example in spec.examples:
             out |= set(re.findall(r"[A-Za-z][\w-]*", str(example.kwargs)))

@@ -14,7 +14,7 @@ from russian import english_words, tool_commands
 
 SAMPLE = Path(__file__).parents[1] / "odds" / "tools" / "luck" / "samples" / "his_1532.toml"
 SCENARIO = Path(__file__).parents[1] / "odds" / "crusades" / "examples" / "field.toml"
-STILL_ENGLISH = {("sweep",), ("table",), ("plot",), ("serve",), ("warmup",)}  # the
+STILL_ENGLISH = set()  # tools whose help is not yet through the catalog (xfail, named)
 # brief's second part: their help is not yet through the catalog
 CYRILLIC = re.compile("[а-яё]", re.I)
 
