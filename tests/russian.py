@@ -50,7 +50,10 @@ def codes() -> frozenset:
     out |= set(FIELDS) | set(FACES) | {TABLE} | set(PAPER)
     from odds.tools.sweep import SEEDS, SPEC_KEYS
 
-    out |= set(SPEC_KEYS) | set(SEEDS) | {"variant"}  # a sweep's file keys and its column  # a luck record's fields and Oath's faces as it writes them
+    out |= set(SPEC_KEYS) | set(SEEDS) | {"variant"}  # a sweep's file keys and its column
+    from odds.crusades.scenario import POLICIES, SIEGE_ACTIONS
+
+    out |= set(POLICIES) | set(SIEGE_ACTIONS)  # the crusades' AI policies and a siege's plan  # a luck record's fields and Oath's faces as it writes them
     for spec in registry.specs().values():  # the examples' own names (targets, places)
         for example in spec.examples:
             out |= set(re.findall(r"[A-Za-z][\w-]*", str(example.kwargs)))
