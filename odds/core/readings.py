@@ -29,7 +29,7 @@ from typing import Callable
 
 from ..config import MAX_EXACT_WORK
 from ..errors import OddsError
-from ..i18n import _, decimal, percent
+from ..i18n import N_, _, decimal, percent
 from ..texts import signed
 from . import engine as E
 from .flips import text
@@ -390,7 +390,7 @@ def sensitivity(spec, kwargs: dict, extra: dict | None = None, engine: dict | No
             row = {"label": label, "reading": reading.name if reading else "designer",
                    "given": bool(reading and not reading.rests(call, given))}
             if changes is None:
-                rows.append({**row, "not_computed": reading.none or "no alternative declared"})
+                rows.append({**row, "not_computed": _(reading.none or N_("no alternative declared"))})
                 continue
             try:
                 if paired:
