@@ -53,19 +53,24 @@ def test_a_tool_help_for_a_procedure_is_russian(capsys, words):
 
 
 def test_the_quick_tools_run_in_russian(capsys, tmp_path):
-    """A chart to a PNG, the sample record's luck with its plot, a sensitivity table and a
-    crusades run of a few battles: all their lines in Russian."""
+    """A chart to a PNG, the sample record's luck with its plot, a sensitivity table, a
+    crusades run of a few battles, one battle's trace and the crusades' settings: all their
+    lines in Russian (a scenario's own unit names are its codes)."""
+    from odds.crusades.scenario import load
+
+    units = frozenset(load(SCENARIO).type_names)
     runs = [("chart", "his.field", "--attacker", "1..3", "--defender", "1..2", "--out",
              tmp_path / "chart.png"),
             ("luck", SAMPLE, "--plot", tmp_path / "luck.png"),
             ("sensitivity", "vq.naval", "--attacker-galleys", "2", "--defender-galleys", "2",
              "--location", "atlantic", "--method", "mc", "--trials", "2000"),
-            ("crusades", "run", SCENARIO, "--battles", "20")]
+            ("crusades", "run", SCENARIO, "--battles", "20"), ("crusades", "trace", SCENARIO),
+            ("crusades", "settings")]
     for words in runs:
         code, text = _odds(capsys, *words)
         assert code == 0, text
         assert CYRILLIC.search(text), text
-        found = english_words(text)
+        found = english_words(text, units)
         assert not found, f"odds {words[0]}:\n" + "\n".join(found)
     assert (tmp_path / "chart.png").stat().st_size and (tmp_path / "luck.png").stat().st_size
 
