@@ -24,7 +24,8 @@ def trace(scenario, *, seed=0, index=0, overrides=(), dice=None) -> str:
     name = lambda j: f"{_(SIDE_WORDS[U[S.USIDE, j]])} {sc.type_names[U[S.UTYPE, j]]}#{j}"
     how = (_("scripted dice {dice}").format(dice=list(dice)) if dice is not None else
            _("battle {index} of seed {seed}").format(index=index, seed=seed))
-    lines = [f"{sc.title}: " + _("{how}, {n} units on the board, {side} moves first").format(
+    title = _(sc.title)  # a shipped scenario's title is in the catalog; a user's own stays
+    lines = [f"{title}: " + _("{how}, {n} units on the board, {side} moves first").format(
         how=how, n=n, side=_(SIDE_WORDS[first]))]
     side, moving, testing = 0, None, False
     for kind, a, b, c, d, e in log[1:log[0, 0] + 1].tolist():
