@@ -14,8 +14,6 @@ from russian import english_words, tool_commands
 
 SAMPLE = Path(__file__).parents[1] / "odds" / "tools" / "luck" / "samples" / "his_1532.toml"
 SCENARIO = Path(__file__).parents[1] / "odds" / "crusades" / "examples" / "field.toml"
-STILL_ENGLISH = set()  # tools whose help is not yet through the catalog (xfail, named)
-# brief's second part: their help is not yet through the catalog
 CYRILLIC = re.compile("[а-яё]", re.I)
 
 
@@ -29,13 +27,7 @@ def _odds(capsys, *words) -> tuple[int, str]:
     return code, out.out + out.err
 
 
-def _commands():
-    return [pytest.param(words, id=" ".join(words), marks=pytest.mark.xfail(
-        reason="help not yet translated", strict=True) if words in STILL_ENGLISH else ())
-            for words, _parser in tool_commands()]
-
-
-@pytest.mark.parametrize("words", _commands())
+@pytest.mark.parametrize("words", [words for words, _parser in tool_commands()], ids=" ".join)
 def test_each_tool_help_is_russian(capsys, words):
     code, text = _odds(capsys, *words, "--help")
     assert code == 0, text
