@@ -88,9 +88,11 @@ def registry_messages() -> set:
     from odds.core import readings
     from odds.frontends.web.api import label
 
+    from odds.frontends.cli.luck import rolled_words
+
     out = set(registry.titles().values())
     for spec in registry.specs().values():
-        out |= {spec.help, spec.title}
+        out |= {spec.help, spec.title, rolled_words(spec)}  # `odds luck --help`'s list
         for param in spec.params:
             if param.help:
                 out.add(param.help)
@@ -118,6 +120,12 @@ def registry_messages() -> set:
                 out |= {f["assumed"] for f in result.flips if " " in str(f["assumed"])}
                 out |= {v for v in result.settings.values()  # a setting in words, not "8 v 11"
                         if isinstance(v, str) and " " in v and not re.fullmatch(r"\d+ v \d+", v)}
+    from odds.crusades.battles.siege_turns import ENDS
+    from odds.crusades.scenario import SETTINGS
+
+    out |= {meaning for _default, _allowed, meaning in SETTINGS.values()}  # crusades settings
+    out |= {f"{end.replace('_', ' ')}{turn}" for end in ENDS for turn in ("", " turn")}  # a
+    # siege's outcomes and their turns (crusades siege has no example to run)
     from odds.his.cards import CARDS, ROLES
 
     out |= {f"{role} plays {name.replace('-', ' ')}" for name, card in CARDS.items()

@@ -15,7 +15,7 @@ from odds import registry
 PROPER = {"here", "i", "stand", "virgin", "queen", "oath", "chronicles", "of", "empire", "and",
           "exile", "new", "foundations", "odds", "docs", "rules", "md", "rules_crusades", "toml",
           "json", "d6", "2d6", "p", "e", "k", "n", "x", "mc", "exact", "bresenham", "manhattan",
-          "chebyshev", "lanchester", "wilson", "newcombe", "mary", "law",
+          "chebyshev", "lanchester", "wilson", "newcombe", "mary", "law", "dask", "parquet",
           "inf", "nan"}  # and a number as the user typed it
 _WORD = re.compile(r"--?[a-z][\w-]*|[A-Za-z][\w.:'\-]*")
 
@@ -42,10 +42,47 @@ def codes() -> frozenset:
     out |= {code for group, table in _names().items() if group != "settings" for code in table}
     out |= {"true", "false", "never", "as-needed", "at-most", "to-beat", "max-win", "min-losses",
             "win-within", "advance", "hold-walls", "off"}  # values of the Params' own syntax
+    out |= set(tool_words())  # the tools' commands and choices (odds chart, crusades run, a4)
+    from odds.oath.campaigns.rolled import FACES
+    from odds.tools.chart import PAPER
+    from odds.tools.luck.record import FIELDS, TABLE
+
+    out |= set(FIELDS) | set(FACES) | {TABLE} | set(PAPER)
+    from odds.tools.sweep import SEEDS, SPEC_KEYS
+
+    out |= set(SPEC_KEYS) | set(SEEDS) | {"variant"}  # a sweep's file keys and its column
+    from odds.crusades.scenario import POLICIES, SIEGE_ACTIONS
+
+    out |= set(POLICIES) | set(SIEGE_ACTIONS)  # the crusades' AI policies and a siege's plan  # a luck record's fields and Oath's faces as it writes them
     for spec in registry.specs().values():  # the examples' own names (targets, places)
         for example in spec.examples:
             out |= set(re.findall(r"[A-Za-z][\w-]*", str(example.kwargs)))
     return frozenset(w.lower() for w in out)
+
+
+def tool_commands() -> list[tuple]:
+    """Every tool command of the command line, as its words (("chart",), ("crusades", "run")),
+    read from the parser: what odds.frontends.cli.main registers beside the procedures."""
+    import argparse
+
+    from odds.frontends.cli.main import TOOLS, build_parser
+
+    def walk(parser, words):
+        subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        if not subs:
+            return [(words, parser)]
+        return [found for name, sub in subs[0].choices.items() for found in walk(sub, (*words, name))]
+
+    return [(words, p) for words, p in walk(build_parser(), ()) if words[0] in TOOLS]
+
+
+def tool_words() -> set:
+    """The words of the tools' commands and their flags' choices (a4, letter)."""
+    out = set()
+    for words, parser in tool_commands():
+        out |= set(words)
+        out |= {str(c) for a in parser._actions if a.choices for c in a.choices}
+    return out
 
 
 def _names() -> dict:
@@ -97,9 +134,13 @@ def english_words(text: str, extra=frozenset()) -> list[str]:
         plain = re.sub(r"`[^`]*`", "", line)  # commands and file names
         plain = re.sub(r"'[^']*'", "", plain)  # a value as the user typed it, echoed
         plain = re.sub(r"\b[\w.\-]+=", " ", plain)  # setting and reading keys (their values stay)
-        plain = re.sub(r"\[[a-z_]+\.[a-z_]+\]", " ", plain)  # [his.field]
+        plain = re.sub(r"\[[a-z_]+(?:\.[a-z_]+)+\]", " ", plain)  # [his.field], [vq.naval.sensitivity]
         plain = re.sub(r"\b[\w\-]+: (?=\d)", " ", plain)  # a table's keys: (galley: 2, ...)
-        plain = re.sub(r"\b\w+\.(toml|md|py|csv|png|json)\b", " ", plain)
+        plain = re.sub(r"\b\w+\.(toml|md|py|csv|png|pdf|svg|json)\b", " ", plain)
+        plain = re.sub(r"\.(toml|csv|png|pdf|svg)\b", " ", plain)  # an extension: .pdf or .png
+        plain = re.sub(r"\{[a-z_]+\}\w*|\b[a-z]+(?:_[a-z0-9]+)+\b", " ", plain)  # a code in
+        # snake_case (a record's field, a choice's name) or its template ({role}_tercios_dice)
+        plain = re.sub(r"\S*/\S*", " ", plain)  # a path (the file a tool wrote)
         bad = [t for t in _WORD.findall(plain) if not _allowed(t, extra)]
         if bad:
             found.append(f"{' '.join(bad)}  <-  {line.strip()}")

@@ -29,12 +29,13 @@ from typing import Callable
 
 from ..config import MAX_EXACT_WORK
 from ..errors import OddsError
-from ..i18n import _
+from ..i18n import N_, _, decimal, percent
 from ..texts import signed
 from . import engine as E
 from .flips import text
 from . import paired as P
 from .interval import newcombe, trials_text
+from .outcomes import label as mean_label
 from .result import Result
 
 ENGINE = ("method", "trials", "seed", "precision", "max_trials", "threads", "progress")
@@ -309,28 +310,33 @@ class Sensitivity(Result):
         """The table: a row per alternative, most effect first; Monte Carlo: the headline's 95%
         interval (Wilson's) and its change's (Newcombe's)."""
         mc = self.method != "exact"
-        how = "exact" if not mc else (f"Monte Carlo, {trials_text(self.trials or 0)} each, seed "
-                                      f"{self.seed} for every one: common random numbers")
-        title = self.headline or "the main probability"
-        lines = [f"{title}: each reading flipped, the others held ({how}"
-                 f"{', PARTIAL: interrupted' if self.partial else ''})  [{self.procedure}]",
-                 f"  as called: {self.p:.2%}" + "".join(
-                     f", E {m.replace('_', ' ')} {self.base_means.get(m, math.nan):.3f}"
-                     for m in self.measures)]
+        how = _("exact") if not mc else _(
+            "Monte Carlo, {trials} each, seed {seed} for every one: common random numbers").format(
+            trials=trials_text(self.trials or 0), seed=self.seed)
+        title = self.headline or _("the main probability")
+        game = self.procedure.split(".")[0]
+        means = [mean_label(m, game) for m in self.measures]
+        lines = [_("{title}: each reading flipped, the others held ({how}{partial})").format(
+                     title=title, how=how, partial=_(", PARTIAL: interrupted") if self.partial else "")
+                 + f"  [{self.procedure}]",
+                 "  " + _("as called: {p}").format(p=percent(self.p, 2)) + "".join(
+                     f", E {m} {decimal(self.base_means.get(name, math.nan), 3)}"
+                     for m, name in zip(means, self.measures))]
         cells = [(r["label"], *_cells(r, self.measures)) for r in self.rows]
-        head = ("alternative", title, "change", *(f"E {m.replace('_', ' ')} (change)" for m in self.measures))
+        head = (_("alternative"), title, _("change"), *(_("E {mean} (change)").format(mean=m) for m in means))
         widths = [max(len(str(c[i])) for c in [head, *cells]) for i in range(len(head))]
         if self.rows:  # no table without a row: the note says why
             lines.append("  " + "  ".join(f"{h:<{w}}" if i == 0 else f"{h:>{w}}"
                                           for i, (h, w) in enumerate(zip(head, widths))))
         for r, c in zip(self.rows, cells):
             if r.get("p") is None:
-                lines.append(f"  {r['label']:<{widths[0]}}  not computed: {r.get('not_computed', '')}")
+                lines.append(f"  {r['label']:<{widths[0]}}  " + _("not computed: {why}").format(
+                    why=r.get("not_computed", "")))
                 continue
             lines.append("  " + "  ".join(f"{x:<{w}}" if i == 0 else f"{x:>{w}}"
                                           for i, (x, w) in enumerate(zip(c, widths)))
-                         + ("  (flips the value given)" if r.get("given") else ""))
-        lines += [f"  note: {n}" for n in self.notes]
+                         + ("  " + _("(flips the value given)") if r.get("given") else ""))
+        lines += ["  " + _("note:") + f" {n}" for n in self.notes]
         return "\n".join(lines)
 
     def to_json(self) -> dict:
@@ -366,7 +372,7 @@ def sensitivity(spec, kwargs: dict, extra: dict | None = None, engine: dict | No
     engine = dict(engine or {})
     kwargs = {**spec.preset, **kwargs}
     flips = planned(spec, kwargs, extra)
-    _, call, _, given = split(spec.raw(), (), kwargs)
+    _raw, call, _kw, given = split(spec.raw(), (), kwargs)
     with alone():  # marked, not flipped: the flips are this answer's rows
         base = spec.function(**kwargs, **engine)
     if base.method == "mc":
@@ -384,7 +390,7 @@ def sensitivity(spec, kwargs: dict, extra: dict | None = None, engine: dict | No
             row = {"label": label, "reading": reading.name if reading else "designer",
                    "given": bool(reading and not reading.rests(call, given))}
             if changes is None:
-                rows.append({**row, "not_computed": reading.none or "no alternative declared"})
+                rows.append({**row, "not_computed": _(reading.none or N_("no alternative declared"))})
                 continue
             try:
                 if paired:
@@ -404,18 +410,20 @@ def sensitivity(spec, kwargs: dict, extra: dict | None = None, engine: dict | No
         partial = True
     done = [r for r in rows if r.get("p") is not None]
     tried = [f for f in flips if f[2] is not None]
-    notes = [f"interrupted: {len(done)} of {len(tried)} alternatives completed"] if partial else []
+    notes = [_("interrupted: {done} of {tried} alternatives completed").format(
+        done=len(done), tried=len(tried))] if partial else []
     if not flips:
-        notes.append("no reading applies to this call: every number it uses is given or rule "
-                     "text")
+        notes.append(_("no reading applies to this call: every number it uses is given or rule "
+                       "text"))
     if base_runs is not None:
-        notes.append(f"every alternative ran as the call did, as {len(base_runs)} runs of the same "
-                     f"seeds (from seed {base.seed}: common random numbers); a change's 95% "
-                     "interval is from the spread of the runs' paired differences")
+        notes.append(_("every alternative ran as the call did, as {runs} runs of the same seeds "
+                       "(from seed {seed}: common random numbers); a change's 95% interval is "
+                       "from the spread of the runs' paired differences").format(
+            runs=len(base_runs), seed=base.seed))
     elif base.method == "mc" and not paired:
-        notes.append(f"every alternative ran with seed {base.seed} (common random numbers); a "
-                     "change's interval is that of independent runs, the true one is usually "
-                     "narrower")
+        notes.append(_("every alternative ran with seed {seed} (common random numbers); a "
+                       "change's interval is that of independent runs, the true one is usually "
+                       "narrower").format(seed=base.seed))
     rows.sort(key=lambda r: -abs(r["change"]) if r.get("p") is not None else 1)
     settings = base_settings if base_settings is not None else base.settings
     return (kind or Sensitivity)(name or f"{spec.name}.sensitivity", base.method, probabilities,
@@ -431,12 +439,13 @@ def _cells(r: dict, measures) -> tuple:
     its change."""
     if r.get("p") is None:
         return ("", "", *("" for _ in measures))
-    p = f"{r['p']:.2%}" + (f" [{r['interval'][0]:.1%}, {r['interval'][1]:.1%}]" if r.get("interval") else "")
+    p = percent(r["p"], 2) + (f" [{percent(r['interval'][0], 1)}, {percent(r['interval'][1], 1)}]"
+                              if r.get("interval") else "")
     change = f"{signed(r['change'], '.2%')}" + (f" [{signed(r['change_low'], '.1%')}, {signed(r['change_high'], '.1%')}]"
                                       if r.get("change_low") is not None else "")
     within = r.get("mean_change_intervals") or {}
-    half = {m: f" ± {(high - low) / 2:.3f}" for m, (low, high) in within.items()}
-    return (p, change, *(f"{r['means'].get(m, math.nan):.3f} ({signed(r['mean_changes'].get(m, math.nan), '.3f')}"
+    half = {m: f" ± {decimal((high - low) / 2, 3)}" for m, (low, high) in within.items()}
+    return (p, change, *(f"{decimal(r['means'].get(m, math.nan), 3)} ({signed(r['mean_changes'].get(m, math.nan), '.3f')}"
                          f"{half.get(m, '')})" for m in measures))
 
 

@@ -14,6 +14,7 @@ import numpy as np
 
 from ..errors import OddsError, check_list, check_nesting, nearest, shown
 from ..files import parse_toml, read_text, toml_value
+from ..i18n import _
 from .simulator import state as S
 
 # name: (default, allowed: tuple of choices | (low, high) for ints | bool, what it means)
@@ -110,12 +111,13 @@ def load(source, overrides=(), name=None) -> Scenario:
 
 def settings_text() -> str:
     """Every rule setting: its default, the values allowed, what it means (docs/rules_crusades.md)."""
-    lines = ["rule settings (scenario [rules] table, or --set KEY=VALUE):"]
+    lines = [_("rule settings (scenario [rules] table, or --set KEY=VALUE):")]
     for key, (default, allowed, meaning) in SETTINGS.items():
-        values = ("true, false" if allowed is bool else f"{allowed[0]} to {allowed[1]}"
-                  if isinstance(allowed[0], int) else ", ".join(allowed))
+        values = ("true, false" if allowed is bool else _("{low} to {high}").format(
+            low=allowed[0], high=allowed[1]) if isinstance(allowed[0], int) else ", ".join(allowed))
         text = str(default).lower() if isinstance(default, bool) else default
-        lines.append(f"  {key} = {text}  (allowed: {values})\n      {meaning}")
+        lines.append(f"  {key} = {text}  " + _("(allowed: {values})").format(values=values)
+                     + f"\n      {_(meaning)}")  # the meanings: scripts/catalog.py
     return "\n".join(lines)
 
 
@@ -295,7 +297,7 @@ def _board(c, board, gates):
 def _settings(c, rules):
     c.unknown("rules.", rules, tuple(SETTINGS))
     out = {}
-    for key, (default, allowed, _) in SETTINGS.items():
+    for key, (default, allowed, _meaning) in SETTINGS.items():
         value = rules.get(key, default)
         if allowed is bool:
             out[key] = c.bool(f"rules.{key}", value)

@@ -14,7 +14,7 @@ from .frames import readings_said
 from ..errors import OddsError, check_choice
 from ..core.engine import BeyondExact, estimated
 from .questions.budget import beyond, check_event, estimates, under_way
-from ..texts import counted
+from ..i18n import _, integer, ngettext, percent
 
 PAPER = {"a4": (8.27, 11.69), "letter": (8.5, 11.0)}  # inches, portrait
 EXACT = 1e-12  # a probability this close to 0 or 1 is printed as 0 or 100
@@ -38,16 +38,17 @@ def grid(spec, rows: tuple, cols: tuple, fixed: dict, event: str | None):
     Every cell is checked and its work estimated, and the event named, before the first is
     computed; the whole work is bounded (questions.budget.under_way: one line saying the
     largest chart from the ranges' low ends that fits, a bar over the cells on a terminal)."""
-    (rname, _), (cname, cvalues) = rows, cols
+    (rname, _values), (cname, cvalues) = rows, cols
     keywords = cells(rows, cols, fixed)
     calls = [lambda kw=kw: spec.call(**kw, method="exact", progress=False) for kw in keywords]
 
     def named(i, fn):  # a cell refused (a value, or its answer alone over the bounds) is named
-        cell = f"the cell {rname}={keywords[i][rname]}, {cname}={keywords[i][cname]}"
+        cell = _("the cell {row}, {col}").format(row=f"{rname}={keywords[i][rname]}",
+                                                 col=f"{cname}={keywords[i][cname]}")
         try:
             return fn()
         except BeyondExact as e:  # a chart is exact only: no Monte Carlo to offer
-            raise OddsError(f"chart: {cell}: {beyond(e, 'a chart')}") from None
+            raise OddsError(f"chart: {cell}: {beyond(e, _('a chart'))}") from None
         except OddsError as e:
             raise OddsError(f"{e} ({cell})") from None
 
@@ -55,7 +56,8 @@ def grid(spec, rows: tuple, cols: tuple, fixed: dict, event: str | None):
     name = check_event(proc, event, "--event", spec.name) if proc else event or spec.main
     works = [work, *estimates(calls[1:], lambda i, fn: named(i + 1, fn))]
     flat = []
-    with under_way(works, f"chart: {counted(len(keywords), 'cell')}", "cell",
+    cells_counted = ngettext("{n} cell", "{n} cells", len(keywords)).format(n=integer(len(keywords)))
+    with under_way(works, f"chart: {cells_counted}", _("cell"),
                    lambda each, bound: fits(each, bound, rows, cols)) as done:
         for call in calls:
             with alone():  # a cell's readings are marked, not flipped
@@ -77,9 +79,10 @@ def fits(works, bound: float, rows: tuple, cols: tuple) -> str:
     n, m = max(((i + 1, int(np.searchsorted(spent[i], bound, side="right")))
                 for i in range(len(rvalues))), key=lambda nm: (nm[0] * nm[1], min(nm)))
     if n * m == 0:
-        return "; not even its first cell fits"
-    return (f"; {n * m:,} of the {len(works):,} cells fit: {rname}={rvalues[0]}.."
-            f"{rvalues[n - 1]} with {cname}={cvalues[0]}..{cvalues[m - 1]}")
+        return _("; not even its first cell fits")
+    return _("; {fit} of the {all} cells fit: {rows} with {cols}").format(
+        fit=integer(n * m), all=integer(len(works)), rows=f"{rname}={rvalues[0]}..{rvalues[n - 1]}",
+        cols=f"{cname}={cvalues[0]}..{cvalues[m - 1]}")
 
 
 def draw(spec, rows, cols, fixed: dict, event: str | None = None, paper: str = "a4"):
@@ -109,21 +112,23 @@ def figure(spec, rows, cols, fixed: dict, answers: tuple, paper: str = "a4"):
     ax.set_yticks(range(len(rvalues)), [str(v) for v in rvalues])
     ax.xaxis.tick_top()
     ax.xaxis.set_label_position("top")
-    ax.set_xlabel(f"{spec.param(cname).option}: {spec.param(cname).help}", fontsize=10)
-    ax.set_ylabel(f"{spec.param(rname).option}: {spec.param(rname).help}", fontsize=10)
+    ax.set_xlabel(f"{spec.param(cname).option}: {_(spec.param(cname).help)}", fontsize=10)
+    ax.set_ylabel(f"{spec.param(rname).option}: {_(spec.param(rname).help)}", fontsize=10)
     ax.set_xticks(np.arange(len(cvalues) + 1) - 0.5, minor=True)
     ax.set_yticks(np.arange(len(rvalues) + 1) - 0.5, minor=True)
     ax.grid(which="minor", color="white", linewidth=1.2)
     ax.tick_params(which="minor", length=0)
-    game = registry.titles()[spec.name.split(".")[0]]
+    game = spec.name.split(".")[0]
     fixed_text = ", ".join(f"{spec.param(k).option} {_shown(v)}" for k, v in fixed.items()) \
-        or "every other setting at its default"
-    fig.text(0.5, 0.972, f"{results[0][0].words.title(name)}, in percent ({game})", ha="center",
+        or _("every other setting at its default")
+    fig.text(0.5, 0.972, _("{answer}, in percent ({game})").format(
+        answer=results[0][0].words.title(name, game), game=_(registry.titles()[game])), ha="center",
              va="top", fontsize=14, fontweight="bold")
-    fig.text(0.5, 0.945, textwrap.fill(f"{spec.help}  [{spec.name}]", 100) + "\n"
+    fig.text(0.5, 0.945, textwrap.fill(f"{_(spec.help)}  [{spec.name}]", 100) + "\n"
              + textwrap.fill(fixed_text, 100), ha="center", va="top", fontsize=10, linespacing=1.4)
-    fig.text(0.11, 0.185, "Darker cells are likelier; 50% or more in bold. Exact probabilities "
-             "(odds, " + spec.name + ").", fontsize=8.5, va="top")
+    fig.text(0.11, 0.185, _("Darker cells are likelier; {half} or more in bold. Exact probabilities "
+                            "(odds, {procedure}).").format(half=percent(0.5, 0), procedure=spec.name),
+             fontsize=8.5, va="top")
     fig.text(0.11, 0.165, footnote(results, spec, cells(rows, cols, fixed)), fontsize=7.5, va="top", family="serif")
     return fig
 
@@ -139,16 +144,16 @@ def footnote(results, spec, keywords: list) -> str:
     reading (a setting the rulebook does not fix: what it is, the value assumed, its source)
     and note of any cell, each once; `keywords`: each cell's, in row order."""
     corner = results[-1][-1]
-    lines = ["Rules as the odds package implements them (its docs/rules.md); every keyword not "
-             "named above at its default.",
-             f"e.g. the last cell: {'; '.join(corner.explain)}" if corner.explain else ""]
+    lines = [_("Rules as the odds package implements them (its docs/rules.md); every keyword not "
+               "named above at its default."),
+             _("e.g. the last cell: {dice}").format(dice="; ".join(corner.explain)) if corner.explain else ""]
     flat = [r for row in results for r in row]
     seen = dict.fromkeys(text for r, kw in zip(flat, keywords) for text in (
-        *r.assumptions, *(f"a reading: {said}" for said in readings_said(r, spec, kw) or
+        *r.assumptions, *(_("a reading: {said}").format(said=said) for said in readings_said(r, spec, kw) or
                           (k.replace("_", " ") for k in r.readings)), *r.notes))
     lines += [f"* {text}" for text in seen]
     wrapped = [textwrap.fill(line, 125) for line in lines if line]
-    return "\n".join(wrapped[:12]) + ("\n(more notes omitted)" if len(wrapped) > 12 else "")
+    return "\n".join(wrapped[:12]) + ("\n" + _("(more notes omitted)") if len(wrapped) > 12 else "")
 
 
 def _shown(value) -> str:

@@ -25,7 +25,9 @@ import textwrap
 import numpy as np
 
 from ..config import MAX_CELLS
+from ..core.interval import trials_text
 from ..core.outcomes import label as _label
+from ..i18n import N_, _, percent
 from .frames import name as _name, parameters, said, words
 from ..errors import OddsError, check_choice, shown
 from ..texts import as_typed, signed
@@ -35,6 +37,10 @@ ATTACKER, DEFENDER = "#c0392b", "#2c6fbb"  # the page's --attacker and --defende
 # refused before anything is drawn, as are more rows than one sweep makes (config.MAX_CELLS):
 PLOT_MAX_CELLS = 250_000  # heatmap cells: distinct x values x distinct y values (500 x 500, < 1 s)
 PLOT_MAX_LINES = 20  # lines of one plot (values of --by, card lists): more make no readable legend
+
+
+LOSS_AXIS = {"pmf": N_("probability"), "at_least": N_("P(lose at least k)"),
+             "at_most": N_("P(lose at most k)")}  # `losses`' axis for each view
 
 
 def _axes(ax, size=(6, 3.5)):
@@ -83,9 +89,8 @@ def losses(result, ax=None, view="pmf"):
     top = 1.1 * max(_view(result.pmfs[n], view).max() for n in names)
     ax.set_xlim(-top, top)
     ax.xaxis.set_major_formatter(FuncFormatter(lambda t, _: f"{abs(t):.0%}"))
-    ax.set_ylabel("number lost")
-    ax.set_xlabel({"pmf": "probability", "at_least": "P(lose at least k)",
-                   "at_most": "P(lose at most k)"}[view])
+    ax.set_ylabel(_("number lost"))
+    ax.set_xlabel(_(LOSS_AXIS[view]))
     ax.invert_yaxis()
     ax.legend(loc="lower right", fontsize="small")
     ax.set_title(_title(result))
@@ -103,8 +108,8 @@ def _interval(result, p):
 
 
 def _title(result):
-    how = "exact" if result.method == "exact" else f"{result.trials:,} trials"
-    return f"{result.procedure}: {_label(result.main)} {result.p:.1%} ({how})"
+    how = _("exact") if result.method == "exact" else trials_text(result.trials)
+    return f"{result.procedure}: {_label(result.main)} {percent(result.p, 1)} ({how})"
 
 
 def outcome_names(result):
@@ -126,7 +131,7 @@ def outcomes(result, ax=None):
                   color=[ATTACKER, DEFENDER] + ["#7f7f7f"] * 8)
     ax.bar_label(bars, [f"{v:.1%}" for v in values])
     ax.set_ylim(0, 1.1)
-    ax.set_ylabel("probability")
+    ax.set_ylabel(_("probability"))
     ax.set_title(_title(result))
     ax.tick_params(axis="x", labelrotation=20 if len(labels) > 3 else 0)
     return ax
@@ -266,7 +271,8 @@ def heatmap(df, x: str, y: str, value: str = "attacker_win", ax=None, where: str
     ax.set_xlabel(_name(x))
     ax.set_ylabel(_name(y))
     _whole_ticks(ax, df, x, y)
-    ax.set_title(_sweep_title(f"{_label(value)} by {_name(x)} and {_name(y)}",
+    ax.set_title(_sweep_title(_("{value} by {x} and {y}").format(
+                                  value=_label(value), x=_name(x), y=_name(y)),
                               df if context is None else context, (x, y, value), where),
                  fontsize="medium")
     footnote(ax, said(df if context is None else context)["notes"])
@@ -392,7 +398,8 @@ def lines(df, x: str, by: str | None = None, value: str = "attacker_win", ax=Non
     ax.grid(alpha=0.3)
     if by:
         ax.legend(loc="best", fontsize="small", framealpha=0.8)
-    ax.set_title(_sweep_title(f"{_label(value)} by {_name(x)}", df, (x, by, value), where),
+    ax.set_title(_sweep_title(_("{value} by {x}").format(value=_label(value), x=_name(x)), df,
+                              (x, by, value), where),
                  fontsize="medium")
     footnote(ax, said(df)["notes"])
     return ax

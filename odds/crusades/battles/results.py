@@ -5,7 +5,8 @@ from __future__ import annotations
 import math
 
 from ...core.result import Result
-from ...i18n import _
+from ...core.outcomes import label
+from ...i18n import N_, _, integer, ngettext, percent
 from ..scenario import SIDES, Scenario
 
 
@@ -52,34 +53,41 @@ def degenerate(res: Result) -> list:
         return []
     if res.procedure == "crusades.sensitivity":
         if not res.partial and all(v == res.p for v in res.probabilities.values()):
-            return [f"no rule setting changes P(attacker wins) ({res.p:.1%}) in this scenario"]
+            return [_("no rule setting changes P(attacker wins) ({p}) in this scenario").format(
+                p=percent(res.p, 1))]
         return []
     sure = [k for k, v in res.probabilities.items() if v == 1 and k in
             ("attacker_win", "defender_win", "undecided", "holds", "falls_by_assault",
              "capitulates", "lifted_by_sortie", "besieger_destroyed")]
-    what = "sieges" if res.procedure == "crusades.siege" else "battles"
-    return [f"degenerate scenario: all {res.trials:,} {what} ended '{k.replace('_', ' ')}' "
-            f"(100%, no uncertainty): {cause(res)}" for k in sure]
+    what = ngettext("{n} siege", "{n} sieges", res.trials) if res.procedure == "crusades.siege" \
+        else ngettext("{n} battle", "{n} battles", res.trials)
+    return [_("degenerate scenario: all {what} ended '{outcome}' (100%, no uncertainty): {why}").format(
+        what=what.format(n=integer(res.trials)), outcome=label(k), why=cause(res)) for k in sure]
 
 
 def cause(res: Result) -> str:
     """Why every battle ended alike, as far as the result tells: how they ended (the turn
     limit, a headquarters, a rout) and the forces engaged; else the general advice."""
     p, settings = res.probabilities, res.settings
-    engaged = f" (engaged: {settings['engaged']})" if "engaged" in settings else ""
+    engaged = _(" (engaged: {forces})").format(forces=settings["engaged"]) if "engaged" in settings else ""
     if p.get("ended_by_turn_limit") == 1:
-        return (f"every battle reached the turn limit (turn_limit={settings.get('turn_limit')}) "
-                "with both sides standing: raise rules.turn_limit, or deploy the armies closer")
+        return _("every battle reached the turn limit (turn_limit={limit}) with both sides "
+                 "standing: raise rules.turn_limit, or deploy the armies closer").format(
+            limit=settings.get("turn_limit"))
     if p.get("ended_by_headquarters") == 1:
-        return ("every battle ended with a headquarters taken: check board.attacker_hq and "
-                "board.defender_hq (the defaults are the middle of each edge row) against the "
-                f"deployment rows{engaged}")
+        return _("every battle ended with a headquarters taken: check board.attacker_hq and "
+                 "board.defender_hq (the defaults are the middle of each edge row) against the "
+                 "deployment rows{engaged}").format(engaged=engaged)
     if p.get("ended_by_rout") == 1:
-        loser = "defender" if p.get("attacker_win") == 1 else "attacker"
-        return f"the {loser} was routed in every battle{engaged}: check the armies' sizes and units"
-    return f"check the armies and settings{engaged}"
+        routed = (N_("the defender was routed in every battle{engaged}: check the armies' sizes "
+                     "and units") if p.get("attacker_win") == 1 else
+                  N_("the attacker was routed in every battle{engaged}: check the armies' sizes "
+                     "and units"))
+        return _(routed).format(engaged=engaged)
+    return _("check the armies and settings{engaged}").format(engaged=engaged)
 
 
 def with_warnings(res: Result) -> Result:
     """The Result with `degenerate` warnings added to its notes."""
-    return res.with_changes(notes=tuple(res.notes) + tuple(f"warning: {w}" for w in degenerate(res)))
+    return res.with_changes(notes=tuple(res.notes) + tuple(_("warning: {warning}").format(warning=w)
+                                                           for w in degenerate(res)))

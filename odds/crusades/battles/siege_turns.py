@@ -23,7 +23,7 @@ import numpy as np
 
 from ...core.engine import McOptions, Procedure
 from ...errors import OddsError
-from ...i18n import _
+from ...i18n import N_, _
 from .inputs import kernel_args, scenario_of
 from .results import BattleResult, settings_of, with_warnings
 from .runner import simulate
@@ -77,7 +77,7 @@ def siege(scenario, *, sieges=None, seed=None, overrides=(), threads=None, preci
     settings = settings_of(sc)
     settings.update(plan=list(sc.siege["plan"]), port=sc.siege["port"],
                     capitulate_after=sc.siege["capitulate_after"],
-                    sortie="garrison advance, moves first; besieger hold-line; open board")
+                    sortie=N_("garrison advance, moves first; besieger hold-line; open board"))
     proc = Procedure("crusades.siege", (len(ENDS), len(plan) + 1), summarise, "falls_by_assault",
                      None, ("odds.crusades.simulator.kernel", "kernel"), args, settings, BattleResult)
     res = simulate(proc, "mc", mc)

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 from ...errors import OddsError, shown
 from ...files import read_text
+from ...i18n import _, integer, language, ngettext, percent
+from ..battles.narration import OUTCOME_WORDS
 from ..simulator import state as S
 from ..scenario import MAX_SCENARIO_BYTES, SIDES
 from ..battles.battle import ROWS_HEAD
@@ -38,19 +40,26 @@ class AutoBattle:
     battles: int  # battles the odds were computed with
 
     def text(self) -> str:
-        lines = [f"auto-battle: {self.outcome.replace('_', ' ')} in round {self.round}"]
+        outcome = (_(OUTCOME_WORDS[S.OUTCOMES.index(self.outcome)]) if self.outcome in S.OUTCOMES
+                   else self.outcome.replace("_", " "))
+        lines = [_("auto-battle: {outcome} in round {n}").format(outcome=outcome, n=self.round)]
         for row in self.rounds:
-            lines.append(f"  after round {row['round']}: killed, captured or fled since the "
-                         f"position: attacker {row['attacker']}, defender {row['defender']}")
+            lines.append("  " + _("after round {n}: killed, captured or fled since the position: "
+                                  "attacker {attacker}, defender {defender}").format(
+                n=row["round"], attacker=row["attacker"], defender=row["defender"]))
         for side in SIDES:
-            kinds = ", ".join(f"{t} {n}" for t, n in self.losses[side].items() if n) or "none"
-            lines.append(f"{side} lost {sum(self.losses[side].values())} ({kinds}; half the "
-                         f"fled return): "
-                         f"percentile {self.percentile[side]:.0%} of its losses in the odds")
-        lines += [f"this winner's probability in the odds: {self.p_outcome:.1%} "
-                  f"({self.battles:,} battles)",
-                  f"digest (SHA-256 of the position's text and the draw): {self.digest}",
-                  f"re-run: {self.command}"]
+            kinds = ", ".join(f"{t} {n}" for t, n in self.losses[side].items() if n) or _("none")
+            lines.append(_("{side} lost {n} ({kinds}; half the fled return): percentile {nth} of its "
+                           "losses in the odds").format(
+                side=_(side), n=sum(self.losses[side].values()), kinds=kinds,
+                nth=percent(self.percentile[side], 0)))
+        lines += [_("this winner's probability in the odds: {p} ({battles})").format(
+                      p=percent(self.p_outcome, 1), battles=ngettext(
+                          "{n} battle", "{n} battles", self.battles).format(n=integer(self.battles))),
+                  _("digest (SHA-256 of the position's text and the draw): {digest}").format(
+                      digest=self.digest),
+                  _("re-run: {command}").format(command=f"`{self.command}`" if language() != "en"
+                                                else self.command)]
         return "\n".join(lines)
 
     def to_json(self) -> dict:

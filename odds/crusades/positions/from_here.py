@@ -8,6 +8,7 @@ import numpy as np
 
 from ...core.engine import McOptions
 from ...core.result import Result
+from ...i18n import _, decimal, percent
 from ..battles.battle import WORDS, _wrap, one_battle, procedure, script, summarise
 from ..battles.results import BattleResult, settings_of
 from ..battles.runner import simulate
@@ -148,17 +149,23 @@ def options_text(pos: Position, res: Result) -> str:
     """`options` in a moderator's words, one block per option."""
     o = options(pos, res)
     award, auto, sep = o["award"], o["auto_battle"], o["separate"]
-    board = "; ".join(f"{side} {b['active']} active ({b['health']} health), {b['fleeing']} fleeing"
-                      for side, b in award["on_board"].items())
-    lines = ["The moderator's three options:",
-             "  award: " + (f"the {award['ahead']} is ahead by {award['by']:.1%} in P(win)"
-                            if award["ahead"] else "neither side is ahead") + f" (on the board: {board})",
-             f"  auto-battle: draws attacker wins {auto['attacker_win']:.1%}, defender wins "
-             f"{auto['defender_win']:.1%}, undecided {auto['undecided']:.1%}",
-             "  separate: if fought out, expected losses from here:"]
+    board = "; ".join(_("{side} {active} active ({health} health), {fleeing} fleeing").format(
+        side=_(side), active=b["active"], health=b["health"], fleeing=b["fleeing"])
+        for side, b in award["on_board"].items())
+    ahead = _("the {side} is ahead by {by} in P(win)").format(
+        side=_(award["ahead"]), by=percent(award["by"], 1)) if award["ahead"] else _(
+        "neither side is ahead")
+    lines = [_("The moderator's three options") + ":",
+             "  " + _("award: {ahead} (on the board: {board})").format(ahead=ahead, board=board),
+             "  " + _("auto-battle: draws attacker wins {attacker}, defender wins {defender}, "
+                      "undecided {undecided}").format(
+                 attacker=percent(auto["attacker_win"], 1), defender=percent(auto["defender_win"], 1),
+                 undecided=percent(auto["undecided"], 1)),
+             "  " + _("separate: if fought out, expected losses from here:")]
     for side, loss in sep.items():
-        kinds = ", ".join(f"{name} {v:.2f}" for name, v in loss["per_type"].items())
-        lines.append(f"    {side}: {loss['units']:.2f} units, {loss['upkeep']:.2f} upkeep ({kinds})")
+        kinds = ", ".join(f"{name} {decimal(v, 2)}" for name, v in loss["per_type"].items())
+        lines.append(f"    {_(side)}: " + _("{units} units, {upkeep} upkeep ({kinds})").format(
+            units=decimal(loss["units"], 2), upkeep=decimal(loss["upkeep"], 2), kinds=kinds))
     return "\n".join(lines)
 
 

@@ -5,6 +5,7 @@ import argparse
 import json
 import re
 import sys
+import textwrap
 
 from ...errors import OddsError, nearest
 from ...i18n import N_, _
@@ -62,6 +63,18 @@ def add_engine_flags(p: argparse.ArgumentParser, exact: bool = True):
             p.add_argument("--" + option.name.replace("_", "-"), type=types.get(option.kind),
                            help=_(option.help).replace("%", "%%"), action=Once, **option.cli)
     p.add_argument("--json", action=Once, switch=True, help=_("print one JSON object"))
+
+
+class Lines(str):
+    """Lines of a help's epilog kept as written: commands, a record's fields (no catalog's)."""
+
+
+def epilog(*parts) -> str:
+    """A tool's epilog in the language in force, its parts one after the other: each message
+    (marked N_) translated, a paragraph wrapped, one written in lines kept in them; each Lines
+    kept as written."""
+    return "\n".join(p if isinstance(p, Lines) else _(p) if "\n" in p else textwrap.fill(_(p), 90)
+                     for p in parts)
 
 
 def engine_kwargs(args) -> dict:

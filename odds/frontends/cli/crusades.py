@@ -12,24 +12,25 @@ from .common import emit, number, whole
 from ...config import MAX_TRIALS
 from ...errors import check_int
 from .questions import need_flags
+from ...i18n import N_, _, integer
 from ...texts import printable
 
 
-def _common(p, battles_help="battles to simulate (default: the scenario's)"):
+def _common(p, battles_help=N_("battles to simulate (default: the scenario's)")):
     p.add_argument("scenario", metavar="SCENARIO.toml")
-    p.add_argument("--battles", type=whole, help=battles_help)
-    p.add_argument("--seed", type=whole, help="seed (default: the scenario's)")
+    p.add_argument("--battles", type=whole, help=_(battles_help))
+    p.add_argument("--seed", type=whole, help=_("seed (default: the scenario's)"))
     _set(p)
-    p.add_argument("--threads", type=whole, help="threads (default: all cores)")
+    p.add_argument("--threads", type=whole, help=_("threads (default: all cores)"))
     out = p.add_mutually_exclusive_group()
-    out.add_argument("--json", action="store_true", help="print one JSON object")
-    out.add_argument("--brief", action="store_true", help="print only the answer, in a few lines")
+    out.add_argument("--json", action="store_true", help=_("print one JSON object"))
+    out.add_argument("--brief", action="store_true", help=_("print only the answer, in a few lines"))
 
 
 def _set(p):
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="overrides",
-                   help="override a rule setting (see `odds crusades settings`) or a scenario "
-                        "key, e.g. turn_limit=15 or attacker.army.knights=4")
+                   help=_("override a rule setting (see `odds crusades settings`) or a scenario "
+                        "key, e.g. turn_limit=15 or attacker.army.knights=4"))
 
 
 def _show(result, args) -> int:
@@ -42,9 +43,9 @@ def _show(result, args) -> int:
     else:
         emit(result, args.json)
     for warning in degenerate(result):
-        print(f"odds: warning: {printable(warning)}", file=sys.stderr)
+        print(_("odds: warning: {warning}").format(warning=printable(warning)), file=sys.stderr)
     if result.partial:
-        print("odds: interrupted: partial result", file=sys.stderr)
+        print(_("odds: interrupted: partial result"), file=sys.stderr)
         import gc
 
         gc.freeze()  # exiting: skip collecting numba's object graph (seconds on a busy machine)
@@ -71,12 +72,14 @@ def _need(args) -> int:
     from ...tools.questions.need import need
 
     if args.need is None:
-        raise OddsError(f"--{'vary' if args.vary is not None else 'event'}: only with --need")
+        raise OddsError(_("{flag}: only with --need").format(
+            flag="--vary" if args.vary is not None else "--event"))
     if args.vary is None:
-        raise OddsError("--need: give --vary KEY=LOW..HIGH (a rule setting, a unit statistic "
-                        "such as units.knights.attack, or an army count such as attacker.army.knights)")
+        raise OddsError(_("--need: give --vary KEY=LOW..HIGH (a rule setting, a unit statistic "
+                          "such as units.knights.attack, or an army count such as "
+                          "attacker.army.knights)"))
     if args.dice is not None:
-        raise OddsError("--need: not with --dice (a need search runs many battles per value)")
+        raise OddsError(_("--need: not with --dice (a need search runs many battles per value)"))
     answer = need("crusades.battle", {"scenario": args.scenario, "overrides": args.overrides},
                   vary=args.vary, target=check_chance("--need", args.need), event=args.event,
                   names=FLAGS, trials=args.battles, seed=args.seed, threads=args.threads)
@@ -87,7 +90,7 @@ def _need(args) -> int:
     else:
         print(answer.summary())
     if answer.partial:
-        print("odds: interrupted: partial result", file=sys.stderr)
+        print(_("odds: interrupted: partial result"), file=sys.stderr)
         return 130
     return 0
 
@@ -99,10 +102,10 @@ def _save(args) -> int:
     from ...files import check_output, replaced
 
     if args.stop_at_turn is None or args.save is None:
-        raise OddsError("--stop-at-turn and --save: give both (the round to stop after, and "
-                        "the position file to write)")
+        raise OddsError(_("--stop-at-turn and --save: give both (the round to stop after, and "
+                          "the position file to write)"))
     if args.dice is not None:
-        raise OddsError("--stop-at-turn: not with --dice (the position carries the seed's stream)")
+        raise OddsError(_("--stop-at-turn: not with --dice (the position carries the seed's stream)"))
     check_output(args.save, "--save", (".toml",))
     seed = 0 if args.seed is None else args.seed
     text = stopped(args.scenario, turn=args.stop_at_turn, seed=seed, index=args.battle,
@@ -130,7 +133,7 @@ def _position(args) -> int:
         print(brief(res) if args.brief else res.summary())
         print(options_text(pos, res))
     if res.partial:
-        print("odds: interrupted: partial result", file=sys.stderr)
+        print(_("odds: interrupted: partial result"), file=sys.stderr)
         return 130
     return 0
 
@@ -150,24 +153,24 @@ def _autobattle(args) -> int:
 
 
 def _register_positions(cmds):
-    p = cmds.add_parser("position", help="a battle in play: the odds from here and the "
-                                         "moderator's options (award, auto-battle, separate)")
+    p = cmds.add_parser("position", help=_("a battle in play: the odds from here and the "
+                                         "moderator's options (award, auto-battle, separate)"))
     p.add_argument("position", metavar="POSITION.toml")
-    p.add_argument("--battles", type=whole, help="battles to play on (default: the position's)")
-    p.add_argument("--seed", type=whole, help="seed (default: the position's)")
-    p.add_argument("--threads", type=whole, help="threads (default: all cores)")
+    p.add_argument("--battles", type=whole, help=_("battles to play on (default: the position's)"))
+    p.add_argument("--seed", type=whole, help=_("seed (default: the position's)"))
+    p.add_argument("--threads", type=whole, help=_("threads (default: all cores)"))
     out = p.add_mutually_exclusive_group()
-    out.add_argument("--json", action="store_true", help="print one JSON object")
-    out.add_argument("--brief", action="store_true", help="print only the answer, in a few lines")
+    out.add_argument("--json", action="store_true", help=_("print one JSON object"))
+    out.add_argument("--brief", action="store_true", help=_("print only the answer, in a few lines"))
     p.set_defaults(handler=_position)
-    a = cmds.add_parser("autobattle", help="one fair battle from a position, drawn with a public "
-                                           "string: anyone re-running it gets the same battle")
+    a = cmds.add_parser("autobattle", help=_("one fair battle from a position, drawn with a public "
+                                           "string: anyone re-running it gets the same battle"))
     a.add_argument("position", metavar="POSITION.toml")
     a.add_argument("--draw", required=True, metavar="TEXT",
-                   help="the public draw string announced before the draw (a forum post's number, a date)")
+                   help=_("the public draw string announced before the draw (a forum post's number, a date)"))
     a.add_argument("--battles", type=whole,
-                   help="battles of the odds the draw is placed in (default: the position's)")
-    a.add_argument("--json", action="store_true", help="print one JSON object")
+                   help=_("battles of the odds the draw is placed in (default: the position's)"))
+    a.add_argument("--json", action="store_true", help=_("print one JSON object"))
     a.set_defaults(handler=_autobattle)
 
 
@@ -209,7 +212,8 @@ def _dice(text):
     try:
         return [int(x) for x in text.split(",")]
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a comma-separated list of d6 rolls") from None
+        raise argparse.ArgumentTypeError(_("{text} is not a comma-separated list of d6 rolls").format(
+            text=repr(text))) from None
 
 
 def _army(text):
@@ -218,14 +222,14 @@ def _army(text):
 
     if text in ("attacker", "defender"):
         return text, text
-    name, _, spec = text.partition("=")
+    name, _eq, spec = text.partition("=")
     try:
         army = {t.strip(): int(n) for t, n in (item.split(":") for item in spec.split(","))}
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not NAME=TYPE:N,TYPE:N,... "
-                                         "(or attacker, defender: the scenario's)") from None
+        raise argparse.ArgumentTypeError(_("{text} is not NAME=TYPE:N,TYPE:N,... (or attacker, "
+                                           "defender: the scenario's)").format(text=repr(text))) from None
     if not name.strip():
-        raise argparse.ArgumentTypeError(f"{text!r} has no NAME before '='")
+        raise argparse.ArgumentTypeError(_("{text} has no NAME before '='").format(text=repr(text)))
     return name.strip(), army
 
 
@@ -241,7 +245,7 @@ def _balance(args):
     if args.army and len(armies) < len(args.army):
         from ...errors import OddsError
 
-        raise OddsError("--army: a name is given twice (each army once)")
+        raise OddsError(_("--army: a name is given twice (each army once)"))
     frame = balance(args.scenario, types=args.types, armies=armies, budgets=args.budget,
                     battles=args.battles, seed=args.seed, max_ratio=args.max_ratio,
                     overrides=args.overrides, threads=args.threads)
@@ -261,9 +265,9 @@ def _balance(args):
 
         with replaced(args.plot, "--plot") as temporary, as_typed(plot(frame)) as fig:
             fig.savefig(temporary, dpi=120, bbox_inches="tight")
-        print(f"plot -> {args.plot}", file=sys.stderr)
+        print(_("plot -> {file}").format(file=args.plot), file=sys.stderr)
     if frame.attrs["partial"]:
-        print("odds: interrupted: partial table", file=sys.stderr)
+        print(_("odds: interrupted: partial table"), file=sys.stderr)
         return 130
     return 0
 
@@ -271,68 +275,70 @@ def _balance(args):
 def _register_balance(cmds):
     from ...crusades.upkeep.table import BALANCE_MAX_RATIO, BALANCE_RATIO
 
-    p = cmds.add_parser("balance", help="unit types and armies against each other at equal upkeep: "
-                                        "win rates and the upkeep at which each matchup is 50/50")
+    p = cmds.add_parser("balance", help=_("unit types and armies against each other at equal upkeep: "
+                                        "win rates and the upkeep at which each matchup is 50/50"))
     p.add_argument("scenario", metavar="SCENARIO.toml")
     p.add_argument("--types", nargs="+", metavar="TYPE",
-                   help="unit types that enter (default: every type with an upkeep, unless --army)")
+                   help=_("unit types that enter (default: every type with an upkeep, unless --army)"))
     p.add_argument("--army", action="append", type=_army, metavar="NAME=TYPE:N,...",
-                   help="an army that enters, scaled to each budget; 'attacker' or 'defender': "
-                        "the scenario's (repeatable)")
+                   help=_("an army that enters, scaled to each budget; 'attacker' or 'defender': "
+                        "the scenario's (repeatable)"))
     p.add_argument("--budget", nargs="+", type=whole, metavar="N",
-                   help="upkeep each side spends (default: the largest at which every matchup "
-                        "fits one battle with the second side at twice it)")
+                   help=_("upkeep each side spends (default: the largest at which every matchup "
+                        "fits one battle with the second side at twice it)"))
     p.add_argument("--battles", type=whole,
-                   help="battles per point, half each way round (default: the scenario's)")
-    p.add_argument("--seed", type=whole, help="seed (default: the scenario's)")
+                   help=_("battles per point, half each way round (default: the scenario's)"))
+    p.add_argument("--seed", type=whole, help=_("seed (default: the scenario's)"))
     p.add_argument("--max-ratio", type=number, default=BALANCE_RATIO,
-                   help="the 50/50 search spans the second side's budget / R to budget x R "
-                        f"(default {BALANCE_RATIO:g}, at most {BALANCE_MAX_RATIO:g})")
+                   help=_("the 50/50 search spans the second side's budget / R to budget x R "
+                          "(default {ratio}, at most {most})").format(ratio=f"{BALANCE_RATIO:g}",
+                                                                      most=f"{BALANCE_MAX_RATIO:g}"))
     _set(p)
-    p.add_argument("--threads", type=whole, help="threads (default: all cores)")
-    p.add_argument("--plot", metavar="OUT.png", help="save the win rate against budget ratio")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--threads", type=whole, help=_("threads (default: all cores)"))
+    p.add_argument("--plot", metavar="OUT.png", help=_("save the win rate against budget ratio"))
+    p.add_argument("--json", action="store_true", help=_("print one JSON object"))
     p.set_defaults(handler=_balance)
 
 
 def register(games):
-    game = games.add_parser("crusades", help="crusades tactical battle on a grid (scenario files)")
+    game = games.add_parser("crusades", help=_("crusades tactical battle on a grid (scenario files)"))
     cmds = game.add_subparsers(dest="command", required=True, parser_class=type(game))
-    run = cmds.add_parser("run", help="simulate battles of a scenario")
+    run = cmds.add_parser("run", help=_("simulate battles of a scenario"))
     _common(run)
     run.add_argument("--dice", type=_dice, metavar="D,D,...",
-                     help="play ONE battle with these morale dice (scripted mode)")
+                     help=_("play ONE battle with these morale dice (scripted mode)"))
     run.add_argument("--stop-at-turn", type=whole, metavar="N",
-                     help="stop ONE battle (--seed, --battle) after round N and --save its position")
-    run.add_argument("--save", metavar="POSITION.toml", help="the position file --stop-at-turn writes")
+                     help=_("stop ONE battle (--seed, --battle) after round N and --save its position"))
+    run.add_argument("--save", metavar="POSITION.toml", help=_("the position file --stop-at-turn writes"))
     run.add_argument("--battle", type=whole, default=0,
-                     help="with --stop-at-turn: which battle of the seed's run (default 0)")
-    need_flags(run, "KEY=LOW..HIGH", "a rule setting (turn_limit), a unit statistic "
-               "(units.knights.attack=1..8) or an army count (attacker.army.knights=0..10)",
+                     help=_("with --stop-at-turn: which battle of the seed's run (default 0)"))
+    need_flags(run, "KEY=LOW..HIGH", _("a rule setting (turn_limit), a unit statistic "
+                                       "(units.knights.attack=1..8) or an army count "
+                                       "(attacker.army.knights=0..10)"),
                "attacker_win")
     run.set_defaults(handler=_run)
-    sens = cmds.add_parser("sensitivity", help="flip each rule setting: how P(attacker wins) and "
-                                               "the units lost move, the biggest change first")
-    _common(sens, "battles per setting (default: the scenario's)")
+    sens = cmds.add_parser("sensitivity", help=_("flip each rule setting: how P(attacker wins) and "
+                                               "the units lost move, the biggest change first"))
+    _common(sens, N_("battles per setting (default: the scenario's)"))
     sens.add_argument("--alternative", action="append", nargs="+", default=[], metavar="KEY=VALUE",
-                      help="a designer's variant as one more row, repeatable: settings or "
-                           "scenario keys as --set takes them (e.g. turn_limit=12)")
+                      help=_("a designer's variant as one more row, repeatable: settings or "
+                           "scenario keys as --set takes them (e.g. turn_limit=12)"))
     sens.set_defaults(handler=_sensitivity)
-    siege = cmds.add_parser("siege", help="strategic siege turns: wait, sortie, assault")
-    _common(siege, "sieges to simulate (default: the scenario's battles)")
+    siege = cmds.add_parser("siege", help=_("strategic siege turns: wait, sortie, assault"))
+    _common(siege, N_("sieges to simulate (default: the scenario's battles)"))
     siege.set_defaults(handler=_siege)
-    trace = cmds.add_parser("trace", help="one battle told round by round: moves, shots, "
-                                          "damage, morale tests")
+    trace = cmds.add_parser("trace", help=_("one battle told round by round: moves, shots, "
+                                          "damage, morale tests"))
     trace.add_argument("scenario", metavar="SCENARIO.toml")
-    trace.add_argument("--seed", type=whole, default=0, help="seed (default 0)")
+    trace.add_argument("--seed", type=whole, default=0, help=_("seed (default 0)"))
     trace.add_argument("--battle", type=whole, default=0,
-                       help=f"which battle of the seed's run (0 to {MAX_TRIALS - 1:,}; default 0, "
-                            "the first)")
+                       help=_("which battle of the seed's run (0 to {last}; default 0, the first)").format(
+                           last=integer(MAX_TRIALS - 1)))
     trace.add_argument("--dice", type=_dice, metavar="D,D,...",
-                       help="scripted morale dice instead of the seed's")
+                       help=_("scripted morale dice instead of the seed's"))
     _set(trace)
     trace.set_defaults(handler=_trace)
-    settings = cmds.add_parser("settings", help="every rule setting: default, values, meaning")
+    settings = cmds.add_parser("settings", help=_("every rule setting: default, values, meaning"))
     settings.set_defaults(handler=_settings)
     _register_balance(cmds)
     _register_positions(cmds)

@@ -11,26 +11,25 @@ from ...errors import OddsError
 from ...files import check_output, replaced, write_csv
 from ...texts import as_typed
 from ...texts import printable
+from ...i18n import N_, _, ngettext
 from ...tools.luck.report import to_json
+from .common import Lines, epilog
 
-EXAMPLE = """record (TOML; CSV has the same fields as columns, keywords as KEY=VALUE words):
-  [[roll]]
+EXAMPLE = (N_("record (TOML; CSV has the same fields as columns, keywords as KEY=VALUE words):"), Lines("""  [[roll]]
   procedure = "his.field"
-  keywords = { attacker = 6, defender = 4, attacker_leader = "suleiman" }
-  side = "Ottoman"
+  keywords = { attacker = 6, defender = 4, attacker_leader = "suleiman" }"""), N_("""  side = "Ottoman"
   against = "Hapsburg"
   attacker_dice = [6, 6, 5, 4, 3, 3, 2, 1, 1]   # or attacker_hits = 3, or the losses
   defender_dice = [5, 4, 2, 1, 1]
   # winner = "attacker" (or a side's name); attacker_losses = 1; defender_losses = 3
   # a roll that rolls again (a siege's assaults): a list per roll, attacker_dice = [[...], [...]]
   # choices = { second_attacker = 2 }: what the dice do not show (a debater drawn, a card chosen)
-
-the percentile of a roll: the chance that a replay of it would be worse for that side,
-counting an equal outcome half (50: average luck; 90: luckier than 9 replays in 10); the
-dice's own luck, per side and kind of die: their hits against the binomial chance (dice read
-by their faces: each face's count against its own chance, and the total of numbered faces).
-`odds luck --sample > game.toml` writes the sample record, rolls invented for illustration
-(`odds demo` shows its summary)."""
+"""), N_("the percentile of a roll: the chance that a replay of it would be worse for that side, "
+         "counting an equal outcome half (50: average luck; 90: luckier than 9 replays in 10); "
+         "the dice's own luck, per side and kind of die: their hits against the binomial chance "
+         "(dice read by their faces: each face's count against its own chance, and the total of "
+         "numbered faces). `odds luck --sample > game.toml` writes the sample record, rolls "
+         "invented for illustration (`odds demo` shows its summary)."))
 PROCEDURES = "{procedures}"  # in the epilog: what a record gives each procedure (the registry's)
 
 
@@ -39,12 +38,18 @@ def procedures() -> str:
     core.rolled, Spec.rolled) or why its dice are not read, from the registry."""
     from ... import registry
 
-    lines = ["the dice as rolled, procedure by procedure (or give the losses and the winner):"]
+    lines = [_("the dice as rolled, procedure by procedure (or give the losses and the winner):")]
     for name, spec in registry.specs().items():
-        reader = spec.reader()
-        text = " ".join((reader.__doc__ or "").split()) if reader else f"not read: {spec.not_rolled}"
+        text = _(rolled_words(spec))
         lines += textwrap.wrap(f"{name}: {text}", 90, initial_indent="  ", subsequent_indent="      ")
     return "\n".join(lines)
+
+
+def rolled_words(spec) -> str:
+    """What a record gives `spec`'s roll (its reader's docstring), or why its dice are not read:
+    the message the catalog translates (scripts/catalog.py adds each)."""
+    reader = spec.reader()
+    return " ".join((reader.__doc__ or "").split()) if reader else f"not read: {spec.not_rolled}"
 
 
 class _Help(argparse.RawDescriptionHelpFormatter):
@@ -65,8 +70,8 @@ def run(args) -> int:
         print(SAMPLE.read_text(encoding="utf-8"), end="")
         return 0
     if args.record is None:
-        raise OddsError("record: missing (give a TOML or CSV file; `odds luck --sample > "
-                        "game.toml` writes an invented sample record to start from)")
+        raise OddsError(_("record: missing (give a TOML or CSV file; `odds luck --sample > "
+                          "game.toml` writes an invented sample record to start from)"))
 
     if args.plot:
         check_output(args.plot, "--plot", (".png", ".pdf", ".svg"))
@@ -89,27 +94,29 @@ def run(args) -> int:
             fig.savefig(temporary, dpi=120, format=args.plot.rsplit(".", 1)[1])
     refused = frame.attrs["refused"]
     if refused:
-        print(f"odds: error: {len(refused)} roll{'s' * (len(refused) > 1)} refused "
-              f"({'listed above' if not args.json else 'in refused'}); the first: "
-              f"{printable(refused[0])}",
-              file=sys.stderr)
+        where = _("listed above") if not args.json else _("in refused")
+        print(_("odds: error: {message}").format(message=ngettext(
+            "{n} roll refused ({where}); the first: {first}",
+            "{n} rolls refused ({where}); the first: {first}", len(refused)).format(
+            n=len(refused), where=where, first=printable(refused[0]))), file=sys.stderr)
     return 2 if refused else 0
 
 
 def register(games):
-    p = games.add_parser("luck", help="how lucky each side of a game's record was",
-                         description="How lucky each side was, roll by roll and over the whole "
-                                     "game, from a record of rolls (TOML or CSV) and each "
-                                     "roll's exact distribution. A refused roll is listed by "
-                                     "its line (exit code 2); the others are reported.",
-                         epilog=f"{EXAMPLE}\n\n{PROCEDURES}", formatter_class=_Help)
-    p.add_argument("record", nargs="?", help="the record: a TOML or CSV file (.toml, .csv; another name is "
-                                  "read as TOML when it has a [[roll]] table)")
-    p.add_argument("--plot", metavar="FILE", help="cumulative luck per side (.png, .pdf or .svg)")
-    p.add_argument("--out", metavar="FILE", help="the table of rolls as CSV")
-    p.add_argument("--brief", action="store_true", help="the whole game only, not each roll")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p = games.add_parser("luck", help=_("how lucky each side of a game's record was"),
+                         description=_("How lucky each side was, roll by roll and over the whole "
+                                       "game, from a record of rolls (TOML or CSV) and each "
+                                       "roll's exact distribution. A refused roll is listed by "
+                                       "its line (exit code 2); the others are reported."),
+                         epilog=f"{epilog(*EXAMPLE)}\n\n{PROCEDURES}", formatter_class=_Help)
+    p.add_argument("record", nargs="?", metavar="RECORD", help=_(
+        "the record: a TOML or CSV file (.toml, .csv; another name is read as TOML when it has a "
+        "[[roll]] table)"))
+    p.add_argument("--plot", metavar="FILE", help=_("cumulative luck per side (.png, .pdf or .svg)"))
+    p.add_argument("--out", metavar="FILE", help=_("the table of rolls as CSV"))
+    p.add_argument("--brief", action="store_true", help=_("the whole game only, not each roll"))
+    p.add_argument("--json", action="store_true", help=_("print one JSON object"))
     p.add_argument("--sample", action="store_true",
-                   help="print the sample record (27 rolls of Here I Stand invented for "
-                        "illustration, not a real game's) to start from")
+                   help=_("print the sample record (27 rolls of Here I Stand invented for "
+                          "illustration, not a real game's) to start from"))
     p.set_defaults(handler=run)

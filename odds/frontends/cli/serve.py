@@ -6,6 +6,7 @@ import sys
 from .common import whole
 from ...errors import OddsError
 from ...processes import quit_now
+from ...i18n import _
 
 
 def _check_free(host: str, port: int):
@@ -47,7 +48,7 @@ def run(args):
 
 
 def register(games):
-    serve = games.add_parser("serve", help="the calculator as a web page and an HTTP API")
-    serve.add_argument("--host", default="127.0.0.1", help="127.0.0.1 (default) or 0.0.0.0 to share it")
-    serve.add_argument("--port", type=whole, default=8866)
+    serve = games.add_parser("serve", help=_("the calculator as a web page and an HTTP API"))
+    serve.add_argument("--host", default="127.0.0.1", help=_("127.0.0.1 (default) or 0.0.0.0 to share it"))
+    serve.add_argument("--port", type=whole, default=8866, help=_("the port (default 8866)"))
     serve.set_defaults(handler=run)

@@ -16,6 +16,7 @@ from ...processes import sigint_ignored
 from ...texts import as_typed, counted, printable
 from ...tools.where import as_in, conditions, select, split
 from ...tools.differences import FORMATS
+from ...i18n import _
 
 MAX_WORKERS = 64  # processes of a local dask cluster (--workers)
 SCHEDULER_TIMEOUT = 10.0  # s a dask scheduler (--scheduler) has to answer; then one line, exit 2
@@ -219,7 +220,7 @@ def run_plot(args):
     df = select(read_frame(args.results), conditions(args.where))
     where = ", ".join(args.where)
     if args.diff:
-        column, _, pair = args.diff.partition("=")
+        column, _eq, pair = args.diff.partition("=")
         values = split(pair)
         if not column or len(values) != 2:
             raise OddsError(f"--diff: {shown(args.diff)} must be COLUMN=A,B (e.g. variant=vq,galleys-roll-1)")
@@ -238,43 +239,43 @@ def run_plot(args):
 
 
 def register(games):
-    sweep = games.add_parser("sweep", help="a grid of parameters -> one row per cell")
-    sweep.add_argument("spec", help="TOML: procedure, [grid], [fixed], method, trials, seed, "
-                       "seeds (cell: a seed per cell; common: the same for every cell)")
-    sweep.add_argument("--out", help="results file (.parquet or .csv)")
-    sweep.add_argument("--scheduler", help="address of a dask scheduler, e.g. tcp://host:8786")
-    sweep.add_argument("--workers", type=whole, help="start a local dask cluster of N workers")
+    sweep = games.add_parser("sweep", help=_("a grid of parameters -> one row per cell"))
+    sweep.add_argument("spec", metavar="SPEC.toml", help=_("TOML: procedure, [grid], [fixed], method, trials, seed, "
+                       "seeds (cell: a seed per cell; common: the same for every cell)"))
+    sweep.add_argument("--out", help=_("results file (.parquet or .csv)"))
+    sweep.add_argument("--scheduler", help=_("address of a dask scheduler, e.g. tcp://host:8786"))
+    sweep.add_argument("--workers", type=whole, help=_("start a local dask cluster of N workers"))
     sweep.add_argument("--table", nargs="?", const="markdown", choices=FORMATS, metavar="FORMAT",
-                       help="print the variants side by side, each against the first with its "
-                            "difference and 95%% interval: markdown (default) or csv")
+                       help=_("print the variants side by side, each against the first with its "
+                            "difference and 95%% interval: markdown (default) or csv"))
     sweep.add_argument("--value", default=None,
-                       help="the column of --table (default: the procedure's main event)")
+                       help=_("the column of --table (default: the procedure's main event)"))
     sweep.set_defaults(handler=run_sweep)
-    table = games.add_parser("table", help="a sweep's results as a rules document's table: "
+    table = games.add_parser("table", help=_("a sweep's results as a rules document's table: "
                                            "each value of a column against the first, with its "
-                                           "difference and 95%% interval")
-    table.add_argument("results", help="a .parquet or .csv written by odds sweep")
-    table.add_argument("--column", default="variant", help="the column compared (default variant)")
-    table.add_argument("--base", help="the value the others are compared with (default: the first)")
+                                           "difference and 95%% interval"))
+    table.add_argument("results", metavar="RESULTS", help=_("a .parquet or .csv written by odds sweep"))
+    table.add_argument("--column", default="variant", help=_("the column compared (default variant)"))
+    table.add_argument("--base", help=_("the value the others are compared with (default: the first)"))
     table.add_argument("--value", default=None,
-                       help="the column shown (default: the procedure's main event)")
+                       help=_("the column shown (default: the procedure's main event)"))
     table.add_argument("--format", default="markdown", choices=FORMATS,
-                       help="markdown (default) or csv")
+                       help=_("markdown (default) or csv"))
     table.add_argument("--where", action="append", default=[], metavar="COLUMN=VALUE",
-                       help="keep only these rows (repeatable, as odds plot --where)")
+                       help=_("keep only these rows (repeatable, as odds plot --where)"))
     table.set_defaults(handler=run_table)
-    plot = games.add_parser("plot", help="a sweep's results: heatmap (--x --y), lines (--x [--by]) "
-                                         "or a difference map (--x --y --diff COLUMN=A,B)")
-    plot.add_argument("results", help="a .parquet or .csv written by odds sweep")
-    plot.add_argument("--x", required=True, help="parameter on the horizontal axis")
-    plot.add_argument("--y", help="parameter on the vertical axis (a heatmap)")
-    plot.add_argument("--by", help="without --y: one line per value of this column, e.g. variant")
+    plot = games.add_parser("plot", help=_("a sweep's results: heatmap (--x --y), lines (--x [--by]) "
+                                         "or a difference map (--x --y --diff COLUMN=A,B)"))
+    plot.add_argument("results", metavar="RESULTS", help=_("a .parquet or .csv written by odds sweep"))
+    plot.add_argument("--x", required=True, help=_("parameter on the horizontal axis"))
+    plot.add_argument("--y", help=_("parameter on the vertical axis (a heatmap)"))
+    plot.add_argument("--by", help=_("without --y: one line per value of this column, e.g. variant"))
     plot.add_argument("--diff", metavar="COLUMN=A,B",
-                      help="with --y: the value where COLUMN is A minus where it is B")
+                      help=_("with --y: the value where COLUMN is A minus where it is B"))
     plot.add_argument("--value", default="attacker_win",
-                      help="the column to show (default attacker_win)")
+                      help=_("the column to show (default attacker_win)"))
     plot.add_argument("--where", action="append", default=[], metavar="COLUMN=VALUE",
-                      help="keep only these rows (repeatable; a=1,b=2 also works; lists as "
-                           "attacker_cards=[] or attacker_cards=['landsknechts'])")
-    plot.add_argument("--out", help="PNG file (default: beside the results)")
+                      help=_("keep only these rows (repeatable; a=1,b=2 also works; lists as "
+                           "attacker_cards=[] or attacker_cards=['landsknechts'])"))
+    plot.add_argument("--out", help=_("PNG file (default: beside the results)"))
     plot.set_defaults(handler=run_plot)

@@ -14,6 +14,7 @@ import time
 
 from ... import registry
 from ...core.readings import alone
+from ...i18n import _
 
 WARM_TRIALS = 1_000
 
@@ -51,8 +52,8 @@ def run(args) -> int:
 
 def register(games):
     p = games.add_parser(
-        "warmup", help="compile every Monte Carlo kernel once (about 45 s on 2 cores on a fresh "
-                       "install; later runs load them)",
-        description="Compile every Monte Carlo kernel once, with a progress bar (about 45 s on 2 "
-                    "cores on a fresh install). Without it, each kernel compiles on its first use.")
+        "warmup", help=_("compile every Monte Carlo kernel once (about 45 s on 2 cores on a fresh "
+                       "install; later runs load them)"),
+        description=_("Compile every Monte Carlo kernel once, with a progress bar (about 45 s on 2 "
+                    "cores on a fresh install). Without it, each kernel compiles on its first use."))
     p.set_defaults(handler=run)

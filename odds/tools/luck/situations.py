@@ -10,6 +10,7 @@ from ... import registry
 from ...core.engine import BeyondExact, estimate
 from ...core.readings import alone
 from ...errors import OddsError, nearest, shown
+from ...i18n import _
 from ..questions.budget import beyond, under_way
 from ..questions.plans import param_of, plan
 from ...texts import counted, value
@@ -70,7 +71,7 @@ class Situations:
             try:
                 self._asked[key] = (call, estimate(call))
             except BeyondExact as e:
-                self._asked[key] = OddsError(beyond(e, "a luck score"))
+                self._asked[key] = OddsError(beyond(e, _("a luck score")))
             except OddsError as e:
                 self._asked[key] = e
         return key
@@ -79,9 +80,9 @@ class Situations:
         """Every situation asked and not refused, their whole work bounded first."""
         todo = {k: v for k, v in self._asked.items() if not isinstance(v, OddsError)
                 and k not in self._results}
-        with under_way([work for _, work in todo.values()],
+        with under_way([work for _call, work in todo.values()],
                        f"record: {counted(len(todo), 'distinct situation')}", "situation") as done:
-            for key, (call, _) in todo.items():
+            for key, (call, _work) in todo.items():
                 try:
                     with alone():  # a roll's readings are marked, not flipped
                         self._results[key] = call()

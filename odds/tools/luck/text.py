@@ -109,15 +109,32 @@ def _die(die: str) -> str:
 
 
 def _rolls(frame) -> list:
-    lines = ["  roll by roll (percentile of hits dealt, else of the win, else of losses taken; "
-             "dice: the percentile of the side's own dice, hits or total of faces):",
-             f"    {'line':>5}  {'procedure':<24}{'side':<14}{'role':<9}{'measure':<8}"
-             f"{'actual':>7}{'expected':>9}{'percentile':>11}{'dice':>7}"]
+    heads = [_(h) for h in ROLL_COLUMNS]
+    widths = [max(w, len(h) + 1) for w, h in zip((5, 24, 14, 9, 8, 7, 9, 11, 7), heads)]
+    widths[0] -= 1  # the line's number: right-aligned, two spaces after it
+    lines = ["  " + _("roll by roll (percentile of hits dealt, else of the win, else of losses taken; "
+                      "dice: the percentile of the side's own dice, hits or total of faces):"),
+             "    " + _row(heads, widths)]
     for r in frame.itertuples():
         actual, expected = {"hits": (r.hits, r.expected_hits), "losses": (r.losses, r.expected_losses),
                             "wins": (int(bool(r.won)), r.p_win),
                             "dice": (r.dice_actual, r.dice_expected)}[r.measure]
         own = ordinal(r.dice_percentile) if r.dice_percentile == r.dice_percentile else ""
-        lines.append(f"    {r.line:>5}  {r.procedure:<24}{printable(r.side)[:13]:<14}{r.role:<9}{r.measure:<8}"
-                     f"{actual:>7.0f}{expected:>9.2f}{ordinal(r.percentile):>11}{own:>7}")
+        lines.append("    " + _row([r.line, r.procedure, _side(r.side)[:13], _(ROLES.get(r.role, r.role)),
+                                   _(MEASURES.get(r.measure, r.measure)), f"{actual:.0f}",
+                                   decimal(expected, 2), ordinal(r.percentile), own], widths))
     return lines
+
+
+ROLL_COLUMNS = (N_("line"), N_("procedure"), N_("side"), N_("role"), N_("measure"), N_("actual"),
+                N_("expected"), N_("percentile"), N_("dice"))
+ROLES = {"attacker": N_("attacker"), "defender": N_("defender")}
+MEASURES = {"hits": N_("hits"), "wins": N_("wins"), "losses": N_("losses"), "dice": N_("dice")}
+
+
+def _row(cells, widths) -> str:
+    """One row of the roll-by-roll table: the line's number right-aligned and two spaces, the
+    words left-aligned, the numbers right-aligned, in `widths`."""
+    line, procedure, side, role, measure, *numbers = cells
+    return (f"{line:>{widths[0] + 1}}  {procedure:<{widths[1]}}{side:<{widths[2]}}{role:<{widths[3]}}"
+            f"{measure:<{widths[4]}}" + "".join(f"{n:>{w}}" for n, w in zip(numbers, widths[5:])))

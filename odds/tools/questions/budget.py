@@ -19,6 +19,7 @@ from ...config import PROGRESS_AFTER_SECONDS
 from ...core import engine as E
 from ...core import montecarlo
 from ...errors import OddsError
+from ...i18n import _
 
 MAX_TOTAL_WORK = 30_000_000  # work units of a luck record's or a chart's exact answers (~30 s)
 CALL_WORK = 1000  # work units of one call beside its engine (measured: 100,000 distinct field
@@ -90,7 +91,8 @@ def over_budget(works, engine: dict, what: str, mc: str = "Monte Carlo for every
 def beyond(error: E.BeyondExact, tool: str) -> str:
     """An exact-only tool's words for one answer beyond the exact bounds (`error`): what it
     would need and what is smaller; never the engine's method='mc', which `tool` has not."""
-    return f"{error.why}; {tool} is exact only: give {error.smaller}"
+    return _("{why}; {tool} is exact only: give {smaller}").format(
+        why=error.why, tool=tool, smaller=error.smaller)
 
 
 def check_event(proc, event: str | None, field: str, procedure: str) -> str:

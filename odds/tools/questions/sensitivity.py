@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ...core import readings as R
 from ...errors import OddsError
+from ...i18n import _, ngettext
 from ...registry import get, specs
 from .budget import within
 from .plans import QUESTION_MAX_PLANS, applied, plan, split_engine
@@ -26,15 +27,17 @@ def sensitivity(procedure: str, base: dict | None = None, alternatives=None, **e
     together is within the exact bound, else Monte Carlo with one seed for all."""
     spec = get(procedure)
     if not spec.readings and not alternatives:
-        raise OddsError(f"procedure: {spec.name} has no reading (every number it uses is rule "
-                        f"text or given; allowed: {', '.join(with_readings())}, or give "
-                        "alternatives)")
+        raise OddsError(_("procedure: {procedure} has no reading (every number it uses is rule "
+                          "text or given; allowed: {allowed}, or give alternatives)").format(
+            procedure=spec.name, allowed=", ".join(with_readings())))
     base, engine = split_engine(base, engine)  # the engine's keywords among the call's too
     base = spec.check_given(base)
     extra = designer(spec, base, alternatives or {})
-    calls = [base] + [{**base, **changes} for _, _, changes in R.planned(spec, base, extra)
+    calls = [base] + [{**base, **changes} for _label, _what, changes in R.planned(spec, base, extra)
                       if changes is not None]
-    engine, notes = within(spec, calls, engine, f"{len(calls)} answers (the call itself included)",
+    engine, notes = within(spec, calls, engine, ngettext("{n} answer (the call itself included)",
+                                                      "{n} answers (the call itself included)",
+                                                      len(calls)).format(n=len(calls)),
                            say=True)
     result = R.sensitivity(spec, base, extra, engine)
     return result.with_changes(notes=tuple(notes) + tuple(result.notes)) if notes else result
@@ -46,8 +49,8 @@ def designer(spec, base: dict, alternatives) -> dict:
     if isinstance(alternatives, (list, tuple)):
         alternatives = {" ".join(a) if isinstance(a, (list, tuple)) else str(a): a for a in alternatives}
     if len(alternatives) > QUESTION_MAX_PLANS:
-        raise OddsError(f"alternatives: {len(alternatives)} given (allowed: at most "
-                        f"{QUESTION_MAX_PLANS})")
+        raise OddsError(_("alternatives: {n} given (allowed: at most {most})").format(
+            n=len(alternatives), most=QUESTION_MAX_PLANS))
     out = {}
     for label, changes in alternatives.items():
         try:
