@@ -307,8 +307,8 @@ def test_interception_reading_is_the_exact_engine_over_every_roll(name, keywords
 RELIGION = [
     ("his.reformation", dict(protestant_dice=2, papal_dice=1)),
     ("his.reformation", dict(protestant_dice=1, papal_dice=1, bible=True, attempts=2)),
-    ("his.reformation", dict(adjacent_protestant=1, theses=True, adjacent_catholic=1,
-                             outside_zone=True)),  # the Theses' 5 dice: one attempt (2 above)
+    ("his.reformation", dict(adjacent_protestant=1, theses=True, adjacent_catholic=1, outside_zone=True,
+                             attempts=2)),  # the Theses give 5 by default: 2 keep it small
     ("his.counter_reformation", dict(papal_dice=2, protestant_dice=1, pope="paul-iii")),
     ("his.counter_reformation", dict(papal_dice=1, protestant_dice=1, augsburg=True, attempts=2)),
 ]
