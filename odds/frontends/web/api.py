@@ -20,6 +20,7 @@ from ...core.interval import trials_text
 from ...errors import OddsError, check_choice, check_int
 from ...files import parse_toml
 from ...i18n import LANGUAGES, PSEUDO, N_, _, card_name, pgettext, using
+from ... import i18n
 from ...texts import value
 from ... import registry
 from ...registry import ENGINE_OPTIONS, METHODS, Spec
@@ -148,9 +149,8 @@ def describe(spec: Spec) -> dict:
     game = spec.name.split(".")[0]
     for p in out["parameters"]:
         p.update(help=_(p["help"]) if p["help"] else p["help"], label=pgettext(game, label(p["name"])))
-        if p["kind"] == "leader":  # a leader by the language's name (Russian: names.toml)
-            p["names"] = {code: name for code in (c.split(" (")[0] for c in p["choices"])
-                          if (name := card_name(code)) != code}  # English: the page's nameWords
+        if p["kind"] == "leader" and i18n.language() != LANGUAGES[0]:  # English: the page's words
+            p["names"] = {c.split(" (")[0]: card_name(c.split(" (")[0]) for c in p["choices"]}
     out["start"] = dict(spec.start)
     out["examples"] = {name: dict(kw) for name, kw in out["examples"].items()}
     for scenario in _scenarios(spec):
