@@ -7,6 +7,8 @@ import urllib.request
 
 import pytest
 
+from odds.errors import shown
+
 from odds.tools.luck.report import to_json as as_json
 from odds.tools.luck.report import SAMPLE, dice, luck, whole_game
 from odds.tools.luck.text import ordinal
@@ -35,7 +37,7 @@ def test_the_api_answers_as_the_command_line_and_refuses_in_one_line(base):
     assert status == 200
     assert answer["refused"] == ["line 227: attacker_hits: 5 is impossible from 2 dice (allowed: 0 to 2)"]
     status, answer = post(base, str(SAMPLE).encode())  # a path is text, never a file to read
-    assert status == 400 and answer["error"].startswith(f"record: column {str(SAMPLE)!r} is not a field")
+    assert status == 400 and answer["error"].startswith(f"record: column {shown(str(SAMPLE))} is not a field")
     assert post(base, b"\xff\xfe")[0] == 400
     assert post(base, b"x" * (1 << 21))[0] == 413
     with urllib.request.urlopen(base + "luck/sample.toml", timeout=30) as r:
