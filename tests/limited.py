@@ -18,6 +18,17 @@ def limit(memory, file_size=None):
     return preexec
 
 
+def interruptible(then=None):
+    """A preexec_fn: the child takes a Ctrl-C as a command at a terminal does (SIGINT at its
+    default, which Python turns into KeyboardInterrupt), whatever this run inherited (a shell
+    starts a background job with SIGINT ignored, and children keep that); then `then`."""
+    def preexec():
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        if then is not None:
+            then()
+    return preexec
+
+
 def odds_cli(argv, memory, timeout, cwd=None, env=None, file_size=None):
     """`python -m odds.frontends.cli.main ARGV` with at most `memory` bytes of address space (and files of
     at most `file_size` bytes): CompletedProcess."""

@@ -13,7 +13,7 @@ import threading
 from pathlib import Path
 
 from hang import GUARD, poll
-from limited import limit
+from limited import interruptible, limit
 
 ROOT = Path(__file__).parents[1]
 
@@ -30,7 +30,7 @@ class Run:
         self.proc = subprocess.Popen([sys.executable, "-m", "odds.frontends.cli.main", *map(str, args)], env=env,
                                      stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                      stderr=slave, text=True, start_new_session=group,
-                                     preexec_fn=memory and limit(memory))
+                                     preexec_fn=interruptible(memory and limit(memory)))
         os.close(slave)
         self.err, self._master, self.group = "", master, group
         self._reader = threading.Thread(target=self._read, daemon=True)

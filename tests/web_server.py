@@ -13,6 +13,7 @@ from pathlib import Path
 from starlette.applications import Starlette
 
 from hang import poll
+from limited import interruptible
 from odds.frontends.web.app import create_app, server
 
 
@@ -73,6 +74,7 @@ def serve_process(port: int, log, held=None, **popen):
         argv = ["-c", "import held, sys; held.serve(sys.argv[1:])", str(held)]
         env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tests.parent), str(tests)])}
     with open(log, "w") as sink:
+        popen["preexec_fn"] = interruptible(popen.get("preexec_fn"))  # a Ctrl-C test's
         proc = subprocess.Popen([sys.executable, *argv, "--port", str(port)], env=env,
                                 stdout=sink, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, **popen)
     try:
