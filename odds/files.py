@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from .errors import DIGITS, MAX_NESTING, OddsError, check_nesting, shown, signed_zero, too_deep
+from .i18n import _, integer
 
 MAX_FILE_BYTES = 1 << 20  # 1 MiB: far above any real scenario or sweep spec
 FORMULA = ("=", "+", "-", "@", "\t", "\r")  # a spreadsheet runs a cell starting so (OWASP)
@@ -27,38 +28,50 @@ FORMULA = ("=", "+", "-", "@", "\t", "\r")  # a spreadsheet runs a cell starting
 def check_input(path, field: str):
     """`path` if it names an existing regular file (not a directory, FIFO or device)."""
     if not isinstance(path, (str, os.PathLike)) or isinstance(path, bool):
-        raise OddsError(f"{field}: {shown(path)} is not a file path")
+        raise OddsError(_("{field}: {path} is not a file path").format(
+            field=field, path=shown(path)))
     try:
         info = os.stat(path)
     except FileNotFoundError:
-        raise OddsError(f"{field}: {path}: no such file") from None
+        raise OddsError(_("{field}: {path}: no such file").format(field=field, path=path)) from None
     except OSError as e:
-        raise OddsError(f"{field}: {path}: cannot be read ({e.strerror or e})") from None
+        raise OddsError(_("{field}: {path}: cannot be read ({reason})").format(
+            field=field, path=path, reason=e.strerror or e)) from None
     if not stat.S_ISREG(info.st_mode):
-        kind = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file"
-        raise OddsError(f"{field}: {path}: {kind} (allowed: a regular file)")
+        kind = _("a directory") if stat.S_ISDIR(info.st_mode) else _("not a regular file")
+        raise OddsError(_("{field}: {path}: {kind} (allowed: a regular file)").format(
+            field=field, path=path, kind=kind))
     return path
+
+
+def check_ending(path: str, field: str, kinds: tuple) -> None:
+    """Refuses a `path` that ends in none of `kinds` (the file types a command reads or writes)."""
+    if not path.endswith(kinds):
+        raise OddsError(_("{field}: {path} must end in {kinds}").format(
+            field=field, path=shown(path), kinds=_(" or ").join(kinds)))
 
 
 def check_output(path: str, field: str, kinds: tuple) -> str:
     """`path` if a file may be written there: an allowed extension, in an existing writable
     directory, and new or a regular file (a FIFO or a device would block or swallow it)."""
-    if not path.endswith(kinds):
-        raise OddsError(f"{field}: {shown(path)} must end in {' or '.join(kinds)}")
+    check_ending(path, field, kinds)
     try:
         info = os.stat(path)
     except FileNotFoundError:
         info = None
     except OSError as e:
-        raise OddsError(f"{field}: {path}: cannot be written ({e.strerror or e})") from None
+        raise OddsError(_("{field}: {path}: cannot be written ({reason})").format(
+            field=field, path=path, reason=e.strerror or e)) from None
     if info is not None and not stat.S_ISREG(info.st_mode):
-        kind = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file"
-        raise OddsError(f"{field}: {path}: {kind} (allowed: a new or regular file)")
+        kind = _("a directory") if stat.S_ISDIR(info.st_mode) else _("not a regular file")
+        raise OddsError(_("{field}: {path}: {kind} (allowed: a new or regular file)").format(
+            field=field, path=path, kind=kind))
     folder = Path(path).parent
     if not folder.is_dir():
-        raise OddsError(f"{field}: {folder}: no such directory")
+        raise OddsError(_("{field}: {folder}: no such directory").format(
+            field=field, folder=folder))
     if not os.access(folder, os.W_OK):
-        raise OddsError(f"{field}: {folder}: not writable")
+        raise OddsError(_("{field}: {folder}: not writable").format(field=field, folder=folder))
     return path
 
 
@@ -78,7 +91,8 @@ def replaced(path: str, field: str):
         failed = _os_error(e)
         if failed is None:
             raise
-        raise OddsError(f"{field}: {path}: cannot be written ({failed.strerror or failed})") from None
+        raise OddsError(_("{field}: {path}: cannot be written ({reason})").format(
+            field=field, path=path, reason=failed.strerror or failed)) from None
     finally:
         temporary.unlink(missing_ok=True)
 
@@ -130,15 +144,18 @@ def read_text(path, field: str, limit: int = MAX_FILE_BYTES) -> str:
         with open(path, "rb") as f:
             data = f.read(limit + 1)
     except FileNotFoundError:
-        raise OddsError(f"{field}: {path}: no such file") from None
+        raise OddsError(_("{field}: {path}: no such file").format(field=field, path=path)) from None
     except OSError as e:
-        raise OddsError(f"{field}: {path}: cannot be read ({e.strerror or e})") from None
+        raise OddsError(_("{field}: {path}: cannot be read ({reason})").format(
+            field=field, path=path, reason=e.strerror or e)) from None
     if len(data) > limit:
-        raise OddsError(f"{field}: {path}: larger than {limit:,} bytes (allowed: at most {limit:,})")
+        raise OddsError(_("{field}: {path}: larger than {limit} bytes (allowed: at most {limit})")
+                        .format(field=field, path=path, limit=integer(limit)))
     try:
         return data.decode("utf-8").removeprefix("\ufeff")  # a BOM (Excel's "CSV UTF-8")
     except UnicodeDecodeError as e:
-        raise OddsError(f"{field}: {path}: not UTF-8 text (byte {e.start})") from None
+        raise OddsError(_("{field}: {path}: not UTF-8 text (byte {byte})").format(
+            field=field, path=path, byte=e.start)) from None
 
 
 def parse_toml(text: str, field: str) -> dict:

@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from odds import i18n, registry
+from odds import files, i18n, registry
+from odds.errors import OddsError
+from odds.frontends.cli.sweep import read_frame
 from odds.frontends.cli import main as cli
 from russian import english_words, tool_commands
 
@@ -102,3 +104,34 @@ def test_the_pictures_speak_russian():
             assert CYRILLIC.search(text), text
             found = english_words(text)
             assert not found, "\n".join(found)
+
+
+
+def _written(path: Path, data: bytes) -> Path:
+    path.write_bytes(data)
+    return path
+
+
+REFUSALS = {  # one call of each refusal odds.files gives a file a user named, in a folder `d`
+    "not a path": lambda d: files.check_input(3, "record"),
+    "missing": lambda d: files.check_input(d / "nope.toml", "record"),
+    "a directory": lambda d: files.check_input(d, "record"),
+    "wrong ending": lambda d: files.check_output(str(d / "a.txt"), "--out", (".csv", ".json")),
+    "a directory written": lambda d: files.check_output(str(d) + "/", "--out", ("/",)),
+    "no folder": lambda d: files.check_output(str(d / "no" / "a.csv"), "--out", (".csv",)),
+    "too large": lambda d: files.read_text(_written(d / "big.toml", b"x" * 30), "scenario", limit=20),
+    "results read": lambda d: read_frame("his.field"),  # `odds table` given a procedure
+    "not UTF-8": lambda d: files.read_text(_written(d / "l1.toml", "défense".encode("latin-1")),
+                                           "scenario"),
+}
+
+
+@pytest.mark.parametrize("case", REFUSALS)
+def test_a_file_refusal_is_russian(tmp_path, case):
+    """A path mistyped is the commonest refusal: each of odds.files' in Russian, the path kept."""
+    with i18n.using("ru"), pytest.raises(OddsError) as refused:
+        REFUSALS[case](tmp_path)
+    text = str(refused.value)
+    assert CYRILLIC.search(text), text
+    without_paths = re.sub(re.escape(str(tmp_path)) + r"[^:\s]*", "", text)
+    assert not english_words(without_paths, {"record", "scenario", "results"}), text

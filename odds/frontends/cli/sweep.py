@@ -11,7 +11,7 @@ from urllib.parse import urlparse
 from .common import whole
 from ...config import MAX_CELLS
 from ...errors import OddsError, shown
-from ...files import check_input, check_output, replaced, write_csv
+from ...files import check_ending, check_input, check_output, replaced, write_csv
 from ...processes import sigint_ignored
 from ...texts import as_typed, counted, printable
 from ...tools.where import as_in, conditions, select, split
@@ -188,8 +188,7 @@ def read_frame(path: str):
     import pandas as pd
     import pyarrow.parquet as pq
 
-    if not path.endswith((".parquet", ".csv")):
-        raise OddsError(f"results: {shown(path)} must end in .parquet or .csv")
+    check_ending(path, "results", (".parquet", ".csv"))
     check_input(path, "results")
     try:
         if path.endswith(".parquet"):  # the row count is in the file's footer
