@@ -57,11 +57,16 @@ def browser(page_browser):
     return page_browser
 
 
+SPILLED = """() => [...document.querySelectorAll("body *")].filter((e) => e.offsetParent
+  && e.children.length === 0 && e.textContent.trim() && getComputedStyle(e).display !== "inline"
+  && !["INPUT", "SELECT", "TEXTAREA", "OPTION", "BUTTON"].includes(e.tagName)
+  && getComputedStyle(e).overflowX === "visible" && e.scrollWidth > e.clientWidth + 1)
+  .map((e) => e.textContent.trim())"""  # text wider than its own box: over its neighbour, or cut
 SEEN = f"""() => ({{  // what the audit reads of a page, in one call
   text: document.body.innerText + [...document.querySelectorAll('option')].map((o) => '\\n' + o.textContent).join('')
     + [...document.querySelectorAll('input[placeholder]')].filter((i) => i.offsetParent).map((i) => '\\n' + i.placeholder).join(''),
   wide: document.documentElement.scrollWidth, screen: window.innerWidth,
-  unhinted: ({UNHINTED})(), cut: ({CUT})() }})"""
+  unhinted: ({UNHINTED})(), cut: ({CUT})(), spilled: ({SPILLED})() }})"""
 
 
 def shown_faults(page) -> list:
@@ -73,6 +78,7 @@ def shown_faults(page) -> list:
     faults += [f"a negative zero: {z!r}" for z in set(NEGATIVE_ZERO.findall(text))]
     faults += [f"{seen['wide']} px wide on a {seen['screen']} px screen"] if seen["wide"] > seen["screen"] else []
     faults += [f"{box} scrolls sideways with no word saying so" for box in seen["unhinted"]]
+    faults += [f"{text!r} runs out of its box" for text in seen["spilled"]]
     return faults + [f"a picker cuts {name!r}, shown in full nowhere" for name in seen["cut"]]
 
 

@@ -12,6 +12,7 @@ import pytest
 from odds import registry
 from chromium import SETTLED, SIZES, needed
 from russian import english_words
+from test_page_audit import SPILLED
 
 pytestmark = needed
 # Procedures whose default answer still shows English words on the Russian page (issue 61):
@@ -62,6 +63,7 @@ def test_russian_default_answer(page_browser, procedure, size):
         left = english_words(shown(page))
         assert not left, "\n".join(left)
         assert not page.evaluate(WIDER)
+        assert not page.evaluate(SPILLED)  # Russian words run longer: each within its box
     finally:
         page.close()
 
@@ -73,6 +75,7 @@ def test_pseudo_language_wraps_every_word(page_browser, procedure):
         assert page.is_hidden("#error"), page.inner_text("#error")
         left = english_words(unwrapped(shown(page)))
         assert not left, "\n".join(left)
+        assert not page.evaluate(SPILLED)  # the longest words: each within its box
     finally:
         page.close()
 
@@ -131,6 +134,6 @@ def test_luck_and_position_pages_in_russian(page_browser, path):
         title = page.evaluate("document.getElementById('where')?.textContent.split(':')[0] || ''")
         left = english_words(shown(page).replace(title, ""), UNITS)
         assert not left, "\n".join(left)
-        assert not page.evaluate(WIDER)
+        assert not page.evaluate(WIDER) and not page.evaluate(SPILLED)
     finally:
         page.close()
